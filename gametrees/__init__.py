@@ -1,0 +1,35 @@
+"""gametrees: game-tree search you can watch.
+
+Build game trees as networkx graphs (or play real games), search them with
+minimax, alpha-beta, expectimax and negamax, and replay every step.
+
+>>> import gametrees as gt
+>>> T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+>>> r = gt.alphabeta(T)
+>>> r.value, r.move
+(3, (0,))
+>>> gt.frame(r.trace, 0).text
+'Start at the root A, a MAX node with window α = -∞, β = +∞.'
+"""
+
+from .games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Game, Nim, TicTacToe
+from .search import SearchResult, alphabeta, expectimax, minimax, negamax
+from .trace import Event, Frame, frame, frames
+from .trees import (
+    TreeGame,
+    expand,
+    random_tree,
+    tree_from_dict,
+    tree_from_nested,
+    validate_tree,
+)
+
+__all__ = [
+    "CHANCE", "MAX", "MIN",
+    "ConnectFour", "DiceGame", "Game", "Nim", "TicTacToe", "TreeGame",
+    "Event", "Frame", "SearchResult",
+    "alphabeta", "expand", "expectimax", "frame", "frames", "minimax", "negamax",
+    "random_tree", "tree_from_dict", "tree_from_nested", "validate_tree",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,456 @@
+"""Traces of a search, and frames: the state of the search after event k.
+
+A search run with ``trace=True`` records a list of small immutable
+:class:`Event` objects: it enters a node, evaluates a leaf, a child's value
+comes back and updates the parent's value and window, a cutoff prunes the
+remaining children, it leaves a node. Each event reads as one plain sentence
+(:attr:`Event.text`).
+
+:func:`frame` folds the first k+1 events into a :class:`Frame`: which nodes
+are done with which values, the current path, the alpha/beta window of each
+node, what is pruned so far. It is a pure function of (trace, k); drawing and
+widgets only ever read frames. :func:`annotate` writes the last frame onto a
+graph as the schema's node and edge attributes (that is ``result.graph``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Hashable, NamedTuple
+
+import networkx as nx
+
+__all__ = ["Event", "Frame", "frame", "frames", "annotate"]
+
+_ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
+
+
+def fmt(x) -> str:
+    """A value as a learner would write it: 3, 2.5, +inf, -inf."""
+    if x is None:
+        return "?"
+    if isinstance(x, float):
+        if math.isinf(x):
+            return "+∞" if x > 0 else "-∞"
+        if x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return f"{x:.4g}"
+    return str(x)
+
+
+def _names(labels) -> str:
+    labels = [str(x) for x in labels]
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+class Event(NamedTuple):
+    """One step of a search.
+
+    Attributes
+    ----------
+    kind : str
+        ``"enter"`` (a node is entered), ``"leaf"`` (a terminal node's
+        utility), ``"estimate"`` (the evaluation at the depth limit), ``"hit"``
+        (a transposition-table entry answers for the node), ``"update"`` (a
+        child's value came back to ``node``), ``"prune"`` (a cutoff at
+        ``node``), ``"exit"`` (``node`` is done). Leaf, estimate and hit
+        events enter and leave their node in one step.
+    node : hashable
+        The node the event happens at.
+    parent : hashable or None
+        Its parent (``None`` at the root).
+    ply : int
+        Depth of ``node`` below the root.
+    player : str or None
+        ``"max"``, ``"min"`` or ``"chance"`` at inner nodes; ``None`` at leaves.
+    value : number or None
+        Leaf/estimate/hit: its value. Update/prune/exit: the node's value so far.
+    alpha, beta : number or None
+        The node's window after the event (alpha-beta only).
+    state
+        The game state at ``node`` (the node id itself on a tree).
+    info : tuple
+        Details by kind: hit ``(flag,)``; update ``(child, child_value,
+        improved, cut)``; prune ``(children, moves, states, rule)``; exit
+        ``(bound,)``; empty otherwise.
+    names : callable
+        node -> display label (shared by all events of a trace).
+    """
+
+    kind: str
+    node: Hashable
+    parent: Hashable
+    ply: int
+    player: Any
+    value: Any
+    alpha: Any
+    beta: Any
+    state: Any
+    info: tuple
+    names: Any
+
+    @property
+    def label(self) -> str:
+        """The node's display name (A, B, ... on textbook trees)."""
+        return str(self.names(self.node))
+
+    @property
+    def pruned(self) -> tuple:
+        """The children a ``"prune"`` event cuts off (empty otherwise)."""
+        return self.info[0] if self.kind == "prune" else ()
+
+    @property
+    def child(self):
+        """The child whose value came back, for an ``"update"`` event."""
+        return self.info[0] if self.kind == "update" else None
+
+    @property
+    def bound(self):
+        """For ``"exit"``: ``"exact"``, ``"upper"`` (true value <= value) or ``"lower"``."""
+        return self.info[0] if self.kind == "exit" else None
+
+    @property
+    def text(self) -> str:
+        """The event as one sentence a learner can read."""
+        return _TEXT[self.kind](self)
+
+    def __repr__(self):
+        return f"Event({self.kind!r}, {self.node!r}: {self.text})"
+
+
+def _window(e: Event) -> str:
+    if e.alpha is None:
+        return ""
+    return f" with window α = {fmt(e.alpha)}, β = {fmt(e.beta)}"
+
+
+def _enter_text(e: Event) -> str:
+    role = _ROLE.get(e.player, "")
+    if e.parent is None:
+        name = "" if e.label == "root" else f" {e.label}"
+        return f"Start at the root{name}, a {role} node{_window(e)}."
+    return f"Go down from {e.names(e.parent)} to {e.label}, a {role} node{_window(e)}."
+
+
+def _arrive(e: Event) -> str:
+    if e.parent is None:
+        return "At the root" if e.label == "root" else f"At the root {e.label}"
+    return f"Go down from {e.names(e.parent)} to {e.label}"
+
+
+def _leaf_text(e: Event) -> str:
+    return f"{_arrive(e)}: a terminal node with utility {fmt(e.value)}."
+
+
+def _estimate_text(e: Event) -> str:
+    return f"{_arrive(e)}: the depth limit, so the evaluation function estimates {fmt(e.value)}."
+
+
+def _hit_text(e: Event) -> str:
+    flag = e.info[0]
+    what = {"exact": "the exact value", "lower": "a lower bound", "upper": "an upper bound"}[flag]
+    return (
+        f"{_arrive(e)}: this position was searched before: the transposition table gives "
+        f"{what} {fmt(e.value)}, so it is not searched again."
+    )
+
+
+def _update_text(e: Event) -> str:
+    child, child_value, improved, cut = e.info
+    back = f"{e.names(child)} returns {fmt(child_value)} to {e.label}"
+    if e.player == "chance":
+        return f"{back}: the expected value so far is {fmt(e.value)}."
+    role = _ROLE[e.player]
+    if not improved:
+        return f"{back}: no better for {role} than {fmt(e.value)}, so nothing changes."
+    if e.alpha is None or cut:
+        return f"{back}: {role}'s best so far is now {fmt(e.value)}."
+    if e.player == "max":
+        return f"{back}: MAX's best so far is {fmt(e.value)}, α = {fmt(e.alpha)}."
+    return f"{back}: MIN's best so far is {fmt(e.value)}, β = {fmt(e.beta)}."
+
+
+def _prune_text(e: Event) -> str:
+    labels, rule = [e.names(c) for c in e.info[0]], e.info[3]
+    v = fmt(e.value)
+    what = f"prune {_names(labels)}" if len(labels) > 1 else f"prune {_names(labels)}"
+    if e.player == "min":
+        op = "<" if rule == "strict" else "≤"
+        return (
+            f"{v} {op} α = {fmt(e.alpha)} at {e.label}: MIN can hold MAX to {v} here, but MAX already "
+            f"has {fmt(e.alpha)} elsewhere, so play never reaches {e.label}; {what}."
+        )
+    op = ">" if rule == "strict" else "≥"
+    return (
+        f"{v} {op} β = {fmt(e.beta)} at {e.label}: MAX can get {v} here, but MIN already "
+        f"holds MAX to {fmt(e.beta)} elsewhere, so play never reaches {e.label}; {what}."
+    )
+
+
+def _exit_text(e: Event) -> str:
+    bound = e.info[0]
+    if bound == "upper":
+        return f"{e.label} is done with value ≤ {fmt(e.value)}: only an upper bound, because of pruning."
+    if bound == "lower":
+        return f"{e.label} is done with value ≥ {fmt(e.value)}: only a lower bound, because of pruning."
+    if e.parent is None:
+        return f"The search is over: the root {e.label} has value {fmt(e.value)}."
+    return f"{e.label} is done with value {fmt(e.value)}."
+
+
+_TEXT = {
+    "enter": _enter_text,
+    "leaf": _leaf_text,
+    "estimate": _estimate_text,
+    "hit": _hit_text,
+    "update": _update_text,
+    "prune": _prune_text,
+    "exit": _exit_text,
+}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The state of a search after event ``k`` (see :func:`frame`).
+
+    Attributes
+    ----------
+    k : int
+        Index of the last event applied.
+    event : Event
+        That event; ``text`` is its sentence.
+    current : hashable
+        The node the event happened at.
+    path : tuple
+        Nodes from the root down to the node being searched (empty at the end).
+    order : dict
+        node -> 1-based visit order, for every node entered so far.
+    values : dict
+        node -> value: final for done nodes, the running value for nodes on
+        the path that have one.
+    done : frozenset
+        Nodes whose search is finished.
+    alpha, beta : dict
+        node -> the node's window (alpha-beta only; empty otherwise).
+    bounds : dict
+        done node -> ``"exact"``, ``"upper"`` or ``"lower"``.
+    best : dict
+        node -> the child that gave it its value so far.
+    pruned : frozenset
+        Children cut off so far (the roots of pruned subtrees).
+    players : dict
+        node -> player, for inner nodes entered so far.
+    """
+
+    k: int
+    event: Event
+    current: Hashable
+    path: tuple
+    order: dict
+    values: dict
+    done: frozenset
+    alpha: dict
+    beta: dict
+    bounds: dict
+    best: dict
+    pruned: frozenset
+    players: dict
+
+    @property
+    def text(self) -> str:
+        """The sentence of the event that led to this frame."""
+        return self.event.text
+
+    @property
+    def window(self):
+        """``(alpha, beta)`` of the current node, or ``None`` without alpha-beta."""
+        if self.current in self.alpha:
+            return self.alpha[self.current], self.beta[self.current]
+        return None
+
+
+class _Fold:
+    """Applies events one by one; snapshots are Frames."""
+
+    def __init__(self):
+        self.k = -1
+        self.event = None
+        self.path = []
+        self.order = {}
+        self.values = {}
+        self.done = set()
+        self.alpha = {}
+        self.beta = {}
+        self.bounds = {}
+        self.best = {}
+        self.pruned = set()
+        self.players = {}
+
+    def apply(self, e: Event) -> None:
+        self.k += 1
+        self.event = e
+        kind, n = e.kind, e.node
+        if kind == "enter":
+            self.path.append(n)
+            self.order[n] = len(self.order) + 1
+            if e.player is not None:
+                self.players[n] = e.player
+            self.values.pop(n, None)
+            self.done.discard(n)
+        elif kind in ("leaf", "estimate", "hit"):
+            self.order[n] = len(self.order) + 1
+            if e.player is not None:
+                self.players[n] = e.player
+            self.values[n] = e.value
+            self.bounds[n] = e.info[0] if kind == "hit" else "exact"
+            self.done.add(n)
+        elif kind == "update":
+            self.values[n] = e.value
+            if e.info[2]:
+                self.best[n] = e.info[0]
+        elif kind == "prune":
+            self.pruned.update(e.info[0])
+        elif kind == "exit":
+            self.values[n] = e.value
+            self.bounds[n] = e.info[0]
+            self.done.add(n)
+            if self.path and self.path[-1] == n:
+                self.path.pop()
+        if e.alpha is not None:
+            self.alpha[n] = e.alpha
+            self.beta[n] = e.beta
+
+    def snapshot(self) -> Frame:
+        return Frame(
+            k=self.k,
+            event=self.event,
+            current=self.event.node,
+            path=tuple(self.path),
+            order=dict(self.order),
+            values=dict(self.values),
+            done=frozenset(self.done),
+            alpha=dict(self.alpha),
+            beta=dict(self.beta),
+            bounds=dict(self.bounds),
+            best=dict(self.best),
+            pruned=frozenset(self.pruned),
+            players=dict(self.players),
+        )
+
+
+def _check_trace(trace) -> None:
+    if trace is None:
+        raise ValueError("this result has no trace: search again with trace=True")
+    if not isinstance(trace, (list, tuple)) or (trace and not isinstance(trace[0], Event)):
+        raise TypeError(f"expected a trace (a list of Events, result.trace), got {type(trace).__name__}")
+    if not trace:
+        raise ValueError("the trace is empty")
+
+
+def frame(trace, k: int) -> Frame:
+    """The state of the search after event ``k`` of ``trace``.
+
+    ``k`` counts from 0 (after the first event); negative ``k`` counts from
+    the end, so ``frame(trace, -1)`` is the finished search.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    >>> f = frame(r.trace, -1)
+    >>> f.values[()], sorted(f.pruned)
+    (3, [(1, 1), (1, 2)])
+    """
+    _check_trace(trace)
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"k must be an int event index, got {k!r}")
+    n = len(trace)
+    if not -n <= k < n:
+        raise ValueError(f"k = {k} is out of range: the trace has {n} events (0..{n - 1})")
+    k %= n
+    fold = _Fold()
+    for e in trace[: k + 1]:
+        fold.apply(e)
+    return fold.snapshot()
+
+
+def frames(trace) -> list:
+    """Every frame of ``trace``, computed in one pass (``frames(t)[k] == frame(t, k)``)."""
+    _check_trace(trace)
+    fold = _Fold()
+    out = []
+    for e in trace:
+        fold.apply(e)
+        out.append(fold.snapshot())
+    return out
+
+
+def annotate(trace, base=None, algorithm: str = "", stats=None) -> nx.DiGraph:
+    """The searched tree with the schema's annotations, from a finished trace.
+
+    Parameters
+    ----------
+    trace : list of Event
+    base : networkx.DiGraph, optional
+        The tree that was searched (its copy is annotated; nodes never
+        reached get ``status="unvisited"``). Without it (a game was searched),
+        the explored tree is built from the trace, with ``state`` on every
+        node and the moves a cutoff skipped as ``status="pruned"`` stubs.
+    """
+    _check_trace(trace)
+    fold = _Fold()
+    for e in trace:
+        fold.apply(e)
+    if base is not None:
+        G = base.copy()
+        nx.set_node_attributes(G, "unvisited", "status")
+    else:
+        G = nx.DiGraph()
+        for e in trace:
+            if e.kind in ("enter", "leaf", "estimate", "hit"):
+                G.add_node(e.node, state=e.state, label=e.label)
+                if e.player is not None:
+                    G.nodes[e.node]["player"] = e.player
+                if e.parent is not None:
+                    G.add_edge(e.parent, e.node, move=e.node[-1])
+                if e.kind in ("leaf", "estimate"):
+                    G.nodes[e.node]["utility"] = e.value
+            elif e.kind == "prune":
+                for child, move, state in zip(*e.info[:3]):
+                    G.add_node(child, state=state, label=e.names(child))
+                    G.add_edge(e.node, child, move=move)
+        G.graph["root"] = trace[0].node
+    nodes = G.nodes
+    for n, order in fold.order.items():
+        attrs = nodes[n]
+        attrs["status"] = "visited"
+        attrs["order"] = order
+        if n in fold.values:
+            attrs["value"] = fold.values[n]
+        if n in fold.alpha:
+            attrs["alpha"] = fold.alpha[n]
+            attrs["beta"] = fold.beta[n]
+        if n in fold.bounds:
+            attrs["bound"] = fold.bounds[n]
+    for n in fold.pruned:
+        if n in G:
+            for m in [n, *nx.descendants(G, n)] if base is not None else [n]:
+                if nodes[m].get("status") != "visited":
+                    nodes[m]["status"] = "pruned"
+    nx.set_edge_attributes(G, False, "best")
+    n = G.graph["root"]
+    seen = {n}
+    while n in fold.best and fold.best[n] not in seen:
+        child = fold.best[n]
+        G.edges[n, child]["best"] = True
+        seen.add(child)
+        n = child
+    if algorithm:
+        G.graph["algorithm"] = algorithm
+    for key in ("nodes_visited", "leaves_evaluated"):
+        if stats and key in stats:
+            G.graph[key] = stats[key]
+    return G

@@ -1,0 +1,127 @@
+"""Independent reference implementations the tests compare gametrees against.
+
+They work on nested-list specs directly (never on gametrees' graphs or game
+protocol), written the plainest way, so a bug in the engine cannot hide in a
+shared helper.
+"""
+
+import math
+
+
+def other(player):
+    return "min" if player == "max" else "max"
+
+
+def players_of(spec, player="max", decider=None, path=()):
+    """{path: player} for inner nodes, following tree_from_nested's rules."""
+    out = {}
+    if isinstance(spec, dict):
+        (player,) = [k for k in spec if k in ("max", "min", "chance")]
+        kids = spec[player]
+    elif isinstance(spec, list):
+        kids = spec
+    else:
+        return out
+    out[path] = player
+    now = decider if player == "chance" else player
+    nxt = "max" if now is None else other(now)
+    for i, kid in enumerate(kids):
+        out.update(players_of(kid, nxt, now, path + (i,)))
+    return out
+
+
+def children(spec):
+    if isinstance(spec, dict):
+        (player,) = [k for k in spec if k in ("max", "min", "chance")]
+        return spec[player], spec.get("p")
+    return spec, None
+
+
+def brute_value(spec, root_player="max"):
+    """Expectiminimax value by plain recursion over every node."""
+    players = players_of(spec, root_player)
+
+    def value(sub, path):
+        if not isinstance(sub, (list, dict)):
+            return sub
+        kids, probs = children(sub)
+        vals = [value(k, path + (i,)) for i, k in enumerate(kids)]
+        p = players[path]
+        if p == "max":
+            return max(vals)
+        if p == "min":
+            return min(vals)
+        probs = probs or [1 / len(kids)] * len(kids)
+        return sum(pr * v for pr, v in zip(probs, vals))
+
+    return value(spec, ())
+
+
+def all_values(spec, root_player="max"):
+    """{path: exact minimax value} for every node."""
+    players = players_of(spec, root_player)
+    out = {}
+
+    def value(sub, path):
+        if not isinstance(sub, (list, dict)):
+            out[path] = sub
+            return sub
+        kids, _ = children(sub)
+        vals = [value(k, path + (i,)) for i, k in enumerate(kids)]
+        out[path] = max(vals) if players[path] == "max" else min(vals)
+        return out[path]
+
+    value(spec, ())
+    return out
+
+
+def reference_alphabeta(spec, root_player="max", strict=False):
+    """AIMA's alpha-beta (fail-soft) on nested lists.
+
+    Returns (value, best root child index, visited leaf paths in order,
+    {path: returned value} for every visited node).
+    """
+    players = players_of(spec, root_player)
+    visited = []
+    returned = {}
+
+    def cut_high(v, beta):
+        return v > beta if strict else v >= beta
+
+    def cut_low(v, alpha):
+        return v < alpha if strict else v <= alpha
+
+    def search(sub, path, alpha, beta):
+        if not isinstance(sub, list):
+            visited.append(path)
+            returned[path] = sub
+            return sub
+        if players[path] == "max":
+            v = -math.inf
+            for i, kid in enumerate(sub):
+                v = max(v, search(kid, path + (i,), alpha, beta))
+                if cut_high(v, beta):
+                    break
+                alpha = max(alpha, v)
+        else:
+            v = math.inf
+            for i, kid in enumerate(sub):
+                v = min(v, search(kid, path + (i,), alpha, beta))
+                if cut_low(v, alpha):
+                    break
+                beta = min(beta, v)
+        returned[path] = v
+        return v
+
+    value = search(spec, (), -math.inf, math.inf)
+    return value, visited, returned
+
+
+def best_root_child(spec, root_player="max"):
+    """Index of the first root child with the best value (None for a leaf)."""
+    if not isinstance(spec, list):
+        return None
+    players = players_of(spec, root_player)
+    vals = [brute_value(k, other(players[()])) for k in spec]
+    target = max(vals) if players[()] == "max" else min(vals)
+    return vals.index(target)
