@@ -33,3 +33,7 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# --- drawing and widgets (gametrees.draw, gametrees.widgets) ---
+
+# --- agents, tournaments, evaluation functions (gametrees.agents, ...) ---

@@ -25,6 +25,10 @@ Options shared by all of them:
     Record the search as events (``result.trace``) and build the annotated
     tree (``result.graph``). Default: on for trees, off for games, so that
     solving a game stays fast.
+``trace_depth``
+    Record only the nodes at most this many plies below the start (e.g. 2
+    to show why an agent chose its move without recording a whole game
+    tree).
 """
 
 from __future__ import annotations
@@ -115,7 +119,7 @@ class _Setup:
     """Checks the arguments once and holds what every algorithm needs."""
 
     def __init__(self, name, tree_or_game, state, depth, evaluate, order, table, symmetry,
-                 time_limit, trace, graph):
+                 time_limit, trace, graph, trace_depth=None):
         self.name = name
         game = self.game = as_game(tree_or_game)
         self.is_tree = isinstance(game, TreeGame)
@@ -166,6 +170,10 @@ class _Setup:
         if graph is None:
             graph = bool(trace)
         self.tracing = bool(trace) or bool(graph)
+        if trace_depth is not None and (isinstance(trace_depth, bool) or not isinstance(trace_depth, int)
+                                        or trace_depth < 0):
+            raise ValueError(f"trace_depth must be None or an int >= 0, got {trace_depth!r}")
+        self.trace_depth = _NO_LIMIT if trace_depth is None else trace_depth
         self.keep = "graph-only" if graph and not trace else bool(graph)
         self.base = game.graph if self.is_tree else None
         # Tracing only: fast label lookups (a dict's own method on a tree).
@@ -313,6 +321,7 @@ def _make_backed_up(with_chance):
         max_depth = _NO_LIMIT if depth is None else depth
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
+        trace_on, tdepth = tracing, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
         log = [] if tracing else None
         add = log.append if tracing else None
@@ -322,6 +331,7 @@ def _make_backed_up(with_chance):
         def value(state, ply, node, parent):
             nonlocal nodes, leaves, hits, deepest, root_move, estimates
             nodes += 1
+            tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
@@ -413,7 +423,7 @@ _expectimax_search = _make_backed_up(with_chance=True)
 
 
 def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, table=False,
-            symmetry=False, time_limit=None, trace=None, graph=None) -> SearchResult:
+            symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
     """Minimax: the value of a position when both sides play their best.
 
     MAX picks the child with the highest value, MIN the lowest; leaves are
@@ -439,12 +449,12 @@ def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, 
     (3, (0,), 9)
     """
     setup = _Setup("minimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph)
+                   time_limit, trace, graph, trace_depth)
     return _run(setup, _minimax_search)
 
 
 def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, table=False,
-               symmetry=False, time_limit=None, trace=None, graph=None) -> SearchResult:
+               symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
     """Expectimax: MAX and MIN nodes as in minimax, chance nodes average.
 
     A chance node's value is the sum over its outcomes of probability times
@@ -458,7 +468,7 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     7.5
     """
     setup = _Setup("expectimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph)
+                   time_limit, trace, graph, trace_depth)
     return _run(setup, _expectimax_search)
 
 
@@ -475,6 +485,7 @@ def _make_alphabeta(strict):
         max_depth = _NO_LIMIT if depth is None else depth
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
+        trace_on, tdepth = tracing, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
         rule = "strict" if strict else "textbook"
         log = [] if tracing else None
@@ -486,6 +497,7 @@ def _make_alphabeta(strict):
         def ab(state, ply, alpha, beta, node, parent):
             nonlocal nodes, leaves, hits, cutoffs, deepest, root_move, kind, estimates
             nodes += 1
+            tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
@@ -594,7 +606,8 @@ def _make_alphabeta(strict):
             if table is not None:
                 table[key] = (max_depth - ply, _window_bound(v, a0, b0, strict), v, bm)
             if tracing:
-                kind = _node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
+                kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
+                        if ply < tdepth else _window_bound(v, a0, b0, strict))
                 add(_new(Event, ("exit", node, parent, ply, player, v, alpha, beta, state, (kind,), names)))
             if ply == 0:
                 root_move = bm
@@ -621,7 +634,7 @@ _alphabeta_search = {False: _make_alphabeta(False), True: _make_alphabeta(True)}
 
 
 def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=None, order=None,
-              table=False, symmetry=False, time_limit=None, trace=None, graph=None) -> SearchResult:
+              table=False, symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
     """Alpha-beta: minimax's value, skipping branches that cannot matter.
 
     alpha is the best value MAX can already guarantee on the path to a node,
@@ -657,7 +670,7 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
     setup = _Setup("alphabeta-strict" if strict else "alphabeta", tree_or_game, state, depth,
-                   evaluate, order, table, symmetry, time_limit, trace, graph)
+                   evaluate, order, table, symmetry, time_limit, trace, graph, trace_depth)
     return _run(setup, _alphabeta_search[strict])
 
 
@@ -674,6 +687,7 @@ def _make_negamax(prune, strict):
         max_depth = _NO_LIMIT if depth is None else depth
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
+        trace_on, tdepth = tracing, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
         rule = "strict" if strict else "textbook"
         log = [] if tracing else None
@@ -686,6 +700,7 @@ def _make_negamax(prune, strict):
             """The value of ``state`` times ``color`` (+1: MAX's view, -1: MIN's)."""
             nonlocal nodes, leaves, hits, cutoffs, deepest, root_move, kind, estimates
             nodes += 1
+            tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
@@ -773,8 +788,9 @@ def _make_negamax(prune, strict):
                 max_bound = bound if mine > 0 else {LOWER: UPPER, UPPER: LOWER}.get(bound, bound)
                 table[key] = (max_depth - ply, max_bound, mine * v, bm)
             if tracing:
-                kind = _node_bound(player, up_ok, low_ok, best_kind, mine * v,
-                                   *_max_view(mine, a0, b0), strict)
+                kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
+                                    *_max_view(mine, a0, b0), strict)
+                        if ply < tdepth else _window_bound(mine * v, *_max_view(mine, a0, b0), strict))
                 add(_new(Event, ("exit", node, parent, ply, player, mine * v,
                                  *_max_view(mine, alpha, beta), state, (kind,), names)))
             if ply == 0:
@@ -801,7 +817,7 @@ _negamax_search = {(p, s): _make_negamax(p, s) for p in (False, True) for s in (
 
 def negamax(tree_or_game, state=None, *, prune=True, strict=False, depth=None, evaluate=None,
             order=None, table=False, symmetry=False, time_limit=None, trace=None,
-            graph=None) -> SearchResult:
+            graph=None, trace_depth=None) -> SearchResult:
     """Negamax: minimax written once for both players.
 
     Every node maximises its own view of the value: a position worth ``v``
@@ -823,5 +839,5 @@ def negamax(tree_or_game, state=None, *, prune=True, strict=False, depth=None, e
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     setup = _Setup("negamax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph)
+                   time_limit, trace, graph, trace_depth)
     return _run(setup, _negamax_search[prune, strict])

@@ -418,7 +418,7 @@ def annotate(trace, base=None, algorithm: str = "", stats=None) -> nx.DiGraph:
                     G.add_edge(e.parent, e.node, move=e.node[-1])
                 if e.kind in ("leaf", "estimate"):
                     G.nodes[e.node]["utility"] = e.value
-            elif e.kind == "prune":
+            elif e.kind == "prune" and e.node in G:
                 for child, move, state in zip(*e.info[:3]):
                     G.add_node(child, state=state, label=e.names(child))
                     G.add_edge(e.node, child, move=move)
@@ -443,7 +443,7 @@ def annotate(trace, base=None, algorithm: str = "", stats=None) -> nx.DiGraph:
     nx.set_edge_attributes(G, False, "best")
     n = G.graph["root"]
     seen = {n}
-    while n in fold.best and fold.best[n] not in seen:
+    while n in fold.best and fold.best[n] in G and fold.best[n] not in seen:
         child = fold.best[n]
         G.edges[n, child]["best"] = True
         seen.add(child)
