@@ -1,0 +1,175 @@
+"""Traces and frames: every frame is consistent, the last one is the annotated graph."""
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gametrees as gt
+from gametrees.games import ConnectFour, Nim, TicTacToe
+from reference import reference_alphabeta
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+nested = st.recursive(st.integers(-4, 4), lambda kids: st.lists(kids, min_size=1, max_size=3),
+                      max_leaves=20)
+SEARCHES = {
+    "minimax": gt.minimax,
+    "alphabeta": gt.alphabeta,
+    "alphabeta-strict": lambda T: gt.alphabeta(T, strict=True),
+    "negamax": gt.negamax,
+    "expectimax": gt.expectimax,
+}
+
+
+def check_frames(trace, G):
+    """Replay the trace frame by frame against the tree and the final graph."""
+    root = G.graph["root"]
+    all_frames = gt.frames(trace)
+    previous = None
+    for k, f in enumerate(all_frames):
+        assert f.k == k and f.event is trace[k] and f.text == trace[k].text
+        assert isinstance(f.text, str) and f.text.endswith(".")
+        # The path runs from the root down parent-to-child edges.
+        if f.path:
+            assert f.path[0] == root
+            assert all(G.has_edge(a, b) for a, b in zip(f.path, f.path[1:]))
+        # Visit order counts up by one, and nothing is forgotten.
+        assert sorted(f.order.values()) == list(range(1, len(f.order) + 1))
+        if previous is not None:
+            assert previous.order.items() <= f.order.items()
+            assert previous.done <= f.done and previous.pruned <= f.pruned
+            # A finished node's value never changes afterwards.
+            assert all(f.values[n] == previous.values[n] for n in previous.done)
+        # Done nodes keep the value the final graph shows.
+        for n in f.done:
+            assert f.values[n] == G.nodes[n]["value"]
+        # A pruned child was never entered, and its parent is done or on the path.
+        for n in f.pruned:
+            assert n not in f.order
+        previous = f
+    last = all_frames[-1]
+    assert last.path == () and last.done == set(last.order)
+    for n, attrs in G.nodes(data=True):
+        if n in last.order:
+            assert attrs["status"] == "visited" and attrs["order"] == last.order[n]
+            assert attrs["value"] == last.values[n] and attrs["bound"] == last.bounds[n]
+            if n in last.alpha:
+                assert (attrs["alpha"], attrs["beta"]) == (last.alpha[n], last.beta[n])
+        elif attrs["status"] == "pruned":
+            parent = next(iter(G.predecessors(n)))
+            assert n in last.pruned or G.nodes[parent]["status"] == "pruned"
+        else:
+            assert attrs["status"] == "unvisited"
+    # The frame function agrees with the one-pass list (spot checks).
+    for k in {0, len(trace) // 2, len(trace) - 1}:
+        assert gt.frame(trace, k) == all_frames[k]
+    assert gt.frame(trace, -1) == last
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nested, st.sampled_from(sorted(SEARCHES)))
+def test_every_frame_is_consistent(spec, name):
+    T = gt.tree_from_nested(spec)
+    r = SEARCHES[name](T)
+    check_frames(r.trace, r.graph)
+    assert r.graph.graph["nodes_visited"] == r.stats["nodes_visited"]
+    assert sum(1 for e in r.trace if e.kind in ("enter", "leaf", "estimate", "hit")) == r.stats["nodes_visited"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(nested, st.booleans())
+def test_alpha_and_beta_match_the_textbook_algorithm(spec, strict):
+    """Windows in the trace follow the AIMA pseudocode exactly."""
+    T = gt.tree_from_nested(spec)
+    r = gt.alphabeta(T, strict=strict)
+    for e in r.trace:
+        if e.kind == "enter":
+            assert e.alpha < e.beta or (strict and e.alpha == e.beta)
+        if e.kind == "update" and e.player == "max":
+            assert e.alpha >= e.info[1] or e.info[3]  # alpha rose to the child's value unless cut
+        if e.kind == "update" and e.player == "min":
+            assert e.beta <= e.info[1] or e.info[3]
+    pruned_leaves = {n for n, s in r.graph.nodes(data="status") if s == "pruned" and T.out_degree(n) == 0}
+    _, visited, _ = reference_alphabeta(spec, strict=strict)
+    assert pruned_leaves == {n for n in T if T.out_degree(n) == 0} - set(visited)
+
+
+def test_textbook_trace_tells_the_story():
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    kinds = [e.kind for e in r.trace]
+    assert kinds.count("prune") == 1
+    prune = r.trace[kinds.index("prune")]
+    assert prune.node == (1,) and prune.pruned == ((1, 1), (1, 2))
+    assert prune.text == (
+        "2 ≤ α = 3 at C: MIN can hold MAX to 2 here, but MAX already has 3 elsewhere, "
+        "so play never reaches C; prune I and J."
+    )
+    assert r.trace[0].text == "Start at the root A, a MAX node with window α = -∞, β = +∞."
+    assert r.trace[-1].text == "The search is over: the root A has value 3."
+    f = gt.frame(r.trace, kinds.index("prune"))
+    assert f.current == (1,) and f.path == ((), (1,)) and f.window == (3, math.inf)
+    assert f.values[(1,)] == 2 and f.pruned == {(1, 1), (1, 2)}
+    exit_c = next(e for e in r.trace if e.kind == "exit" and e.node == (1,))
+    assert exit_c.bound == "upper" and "≤ 2" in exit_c.text
+
+
+def test_strict_trace_text_uses_strict_inequality():
+    r = gt.alphabeta(gt.tree_from_nested([[3, 5], [1, 9]]), strict=True)
+    prune = next(e for e in r.trace if e.kind == "prune")
+    assert prune.text.startswith("1 < α = 3 at C")
+
+
+def test_game_search_graph_has_states_and_pruned_stubs():
+    game = Nim(5)
+    r = gt.alphabeta(game, trace=True)
+    G = r.graph
+    assert G.graph["root"] == () and G.nodes[()]["state"] == game.initial
+    stubs = [n for n, s in G.nodes(data="status") if s == "pruned"]
+    assert stubs and all(G.out_degree(n) == 0 for n in stubs)
+    for n in stubs:
+        parent = n[:-1]
+        assert G.nodes[n]["state"] == game.result(G.nodes[parent]["state"], n[-1])
+        assert G.edges[parent, n]["move"] == n[-1]
+    check_frames(r.trace, G)
+    leaves = [n for n in G if G.out_degree(n) == 0 and G.nodes[n]["status"] == "visited"]
+    assert all(G.nodes[n]["utility"] == game.utility(G.nodes[n]["state"]) for n in leaves)
+
+
+def test_trace_depth_keeps_only_the_top_plies():
+    game = TicTacToe()
+    state = game.result(game.initial, 0)
+    full = gt.minimax(game, state)
+    top = gt.minimax(game, state, trace=True, trace_depth=2)
+    assert top.value == full.value and top.stats == full.stats
+    G = top.graph
+    assert max(len(n) for n in G) == 2
+    for n in G:
+        if len(n) == 1:
+            assert G.nodes[n]["value"] == gt.minimax(game, G.nodes[n]["state"]).value
+    c4 = gt.alphabeta(ConnectFour(4, 4, 3), trace=True, trace_depth=1, table=True)
+    visited = [n for n, s in c4.graph.nodes(data="status") if s == "visited"]
+    assert max(map(len, visited)) == 1  # (ply-2 stubs show what ply-1 cutoffs skipped)
+
+
+def test_traces_are_off_for_games_and_on_for_trees_by_default():
+    assert gt.minimax(Nim(4)).trace is None and gt.minimax(Nim(4)).graph is None
+    r = gt.minimax(gt.tree_from_nested(TEXTBOOK))
+    assert r.trace and r.graph is not None
+    graph_only = gt.alphabeta(Nim(4), graph=True)
+    assert graph_only.trace is None and graph_only.graph.number_of_nodes() > 1
+    no_trace = gt.alphabeta(gt.tree_from_nested(TEXTBOOK), trace=False)
+    assert no_trace.trace is None and no_trace.graph is None
+
+
+def test_frame_errors():
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    n = len(r.trace)
+    with pytest.raises(ValueError, match=f"k = {n} is out of range: the trace has {n} events"):
+        gt.frame(r.trace, n)
+    with pytest.raises(TypeError, match="k must be an int"):
+        gt.frame(r.trace, "3")
+    with pytest.raises(ValueError, match="search again with trace=True"):
+        gt.frame(gt.minimax(Nim(3)).trace, 0)
+    with pytest.raises(TypeError, match="expected a trace"):
+        gt.frame([1, 2, 3], 0)
