@@ -1,0 +1,54 @@
+"""The notebooks as stored: every one is run by nbval, saved cleanly, and listed.
+
+nbval itself (``--nbval`` in pyproject.toml) re-runs every notebook and
+compares its outputs; these tests check what nbval cannot see: that no
+notebook escapes its run, and that each was saved after a clean
+"restart and run all" (no error outputs, cells executed in order).
+"""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def test_nbval_collects_every_notebook():
+    """Run pytest's collection exactly as the README's test command does."""
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode in (0, 5), out.stdout + out.stderr
+    collected = {line.split("::")[0] for line in out.stdout.splitlines() if ".ipynb::" in line}
+    expected = {str(p.relative_to(ROOT)) for p in NOTEBOOKS}
+    assert collected == expected
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_notebook_saved_after_a_clean_run(path):
+    nb = json.loads(path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    errors = [c for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, f"{path.name}: a cell was saved with an error output"
+    counts = [c.get("execution_count") for c in code if "".join(c["source"]).strip()]
+    assert all(counts), f"{path.name}: some code cells were never run; restart and run all, then save"
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: cells were executed out of order ({counts[:10]}...); restart and run all, then save"
+    )
+    first = next((c for c in code if "".join(c["source"]).strip()), None)
+    assert first is None or "%matplotlib inline" in "".join(first["source"]), (
+        f"{path.name}: the first code cell should say %matplotlib inline (see TOOLCHAIN.md)"
+    )
+
+
+def test_readme_lists_every_lesson():
+    readme = (ROOT / "README.md").read_text()
+    for path in NOTEBOOKS:
+        if re.match(r"\d\d_", path.name):
+            assert path.name in readme, f"README.md does not list {path.name}"
