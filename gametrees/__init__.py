@@ -34,6 +34,10 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+from . import exercises  # noqa: E402
+
+__all__ += ["exercises"]
+
 # --- drawing and widgets (gametrees.draw, gametrees.widgets) ---
 
 # --- agents, tournaments, evaluation functions (gametrees.agents, ...) ---
