@@ -568,13 +568,19 @@ class TreeGame(Game):
         return move
 
     def successors(self, state):
-        return self._succ[state]
+        try:
+            return self._succ[state]
+        except (KeyError, TypeError):
+            raise ValueError(f"{state!r} is not a node of the tree") from None
 
     def is_terminal(self, state):
-        return not self._succ[state]
+        try:
+            return not self._succ[state]
+        except (KeyError, TypeError):
+            raise ValueError(f"{state!r} is not a node of the tree") from None
 
     def utility(self, state):
-        if self._succ[state]:
+        if self._node(state):
             raise ValueError(f"node {state!r} is not a leaf")
         return self._utility[state]
 

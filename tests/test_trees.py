@@ -286,3 +286,10 @@ def test_expand_chance_game_and_depth_with_evaluation():
     cut = gt.expand(TicTacToe(), depth=1, evaluate=lambda s: 0.5)
     assert {cut.nodes[n]["utility"] for n in cut if n} == {0.5}
     assert gt.minimax(cut).value == 0.5
+
+
+def test_tree_game_names_unknown_states():
+    T = gt.TreeGame(gt.tree_from_nested([[1, 2]]))
+    for method in (T.is_terminal, T.utility, T.successors, T.actions):
+        with pytest.raises(ValueError, match=r"\(5,\) is not a node of the tree"):
+            method((5,))
