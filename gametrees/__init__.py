@@ -41,3 +41,20 @@ __all__ += ["exercises"]
 # --- drawing and widgets (gametrees.draw, gametrees.widgets) ---
 
 # --- agents, tournaments, evaluation functions (gametrees.agents, ...) ---
+from .agents import (  # noqa: E402
+    Agent,
+    AlphaBetaAgent,
+    HumanAgent,
+    IterativeDeepeningAgent,
+    MinimaxAgent,
+    RandomAgent,
+)
+from .evaluation import connect4_evaluation, default_evaluation, tictactoe_open_lines  # noqa: E402
+from .mcts import MCTSAgent  # noqa: E402
+from .tournament import TournamentResult, tournament  # noqa: E402
+
+__all__ += [
+    "Agent", "AlphaBetaAgent", "HumanAgent", "IterativeDeepeningAgent", "MCTSAgent", "MinimaxAgent",
+    "RandomAgent", "TournamentResult", "connect4_evaluation", "default_evaluation",
+    "tictactoe_open_lines", "tournament",
+]

@@ -1,0 +1,8 @@
+"""``python -m gametrees``: the command line (see :mod:`gametrees.cli`)."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""The command line: ``python -m gametrees tournament ...`` and ``... play ...``.
+
+``tournament``
+    Two agents play a series of games; one line per game, then a summary::
+
+        $ python -m gametrees tournament -g 10 minimax random
+        game 0: winner = minimax
+        ...
+        minimax won 10, random won 0, 0 draws
+
+``play``
+    A person plays against an agent in the terminal::
+
+        $ python -m gametrees play connect4 --agent alphabeta --depth 5
+
+Every command has ``--help``.  A bad argument gets one line on standard error
+and exit code 2; an illegal move typed in a game gets one line and the
+question again; there is never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .agents import (
+    AlphaBetaAgent,
+    HumanAgent,
+    IterativeDeepeningAgent,
+    MinimaxAgent,
+    QuitGame,
+    RandomAgent,
+)
+from .evaluation import default_evaluation
+from .games import MAX, ConnectFour, Nim, TicTacToe
+from .mcts import MCTSAgent
+from .tournament import tournament
+
+__all__ = ["main"]
+
+PROG = "python -m gametrees"
+AGENTS = ("random", "minimax", "alphabeta", "iterative", "mcts")
+GAMES = ("tictactoe", "connect4", "nim")
+#: Search depth when --depth is not given: whole game where that is quick.
+DEFAULT_DEPTH = {"tictactoe": None, "connect4": 4, "nim": None}
+
+
+class UsageError(Exception):
+    """A bad combination of arguments (reported like argparse's errors)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr, exit code 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
+def _agent_options(parser):
+    parser.add_argument("--depth", type=_positive_int, default=None,
+                        help="search depth of minimax and alphabeta (default: the whole game "
+                             "for tictactoe and nim, 4 for connect4)")
+    parser.add_argument("--playouts", type=_positive_int, default=1000,
+                        help="playouts per move for mcts (default 1000)")
+    parser.add_argument("--seconds", type=_seconds, default=1.0,
+                        help="seconds per move for iterative (default 1)")
+    parser.add_argument("--coins", type=_positive_int, default=15,
+                        help="coins on the table at the start, for nim (default 15)")
+
+
+def build_parser():
+    """Return the argument parser of ``python -m gametrees``."""
+    parser = _Parser(prog=PROG, description="Game-tree search agents: tournaments and play.")
+    commands = parser.add_subparsers(dest="command", metavar="{tournament,play}",
+                                     parser_class=_Parser)
+
+    t = commands.add_parser(
+        "tournament", help="two agents play a series of games",
+        description="Two agents play a series of games, taking turns to move first. "
+                    "Prints one line per game and a summary.")
+    t.add_argument("agents", nargs=2, metavar="AGENT", choices=AGENTS,
+                   help=f"the two agents, each one of: {', '.join(AGENTS)}")
+    t.add_argument("-g", "--games", type=_count, default=10, help="number of games (default 10)")
+    t.add_argument("--game", choices=GAMES, default="tictactoe", help="the game (default tictactoe)")
+    t.add_argument("--seed", type=_int, default=0,
+                   help="random seed: the same seed plays the same games (default 0)")
+    t.add_argument("--first", default="alternate", metavar="AGENT",
+                   help="the agent that always moves first, or 'alternate' (default): "
+                        "they take turns")
+    _agent_options(t)
+
+    p = commands.add_parser(
+        "play", help="play against an agent in the terminal",
+        description="Play a game against an agent. Type the number of your move; q quits.")
+    p.add_argument("game", choices=GAMES, help="the game")
+    p.add_argument("--agent", choices=AGENTS, default=None,
+                   help="your opponent (default: minimax for tictactoe and nim, alphabeta for "
+                        "connect4)")
+    p.add_argument("--first", choices=("you", "agent"), default="you",
+                   help="who moves first (default: you)")
+    p.add_argument("--seed", type=_int, default=None, help="random seed of the agent")
+    _agent_options(p)
+    return parser
+
+
+def make_game(name, coins=15):
+    """The game called ``name`` on the command line."""
+    if name == "tictactoe":
+        return TicTacToe()
+    if name == "connect4":
+        return ConnectFour()
+    return Nim(coins=coins)
+
+
+def make_agent(kind, game_name, game, depth=None, playouts=1000, seconds=1.0, seed=None):
+    """The agent called ``kind`` on the command line, set up for ``game``."""
+    if default_evaluation(game) is None:
+        if kind == "iterative":
+            raise UsageError(f"iterative deepening needs an evaluation function, and there is none "
+                             f"for {game_name}: use minimax or alphabeta, which search the whole game")
+        if depth is not None and kind in ("minimax", "alphabeta"):
+            raise UsageError(f"--depth needs an evaluation function, and there is none for "
+                             f"{game_name}: leave --depth out to search the whole game")
+    if depth is None:
+        depth = DEFAULT_DEPTH[game_name]
+    if kind == "random":
+        return RandomAgent(seed=seed)
+    if kind == "minimax":
+        return MinimaxAgent(depth=depth, seed=seed)
+    if kind == "alphabeta":
+        return AlphaBetaAgent(depth=depth)
+    if kind == "iterative":
+        return IterativeDeepeningAgent(seconds=seconds)
+    return MCTSAgent(playouts=playouts, seed=seed)
+
+
+def _plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def run_tournament(args, out):
+    game = make_game(args.game, args.coins)
+    a, b = (make_agent(kind, args.game, game, args.depth, args.playouts, args.seconds)
+            for kind in args.agents)
+    labels = [a.name, b.name] if a.name != b.name else [f"{a.name}-1", f"{b.name}-2"]
+    a.name, b.name = labels
+    if args.first == "alternate":
+        first, second, seats = a, b, "alternate"
+    elif args.first == labels[0]:
+        first, second, seats = a, b, "fixed"
+    elif args.first == labels[1]:
+        first, second, seats = b, a, "fixed"
+    else:
+        raise UsageError(f"--first must be 'alternate' or one of the agents "
+                         f"{labels[0]!r}, {labels[1]!r}; got {args.first!r}")
+
+    def report(record):
+        if record.winner is None:
+            print(f"game {record.index}: draw", file=out, flush=True)
+        else:
+            print(f"game {record.index}: winner = {record.winner}", file=out, flush=True)
+
+    result = tournament(first, second, game, games=args.games, seed=args.seed, seats=seats,
+                        on_game=report)
+    wins = ", ".join(f"{label} won {result.wins[label]}" for label in labels)
+    print(f"{wins}, {_plural(result.draws, 'draw')}", file=out)
+    return 0
+
+
+def _guide(game_name, game):
+    if game_name == "tictactoe":
+        return ("Cells are numbered 0-8, row by row from the top left:\n"
+                "012\n345\n678")
+    if game_name == "connect4":
+        return f"Type the column to drop your piece in, 0-{game.cols - 1} (numbered under the board)."
+    return "Take 1, 2 or 3 coins; whoever takes the last coin wins."
+
+
+def run_play(args, out, read=input):
+    game = make_game(args.game, args.coins)
+    kind = args.agent or ("alphabeta" if args.game == "connect4" else "minimax")
+    agent = make_agent(kind, args.game, game, args.depth, args.playouts, args.seconds, args.seed)
+    human = HumanAgent(name="you", read=read, write=lambda line: print(line, file=out))
+    you_first = args.first == "you"
+    marks = {"tictactoe": ("X", "O"), "connect4": ("X", "O")}.get(args.game)
+    you = f"you are {marks[0] if you_first else marks[1]}, " if marks else ""
+    print(f"{args.game} against {agent.name}: {you}{'you' if you_first else agent.name} "
+          f"move{'' if you_first else 's'} first. Type q to quit.", file=out)
+    print(_guide(args.game, game), file=out)
+    state = game.initial
+    while not game.is_terminal(state):
+        print(file=out)
+        print(game.display(state), file=out)
+        mover_is_you = (game.to_move(state) == MAX) == you_first
+        if mover_is_you:
+            try:
+                move = human(game, state)
+            except QuitGame:
+                print("game abandoned.", file=out)
+                return 0
+        else:
+            move = agent(game, state)
+            print(f"{agent.name} plays {move}", file=out)
+        state = game.result(state, move)
+    print(file=out)
+    print(game.display(state), file=out)
+    utility = game.utility(state)
+    if utility == 0:
+        print("a draw.", file=out)
+    elif (utility > 0) == you_first:
+        print("you win!", file=out)
+    else:
+        print(f"{agent.name} wins.", file=out)
+    return 0
+
+
+def main(argv=None, out=None, read=input):
+    """Run the command line; return the exit code.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``).
+    out : file, optional
+        Where the output goes (default ``sys.stdout``).
+    read : callable, default :func:`input`
+        How ``play`` reads the person's moves.
+
+    Examples
+    --------
+    >>> main(["tournament", "-g", "3", "--seed", "0", "minimax", "random"])
+    game 0: winner = minimax
+    game 1: draw
+    game 2: winner = minimax
+    minimax won 2, random won 0, 1 draw
+    0
+    """
+    out = sys.stdout if out is None else out
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return stop.code
+    if args.command is None:
+        print(f"{PROG}: error: choose a command: tournament or play (see {PROG} --help)",
+              file=sys.stderr)
+        return 2
+    try:
+        if args.command == "tournament":
+            return run_tournament(args, out)
+        return run_play(args, out, read)
+    except UsageError as error:
+        print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as error:  # noqa: BLE001 - one line, never a traceback
+        print(f"{PROG}: error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
