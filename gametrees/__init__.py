@@ -39,6 +39,11 @@ from . import exercises  # noqa: E402
 __all__ += ["exercises"]
 
 # --- drawing and widgets (gametrees.draw, gametrees.widgets) ---
+from .draw import draw, side_by_side  # noqa: E402
+from .layout import tidy_layout  # noqa: E402
+from .widgets import play, replay  # noqa: E402
+
+__all__ += ["draw", "play", "replay", "side_by_side", "tidy_layout"]
 
 # --- agents, tournaments, evaluation functions (gametrees.agents, ...) ---
 from .agents import (  # noqa: E402

@@ -1,0 +1,349 @@
+"""The replay widget and the boards, driven from Python as a front end would."""
+
+import base64
+import io
+import itertools
+import random
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+from PIL import Image
+
+import gametrees as gt
+from gametrees.games import ConnectFour, TicTacToe
+from gametrees.widgets import Board, Replay
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+@pytest.fixture(autouse=True)
+def _no_pyplot_figures():
+    """Widgets draw on their own figures: nothing may appear in pyplot."""
+    plt.close("all")
+    yield
+    assert plt.get_fignums() == []
+
+
+def png_size(data):
+    return Image.open(io.BytesIO(data)).size
+
+
+# ----------------------------------------------------------------------------
+# Replay
+# ----------------------------------------------------------------------------
+
+
+def test_the_slider_changes_sentence_and_figure():
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    w = gt.replay(r)
+    assert isinstance(w, Replay)
+    assert (w.k, w.slider.min, w.slider.max) == (0, 1, len(r.trace))
+    first_sentence, first_image = w.sentence.value, w.image.value
+    assert "Start at the root A" in first_sentence
+    w.slider.value = 14  # event 13: the cutoff at C
+    assert w.k == 13 and w.frame == gt.frame(r.trace, 13)
+    assert "prune I and J" in w.sentence.value
+    assert w.image.value != first_image
+    assert png_size(w.image.value) == png_size(first_image)  # the figure keeps its size
+    assert "α = 3" in w.window.value and "MIN node" in w.window.value
+    assert "step 14 of 26" in w.info.value and "1 cutoff so far" in w.info.value
+
+
+def test_stepping_back_and_forth_lands_on_the_same_frames():
+    r = gt.alphabeta(gt.random_tree(3, 3, seed=5))
+    w = gt.replay(r)
+    seen = {}
+    w.show(30)
+    for _ in range(6):
+        seen[w.k] = (w.frame, w.sentence.value, w.image.value)
+        w.forward.click()
+    for _ in range(6):
+        w.back.click()
+        frame, sentence, image = seen[w.k]
+        assert w.frame == frame and w.sentence.value == sentence and w.image.value == image
+    assert w.k == 30
+    w.restart.click()
+    w.back.click()  # stays at the first step
+    assert w.k == 0
+    w.show(-1)
+    w.forward.click()  # stays at the last step
+    assert w.k == len(r.trace) - 1
+    assert "The search is over" in w.sentence.value
+
+
+def test_blitted_frames_equal_a_full_redraw():
+    # Each step redraws only the tree over the kept pixels of the legend: the same picture.
+    import numpy as np
+
+    from gametrees.widgets import _png
+
+    w = gt.replay(gt.alphabeta(gt.random_tree((1, 3), 3, seed=4)))
+    for k in (0, 7, -1):
+        w.show(k)
+        blitted = np.asarray(Image.open(io.BytesIO(w.image.value)).convert("RGB"))
+        full = np.asarray(Image.open(io.BytesIO(_png(w.figure))).convert("RGB"))
+        assert np.array_equal(blitted, full)
+
+
+def test_next_cutoff_and_reset():
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    w = gt.replay(r)
+    w.next_cut.click()
+    assert w.k == 13 and w.frame.event.kind == "prune"
+    w.next_cut.click()  # the textbook tree has only one
+    assert w.k == 13 and "No cutoff after this step" in w.info.value
+    w.play.playing = True
+    w.restart.click()
+    assert w.k == 0 and w.play.playing is False
+    # Minimax never prunes: the button is off and the window says why.
+    m = gt.replay(gt.minimax(gt.tree_from_nested(TEXTBOOK)))
+    assert m.next_cut.disabled
+    assert "does not prune" in m.window.value
+
+
+def test_speed_sets_the_play_interval():
+    w = gt.replay(gt.alphabeta(gt.tree_from_nested(TEXTBOOK)), interval=300)
+    assert w.play.interval == 300
+    w.speed.value = 75
+    assert w.play.interval == 75
+
+
+def test_replay_of_a_game_search_with_boards():
+    game = TicTacToe()
+    r = gt.alphabeta(game, TicTacToe.from_string("XO./.X./O.."), trace=True, trace_depth=2)
+    w = gt.replay(r, boards=game, start=20)
+    assert w.k == 20
+    assert "2-8" in w.sentence.value
+
+
+def test_static_fallback_for_pages_without_widgets():
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    w = gt.replay(r)
+    bundle = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].startswith("Replay(alphabeta: 26 steps over 13 nodes; value 3)")
+    assert "0x" not in bundle["text/plain"]  # stable text for nbval
+    width, height = png_size(base64.b64decode(bundle["image/png"]))
+    assert width > 300 and height > 200
+
+
+def test_replay_bad_input():
+    with pytest.raises(TypeError, match="replay expects a SearchResult"):
+        gt.replay(gt.tree_from_nested(TEXTBOOK))
+    r = gt.alphabeta(TicTacToe(), TicTacToe.from_string("XO./.X./O.."))
+    with pytest.raises(ValueError, match="search with trace=True"):
+        gt.replay(r)
+    ok = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    with pytest.raises(ValueError, match="start must be an event index"):
+        gt.replay(ok, start=99)
+    with pytest.raises(TypeError, match="k= is not an option"):
+        gt.replay(ok, k=3)
+    with pytest.raises(ValueError, match="interval must be a positive number"):
+        gt.replay(ok, interval=0)
+    with pytest.raises(ValueError, match="dpi must be"):
+        gt.replay(ok, dpi="high")
+    w = gt.replay(ok)
+    with pytest.raises(ValueError, match="k must be an event index"):
+        w.show(26)
+
+
+# ----------------------------------------------------------------------------
+# Boards
+# ----------------------------------------------------------------------------
+
+
+def play_out(board, rng):
+    """Click random legal moves until the game ends; returns the number of clicks."""
+    clicks = 0
+    while not board.over:
+        board.click(rng.choice(board.game.actions(board.state)))
+        clicks += 1
+    return clicks
+
+
+@pytest.mark.parametrize("agent_first", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_whole_tictactoe_game_against_minimax_is_never_lost(agent_first, seed):
+    board = gt.play(TicTacToe(), gt.MinimaxAgent(seed=seed), agent_first=agent_first)
+    assert isinstance(board, Board)
+    play_out(board, random.Random(seed))
+    agent_mark = "X" if agent_first else "O"
+    assert board.winner in ("draw", agent_mark)
+    assert board.message.endswith("It is a draw.") or board.message.endswith("The agent wins.")
+    # The moves alternate, the first by whoever starts.
+    who = [w for w, _ in board.history]
+    assert who[0] == ("agent" if agent_first else "you")
+    assert all(a != b for a, b in itertools.pairwise(who))
+
+
+def test_the_default_agent_is_minimax_for_tictactoe():
+    board = gt.play(TicTacToe(), seed=0)
+    assert isinstance(board.agent, gt.MinimaxAgent)
+    board = gt.play(ConnectFour(), seed=0)
+    assert isinstance(board.agent, gt.AlphaBetaAgent) and board.agent.depth == 5
+    assert gt.play(ConnectFour(), "minimax").agent.depth == 4  # never a search to the end of Connect Four
+    assert gt.play(TicTacToe(), "alphabeta").agent.depth is None
+
+
+def test_illegal_clicks_get_a_message_and_change_nothing():
+    board = gt.play(TicTacToe(), gt.MinimaxAgent(seed=0))
+    board.click(4)
+    taken = next(m for w, m in board.history if w == "agent")
+    state, history = board.state, list(board.history)
+    assert board.click(taken) == f"Cell {taken} is taken: choose an empty cell."
+    assert board.click(4) == "Cell 4 is taken: choose an empty cell."
+    assert board.click(9) == "There is no cell 9: cells are numbered 0..8."
+    assert board.click("a") == "There is no cell 'a': cells are numbered 0..8."
+    assert board.status.value == "<b>There is no cell &#x27;a&#x27;: cells are numbered 0..8.</b>"
+    assert (board.state, board.history) == (state, history)
+    play_out(board, random.Random(0))
+    over = board.state
+    assert board.click(0).startswith("The game is over")
+    assert board.state == over
+    # Clicking the cell buttons goes through the same checks.
+    board.new_game()
+    assert board.history == [] and board.state == TicTacToe.initial
+    board.cells[4].click()
+    assert board.cells[4].description == "X"
+    board.cells[4].click()
+    assert board.message == "Cell 4 is taken: choose an empty cell."
+
+
+def test_who_starts_and_new_game():
+    board = gt.play(TicTacToe(), gt.RandomAgent(seed=3))
+    assert board.history == [] and "You are X" in board.message
+    board.starts.value = "agent"  # the toggle starts a new game, the agent opens as X
+    assert [w for w, _ in board.history] == ["agent"] and board.human_player == "min"
+    board.new_game(agent_first=False)
+    assert board.history == [] and board.starts.value == "you"
+    with pytest.raises(TypeError, match="agent_first must be True or False"):
+        board.new_game(agent_first="yes")
+
+
+def test_why_did_it_play_that():
+    board = gt.play(TicTacToe(), gt.MinimaxAgent(seed=0))
+    assert board.why_button.disabled and board.why() is None
+    assert "has not moved yet" in board.why_text.value
+    board.click(4)
+    assert not board.why_button.disabled
+    board.why_button.click()
+    assert board.why_image.value and board.why_image.layout.display == ""
+    fig = board.why()
+    title = fig.axes[0].get_title(loc="left")
+    played = board.history[-1][1]
+    assert f"played {played}" in title and "O takes" in title and "lowest" in title
+    # The figure shows the agent's recorded tree, trimmed: every move and one reply each.
+    G = board.agent.last_result.graph
+    drawn = {n for c in fig.axes[0].collections if (c.get_gid() or "").startswith("nodes:") for n in c.nodes}
+    assert set(G.successors(())) <= drawn < set(G)
+    assert all(len(n) <= 2 for n in drawn)
+    bold = [e for c in fig.axes[0].collections if c.get_gid() == "edges:best" for e in c.edges]
+    assert bold[0] == ((), (played,))  # the move it played, even among equally good ones
+
+
+def test_why_for_alphabeta_on_connect_four_and_for_mcts():
+    game = ConnectFour(5, 6, 4)
+    board = gt.play(game, gt.AlphaBetaAgent(depth=3))
+    board.click(2)
+    fig = board.why()
+    assert "alphabeta (O) played" in fig.axes[0].get_title(loc="left")
+    assert board.why_image.value
+    board = gt.play(TicTacToe(), gt.MCTSAgent(playouts=200, seed=0))
+    board.click(0)
+    fig = board.why()
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(m) for m in board.agent.last_visits]
+    assert "most visited" in ax.get_title(loc="left")
+
+
+def test_connect_four_board():
+    game = ConnectFour(4, 4, 4)
+
+    def leftmost(game, state):
+        return game.actions(state)[0]
+
+    board = gt.play(game, leftmost)
+    assert len(board.cells) == 4
+    for _ in range(2):
+        board.click(0)  # X, O, X, O: column 0 is full
+    assert board.click(0) == "Column 0 is full: choose another column."
+    assert board.cells[0].disabled
+    assert board.click(7) == "There is no column 7: columns are numbered 0..3."
+    assert "<svg" in board._picture.value
+    play_out(board, random.Random(1))
+    assert board.winner in ("X", "O", "draw")
+
+
+def test_a_broken_agent_does_not_break_the_board():
+    def crashes(game, state):
+        raise RuntimeError("bug")
+
+    def cheats(game, state):
+        return 4  # the centre, taken or not
+
+    board = gt.play(TicTacToe(), crashes)
+    assert board.click(0).startswith("The agent crashes failed: RuntimeError: bug")
+    board = gt.play(TicTacToe(), cheats)
+    board.click(4)
+    assert "chose 4, which is not a legal move" in board.message
+
+    def first(game, state):
+        return game.actions(state)[0]
+
+    board = gt.play(TicTacToe(), first)
+    board.click(4)
+    assert board.why() is None and "does not record its search" in board.why_text.value
+
+
+def test_board_bad_input_and_static_fallback():
+    with pytest.raises(TypeError, match="boards for TicTacToe"):
+        gt.play(gt.Nim(5))
+    with pytest.raises(TypeError, match="agent must be a callable"):
+        gt.play(TicTacToe(), agent=3)
+    with pytest.raises(ValueError, match="one of"):
+        gt.play(TicTacToe(), agent="deep-blue")
+    board = gt.play(TicTacToe(), "random", seed=2)
+    bundle = board._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("Board(TicTacToe against random: You are X")
+    assert png_size(base64.b64decode(bundle["image/png"]))[0] > 100
+
+
+# ----------------------------------------------------------------------------
+# In a real kernel: one output per cell, with a static image for pages without widgets
+# ----------------------------------------------------------------------------
+
+
+def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in (
+        "%matplotlib inline\nimport gametrees as gt\nr = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))",
+        "gt.replay(r)",
+        "gt.play(gt.TicTacToe(), seed=0)",
+        "gt.draw(r);",
+    )]
+    nbclient.NotebookClient(nb, timeout=60, kernel_name="python3",
+                            resources={"metadata": {"path": str(root)}}).execute()
+    outputs = [cell.outputs for cell in nb.cells]
+    assert outputs[0] == []
+    for cell in outputs[1:3]:  # the widgets: one output each, no stray figure
+        assert len(cell) == 1
+        assert set(cell[0]["data"]) == {"application/vnd.jupyter.widget-view+json", "image/png", "text/plain"}
+    assert outputs[1][0]["data"]["text/plain"].startswith("Replay(alphabeta: 26 steps over 13 nodes; value 3)")
+    assert len(outputs[3]) == 1 and "image/png" in outputs[3][0]["data"]  # the figure, once
+    # An HTML export of a notebook saved without widget state shows the static figures.
+    from nbconvert import HTMLExporter
+
+    nb.metadata.pop("widgets", None)
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    import re
+
+    assert len(re.findall(r'<img[^>]*src="data:image/png', html)) == 3
