@@ -207,7 +207,7 @@ def _progress_bar(total, progress):
 
 
 def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate",
-               progress=None, on_game=None):
+               openings=0, progress=None, on_game=None):
     """Play ``games`` games between two agents and count the results.
 
     Parameters
@@ -226,6 +226,12 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
         ``"alternate"`` (default): ``agent_a`` moves first in games 0, 2, 4,
         ... and ``agent_b`` in games 1, 3, ...; ``"fixed"``: ``agent_a``
         always moves first.
+    openings : int, default 0
+        Start every game with this many random moves (drawn from ``seed``)
+        before the agents take over, so that deterministic agents (such as
+        alpha-beta at a fixed depth) play different games. With seats
+        alternating, each opening is played twice, once with each agent
+        moving first.
     progress : bool, optional
         ``True``: show a progress bar (tqdm, on standard error);
         ``False``: never; ``None`` (default): in a notebook, or on a terminal,
@@ -265,10 +271,14 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
         raise ValueError(f"seats must be one of {SEATS}, got {seats!r}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be None, True or False, got {progress!r}")
+    if isinstance(openings, bool) or not isinstance(openings, int) or openings < 0:
+        raise ValueError(f"openings must be an int >= 0, got {openings!r}")
     if on_game is not None and not callable(on_game):
         raise TypeError(f"on_game must be a function record -> None, got {on_game!r}")
     agents = dict(zip(labels, (agent_a, agent_b)))
     master = random.Random(seed)
+    opening_rng = random.Random(None if seed is None else f"{seed}/openings")
+    opening = ()
     records = []
     nodes = dict.fromkeys(labels, 0)
     seconds = dict.fromkeys(labels, 0.0)
@@ -284,7 +294,9 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
                 if callable(reset):
                     reset(game_seed)
             dice = random.Random(game_seeds[2])
-            record = _play(game, index, agents, first, second, dice, nodes, seconds, moves)
+            if openings and (seats == "fixed" or index % 2 == 0):
+                opening = _random_opening(game, openings, opening_rng)
+            record = _play(game, index, agents, first, second, dice, nodes, seconds, moves, opening)
             records.append(record)
             if on_game is not None:
                 if bar is not None and perf_counter() - started >= bar.delay:
@@ -300,10 +312,26 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
     return TournamentResult(repr(game), labels, games, seats, seed, records, nodes, seconds, moves)
 
 
-def _play(game, index, agents, first, second, dice, nodes, seconds, moves):
-    """Play one game; add up the agents' nodes, seconds and moves."""
+def _random_opening(game, length, rng):
+    """Up to ``length`` random moves from the start that do not end the game."""
+    state, moves = game.initial, []
+    for _ in range(length):
+        options = [m for m, child in game.successors(state) if not game.is_terminal(child)]
+        if not options:
+            break
+        move = rng.choice(options)
+        state = game.result(state, move)
+        moves.append(move)
+    return tuple(moves)
+
+
+def _play(game, index, agents, first, second, dice, nodes, seconds, moves, opening=()):
+    """Play one game (after the opening moves); add up the agents' nodes, seconds and moves."""
     state = game.initial
     played = []
+    for move in opening:
+        state = game.result(state, move)
+        played.append(move)
     while not game.is_terminal(state):
         role = game.to_move(state)
         if role == CHANCE:

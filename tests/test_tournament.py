@@ -192,3 +192,20 @@ def test_every_game_ends_with_a_legal_final_position():
             assert game.is_terminal(final)
             assert all(not game.is_terminal(replay(game, record.moves[:i]))
                        for i in range(len(record.moves)))
+
+
+def test_openings_make_deterministic_agents_play_different_games():
+    game = gt.ConnectFour()
+    a = gt.AlphaBetaAgent(depth=2, name="a")
+    b = gt.AlphaBetaAgent(depth=1, name="b")
+    plain = gt.tournament(a, b, game, games=6, seed=3, progress=False)
+    assert len({tuple(r.moves) for r in plain.records}) == 2  # two seatings, same two games
+    varied = gt.tournament(a, b, game, games=6, seed=3, openings=2, progress=False)
+    games = [tuple(r.moves) for r in varied.records]
+    assert len(set(games)) == 6
+    # each opening is played once from each seat
+    assert [g[:2] for g in games[0::2]] == [g[:2] for g in games[1::2]]
+    again = gt.tournament(a, b, game, games=6, seed=3, openings=2, progress=False)
+    assert [tuple(r.moves) for r in again.records] == games
+    with pytest.raises(ValueError, match="openings must be an int >= 0"):
+        gt.tournament(a, b, game, games=2, openings=-1)
