@@ -198,11 +198,21 @@ class _Texts:
         out = []
         for layer, entries in self.layers.items():
             items = [e for e, _ in entries]
-            coll = TextCollection(items, ax, colors=[c for _, c in entries], zorder=zorders.get(layer, 5),
-                                  gid=layer)
+            z = zorders.get(layer, 5)
+            if layer in _HALOED:
+                # A white outline underneath keeps small texts readable where an edge crosses them.
+                halo = TextCollection(items, ax, colors="white", zorder=z - 0.05, gid=f"{layer}:halo")
+                halo.set_edgecolor("white")
+                halo.set_linewidth(2.2)
+                ax.add_collection(halo, autolim=False)
+                out.append(halo)
+            coll = TextCollection(items, ax, colors=[c for _, c in entries], zorder=z, gid=layer)
             ax.add_collection(coll, autolim=False)
             out.append(coll)
         return out
+
+
+_HALOED = ("labels", "moves", "windows")
 
 
 # ----------------------------------------------------------------------------
