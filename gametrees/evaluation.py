@@ -262,14 +262,7 @@ class Connect4Evaluation:
         rows, cols, k = game.rows, game.cols, game.k
         height = rows + 1
         board = game._full
-        directions = []
-        if rows >= k:
-            directions.append(1)           # vertical
-        if cols >= k:
-            directions.append(height)      # horizontal
-        if rows >= k and cols >= k:
-            directions.append(height + 1)  # diagonal /
-            directions.append(height - 1)  # diagonal \
+        directions = list(game._directions)  # the board's line directions (bit steps)
         self.windows = (
             (rows - k + 1) * cols * (rows >= k)
             + rows * (cols - k + 1) * (cols >= k)

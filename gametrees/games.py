@@ -883,6 +883,7 @@ class ConnectFour(Game):
         if rows >= k and cols >= k:
             directions.append(height + 1)  # diagonal /
             directions.append(height - 1)  # diagonal \
+        self._directions = tuple(directions)  # bit steps of the directions a line fits in
         plans = []
         for d in directions:
             steps, length = [], 1
