@@ -63,3 +63,8 @@ __all__ += [
     "RandomAgent", "TournamentResult", "connect4_evaluation", "default_evaluation",
     "tictactoe_open_lines", "tournament",
 ]
+
+# --- instructor exports: animations for slides, figures and TikZ for exams (gametrees.export) ---
+from .export import animate, export, to_tikz  # noqa: E402
+
+__all__ += ["animate", "export", "to_tikz"]

@@ -1,4 +1,4 @@
-"""The command line: ``python -m gametrees tournament ...`` and ``... play ...``.
+"""The command line: ``python -m gametrees tournament ...``, ``... play ...`` and ``... export ...``.
 
 ``tournament``
     Two agents play a series of games; one line per game, then a summary::
@@ -13,6 +13,14 @@
 
         $ python -m gametrees play connect4 --agent alphabeta --depth 5
 
+``export``
+    An instructor's tree as a question or an answer for an exam or a slide
+    (SVG, PDF, PNG, TikZ; an answer also as a GIF of the search), from a
+    nested list, JSON, or a seed of the exercise generator::
+
+        $ python -m gametrees export --tree "[[3,12,8],[2,4,6],[14,5,2]]" --answer alphabeta.svg
+        wrote alphabeta.svg: the answer (alphabeta) as SVG, 68.8 kB
+
 Every command has ``--help``.  A bad argument gets one line on standard error
 and exit code 2; an illegal move typed in a game gets one line and the
 question again; there is never a traceback.
@@ -21,7 +29,11 @@ question again; there is never a traceback.
 from __future__ import annotations
 
 import argparse
+import ast
+import json
+import re
 import sys
+from pathlib import Path
 
 from .agents import (
     AlphaBetaAgent,
@@ -31,16 +43,23 @@ from .agents import (
     QuitGame,
     RandomAgent,
 )
+from . import exercises
 from .evaluation import default_evaluation
+from .export import ALGORITHMS, ANIMATION_FORMATS, FIGURE_FORMATS, animate, export
+from .export import _resolve as _export_resolve
+from .export import _target as _export_target
 from .games import MAX, ConnectFour, Nim, TicTacToe
 from .mcts import MCTSAgent
 from .tournament import tournament
+from .trees import tree_from_dict, tree_from_nested
 
 __all__ = ["main"]
 
 PROG = "python -m gametrees"
 AGENTS = ("random", "minimax", "alphabeta", "iterative", "mcts")
 GAMES = ("tictactoe", "connect4", "nim")
+EXERCISE_KINDS = tuple(sorted(exercises.KINDS))
+DIFFICULTIES = ("easy", "medium", "hard")
 #: Search depth when --depth is not given: whole game where that is quick.
 DEFAULT_DEPTH = {"tictactoe": None, "connect4": 4, "nim": None}
 
@@ -93,6 +112,16 @@ def _seconds(text):
     return value
 
 
+def _fps(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of frames per second, got {text!r}") from None
+    if not 0 < value <= 50:
+        raise argparse.ArgumentTypeError(f"expected frames per second in (0, 50], got {text}")
+    return value
+
+
 def _agent_options(parser):
     parser.add_argument("--depth", type=_positive_int, default=None,
                         help="search depth of minimax and alphabeta (default: the whole game "
@@ -107,8 +136,9 @@ def _agent_options(parser):
 
 def build_parser():
     """Return the argument parser of ``python -m gametrees``."""
-    parser = _Parser(prog=PROG, description="Game-tree search agents: tournaments and play.")
-    commands = parser.add_subparsers(dest="command", metavar="{tournament,play}",
+    parser = _Parser(prog=PROG, description="Game-tree search agents: tournaments and play; "
+                                            "exports of trees for exams and slides.")
+    commands = parser.add_subparsers(dest="command", metavar="{tournament,play,export}",
                                      parser_class=_Parser)
 
     t = commands.add_parser(
@@ -137,6 +167,43 @@ def build_parser():
                    help="who moves first (default: you)")
     p.add_argument("--seed", type=_int, default=None, help="random seed of the agent")
     _agent_options(p)
+
+    x = commands.add_parser(
+        "export", help="write a tree for an exam or a slide: SVG, PDF, PNG, TikZ, or a GIF of its search",
+        description="Write a game tree as the question (the leaves' values, inner nodes blank) and/or "
+                    "the answer (the search's values, alpha and beta, pruned branches cut). The suffix "
+                    "of each path picks the format: .svg, .pdf, .png, .tex (a standalone LaTeX "
+                    "document), .tikz (a bare tikzpicture to paste into an exam); an answer can also "
+                    "be .gif or .mp4 (needs ffmpeg): the search step by step, one frame per step. "
+                    "Folders are not created.",
+        epilog=f'example: {PROG} export --tree "[[3,12,8],[2,4,6],[14,5,2]]" --answer alphabeta.svg')
+    source = x.add_mutually_exclusive_group(required=True)
+    source.add_argument("--tree", metavar="NESTED",
+                        help='the tree as nested lists: numbers are leaves, e.g. "[[3,12,8],[2,4,6]]"; '
+                             'a dict such as {"chance": [...], "p": [...]} makes a chance node')
+    source.add_argument("--json", metavar="FILE_OR_TEXT",
+                        help="the tree as JSON, in a file or as the text itself: a dict of nodes "
+                             "(as gt.tree_from_dict takes) or nested lists")
+    source.add_argument("--seed", metavar="N",
+                        help="the tree of a generated exercise with this seed (a number, or a word "
+                             "such as a student number)")
+    x.add_argument("--kind", choices=EXERCISE_KINDS, default=None,
+                   help="with --seed: the kind of exercise (default pruning; expectimax with "
+                        "--algorithm expectimax)")
+    x.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
+                   help="with --seed: the exercise's difficulty (default easy)")
+    x.add_argument("--algorithm", choices=ALGORITHMS, default=None,
+                   help="the search that answers (default: an exercise's own; else alphabeta, or "
+                        "expectimax for a tree with chance nodes)")
+    x.add_argument("--question", action="append", default=[], metavar="PATH",
+                   help="write the question here (repeat for several files)")
+    x.add_argument("--answer", action="append", default=[], metavar="PATH",
+                   help="write the answer here (repeat for several files)")
+    x.add_argument("--instructions", action="store_true",
+                   help="say above the question what to do (for alpha-beta: ... and mark the "
+                        "pruned branches)")
+    x.add_argument("--fps", type=_fps, default=None,
+                   help="steps per second of a .gif or .mp4 answer (default 1)")
     return parser
 
 
@@ -251,6 +318,111 @@ def run_play(args, out, read=input):
     return 0
 
 
+def _export_source(args):
+    """The tree named by --tree or --json, or the exercise named by --seed."""
+    if args.tree is not None:
+        try:
+            spec = json.loads(args.tree)
+        except json.JSONDecodeError:
+            try:  # Python's spelling too: single quotes, a trailing comma
+                spec = ast.literal_eval(args.tree)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                raise UsageError(f"--tree: {args.tree!r} is not a nested list such as "
+                                 '"[[3,12,8],[2,4,6],[14,5,2]]"') from None
+        try:
+            return tree_from_nested(spec)
+        except (ValueError, TypeError) as error:
+            raise UsageError(f"--tree: {error}") from None
+    if args.json is not None:
+        text = args.json
+        if not text.lstrip().startswith(("{", "[")):
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                reason = getattr(error, "strerror", None) or error
+                raise UsageError(f"--json: cannot read the file {args.json!r}: {reason}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise UsageError(f"--json: not valid JSON: {error}") from None
+        nested = not isinstance(data, dict) or (
+            set(data) <= {"max", "min", "chance", "p", "label"} and set(data) & {"max", "min", "chance"})
+        try:
+            return tree_from_nested(data) if nested else tree_from_dict(data)
+        except (ValueError, TypeError) as error:
+            raise UsageError(f"--json: {error}") from None
+    seed = args.seed.strip()
+    seed = int(seed) if re.fullmatch(r"[+-]?\d+", seed) else seed
+    kind = args.kind or ("expectimax" if args.algorithm == "expectimax" else "pruning")
+    return exercises.generate(kind, seed=seed, difficulty=args.difficulty or "easy")
+
+
+def _size(path):
+    n = Path(path).stat().st_size
+    return f"{n / 1024:.1f} kB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MB"
+
+
+def _suffix(path):
+    return Path(path).suffix.lower()
+
+
+_FORMAT_NAMES = {".svg": "SVG", ".pdf": "PDF", ".png": "PNG", ".tex": "a LaTeX document",
+                 ".tikz": "a TikZ picture"}
+
+
+def run_export(args, out):
+    if not args.question and not args.answer:
+        raise UsageError("nothing to write: give --question PATH and/or --answer PATH")
+    if args.seed is None and (args.kind or args.difficulty):
+        raise UsageError("--kind and --difficulty choose a generated exercise: use them with --seed")
+    if args.instructions and not args.question:
+        raise UsageError("--instructions go above the question: give --question PATH")
+    # Every path is checked before anything is written.
+    try:
+        for path in args.question:
+            if _suffix(path) in ANIMATION_FORMATS:
+                raise UsageError(f"{path!r}: a question is a figure ({', '.join(FIGURE_FORMATS)}); "
+                                 "an animation shows the search: use --answer")
+            _export_target(path, FIGURE_FORMATS, "--question")
+        for path in args.answer:
+            _export_target(path, {**FIGURE_FORMATS, **ANIMATION_FORMATS}, "--answer")
+    except (ValueError, OSError) as error:
+        raise UsageError(str(error)) from None
+    animated = [p for p in args.answer if _suffix(p) in ANIMATION_FORMATS]
+    if args.fps is not None and not animated:
+        raise UsageError("--fps is for an animated answer: give --answer PATH.gif (or .mp4)")
+    if any(_suffix(p) == ".mp4" for p in animated) and not _ffmpeg():
+        raise UsageError("an .mp4 needs ffmpeg, which is not installed (not on the PATH): "
+                         "write a .gif instead")
+    source = _export_source(args)
+    try:
+        result = None
+        if args.answer:  # one search answers every file (and tells a bad --algorithm early)
+            _, result, algorithm, _ = _export_resolve(source, "answer", args.algorithm)
+        for path in args.question:
+            written = export(source, path, flavour="question", algorithm=args.algorithm,
+                             instructions=args.instructions)
+            print(f"wrote {path}: the question as {_FORMAT_NAMES[_suffix(path)]}, {_size(written)}", file=out)
+        for path in args.answer:
+            if path in animated:
+                written = animate(result, path, fps=args.fps or 1.0)
+                print(f"wrote {path}: the {algorithm} search, {len(result.trace)} frames (one per step), "
+                      f"{_size(written)}", file=out)
+            else:
+                written = export(result, path)
+                print(f"wrote {path}: the answer ({algorithm}) as {_FORMAT_NAMES[_suffix(path)]}, "
+                      f"{_size(written)}", file=out)
+    except (ValueError, TypeError, OSError, RuntimeError) as error:
+        raise UsageError(str(error)) from None
+    return 0
+
+
+def _ffmpeg():
+    from matplotlib import animation
+
+    return animation.writers.is_available("ffmpeg")
+
+
 def main(argv=None, out=None, read=input):
     """Run the command line; return the exit code.
 
@@ -279,12 +451,14 @@ def main(argv=None, out=None, read=input):
     except SystemExit as stop:
         return stop.code
     if args.command is None:
-        print(f"{PROG}: error: choose a command: tournament or play (see {PROG} --help)",
+        print(f"{PROG}: error: choose a command: tournament, play or export (see {PROG} --help)",
               file=sys.stderr)
         return 2
     try:
         if args.command == "tournament":
             return run_tournament(args, out)
+        if args.command == "export":
+            return run_export(args, out)
         return run_play(args, out, read)
     except UsageError as error:
         print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)
