@@ -68,3 +68,8 @@ __all__ += [
 from .export import animate, export, to_tikz  # noqa: E402
 
 __all__ += ["animate", "export", "to_tikz"]
+
+# --- practice widget (gametrees.practice); classroom assignments: ``from gametrees import assignments`` ---
+from .practice import Practice, practice  # noqa: E402
+
+__all__ += ["Practice", "practice"]

@@ -1,0 +1,646 @@
+"""The practice widget: work a search out by hand on a generated tree, and get feedback.
+
+:func:`practice` draws a tree of :mod:`gametrees.exercises` and puts the
+controls *on* the figure: a small text box beside every inner node for its
+value, and a ✂ toggle on every edge to mark the subtree below it as pruned.
+Under the figure: Check (the exercise's node-by-node feedback), Show solution
+(the replay of the engine's search, :func:`gametrees.replay`), Clear; above
+it: what to practise, the difficulty, the pruning rule (textbook or strict),
+MAX or MIN at the root, and New tree.
+
+What to practise (``mode``):
+
+==============  ====================================================================
+``minimax``     the minimax value of every inner node
+``alphabeta``   the value each visited inner node returns (a bound written ``≤ 2`` /
+                ``≥ 5``), and the edges alpha-beta never follows (✂)
+``pruning``     only the edges alpha-beta never follows (✂)
+``expectimax``  the value of every inner node of a tree with chance nodes
+==============  ====================================================================
+
+Everything is also reachable from Python (``w.boxes["B"].value = "3"``,
+``w.cuts["I"].value = True``, ``w.check()``, ``w.new_tree()``), which is how
+the tests drive it. Like the other widgets it draws on its own matplotlib
+Figure (never pyplot) and shows it as a PNG; where widgets do not run, its
+output carries a PNG of the tree and the question as text.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+
+import ipywidgets as widgets
+import networkx as nx
+
+from . import exercises as _ex
+from .draw import _SHAPE_SIZE, _Drawing, _scene_from_graph
+from .games import CHANCE, MAX, MIN
+from .widgets import Replay, _bundle_with_png, _new_figure, _png
+
+__all__ = ["MODES", "Practice", "practice"]
+
+#: What can be practised: mode -> the label of the choice.
+MODES = {
+    "minimax": "Minimax values",
+    "alphabeta": "Alpha-beta: values and pruning",
+    "pruning": "Alpha-beta: pruning only",
+    "expectimax": "Expectimax (chance nodes)",
+}
+_DIFFICULTIES = ("easy", "medium", "hard")
+_RULES = ("textbook", "strict")
+_GOOD, _BAD = "#D6EAF8", "#FADBD8"  # light Okabe-Ito blue and vermilion
+_BOX_W, _BOX_H = 46, 22  # px
+_CUT_W, _CUT_H = 22, 18  # px, shrunk when edges are close
+
+
+def _check_choice(value, name, options):
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
+    return value
+
+
+class Practice(widgets.VBox):
+    """A generated tree to work out by hand, with controls on the figure (see :func:`practice`).
+
+    Attributes
+    ----------
+    exercise : gametrees.exercises.Exercise
+        The exercise being practised (for ``"alphabeta"``: the pruning
+        exercise; :attr:`values_exercise` holds the values part).
+    values_exercise : gametrees.exercises.Exercise or None
+        The exercise the value boxes are checked against.
+    seed : int or str
+        The seed of the current tree (None for a tree that was given).
+    boxes : dict
+        ``{label: ipywidgets.Text}``: one box per inner node (value modes).
+    cuts : dict
+        ``{label: ipywidgets.ToggleButton}``: one ✂ per edge, keyed by the
+        node below it (pruning modes).
+    mode, difficulty, rule, root : ipywidgets.Dropdown / ToggleButtons
+        The settings; changing one makes a new exercise from the same seed.
+    new, check_button, solution_button, clear_button : ipywidgets.Button
+    question, feedback : ipywidgets.HTML
+    image : ipywidgets.Image
+        The figure (PNG); :attr:`figure` is the matplotlib Figure behind it.
+    solution_box : ipywidgets.VBox
+        Holds the replay after Show solution.
+    last_feedback : Feedback or None
+        What the last Check said.
+    """
+
+    def __init__(self, mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook", root_player="max",
+                 tree=None, solutions=True, dpi=100):
+        _check_choice(mode, "mode", MODES)
+        _check_choice(difficulty, "difficulty", _DIFFICULTIES)
+        _check_choice(rule, "rule", _RULES)
+        _check_choice(root_player, "root_player", (MAX, MIN))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise TypeError(f"seed must be an int or a str (e.g. a student number), got {seed!r}")
+        if not isinstance(solutions, bool):
+            raise TypeError(f"solutions must be True or False, got {solutions!r}")
+        if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 40 <= dpi <= 300:
+            raise ValueError(f"dpi must be a number of dots per inch in 40..300, got {dpi!r}")
+        if tree is not None and not isinstance(tree, (nx.DiGraph, list, tuple, dict)):
+            raise TypeError(f"tree must be a game tree (networkx.DiGraph) or nested lists, got {type(tree).__name__}")
+        self._tree_arg = tree
+        self._dpi = dpi
+        self._solutions = solutions
+        if seed is None:
+            seed = _ex._check_seed(None)
+        self._base, self._step = seed, 0
+        self._busy = False
+        self.last_feedback = None
+        self.boxes, self.cuts = {}, {}
+
+        self.mode = widgets.Dropdown(options=[(v, k) for k, v in MODES.items()], value=mode,
+                                     description="practise", layout=widgets.Layout(width="330px"))
+        self.difficulty = widgets.Dropdown(options=list(_DIFFICULTIES), value=difficulty, description="difficulty",
+                                           layout=widgets.Layout(width="190px"))
+        self.rule = widgets.ToggleButtons(options=[("textbook", "textbook"), ("strict", "strict")],
+                                          value=rule, description="rule", style={"button_width": "80px"},
+                                          tooltips=["prune when v ≥ β or v ≤ α (AIMA): ties prune too",
+                                                    "prune only when v > β or v < α (CS188)"])
+        self.root = widgets.ToggleButtons(options=[("MAX", MAX), ("MIN", MIN)], value=root_player,
+                                          description="root", style={"button_width": "56px"})
+        self.new = widgets.Button(description="New tree", button_style="primary", tooltip="a new tree (next seed)")
+        self.question = widgets.HTML()
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="none", grid_area="1 / 1 / 2 / 2"))
+        self._canvas = widgets.GridBox(layout=widgets.Layout(justify_items="flex-start", align_items="flex-start",
+                                                             grid_template_columns="auto",
+                                                             grid_template_rows="auto"))
+        scroller = widgets.Box([self._canvas], layout=widgets.Layout(overflow="auto", width="100%"))
+        self.check_button = widgets.Button(description="Check", button_style="success", icon="check")
+        self.solution_button = widgets.Button(description="Show solution", tooltip="replay the search step by step")
+        self.clear_button = widgets.Button(description="Clear", tooltip="empty the boxes and the cuts")
+        self.feedback = widgets.HTML()
+        self.solution_box = widgets.VBox()
+        if not solutions:
+            self.solution_button.layout.display = "none"
+
+        self.new.on_click(lambda _: self.new_tree())
+        self.check_button.on_click(lambda _: self.check())
+        self.solution_button.on_click(lambda _: self.toggle_solution())
+        self.clear_button.on_click(lambda _: self.clear())
+        for control in (self.mode, self.difficulty, self.rule, self.root):
+            control.observe(self._on_setting, names="value")
+
+        settings = widgets.HBox([self.mode, self.difficulty, self.new], layout=widgets.Layout(flex_flow="row wrap"))
+        roles = widgets.HBox([self.root, self.rule], layout=widgets.Layout(flex_flow="row wrap"))
+        buttons = widgets.HBox([self.check_button, self.solution_button, self.clear_button])
+        super().__init__([settings, roles, self.question, scroller, buttons, self.feedback, self.solution_box])
+        self._build()
+
+    # -- the seed --------------------------------------------------------------------
+
+    @property
+    def seed(self):
+        """The seed of the current tree (``None`` while showing a tree that was given)."""
+        if self._tree_arg is not None:
+            return None
+        if self._step == 0:
+            return self._base
+        if isinstance(self._base, int):
+            return self._base + self._step
+        return f"{self._base}/{self._step}"
+
+    # -- making the exercise ------------------------------------------------------------
+
+    def _make(self):
+        mode, rule = self.mode.value, self.rule.value
+        root = self.root.value
+        tree = self._tree_arg
+        if tree is not None:
+            base = {"tree": tree}
+            if not isinstance(tree, nx.DiGraph):
+                base["root_player"] = root
+        else:
+            base = {"seed": self.seed, "difficulty": self.difficulty.value, "root_player": root}
+        if tree is not None and mode != "expectimax":
+            G = tree if isinstance(tree, nx.DiGraph) else None
+            chance = (any(p == CHANCE for _, p in G.nodes(data="player")) if G is not None
+                      else _has_chance(tree))
+            if chance:
+                raise ValueError(f"the tree has chance nodes: practise it with mode='expectimax', not {mode!r}")
+        if mode == "minimax":
+            return _ex.ValuesExercise(**base), None
+        if mode == "expectimax":
+            return _ex.ExpectimaxExercise(**base), None
+        pruning = _ex.PruningExercise(rule=rule, **base)
+        if mode == "pruning":
+            return pruning, None
+        return pruning, _ex.ValuesExercise(pruning.tree, algorithm="alphabeta", rule=rule)
+
+    def _build(self):
+        """A new exercise from the settings and the seed; new controls; a fresh figure."""
+        self.exercise, values = self._make()
+        if self.mode.value in ("minimax", "expectimax"):
+            values = self.exercise
+        self.values_exercise = values
+        G = self.exercise.tree
+        self._G = G
+        self._nodes = _ex._Nodes(G)
+        self._parent = {v: u for u, v in G.edges}
+        self.rule.disabled = self.mode.value not in ("alphabeta", "pruning")
+        self.root.disabled = isinstance(self._tree_arg, nx.DiGraph)
+        self.difficulty.disabled = self._tree_arg is not None
+        self._drawing = _Drawing(G, labels=True, windows=False, legend=True, values=False)
+        self._geom, _ = self._drawing.geometry(None)
+        self.figure = _new_figure(self._dpi)
+        self._ax = self._drawing.new_axes(self._geom, self.figure)
+        self.boxes, self.cuts = {}, {}
+        self.last_feedback = None
+        self.feedback.value = ""
+        self.solution_box.children = ()
+        self.solution_button.description = "Show solution"
+        self.question.value = f"<p style='margin: 0.3em 0'>{html.escape(self._question_text())}</p>"
+        self._render()
+        self._place_controls()
+
+    def _question_text(self):
+        ex = self.exercise
+        role = _ex._ROLE[ex.root_player]
+        origin = f" Tree seed {self.seed!r} ({self.difficulty.value})." if self.seed is not None else ""
+        mode = self.mode.value
+        rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule.value == "textbook"
+                else "strict rule: prune only when v > β or v < α")
+        if mode == "minimax":
+            text = ("Type the minimax value of every inner node in the box beside it; whose turn it is shows in "
+                    "the shape (▲ MAX, ▼ MIN).")
+        elif mode == "expectimax":
+            text = ("Type the value of every inner node in the box beside it: MAX takes the largest, MIN the "
+                    "smallest, a chance node (●) the average of its outcomes weighted by the probabilities on its "
+                    "edges (round to 2 decimals).")
+        elif mode == "pruning":
+            text = (f"Run alpha-beta, children left to right ({rule}), and cut (✂) every edge it never follows: "
+                    "the subtree below is pruned.")
+        else:
+            text = (f"Run alpha-beta, children left to right ({rule}). Type the value each visited inner node "
+                    "returns (only a bound? write ≤ 2 or ≥ 5) and cut (✂) every edge it never follows.")
+        return f"{ex.nodes.name(ex.nodes.root)} is a {role} node at the root.{origin} {text} Then press Check."
+
+    # -- the figure -------------------------------------------------------------------------
+
+    def _cut_nodes(self):
+        """The nodes whose ✂ is on (topmost first in breadth-first order)."""
+        return [self._nodes.by_label[label] for label, b in self.cuts.items() if b.value]
+
+    def _pruned_set(self):
+        """Every node under a cut edge (the cut node included)."""
+        out = set()
+        for n in self._cut_nodes():
+            out.update(nx.descendants(self._G, n))
+            out.add(n)
+        return out
+
+    def _scene(self):
+        sc = _scene_from_graph(self._drawing.prep, values=False)
+        pruned = self._pruned_set()
+        for n in pruned:
+            sc.style[n] = "pruned"
+        for (u, v) in list(sc.edge):
+            if v in pruned:
+                sc.edge[u, v] = "pruned"
+                if u not in pruned:
+                    sc.cut.append((u, v))
+        return sc
+
+    def _render(self):
+        ax = self._ax
+        ax.clear()
+        self._drawing.paint(ax, self._geom, self._scene(), None)
+        self.image.value = _png(self.figure)
+
+    def _pixels(self, xy):
+        """Data coordinates -> (left, top) pixels in the PNG."""
+        x, y = self._ax.transData.transform(xy)
+        height = self.figure.canvas.get_width_height(physical=True)[1]
+        return float(x), float(height - y)
+
+    def _place_controls(self):
+        G, nodes, prep = self._G, self._nodes, self._drawing.prep
+        mode = self.mode.value
+        pos = prep.pos
+        f = max(self._geom.f, 0.8)
+        ppt = self._dpi / 72  # pixels per point
+        half = {n: _SHAPE_SIZE[prep.kind[n]] * f / 2 * ppt for n in nodes.order}
+        centre = {n: self._pixels(pos[n]) for n in nodes.order}
+        # What a control must not cover: every node, the label beside it, the controls placed before.
+        taken = [(x - half[n], y - half[n], x + half[n], y + half[n]) for n, (x, y) in centre.items()]
+        taken += [(x - half[n] - 16, y - 10, x - half[n], y + 8) for n, (x, y) in centre.items() if G.out_degree(n)]
+        taken += [(x - 8, y + half[n], x + 8, y + half[n] + 14) for n, (x, y) in centre.items()
+                  if not G.out_degree(n)]
+        children = [self.image]
+        if mode in ("alphabeta", "pruning"):
+            edges = [(u, v) for u in nodes.order for v in G.successors(u)]
+            mids = {(u, v): self._edge_point(u, v) for u, v in edges}
+            gap = min((abs(mids[a][0] - mids[b][0]) for a in edges for b in edges
+                       if a != b and abs(mids[a][1] - mids[b][1]) < _CUT_H), default=_CUT_W + 4)
+            w = int(max(14, min(_CUT_W, gap - 3)))
+            for u, v in edges:
+                x, y = mids[u, v]
+                label = nodes.name(v)
+                left, top = x - w / 2, y - _CUT_H / 2
+                taken.append((left, top, left + w, top + _CUT_H))
+                cut = widgets.ToggleButton(value=False, description="✂", tooltip=f"prune the edge {nodes.name(u)}–"
+                                                                                  f"{label}: {label} is never visited",
+                                           layout=widgets.Layout(width=f"{w}px", height=f"{_CUT_H}px", padding="0",
+                                                                 margin=f"{round(top)}px 0 0 {round(left)}px",
+                                                                 grid_area="1 / 1 / 2 / 2"))
+                cut.style.font_size = "11px"
+                cut.observe(self._on_cut, names="value")
+                self.cuts[label] = cut
+                children.append(cut)
+        if mode != "pruning":
+            for n in nodes.order:
+                if not G.out_degree(n):
+                    continue
+                left, top = self._box_slot(centre[n], half[n], taken)
+                taken.append((left, top, left + _BOX_W, top + _BOX_H))
+                label = nodes.name(n)
+                box = widgets.Text(value="", placeholder=label, continuous_update=True,
+                                   tooltip=f"the value of {label}",
+                                   layout=widgets.Layout(width=f"{_BOX_W}px", height=f"{_BOX_H}px",
+                                                         margin=f"{round(top)}px 0 0 {round(left)}px",
+                                                         padding="0", grid_area="1 / 1 / 2 / 2"))
+                box.style.font_size = "12px"
+                box.observe(self._on_edit, names="value")
+                self.boxes[label] = box
+                children.append(box)
+        self._canvas.children = children
+        self._sync_controls()
+
+    def _box_slot(self, centre, half, taken):
+        """``(left, top)`` of a node's value box: beside the node on the right where that is free;
+        else the free place nearest to the node (a ragged tree can put a leaf right beside it)."""
+        x, y = centre
+        width, height = self.figure.canvas.get_width_height(physical=True)
+        rows = [y - _BOX_H + 4, y - half - _BOX_H - 1, y - _BOX_H / 2, y + 2]
+        lefts = [x + half + 2 + 4 * k for k in range(12)] + [x - half - 18 - _BOX_W - 4 * k for k in range(8)]
+        lefts += [x - _BOX_W / 2 + 4 * k for k in range(-12, 13)]
+        best = None
+        for i, top in enumerate(rows):
+            for left in lefts:
+                if left < 0 or top < 0 or left + _BOX_W > width or top + _BOX_H > height:
+                    continue
+                box = (left + 1, top + 1, left + _BOX_W - 1, top + _BOX_H - 1)
+                if any(box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3] for r in taken):
+                    continue
+                cost = (math.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y) + 30 * i
+                        + (20 if left + _BOX_W / 2 < x else 0))
+                if best is None or cost < best[0]:
+                    best = (cost, left, top)
+        if best is None:
+            return max(0.0, x + half + 2), max(0.0, y - _BOX_H + 4)
+        return best[1], best[2]
+
+    def _edge_point(self, u, v):
+        """Where an edge's ✂ sits: 45% of the way down (above the cut marks at 60%), in pixels."""
+        (x0, y0), (x1, y1) = self._pixels(self._drawing.prep.pos[u]), self._pixels(self._drawing.prep.pos[v])
+        t = 0.45
+        return x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+
+    def _sync_controls(self):
+        """Hide the boxes and ✂ of nodes inside a pruned subtree; colour the cuts that are on."""
+        pruned = self._pruned_set()
+        cut_nodes = set(self._cut_nodes())
+        for label, box in self.boxes.items():
+            n = self._nodes.by_label[label]
+            box.layout.visibility = "hidden" if n in pruned else "visible"
+        for label, b in self.cuts.items():
+            n = self._nodes.by_label[label]
+            hidden = n in pruned and n not in cut_nodes
+            b.layout.visibility = "hidden" if hidden else "visible"
+            b.button_style = "warning" if b.value else ""
+
+    # -- events -----------------------------------------------------------------------------
+
+    def _on_setting(self, change):
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            self._build()
+        except ValueError as error:  # e.g. a given tree with chance nodes, switched to minimax
+            change["owner"].value = change["old"]
+            self._build()
+            self.feedback.value = f"<b>{html.escape(str(error))}</b>"
+        finally:
+            self._busy = False
+
+    def _on_edit(self, change):
+        change["owner"].style.background = None
+        self.last_feedback = None
+
+    def _on_cut(self, change):
+        if self._busy:
+            return
+        for box in self.boxes.values():
+            box.style.background = None
+        self._sync_controls()
+        self._render()
+
+    # -- what the learner gave ----------------------------------------------------------------
+
+    def answer(self):
+        """The answer as the boxes and cuts hold it, in the exercises' own form.
+
+        Returns
+        -------
+        dict
+            ``{"values": {label: text}, "pruned": [labels]}``: the non-empty
+            boxes outside pruned subtrees, and the topmost cut nodes
+            (``"values"`` or ``"pruned"`` only where the mode asks for it).
+        """
+        out = {}
+        if self.boxes:
+            pruned = self._pruned_set()
+            out["values"] = {label: box.value.strip() for label, box in self.boxes.items()
+                             if box.value.strip() and self._nodes.by_label[label] not in pruned}
+        if self.cuts:
+            cut = set(self._cut_nodes())
+            top = [n for n in cut if not any(a in cut for a in nx.ancestors(self._G, n))]
+            out["pruned"] = [self._nodes.name(n) for n in self._nodes.sorted(top)]
+        return out
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def check(self):
+        """Check the answer: show the feedback, mark each box right or wrong, and return the Feedback."""
+        answer = self.answer()
+        parts = []
+        if "values" in answer:
+            parts.append(self._check_values(answer["values"]))
+        if "pruned" in answer:
+            parts.append(self.exercise.check(answer["pruned"]))
+        fb = parts[0] if len(parts) == 1 else _ex.Feedback(
+            " ".join(p.title for p in parts), [item for p in parts for item in p.items])
+        self.last_feedback = fb
+        self.feedback.value = fb._repr_html_()
+        self._mark(answer)
+        return fb
+
+    def _check_values(self, values):
+        """The values exercise's feedback on the boxes filled so far: an empty box is one note, not a
+        ✗ line each (whose hint would give its value away), and keeps the answer from being right."""
+        ex = self.values_exercise
+        fb = ex.check(values)
+        empty = [text.split(":")[0] for kind, text, _ in fb.items if kind == "bad" and text.endswith(": no value given.")]
+        if not empty:
+            return fb
+        items = [item for item in fb.items if not (item[0] == "bad" and item[1].endswith(": no value given."))]
+        good = sum(kind == "good" for kind, _, _ in items)
+        bad = sum(kind == "bad" for kind, _, _ in items)
+        if good + bad:
+            title = f"{ex._what}: {good} of {good + bad} right so far; {len(empty)} still empty."
+        else:
+            title = f"{ex._what}: nothing typed yet."
+        items.append(("note", f"Still empty: {_ex._and(empty)}. Type a value in the box beside "
+                              f"{'it' if len(empty) == 1 else 'each'}.", None))
+        out = _ex.Feedback(title, items)
+        out.ok = False
+        return out
+
+    def _mark(self, answer):
+        """Colour the filled boxes (right / wrong) and the cuts that are on."""
+        values_ex = self.values_exercise
+        if values_ex is not None:
+            solution = values_ex.solution()
+            tol = values_ex._tol()
+            allow = values_ex.algorithm == "alphabeta"
+            for label, box in self.boxes.items():
+                text = answer.get("values", {}).get(label)
+                if text is None:
+                    box.style.background = None
+                    continue
+                right = False
+                if label in solution:
+                    try:
+                        op, x = _ex._parse_value(text, allow_pruned=allow)
+                        want_op, want = _ex._parse_value(solution[label])
+                        right = (op in (want_op, "eq") and x is not None and _ex._close(x, want, tol))
+                    except _ex._Bad:
+                        right = False
+                box.style.background = _GOOD if right else _BAD
+        if self.cuts:
+            status = self.exercise.result.graph.nodes
+            for n in self._cut_nodes():
+                b = self.cuts[self._nodes.name(n)]
+                b.button_style = "success" if status[n].get("status") == "pruned" else "danger"
+
+    def clear(self):
+        """Empty every box, undo every cut, remove the feedback."""
+        self._busy = True
+        try:
+            for box in self.boxes.values():
+                box.value = ""
+                box.style.background = None
+            for b in self.cuts.values():
+                b.value = False
+        finally:
+            self._busy = False
+        self.last_feedback = None
+        self.feedback.value = ""
+        self._sync_controls()
+        self._render()
+
+    def new_tree(self, seed=None):
+        """Show a new tree: the next seed (or ``seed``), with the same settings.
+
+        A widget made with a given ``tree`` moves on to generated trees.
+        """
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+                raise TypeError(f"seed must be an int or a str, got {seed!r}")
+            self._base, self._step = seed, 0
+        elif self._tree_arg is not None:
+            self._step = 0
+        else:
+            self._step += 1
+        self._tree_arg = None
+        self._build()
+
+    def show_solution(self):
+        """Show the replay of the engine's search (and the answer in words) under the figure.
+
+        Returns
+        -------
+        Replay
+        """
+        if not self._solutions:
+            raise ValueError("this practice widget was made with solutions=False")
+        result = (self.values_exercise.result if self.mode.value in ("minimax", "expectimax")
+                  else self.exercise.result)
+        replay = Replay(result, dpi=self._dpi)
+        words = html.escape(self._solution_words())
+        self.solution_box.children = (widgets.HTML(f"<p style='margin: 0.3em 0'><b>Solution:</b> {words}</p>"),
+                                      replay)
+        self.solution_button.description = "Hide solution"
+        return replay
+
+    def hide_solution(self):
+        """Remove the replay."""
+        self.solution_box.children = ()
+        self.solution_button.description = "Show solution"
+
+    def toggle_solution(self):
+        """Show the solution, or hide it if it is shown."""
+        if self.solution_box.children:
+            self.hide_solution()
+        else:
+            self.show_solution()
+
+    def _solution_words(self):
+        parts = []
+        if self.values_exercise is not None:
+            values = self.values_exercise.solution()
+            parts.append(", ".join(f"{k} = {v}" if not isinstance(v, str) else f"{k} {v}"
+                                   for k, v in values.items()))
+        if self.mode.value in ("alphabeta", "pruning"):
+            pruned = [self._nodes.name(n) for n in self._nodes.order
+                      if self.exercise.result.graph.nodes[n].get("status") == "pruned"
+                      and self._parent.get(n) is not None
+                      and self.exercise.result.graph.nodes[self._parent[n]].get("status") != "pruned"]
+            parts.append(f"pruned: {', '.join(pruned) if pruned else 'nothing'}")
+        return "; ".join(parts) + ". Step through the search below."
+
+    # -- where widgets do not run -------------------------------------------------------------
+
+    def __repr__(self):
+        return f"Practice({self.mode.value}: {self._question_text()})"
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        text = repr(self) + "\n(run the notebook to type your answers on the figure)"
+        return _bundle_with_png(self, data, self.image.value, text)
+
+
+def _has_chance(spec):
+    if isinstance(spec, dict):
+        return CHANCE in spec or any(_has_chance(v) for v in spec.values() if isinstance(v, (list, dict)))
+    if isinstance(spec, (list, tuple)):
+        return any(_has_chance(s) for s in spec)
+    return False
+
+
+def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook", root_player="max", tree=None,
+             solutions=True, dpi=100):
+    """A tree to work out by hand, with the answer boxes on the figure, Check and Show solution.
+
+    Parameters
+    ----------
+    mode : {"alphabeta", "minimax", "pruning", "expectimax"}
+        What to practise: see :mod:`gametrees.practice`. Chance nodes appear
+        in ``"expectimax"`` (a value mode).
+    seed : int or str, optional
+        The same seed gives the same tree (a student number gives a personal
+        one); New tree moves to the next seed. Default: a random seed.
+    difficulty : {"easy", "medium", "hard"}
+        The presets of :mod:`gametrees.exercises` (depth 2, 3, 4).
+    rule : {"textbook", "strict"}
+        Alpha-beta's pruning rule: prune on v ≥ β / v ≤ α (AIMA), or only on
+        v > β / v < α (CS188).
+    root_player : {"max", "min"}
+        Who moves at the root.
+    tree : networkx.DiGraph or nested lists, optional
+        Practise on this tree instead (e.g. the textbook's); New tree then
+        moves on to generated ones.
+    solutions : bool
+        Offer Show solution (set False in a graded assignment).
+    dpi : number
+        Resolution of the figure.
+
+    Returns
+    -------
+    Practice
+        An ``ipywidgets.VBox``; where widgets do not render, a static
+        figure of the tree and the question.
+
+    Raises
+    ------
+    ValueError
+        An unknown mode, difficulty, rule or root player; a tree with
+        chance nodes outside ``"expectimax"``.
+    TypeError
+        A seed, tree or flag of the wrong type.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> w = gt.practice("alphabeta", tree=[[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    >>> sorted(w.boxes), sorted(w.cuts)[:4]
+    (['A', 'B', 'C', 'D'], ['B', 'C', 'D', 'E'])
+    >>> for label, value in {"A": "3", "B": "3", "C": "<= 2", "D": "2"}.items():
+    ...     w.boxes[label].value = value
+    >>> w.cuts["I"].value = w.cuts["J"].value = True
+    >>> w.check().ok
+    True
+    >>> w.cuts["L"].value = True        # L is evaluated: D must look on
+    >>> print(w.check().lines[-1])
+    ✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, so D must look on (no window has closed).
+    >>> w.new_tree(seed=7); w.seed
+    7
+    """
+    return Practice(mode, seed=seed, difficulty=difficulty, rule=rule, root_player=root_player, tree=tree,
+                    solutions=solutions, dpi=dpi)
