@@ -32,27 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gametrees as gt  # noqa: E402
+from report import best_of, table  # noqa: E402  (benchmarks/report.py)
 from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
 from gametrees.mcts import uct_search  # noqa: E402
-
-
-def best_of(repeat, fn):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
-
-
-def table(title, header, rows):
-    print(f"\n{title}")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = "  ".join(f"{h:>{w}}" if i else f"{h:<{w}}" for i, (h, w) in enumerate(zip(header, widths)))
-    print(line)
-    print("-" * len(line))
-    for row in rows:
-        print("  ".join(f"{x:>{w}}" if i else f"{x:<{w}}" for i, (x, w) in enumerate(zip(row, widths))))
 
 
 # --- easyAI -----------------------------------------------------------------------

@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gametrees as gt  # noqa: E402
+from report import best_of, table  # noqa: E402  (benchmarks/report.py)
 from gametrees.games import TicTacToe  # noqa: E402
 
 # --- the bare recursion: what a learner would write in 30 lines ---------------
@@ -47,25 +48,6 @@ def bare_minimax(board, player, counter):
         if board[i] == "."
     ]
     return max(values) if player == "X" else min(values)
-
-
-def best_of(repeat, fn):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
-
-
-def table(title, header, rows):
-    print(f"\n{title}")
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = "  ".join(f"{h:>{w}}" for h, w in zip(header, widths))
-    print(line)
-    print("-" * len(line))
-    for row in rows:
-        print("  ".join(f"{x:>{w}}" for x, w in zip(row, widths)))
 
 
 def main():

@@ -284,15 +284,9 @@ class Connect4Evaluation:
         lows = sum(low << (i * region) for i in range(len(directions)))
         # "No piece of the other colour in the window": AND of k shifted copies,
         # by doubling (runs of 1, 2, 4, ... cells) as in the game's win test.
-        plans = []
-        for d in directions:
-            steps, length = [], 1
-            while 2 * length <= k:
-                steps.append(length * d)
-                length *= 2
-            if length < k:
-                steps.append((k - length) * d)
-            plans.append((d, tuple(steps), tuple(i * d for i in range(1, k))))
+        # The game's own doubling plan per direction (runs of 1, 2, 4, ... cells, as in its win test).
+        plans = [(d, steps, tuple(i * d for i in range(1, k)))
+                 for d, steps in zip(directions, game._plans)]
         self._counts = (_counts_k4 if k == 4 else _counts_any_k)(
             tuple(plans), shift, both, board, low, lows, region, centre, k
         )

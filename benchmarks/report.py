@@ -1,0 +1,28 @@
+"""Timing and table printing shared by the benchmark scripts."""
+
+import time
+
+
+def best_of(repeat, fn):
+    """The least wall-clock time of ``repeat`` calls of ``fn()``, and its last result."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def table(title, header, rows):
+    """Print a titled table: the first column left-aligned, the others right-aligned."""
+    print(f"\n{title}")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+
+    def line(cells):
+        return "  ".join(f"{c:>{w}}" if i else f"{c:<{w}}" for i, (c, w) in enumerate(zip(cells, widths)))
+
+    head = line(header)
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        print(line(row))
