@@ -277,7 +277,8 @@ class Replay(widgets.VBox):
         fr = self._frame
         n = len(self.trace)
         cuts = sum(1 for i in self._cuts if i <= fr.k)
-        text = (f"step {fr.k + 1} of {n} · {len(fr.order)} nodes visited so far · "
+        seen = len(fr.order)
+        text = (f"step {fr.k + 1} of {n} · {seen} node{'s' if seen != 1 else ''} visited so far · "
                 f"{cuts} cutoff{'s' if cuts != 1 else ''} so far")
         if extra:
             text += f" · <i>{html.escape(extra)}</i>"
