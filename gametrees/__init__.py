@@ -10,7 +10,31 @@ minimax, alpha-beta, expectimax and negamax, and replay every step.
 (3, (0,))
 >>> gt.frame(r.trace, 0).text
 'Start at the root A, a MAX node with window α = -∞, β = +∞.'
+
+The package, layer by layer: each layer imports only the layers above it in
+this table, never a ``_private`` name of another module.
+
+=================================  ==============================================
+``games``                          the game protocol, tic-tac-toe, Nim, Connect Four, dice
+``trees``                          trees as networkx graphs (the schema); a tree is a game
+``trace``                          the events a search records; frames (the search after step k)
+``search``                         minimax, expectimax (``backed_up``), alpha-beta and negamax (``pruning``)
+``evaluation``, ``agents``,        evaluation functions, players built on search, Monte Carlo
+``mcts``, ``tournaments``          tree search, matches between agents
+``drawing``                        tidy layout, scene (what to draw), painter (matplotlib)
+``widgets``                        replay, game boards, practice (ipywidgets)
+``exports``                        animations for slides, figures and TikZ for exams
+``exercises``                      feedback, reading answers, by-hand exercises, checks of code
+``classroom``                      graded assignments (``from gametrees import assignments``)
+``cli``                            ``python -m gametrees``
+=================================  ==============================================
+
+``import gametrees`` loads neither matplotlib nor ipywidgets: ``gt.draw``,
+``gt.replay``, ``gt.play``, ``gt.practice``, ``gt.export`` ... import them the
+first time they are used.
 """
+
+from importlib import import_module
 
 from .games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Game, Nim, TicTacToe
 from .search import SearchResult, alphabeta, expectimax, minimax, negamax
@@ -24,28 +48,9 @@ from .trees import (
     validate_tree,
 )
 
-__all__ = [
-    "CHANCE", "MAX", "MIN",
-    "ConnectFour", "DiceGame", "Game", "Nim", "TicTacToe", "TreeGame",
-    "Event", "Frame", "SearchResult",
-    "alphabeta", "expand", "expectimax", "frame", "frames", "minimax", "negamax",
-    "random_tree", "tree_from_dict", "tree_from_nested", "validate_tree",
-]
-
 __version__ = "0.1.0"
 
 from . import exercises  # noqa: E402
-
-__all__ += ["exercises"]
-
-# --- drawing and widgets (gametrees.draw, gametrees.widgets) ---
-from .draw import draw, side_by_side  # noqa: E402
-from .layout import tidy_layout  # noqa: E402
-from .widgets import play, replay  # noqa: E402
-
-__all__ += ["draw", "play", "replay", "side_by_side", "tidy_layout"]
-
-# --- agents, tournaments, evaluation functions (gametrees.agents, ...) ---
 from .agents import (  # noqa: E402
     Agent,
     AlphaBetaAgent,
@@ -56,20 +61,45 @@ from .agents import (  # noqa: E402
 )
 from .evaluation import connect4_evaluation, default_evaluation, tictactoe_open_lines  # noqa: E402
 from .mcts import MCTSAgent  # noqa: E402
-from .tournament import TournamentResult, tournament  # noqa: E402
+from .tournaments import TournamentResult, tournament  # noqa: E402
 
-__all__ += [
+# Names whose modules import matplotlib or ipywidgets: loaded on first use.
+_LAZY = {
+    "draw": "gametrees.drawing",
+    "side_by_side": "gametrees.drawing",
+    "tidy_layout": "gametrees.drawing",
+    "replay": "gametrees.widgets",
+    "play": "gametrees.widgets",
+    "practice": "gametrees.widgets",
+    "Practice": "gametrees.widgets",
+    "animate": "gametrees.exports",
+    "export": "gametrees.exports",
+    "to_tikz": "gametrees.exports",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gametrees' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = [
+    "CHANCE", "MAX", "MIN",
+    "ConnectFour", "DiceGame", "Game", "Nim", "TicTacToe", "TreeGame",
+    "Event", "Frame", "SearchResult",
+    "alphabeta", "expand", "expectimax", "frame", "frames", "minimax", "negamax",
+    "random_tree", "tree_from_dict", "tree_from_nested", "validate_tree",
+    "exercises",
     "Agent", "AlphaBetaAgent", "HumanAgent", "IterativeDeepeningAgent", "MCTSAgent", "MinimaxAgent",
     "RandomAgent", "TournamentResult", "connect4_evaluation", "default_evaluation",
     "tictactoe_open_lines", "tournament",
+    *sorted(_LAZY),
 ]
-
-# --- instructor exports: animations for slides, figures and TikZ for exams (gametrees.export) ---
-from .export import animate, export, to_tikz  # noqa: E402
-
-__all__ += ["animate", "export", "to_tikz"]
-
-# --- practice widget (gametrees.practice); classroom assignments: ``from gametrees import assignments`` ---
-from .practice import Practice, practice  # noqa: E402
-
-__all__ += ["Practice", "practice"]

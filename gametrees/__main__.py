@@ -1,4 +1,7 @@
-"""``python -m gametrees``: the command line (see :mod:`gametrees.cli`)."""
+"""``python -m gametrees``: the command line (see :mod:`gametrees.cli`).
+
+Imports: :mod:`gametrees.cli` only.
+"""
 
 import sys
 

@@ -32,6 +32,9 @@ The agents:
 :class:`HumanAgent`
     Asks a person for the move (at the terminal, or any ``read`` function).
 
+Imports: :mod:`gametrees.search` and :mod:`gametrees.evaluation` (and, through
+them, :mod:`gametrees.games`); never :mod:`gametrees.mcts`, which builds on agents.
+
 Examples
 --------
 >>> import gametrees as gt

@@ -24,6 +24,10 @@
 Every command has ``--help``.  A bad argument gets one line on standard error
 and exit code 2; an illegal move typed in a game gets one line and the
 question again; there is never a traceback.
+
+This module may import every layer of the package; the exports (and with
+them matplotlib) only inside the ``export`` command, so that ``python -m
+gametrees --help`` starts quickly.
 """
 
 from __future__ import annotations
@@ -45,12 +49,10 @@ from .agents import (
 )
 from . import exercises
 from .evaluation import default_evaluation
-from .export import ALGORITHMS, ANIMATION_FORMATS, FIGURE_FORMATS, animate, export
-from .export import _resolve as _export_resolve
-from .export import _target as _export_target
+from .exports import ALGORITHMS  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe
 from .mcts import MCTSAgent
-from .tournament import tournament
+from .tournaments import tournament
 from .trees import tree_from_dict, tree_from_nested
 
 __all__ = ["main"]
@@ -371,6 +373,11 @@ _FORMAT_NAMES = {".svg": "SVG", ".pdf": "PDF", ".png": "PNG", ".tex": "a LaTeX d
 
 
 def run_export(args, out):
+    # Only this command draws: matplotlib is loaded here, never for --help or the other commands.
+    from .exports import ANIMATION_FORMATS, FIGURE_FORMATS, animate, export
+    from .exports.files import check_target
+    from .exports.flavours import resolve
+
     if not args.question and not args.answer:
         raise UsageError("nothing to write: give --question PATH and/or --answer PATH")
     if args.seed is None and (args.kind or args.difficulty):
@@ -383,9 +390,9 @@ def run_export(args, out):
             if _suffix(path) in ANIMATION_FORMATS:
                 raise UsageError(f"{path!r}: a question is a figure ({', '.join(FIGURE_FORMATS)}); "
                                  "an animation shows the search: use --answer")
-            _export_target(path, FIGURE_FORMATS, "--question")
+            check_target(path, FIGURE_FORMATS, "--question")
         for path in args.answer:
-            _export_target(path, {**FIGURE_FORMATS, **ANIMATION_FORMATS}, "--answer")
+            check_target(path, {**FIGURE_FORMATS, **ANIMATION_FORMATS}, "--answer")
     except (ValueError, OSError) as error:
         raise UsageError(str(error)) from None
     animated = [p for p in args.answer if _suffix(p) in ANIMATION_FORMATS]
@@ -398,7 +405,7 @@ def run_export(args, out):
     try:
         result = None
         if args.answer:  # one search answers every file (and tells a bad --algorithm early)
-            _, result, algorithm, _ = _export_resolve(source, "answer", args.algorithm)
+            _, result, algorithm, _ = resolve(source, "answer", args.algorithm)
         for path in args.question:
             written = export(source, path, flavour="question", algorithm=args.algorithm,
                              instructions=args.instructions)

@@ -24,6 +24,8 @@ promising position to the win: misconception 2 of the lesson notes.)
 Every function here also accepts finished positions and returns their utility
 (+1, -1 or 0), so a win is always scored beyond any heuristic value.
 
+Imports: :mod:`gametrees.games` only (the games and the tic-tac-toe bit tables).
+
 Examples
 --------
 >>> import gametrees as gt
@@ -39,7 +41,8 @@ from __future__ import annotations
 
 import numbers
 
-from .games import _TTT_FULL, _TTT_LINE_MASKS, _WINS, ConnectFour, TicTacToe
+from .games import ConnectFour, TicTacToe
+from .games.tictactoe import FULL_BOARD, LINE_MASKS, WINNING_BOARDS
 
 __all__ = [
     "Connect4Evaluation",
@@ -54,8 +57,8 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 #: ``_OPEN[bits]``: how many of the 8 lines hold none of the cells in ``bits``.
-_OPEN = tuple(sum(1 for mask in _TTT_LINE_MASKS if not bits & mask) for bits in range(512))
-_TTT_LINES = len(_TTT_LINE_MASKS)
+_OPEN = tuple(sum(1 for mask in LINE_MASKS if not bits & mask) for bits in range(512))
+_TTT_LINES = len(LINE_MASKS)
 
 
 def tictactoe_open_lines(state, scale=10):
@@ -109,11 +112,11 @@ def tictactoe_open_lines(state, scale=10):
     if scale != 10:
         _check_scale(scale, _TTT_LINES, "the number of lines")
     x, o = state
-    if _WINS[x]:
+    if WINNING_BOARDS[x]:
         return 1
-    if _WINS[o]:
+    if WINNING_BOARDS[o]:
         return -1
-    if x | o == _TTT_FULL:
+    if x | o == FULL_BOARD:
         return 0
     return (_OPEN[o] - _OPEN[x]) / scale
 
@@ -261,8 +264,8 @@ class Connect4Evaluation:
         game = self.game
         rows, cols, k = game.rows, game.cols, game.k
         height = rows + 1
-        board = game._full
-        directions = list(game._directions)  # the board's line directions (bit steps)
+        board = game.board_mask
+        directions = list(game.line_directions)  # the board's line directions (bit steps)
         self.windows = (
             (rows - k + 1) * cols * (rows >= k)
             + rows * (cols - k + 1) * (cols >= k)
@@ -272,7 +275,7 @@ class Connect4Evaluation:
         centre = 0
         for c in range(cols):
             if distance[c] == min(distance):
-                centre |= game._column << (c * height)
+                centre |= game.column_mask << (c * height)
         self._centre = centre
         self._centre_cells = centre.bit_count()
         # X's bits low, O's bits high, with a gap of zeros wide enough that no
@@ -286,7 +289,7 @@ class Connect4Evaluation:
         # by doubling (runs of 1, 2, 4, ... cells) as in the game's win test.
         # The game's own doubling plan per direction (runs of 1, 2, 4, ... cells, as in its win test).
         plans = [(d, steps, tuple(i * d for i in range(1, k)))
-                 for d, steps in zip(directions, game._plans)]
+                 for d, steps in zip(directions, game.line_plans)]
         self._counts = (_counts_k4 if k == 4 else _counts_any_k)(
             tuple(plans), shift, both, board, low, lows, region, centre, k
         )
@@ -337,11 +340,11 @@ class Connect4Evaluation:
         >>> gt.connect4_evaluation(game).features(state)
         {'X': {'three': 1, 'two': 7, 'centre': 2}, 'O': {'three': 0, 'two': 1, 'centre': 0}}
         """
-        self.game._check(state)
+        self.game.check_state(state)
         counts = self._counts(state)
         if counts.__class__ is int:
             raise ValueError(
-                f"the game is over in {self.game._text(state)!r}: a finished position is "
+                f"the game is over in {self.game.to_string(state)!r}: a finished position is "
                 "scored by its utility, not by features"
             )
         t3x, t3o, t2x, t2o, cx, co = counts

@@ -22,6 +22,8 @@ playout has four steps:
 After the playouts the move played is the root's *most visited* child: a
 child with one lucky win out of one visit has a high mean but proves nothing.
 
+Imports: :mod:`gametrees.games` and :mod:`gametrees.agents` (the Agent base class).
+
 Examples
 --------
 >>> import gametrees as gt

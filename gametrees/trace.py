@@ -11,6 +11,10 @@ are done with which values, the current path, the alpha/beta window of each
 node, what is pruned so far. It is a pure function of (trace, k); drawing and
 widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
+:func:`fmt` writes a value as a learner would (3, 2.5, +∞).
+
+Imports: networkx and the standard library only; no module of
+:mod:`gametrees` (the search modules import this one to record events).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Game trees as networkx graphs: builders, validation, and the tree as a game.
 
-A game tree is a :class:`networkx.DiGraph` that follows the schema in
-``DESIGN.md``:
+A game tree is a :class:`networkx.DiGraph` that follows this schema (the
+contract between every part of the package):
 
 * graph attribute ``root``: the root's node id;
 * inner nodes carry ``player`` = ``"max"``, ``"min"`` or ``"chance"``;
@@ -19,6 +19,9 @@ The builders here make such graphs from nested lists
 (:func:`tree_from_dict`), at random (:func:`random_tree`), or by expanding a
 game (:func:`expand`). :class:`TreeGame` lets every search algorithm treat a
 tree as a game whose states are node ids, so each algorithm exists once.
+
+Imports: :mod:`gametrees.games` and networkx (never :mod:`gametrees.search`,
+which is built on trees).
 """
 
 from __future__ import annotations
@@ -502,11 +505,45 @@ def random_tree(
     return G
 
 
+def _backed_up_values(G):
+    """Every node's expectimax value, ``{node: value}``, on a whole tree.
+
+    The same arithmetic as :func:`gametrees.search.expectimax` (MAX takes the
+    first largest child value, MIN the first smallest, a chance node adds up
+    probability times value from 0.0 in child order), written here so that
+    trees need not import search, which is built on them.
+    """
+    T = TreeGame(G)
+    values = {}
+
+    def value(n):
+        if T.is_terminal(n):
+            v = T.utility(n)
+        else:
+            player = T.to_move(n)
+            kids = T.successors(n)
+            if player == CHANCE:
+                probs = dict(T.chances(n))
+                v = 0.0
+                for m, c in kids:
+                    v += probs[m] * value(c)
+            else:
+                is_max = player == MAX
+                v = -math.inf if is_max else math.inf
+                for _, c in kids:
+                    cv = value(c)
+                    if (cv > v) if is_max else (cv < v):
+                        v = cv
+        values[n] = v
+        return v
+
+    value(T.initial)
+    return values
+
+
 def _reorder(G, spec):
     """The nested spec with every node's children sorted best first for its player."""
-    from .search import expectimax  # search builds on trees: import late
-
-    values = expectimax(G, graph=True).graph.nodes
+    values = _backed_up_values(G)
 
     def sort(node, sub):
         if not isinstance(sub, dict):
@@ -514,7 +551,7 @@ def _reorder(G, spec):
         (player,) = [k for k in sub if k in PLAYERS]
         kids = [(node + (i,), c) for i, c in enumerate(sub[player])]
         if player != CHANCE:
-            kids.sort(key=lambda kc: values[kc[0]]["value"], reverse=(player == MAX))
+            kids.sort(key=lambda kc: values[kc[0]], reverse=(player == MAX))
         return {player: [sort(cid, c) for cid, c in kids]}
 
     return sort((), spec)
@@ -601,6 +638,16 @@ class TreeGame(Game):
         if kids and "prob" in next(iter(kids.values())):
             return [(c, kids[c]["prob"]) for c in kids]
         return [(c, 1 / len(kids)) for c in kids]
+
+    @property
+    def players(self):
+        """``{node: role}`` for the inner nodes (read-only: do not change it)."""
+        return self._player
+
+    @property
+    def labels(self):
+        """``{node: display label}`` for every node (read-only: do not change it)."""
+        return self._labels
 
     def label(self, state):
         """The node's display label (its ``label`` attribute, else its id)."""

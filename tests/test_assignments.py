@@ -26,6 +26,7 @@ import pytest
 
 import gametrees as gt
 from gametrees import assignments as ga
+from gametrees.classroom.grading import environment, execute
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "notebooks" / "assignments"
@@ -43,8 +44,8 @@ def cell(nb, grade_id):
 
 def run(nb, cwd, student=None):
     """Execute ``nb`` in place (errors allowed), as ``student``."""
-    with ga._env(**{ga.ENV_VAR: student, "NBGRADER_EXECUTION": None}):
-        ga._execute(nb, cwd, timeout=120)
+    with environment(**{ga.ENV_VAR: student, "NBGRADER_EXECUTION": None}):
+        execute(nb, cwd, timeout=120)
     return nb
 
 

@@ -20,7 +20,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.markers import MarkerStyle
 
 import gametrees as gt
-from gametrees.draw import TextCollection
+from gametrees.drawing import TextCollection
 from gametrees.games import ConnectFour, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -360,7 +360,7 @@ def test_side_by_side_shows_both_counts(figdir):
 
 def test_status_reads_in_greyscale():
     # Each node status differs from every other by line style or by lightness.
-    from gametrees.draw import _NODE_STYLE, _TINT
+    from gametrees.drawing.painter import _NODE_STYLE, _TINT
 
     def grey(c):
         r, g, b = to_rgb(c)

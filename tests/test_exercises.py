@@ -17,6 +17,8 @@ from reference import all_values, reference_alphabeta
 
 import gametrees as gt
 from gametrees import exercises as ex
+from gametrees.exercises.answers import BadAnswer, parse_value
+from gametrees.exercises.code_checks import formulas
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 INF = math.inf
@@ -85,13 +87,13 @@ def test_notes_do_not_fail_feedback():
     ("+∞", ("eq", INF)), ("-∞", ("eq", -INF)), ("-inf", ("eq", -INF)), (" = 4 ", ("eq", 4)),
 ])
 def test_values_are_read_in_many_forms(raw, expected):
-    assert ex._parse_value(raw) == expected
+    assert parse_value(raw) == expected
 
 
 @pytest.mark.parametrize("raw", [None, True, "three", "2x", "", [3], float("nan")])
 def test_unreadable_values_are_reported(raw):
-    with pytest.raises(ex._Bad):
-        ex._parse_value(raw)
+    with pytest.raises(BadAnswer):
+        parse_value(raw)
 
 
 @pytest.mark.parametrize("answer", [
@@ -555,6 +557,11 @@ def test_exercise_display_explain_and_show_solution(monkeypatch):
     e.show_solution(replay=True)
     assert shown == [("draw", e.result, {"figsize": (4, 3)}), ("replay", e.result, {})]
     monkeypatch.delattr(gt, "draw", raising=False)
+
+    def missing(name):  # gametrees loads gt.draw on first use: make that fail too
+        raise AttributeError(name)
+
+    monkeypatch.setattr(gt, "__getattr__", missing, raising=False)
     with pytest.raises(ImportError, match="explain"):
         e.show_solution()
 
@@ -1022,7 +1029,7 @@ def test_open_lines_agree_with_the_engines_evaluation():
             states.append(s)
             s = game.result(s, rng.choice(game.actions(s)))
     for s in states:
-        x_open, o_open = ex._open_lines(s)
+        x_open, o_open = formulas.open_lines(s)
         assert round(evaluate(s) * 10) == x_open - o_open
 
 

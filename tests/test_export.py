@@ -30,7 +30,7 @@ from PIL import Image
 
 import gametrees as gt
 
-EXPORT = importlib.import_module("gametrees.export")  # the module (gt.export is the function)
+FIGURES = importlib.import_module("gametrees.exports.figures")  # the module of gt.export
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -666,7 +666,7 @@ def test_a_failed_export_keeps_the_old_file_and_leaves_nothing(tree, tmp_path, m
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(EXPORT, "_tikz", broken)
+    monkeypatch.setattr(FIGURES, "tikz_source", broken)
     with pytest.raises(RuntimeError, match="boom"):
         gt.export(tree, old)
     assert old.read_text() == "the old picture" and [p.name for p in tmp_path.iterdir()] == ["tree.tikz"]

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import gametrees as gt
 from gametrees.games import Nim, TicTacToe
-from gametrees.layout import tidy_layout, tree_children
+from gametrees.drawing import layout
+from gametrees.drawing.layout import tidy_layout, tree_children
 
 # Leaves at any depth, 1-5 children per inner node (chains of single children too).
 nested_trees = st.recursive(st.integers(0, 9), lambda kids: st.lists(kids, min_size=1, max_size=5),
@@ -22,7 +23,7 @@ def check_tidy(G, pos, sep=1.0, level=1.0):
     root = G.graph["root"]
     assert set(pos) == set(kids)
     depth = {root: 0}
-    for u in gt.layout._postorder(kids, root)[::-1]:
+    for u in layout._postorder(kids, root)[::-1]:
         for v in kids[u]:
             depth[v] = depth[u] + 1
     rows = {}

@@ -18,8 +18,7 @@ import pytest
 from PIL import Image
 
 import gametrees as gt
-from gametrees.practice import Practice
-from gametrees.widgets import Replay
+from gametrees.widgets import Practice, Replay
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SHOTS = Path("/tmp/gt_practice")

@@ -6,7 +6,7 @@ import pytest
 
 import gametrees as gt
 from gametrees.games import ConnectFour, DiceGame, Nim, TicTacToe
-from gametrees.tournament import GameRecord, Score
+from gametrees.tournaments import GameRecord, Score
 
 TTT = TicTacToe()
 

@@ -79,13 +79,13 @@ def test_blitted_frames_equal_a_full_redraw():
     # Each step redraws only the tree over the kept pixels of the legend: the same picture.
     import numpy as np
 
-    from gametrees.widgets import _png
+    from gametrees.widgets.output import render_png
 
     w = gt.replay(gt.alphabeta(gt.random_tree((1, 3), 3, seed=4)))
     for k in (0, 7, -1):
         w.show(k)
         blitted = np.asarray(Image.open(io.BytesIO(w.image.value)).convert("RGB"))
-        full = np.asarray(Image.open(io.BytesIO(_png(w.figure))).convert("RGB"))
+        full = np.asarray(Image.open(io.BytesIO(render_png(w.figure))).convert("RGB"))
         assert np.array_equal(blitted, full)
 
 

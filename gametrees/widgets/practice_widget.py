@@ -23,6 +23,11 @@ Everything is also reachable from Python (``w.boxes["B"].value = "3"``,
 the tests drive it. Like the other widgets it draws on its own matplotlib
 Figure (never pyplot) and shows it as a PNG; where widgets do not run, its
 output carries a PNG of the tree and the question as text.
+
+This module may import ipywidgets, networkx, :mod:`gametrees.games`, the
+exercises it checks against (:mod:`gametrees.exercises`), the drawing
+interface (:class:`gametrees.drawing.Drawing`) and the other widgets
+(:mod:`gametrees.widgets.output`, :mod:`gametrees.widgets.replay_widget`).
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ import numbers
 import ipywidgets as widgets
 import networkx as nx
 
-from . import exercises as _ex
-from .draw import _SHAPE_SIZE, _Drawing, _scene_from_graph
-from .games import CHANCE, MAX, MIN
-from .widgets import Replay, _bundle_with_png, _new_figure, _png
+from ..drawing import Drawing
+from ..exercises.answers import BadAnswer, NodeNames, parse_value
+from ..exercises.by_hand import ExpectimaxExercise, PruningExercise, ValuesExercise, check_seed
+from ..exercises.feedback import ROLE_NAMES, Feedback, and_list, close
+from ..games import CHANCE, MAX, MIN
+from .output import bundle_with_png, new_figure, render_png
+from .replay_widget import Replay
 
 __all__ = ["MODES", "Practice", "practice"]
 
@@ -108,7 +116,7 @@ class Practice(widgets.VBox):
         self._dpi = dpi
         self._solutions = solutions
         if seed is None:
-            seed = _ex._check_seed(None)
+            seed = check_seed(None)
         self._base, self._step = seed, 0
         self._busy = False
         self.last_feedback = None
@@ -184,13 +192,13 @@ class Practice(widgets.VBox):
             if chance:
                 raise ValueError(f"the tree has chance nodes: practise it with mode='expectimax', not {mode!r}")
         if mode == "minimax":
-            return _ex.ValuesExercise(**base), None
+            return ValuesExercise(**base), None
         if mode == "expectimax":
-            return _ex.ExpectimaxExercise(**base), None
-        pruning = _ex.PruningExercise(rule=rule, **base)
+            return ExpectimaxExercise(**base), None
+        pruning = PruningExercise(rule=rule, **base)
         if mode == "pruning":
             return pruning, None
-        return pruning, _ex.ValuesExercise(pruning.tree, algorithm="alphabeta", rule=rule)
+        return pruning, ValuesExercise(pruning.tree, algorithm="alphabeta", rule=rule)
 
     def _build(self):
         """A new exercise from the settings and the seed; new controls; a fresh figure."""
@@ -200,14 +208,14 @@ class Practice(widgets.VBox):
         self.values_exercise = values
         G = self.exercise.tree
         self._G = G
-        self._nodes = _ex._Nodes(G)
+        self._nodes = NodeNames(G)
         self._parent = {v: u for u, v in G.edges}
         self.rule.disabled = self.mode.value not in ("alphabeta", "pruning")
         self.root.disabled = isinstance(self._tree_arg, nx.DiGraph)
         self.difficulty.disabled = self._tree_arg is not None
-        self._drawing = _Drawing(G, labels=True, windows=False, legend=True, values=False)
+        self._drawing = Drawing(G, labels=True, windows=False, legend=True, values=False)
         self._geom, _ = self._drawing.geometry(None)
-        self.figure = _new_figure(self._dpi)
+        self.figure = new_figure(self._dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
         self.boxes, self.cuts = {}, {}
         self.last_feedback = None
@@ -220,7 +228,7 @@ class Practice(widgets.VBox):
 
     def _question_text(self):
         ex = self.exercise
-        role = _ex._ROLE[ex.root_player]
+        role = ROLE_NAMES[ex.root_player]
         origin = f" Tree seed {self.seed!r} ({self.difficulty.value})." if self.seed is not None else ""
         mode = self.mode.value
         rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule.value == "textbook"
@@ -255,7 +263,7 @@ class Practice(widgets.VBox):
         return out
 
     def _scene(self):
-        sc = _scene_from_graph(self._drawing.prep, values=False)
+        sc = self._drawing.scene()  # the tree without inner values (values=False)
         pruned = self._pruned_set()
         for n in pruned:
             sc.style[n] = "pruned"
@@ -270,7 +278,7 @@ class Practice(widgets.VBox):
         ax = self._ax
         ax.clear()
         self._drawing.paint(ax, self._geom, self._scene(), None)
-        self.image.value = _png(self.figure)
+        self.image.value = render_png(self.figure)
 
     def _pixels(self, xy):
         """Data coordinates -> (left, top) pixels in the PNG."""
@@ -282,9 +290,9 @@ class Practice(widgets.VBox):
         G, nodes, prep = self._G, self._nodes, self._drawing.prep
         mode = self.mode.value
         pos = prep.pos
-        f = max(self._geom.f, 0.8)
         ppt = self._dpi / 72  # pixels per point
-        half = {n: _SHAPE_SIZE[prep.kind[n]] * f / 2 * ppt for n in nodes.order}
+        painter = self._drawing.painter(self._geom)
+        half = {n: painter.half_height(n) * ppt for n in nodes.order}
         centre = {n: self._pixels(pos[n]) for n in nodes.order}
         # What a control must not cover: every node, the label beside it, the controls placed before.
         taken = [(x - half[n], y - half[n], x + half[n], y + half[n]) for n, (x, y) in centre.items()]
@@ -434,7 +442,7 @@ class Practice(widgets.VBox):
             parts.append(self._check_values(answer["values"]))
         if "pruned" in answer:
             parts.append(self.exercise.check(answer["pruned"]))
-        fb = parts[0] if len(parts) == 1 else _ex.Feedback(
+        fb = parts[0] if len(parts) == 1 else Feedback(
             " ".join(p.title for p in parts), [item for p in parts for item in p.items])
         self.last_feedback = fb
         self.feedback.value = fb._repr_html_()
@@ -453,12 +461,12 @@ class Practice(widgets.VBox):
         good = sum(kind == "good" for kind, _, _ in items)
         bad = sum(kind == "bad" for kind, _, _ in items)
         if good + bad:
-            title = f"{ex._what}: {good} of {good + bad} right so far; {len(empty)} still empty."
+            title = f"{ex.what}: {good} of {good + bad} right so far; {len(empty)} still empty."
         else:
-            title = f"{ex._what}: nothing typed yet."
-        items.append(("note", f"Still empty: {_ex._and(empty)}. Type a value in the box beside "
+            title = f"{ex.what}: nothing typed yet."
+        items.append(("note", f"Still empty: {and_list(empty)}. Type a value in the box beside "
                               f"{'it' if len(empty) == 1 else 'each'}.", None))
-        out = _ex.Feedback(title, items)
+        out = Feedback(title, items)
         out.ok = False
         return out
 
@@ -467,7 +475,7 @@ class Practice(widgets.VBox):
         values_ex = self.values_exercise
         if values_ex is not None:
             solution = values_ex.solution()
-            tol = values_ex._tol()
+            tol = values_ex.tolerance
             allow = values_ex.algorithm == "alphabeta"
             for label, box in self.boxes.items():
                 text = answer.get("values", {}).get(label)
@@ -477,10 +485,10 @@ class Practice(widgets.VBox):
                 right = False
                 if label in solution:
                     try:
-                        op, x = _ex._parse_value(text, allow_pruned=allow)
-                        want_op, want = _ex._parse_value(solution[label])
-                        right = (op in (want_op, "eq") and x is not None and _ex._close(x, want, tol))
-                    except _ex._Bad:
+                        op, x = parse_value(text, allow_pruned=allow)
+                        want_op, want = parse_value(solution[label])
+                        right = (op in (want_op, "eq") and x is not None and close(x, want, tol))
+                    except BadAnswer:
                         right = False
                 box.style.background = _GOOD if right else _BAD
         if self.cuts:
@@ -573,7 +581,7 @@ class Practice(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to type your answers on the figure)"
-        return _bundle_with_png(self, data, self.image.value, text)
+        return bundle_with_png(self, data, self.image.value, text)
 
 
 def _has_chance(spec):
@@ -591,7 +599,7 @@ def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook",
     Parameters
     ----------
     mode : {"alphabeta", "minimax", "pruning", "expectimax"}
-        What to practise: see :mod:`gametrees.practice`. Chance nodes appear
+        What to practise: see :mod:`gametrees.widgets.practice_widget`. Chance nodes appear
         in ``"expectimax"`` (a value mode).
     seed : int or str, optional
         The same seed gives the same tree (a student number gives a personal

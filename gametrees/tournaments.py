@@ -7,6 +7,8 @@ seconds per move, and every game's moves.  With a ``seed`` the series is
 repeatable: each game re-seeds both agents (and the dice, for games of chance)
 with seeds derived from it, so the same seed gives the same games.
 
+Imports: :mod:`gametrees.games` only (agents are any callables); tqdm on request.
+
 Examples
 --------
 >>> import gametrees as gt

@@ -17,6 +17,9 @@ dependency. :func:`tidy_layout` is the classic Reingold-Tilford layout:
   and a mirrored tree gets the mirrored layout.
 
 It runs in O(n * depth) time, a few milliseconds for a thousand nodes.
+
+This module imports networkx only (no matplotlib, nothing else of gametrees):
+the first step of :mod:`gametrees.drawing`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,398 @@
+"""The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`, :func:`check_best_move`.
+
+May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+:mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
+its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import math
+import numbers
+
+from ..exercises.answers import NodeNames
+from ..exercises.by_hand import Exercise
+from ..exercises.by_hand.base import inline
+from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
+from ..exercises.code_checks.harness import (
+    CACHE,
+    CountingTree,
+    Printed,
+    TEXTBOOK,
+    check_callable,
+    describe_error,
+    drawn_tree,
+    error_hint,
+    nested_tree,
+    run_learner,
+)
+from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
+from ..exercises.feedback import Feedback, ROLE_NAMES, Report, fmt
+from ..games import MAX, MIN, TicTacToe
+from ..search import alphabeta, minimax
+from ..trees import TreeGame, tree_from_nested
+
+# ============================================================================
+# Answers by hand: a function that returns the answer
+# ============================================================================
+
+
+def _example(exercise):
+    """A short example of the answer's form (not the answer)."""
+    sol = exercise.solution()
+    if isinstance(sol, dict):
+        return "return {'A': 3, 'B': 5}"
+    if isinstance(sol, (list, set)):
+        return "return ['I', 'J']"
+    if isinstance(sol, tuple):
+        return "return (3, math.inf)"
+    return "return 'B'"
+
+
+def check_answer(exercise, answer):
+    """Check a student's answer to an exercise; never raises for a wrong or missing answer.
+
+    Parameters
+    ----------
+    exercise : gametrees.exercises.Exercise
+        The exercise (usually generated from the student's id).
+    answer : callable or object
+        A function without arguments that returns the answer (the form used
+        in the assignments, so that a student version whose solution was
+        cleared still runs top to bottom), or the answer itself.
+
+    Returns
+    -------
+    Feedback
+        The exercise's feedback; "not answered yet" while the function still
+        raises ``NotImplementedError``; what it raised otherwise.
+
+    Raises
+    ------
+    TypeError
+        If ``exercise`` is not an exercise.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> ex = gt.exercises.PruningExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    >>> print(check_answer(ex, lambda: ["I", "J"]))
+    ✓ Pruned leaves: right.
+    ✓ I and J are pruned: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops.
+    """
+    if not isinstance(exercise, Exercise):
+        raise TypeError(f"exercise must be a gametrees.exercises exercise, got {type(exercise).__name__}")
+    what = exercise.what if exercise.kind == "values" else {
+        "pruning": "Pruned leaves", "order": "Visiting order", "window": "Window",
+        "expectimax": "Expectimax values", "best_move": "Best move"}.get(exercise.kind, "Answer")
+    if callable(answer):
+        name = getattr(answer, "__name__", "your function")
+        name = "your function" if name == "<lambda>" else f"{name}()"
+        try:
+            with contextlib.redirect_stdout(_Sink()):
+                value = answer()
+        except NotImplementedError:
+            text = (f"{name} still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and "
+                    f"`raise NotImplementedError()` with your answer, e.g. `{_example(exercise)}`.")
+            return Feedback(f"{what}: not answered yet.", [("bad", text, None)])
+        except Exception as exc:  # noqa: BLE001 -- the student's slip becomes feedback
+            text = (f"{name} raised {describe_error(exc)}; it should simply "
+                    f"`{_example(exercise)}` (with your answer).")
+            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)])
+    else:
+        value = answer
+    return exercise.check(value)
+
+
+def check_code(checker, fn, **options):
+    """Check a student's function with ``checker``, unless it is not written yet.
+
+    A student version's functions raise ``NotImplementedError`` until the
+    student writes them; a checker would then report every one of its test
+    cases as failing. This calls ``fn`` once on a two-leaf tree (with
+    ``alpha = -∞, beta = +∞`` if it takes four arguments) and, if it raises
+    ``NotImplementedError``, returns a single "not written yet" line;
+    otherwise it returns ``checker(fn, **options)``.
+
+    Parameters
+    ----------
+    checker : callable
+        ``checker(fn, **options) -> Feedback``, e.g.
+        :func:`gametrees.exercises.check_minimax`, :func:`check_best_move`.
+    fn : callable
+        The student's function, ``fn(game, state)`` or
+        ``fn(game, state, alpha, beta)``.
+    **options
+        Passed to ``checker``.
+
+    Returns
+    -------
+    Feedback
+
+    Raises
+    ------
+    TypeError
+        If ``checker`` is not callable.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> def minimax_value(game, state):
+    ...     # YOUR CODE HERE
+    ...     raise NotImplementedError()
+    >>> print(check_code(gt.exercises.check_minimax, minimax_value))
+    ✗ check_minimax: not written yet.
+    ✗ minimax_value still raises NotImplementedError: replace `# YOUR CODE HERE` and `raise NotImplementedError()` with your code.
+    """
+    if not callable(checker):
+        raise TypeError(f"checker must be a checker such as gt.exercises.check_minimax, got {checker!r}")
+    name = getattr(checker, "__name__", "check")
+    if callable(fn):
+        game = TreeGame(tree_from_nested([4, 9]))
+        args = None
+        try:
+            sig = inspect.signature(fn)
+            for candidate in ((game, game.initial, -math.inf, math.inf), (game, game.initial)):
+                try:
+                    sig.bind(*candidate)
+                except TypeError:
+                    continue
+                args = candidate
+                break
+        except (TypeError, ValueError):
+            args = None
+        if args is not None:
+            try:
+                with contextlib.redirect_stdout(_Sink()):
+                    fn(*args)
+            except NotImplementedError:
+                what = getattr(fn, "__name__", "your function")
+                return Feedback(f"{name}: not written yet.", [(
+                    "bad", f"{what} still raises NotImplementedError: replace `# YOUR CODE HERE` and "
+                           "`raise NotImplementedError()` with your code.", None)])
+            except Exception:  # noqa: BLE001 -- the checker reports it, with context
+                pass
+    return checker(fn, **options)
+
+
+class _Sink:
+    def write(self, s):
+        return len(s)
+
+    def flush(self):
+        pass
+
+
+# ============================================================================
+# best_move(game, state): the decision at the root
+# ============================================================================
+
+_NONALTERNATING = {"max": [{"min": [{"min": [3, 8]}, {"min": [5, 1]}]}, {"min": [{"min": [4, 6]}, 2]}]}
+_TTT_DECISIONS = (
+    "XX./OO./...",   # X wins at once (cell 2); cell 5 would only block
+    "XO./.X./..O",   # X to move: the fork at 6 wins
+    "X.O/.X./...",   # O to move: must block at 8
+    "XOX/.O./...",   # X to move: must block at 7
+)
+
+
+def _decision_trees():
+    if "decision" not in CACHE:
+        t = nested_tree
+        CACHE["decision"] = [
+            ("the textbook tree", [t(TEXTBOOK)]),
+            ("MIN at the root", [t(TEXTBOOK, MIN), t([[2, 9], [7, 1, 8], [4]], MIN)]),
+            ("a leaf among the root's children", [t([[1, 5], 6]), t([7, [3, 9]], MIN)]),
+            ("turns that do not alternate", [t(_NONALTERNATING)]),
+            ("ragged trees", [t(drawn_tree(11, depth=4)), t(drawn_tree(13, depth=4), MIN)]),
+            ("negative values", [t([[-3, -12, -8], [-2, -4, -6], [-14, -5, -2]]),
+                                 t([[-7, -1], [-2, -9], [-5, -6]], MIN)]),
+            ("deeper trees with cutoffs", [t([[[3, 5], [6, 9]], [[1, 2], [0, 8]]]),
+                                           t(drawn_tree(21, depth=4, branching=(2, 3), ragged=False))]),
+        ]
+    return CACHE["decision"]
+
+
+def _root_values(G):
+    R = minimax(G, trace=True).graph
+    root = G.graph["root"]
+    return {c: R.nodes[c]["value"] for c in G.successors(root)}, R.nodes[root]["value"]
+
+
+def _move_problem(out, legal):
+    """None if ``out`` is a legal move, else what is wrong with it (a phrase)."""
+    if out.error:
+        return out.error
+    v = out.value
+    if v is None:
+        return "returned None (is a return statement missing?)"
+    try:
+        ok = v in legal
+    except TypeError:
+        ok = False
+    if ok:
+        return None
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        return (f"returned {fmt(v)}, which is not one of the moves {legal!r}: return the move "
+                f"(one of game.actions(state)), not its value")
+    return f"returned {v!r}, which is not one of the moves {legal!r} (game.actions(state))"
+
+
+def _decision_tree_case(fn, G, printed, alphabeta_mode):
+    """``(ok, text, hint)`` for one tree."""
+    game = CountingTree(G)
+    nodes = NodeNames(G)
+    root = G.graph["root"]
+    role = G.nodes[root]["player"]
+    values, best_value = _root_values(G)
+    best = [c for c, v in values.items() if v == best_value]
+    out = run_learner(fn, (game, game.initial), printed, game)
+    legal = list(G.successors(root))
+    problem = _move_problem(out, legal)
+    where = f"On {inline(G, nodes)}"
+    if problem:
+        return False, f"{where}, your function {problem}.", error_hint(problem)
+    chosen = out.value
+    worth = ", ".join(f"{nodes.name(c)} is worth {fmt(values[c])}" for c in legal)
+    if chosen not in best:
+        picks = "largest" if role == MAX else "smallest"
+        text = (f"{where}, your function chose {nodes.name(chosen)} (worth {fmt(values[chosen])}), but "
+                f"{nodes.name(root)} is a {ROLE_NAMES[role]} node: {worth}, so {ROLE_NAMES[role]} moves to "
+                f"{nodes.names(best)}, the {picks}.")
+        other = max(values.values()) if role == MIN else min(values.values())
+        hint = None
+        if values[chosen] == other and other != best_value:
+            hint = (f"You chose what {'MAX' if role == MIN else 'MIN'} would: at the root, ask "
+                    f"game.to_move(state) who chooses; {ROLE_NAMES[role]} wants the {picks} value.")
+        if alphabeta_mode and hint is None:
+            R = alphabeta(G, trace=True).graph
+            if R.nodes[chosen].get("bound", "exact") != "exact" and R.nodes[chosen]["value"] == best_value:
+                hint = ("That move only ties the best value under a narrowed window: its value is a bound "
+                        "(the search of it was cut short), not exact. Change the best move only when a child's "
+                        "value is strictly better than the best so far.")
+        if hint is None and legal and chosen == legal[0]:
+            hint = "That is the first move: compare the value of every move and keep the best so far."
+        elif hint is None and legal and chosen == legal[-1]:
+            hint = "That is the last move: keep the best move so far instead of overwriting it."
+        return False, text, hint
+    if alphabeta_mode:
+        seqs = {rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
+                for rule in ("textbook", "strict")}
+        seen = list(dict.fromkeys(game.evaluated))
+        if seen not in seqs.values():
+            restart = [restart_leaves(G, strict) for strict in (False, True)]
+            if seen in restart and seqs["textbook"] not in restart:
+                return False, (
+                    f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated "
+                    f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of the "
+                    f"root's children with a fresh window (α = -∞, β = +∞)."), (
+                    "Carry the window from one root child to the next: after each child, raise α (at a MAX root) "
+                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search.")
+            return False, (
+                f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated {len(seen)} "
+                f"leaves ({nodes.names(seen) if seen else 'none'}) where alpha-beta evaluates "
+                f"{len(seqs['textbook'])} ({nodes.names(seqs['textbook'])})."), (
+                "Search the root's children in order with your alpha-beta, passing (α, β) and updating α at a MAX "
+                "root (β at a MIN root) after each child.")
+    return True, f"{where}: {nodes.name(chosen)}, right.", None
+
+
+def _ttt_case(fn, text, printed):
+    game = TicTacToe()
+    state = TicTacToe.from_string(text)
+    r = minimax(game, state, trace=True, trace_depth=1)
+    G = r.graph
+    root = G.graph["root"]
+    values = {G.edges[root, c]["move"]: G.nodes[c]["value"] for c in G.successors(root)}
+    best = [m for m, v in values.items() if v == r.value]
+    mover = "X" if game.to_move(state) == MAX else "O"
+    out = run_learner(fn, (game, state), printed)
+    problem = _move_problem(out, game.actions(state))
+    where = f"On '{text}' ({mover} to move)"
+    if problem:
+        return False, f"{where}, your function {problem}.", error_hint(problem)
+    if out.value in best:
+        return True, f"{where}: cell {out.value}, right.", None
+    words = {1: "X wins", 0: "a draw", -1: "O wins"}
+    return False, (f"{where}, your function chose cell {out.value}, after which {words[values[out.value]]} with best "
+                   f"play, but cell {best[0]} gives {words[r.value]}."), None
+
+
+def check_best_move(fn, *, alphabeta=False, tictactoe=True):
+    """Check a student's ``best_move(game, state) -> move``.
+
+    The move must be a best move for the player to move at ``state`` (any of
+    equally good moves is accepted): the largest minimax value at a MAX node,
+    the smallest at a MIN node. Checked on the textbook tree, MIN roots, a
+    leaf among the root's children, turns that do not alternate, ragged
+    trees, negative values and (``tictactoe``) a few tic-tac-toe positions
+    (take a win, make a fork, block).
+
+    With ``alphabeta=True`` the function is expected to search the root's
+    children with alpha-beta, carrying the window from one child to the
+    next; the leaves it evaluates (its ``game.utility`` calls) must be
+    alpha-beta's (textbook or strict rule). A root that restarts the window
+    for every child is named, and so is a move that only ties the best value
+    because its value is a bound.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(game, state) -> move``.
+    alphabeta : bool
+        Also check the leaves evaluated (trees only).
+    tictactoe : bool
+        Also check tic-tac-toe positions.
+
+    Returns
+    -------
+    Feedback
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> def value(game, state):
+    ...     if game.is_terminal(state):
+    ...         return game.utility(state)
+    ...     vals = [value(game, game.result(state, m)) for m in game.actions(state)]
+    ...     return max(vals) if game.to_move(state) == "max" else min(vals)
+    >>> def best_move(game, state):   # forgets that MIN wants the smallest value
+    ...     return max(game.actions(state), key=lambda m: value(game, game.result(state, m)))
+    >>> fb = check_best_move(best_move, tictactoe=False)
+    >>> fb.ok
+    False
+    >>> print(fb.hints[0])
+    You chose what MAX would: at the root, ask game.to_move(state) who chooses; MIN wants the smallest value.
+    """
+    problem = check_callable(fn, "check_best_move", "fn(game, state)", 2)
+    if problem:
+        return Feedback("check_best_move: your function could not be called.", [("bad", problem, None)])
+    rep, printed = Report(), Printed()
+    passed = total = 0
+    first_bad = None
+    for name, trees in _decision_trees():
+        total += 1
+        cases = [(_decision_tree_case(fn, G, printed, alphabeta), G) for G in trees]
+        bad = [(c, G) for c, G in cases if not c[0]]
+        if not bad:
+            passed += 1
+            rep.good(f"{name}: right on all {len(cases)}." if len(cases) > 1 else f"{name}: right.")
+            continue
+        (_, text, hint), G = min(bad, key=lambda b: b[1].number_of_nodes())
+        rep.bad(f"{name}: {len(cases) - len(bad)} of {len(cases)} right. {text}", hint)
+        first_bad = first_bad or G
+    if tictactoe:
+        total += 1
+        cases = [_ttt_case(fn, text, printed) for text in _TTT_DECISIONS]
+        bad = [c for c in cases if not c[0]]
+        if not bad:
+            passed += 1
+            rep.good(f"tic-tac-toe positions (take a win, fork, block): right on all {len(cases)}.")
+        else:
+            rep.bad(f"tic-tac-toe positions: {len(cases) - len(bad)} of {len(cases)} right. {bad[0][1]}", bad[0][2])
+    printed_note(rep, printed)
+    fb = checker_feedback("check_best_move", rep, passed, total)
+    fb.tree = first_bad
+    return fb

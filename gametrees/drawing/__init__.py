@@ -1,0 +1,46 @@
+"""Drawings of game trees, search results and frames of a search (matplotlib).
+
+For a learner, two functions: :func:`draw` (a tree, a result, or one frame of
+a search, onto a matplotlib Axes) and :func:`side_by_side` (two searches next
+to each other); and :func:`tidy_layout`, the textbook positions of a tree's
+nodes.
+
+The package, in the order a drawing is made (each module imports only the
+ones above it):
+
+==============  ============================================================
+``layout``      :func:`tidy_layout`, :func:`tree_children` (networkx only)
+``scene``       what to draw: the nodes kept and their kinds, and how each
+                node and edge looks at one moment (no matplotlib)
+``painter``     the look: colours, styles, sizes, and the matplotlib artists
+``figure``      :func:`draw`, :func:`side_by_side` and :class:`Drawing`
+==============  ============================================================
+
+The replay, the boards, the practice widget and the exports draw through
+this small public interface (never through the modules' private names):
+
+* :class:`Drawing`: a tree prepared once with its options; ``geometry``,
+  ``new_axes``, ``scene``, ``paint``, ``paint_legend``, ``painter``;
+* :class:`Scene`: how each node and edge looks (a caller may restyle it
+  before painting, e.g. mark the subtrees a learner cut as pruned);
+* :class:`Painter`: ``half_height(node)``, the size of a node's mark in points;
+* :func:`setup_axes`: an Axes with a geometry's limits and no axis lines;
+* :func:`summary` ("alphabeta: value 3, 11 nodes visited, ...") and
+  :func:`format_number` (3, −2, 4.33, +∞) for texts beside a figure;
+* :data:`PALETTE` and :class:`TextCollection` (what the texts of a figure are).
+
+This package may import :mod:`gametrees.games`, :mod:`gametrees.trees`,
+:mod:`gametrees.search` and :mod:`gametrees.trace`; importing it loads
+matplotlib, which is why ``import gametrees`` loads it only on first use.
+"""
+
+from .figure import Drawing, draw, side_by_side
+from .layout import tidy_layout, tree_children
+from .painter import PALETTE, Geometry, Painter, TextCollection, setup_axes
+from .scene import Prepared, Scene, format_number, format_value, summary
+
+__all__ = [
+    "PALETTE", "Drawing", "Geometry", "Painter", "Prepared", "Scene", "TextCollection",
+    "draw", "format_number", "format_value", "setup_axes", "side_by_side", "summary",
+    "tidy_layout", "tree_children",
+]

@@ -1,0 +1,362 @@
+"""What to draw: the nodes of a tree, their places, and how each one looks.
+
+This module holds the part of a drawing that needs no matplotlib:
+
+* :class:`Prepared`: a tree made ready to draw, once for all its frames (the
+  nodes kept, their tidy layout, each node's kind: MAX, MIN, chance or leaf);
+* :class:`Scene`: how every node and edge looks at one moment (done, on the
+  current path, not reached yet, pruned; the value written in each node;
+  alpha and beta), made by :func:`scene_from_graph` (a plain or searched tree)
+  or :func:`scene_from_frame` (one step of a search);
+* the words and numbers a figure writes: :func:`format_number`,
+  :func:`format_value` and :func:`summary`.
+
+It may import :mod:`gametrees.games`, :mod:`gametrees.search` and
+:mod:`gametrees.drawing.layout` (networkx only); :mod:`gametrees.drawing.painter`
+turns a scene into matplotlib artists.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import networkx as nx
+
+from ..games import CHANCE, MAX, MIN
+from ..search import SearchResult
+from .layout import tidy_layout, tree_children
+
+__all__ = ["Prepared", "Scene", "format_number", "format_value", "scene_from_frame", "scene_from_graph",
+           "summary"]
+
+
+# ----------------------------------------------------------------------------
+# Formatting
+# ----------------------------------------------------------------------------
+
+
+def format_number(x) -> str:
+    """A value for a small figure: 3, -2 (true minus sign), 4.33, +∞."""
+    if x is None:
+        return ""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return str(x)
+    if math.isinf(x):
+        return "+∞" if x > 0 else "\u2212∞"
+    if isinstance(x, float) or not isinstance(x, numbers.Integral):
+        x = float(x)
+        s = str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.3g}"
+    else:
+        s = str(x)
+    return s.replace("-", "\u2212")
+
+
+def format_value(x, bound=None) -> str:
+    """A value, or a bound on it: ``≤ 2`` (``bound="upper"``), ``≥ 5`` (``"lower"``)."""
+    s = format_number(x)
+    if bound == "upper":
+        return "≤\u200a" + s
+    if bound == "lower":
+        return "≥\u200a" + s
+    return s
+
+
+# ----------------------------------------------------------------------------
+# What to draw: the nodes, their layout and their kinds
+# ----------------------------------------------------------------------------
+
+
+class Prepared:
+    """Everything about a drawing that does not change from frame to frame."""
+
+    def __init__(self, G, *, nodes=None, max_depth=None, max_children=None, max_nodes=500,
+                 boards=None):
+        if "root" not in G.graph:
+            raise ValueError("the graph has no 'root' attribute: set G.graph['root'] to the root's node id")
+        root = G.graph["root"]
+        if root not in G:
+            raise ValueError(f"the root {root!r} (G.graph['root']) is not a node of the graph")
+        if not nx.is_directed_acyclic_graph(G):
+            cycle = nx.find_cycle(G)
+            raise ValueError(f"the graph has a cycle through {cycle[0][0]!r}: a game tree must be acyclic")
+        self.G = G
+        self.root = root
+        full = tree_children(G, root)
+        if len(full) != len(G):
+            stray = next(n for n in G if n not in full)
+            raise ValueError(f"node {stray!r} cannot be reached from the root {root!r}")
+        self.parent = {v: u for u, kids in full.items() for v in kids}
+        depth = {root: 0}
+        for u in _bfs(full, root):
+            for v in full[u]:
+                depth[v] = depth[u] + 1
+        self.full_depth = max(depth.values())
+        keep = self._select(G, full, depth, nodes, max_depth, max_children)
+        self.note = ""
+        shown_depth = max(depth[n] for n in keep)
+        # Automatic limits: cut levels from the bottom until the drawing fits.
+        max_span = max_nodes // 2  # leaves side by side
+        cut = False
+        while shown_depth > 1 and (len(keep) > max_nodes or _span(full, keep) > max_span):
+            shown_depth -= 1
+            keep = {n for n in keep if depth[n] <= shown_depth}
+            cut = True
+        if cut:
+            self.note = (f"{len(G)} nodes: the top {shown_depth} of {self.full_depth} levels are shown "
+                         "(… marks hidden subtrees; choose with max_depth= or max_children=)")
+        self.keep = keep
+        self.children = {u: [v for v in full[u] if v in keep] for u in keep}
+        self.hidden = {u: len(full[u]) - len(self.children[u]) for u in keep if len(full[u]) > len(self.children[u])}
+        self.depth = depth
+        self.pos = tidy_layout(self.children, root)
+        self.order = list(_bfs(self.children, root))
+        xs = [x for x, _ in self.pos.values()]
+        self.xmin, self.xmax = min(xs), max(xs)
+        self.levels = max(depth[n] for n in keep)
+        nodes_ = G.nodes
+        self.kind = {}
+        for n in self.order:
+            player = nodes_[n].get("player")
+            if player in (MAX, MIN, CHANCE):
+                self.kind[n] = player
+            elif full[n]:
+                raise ValueError(
+                    f"inner node {n!r} has player {player!r}: expected 'max', 'min' or 'chance'"
+                )
+            elif "utility" in nodes_[n]:
+                self.kind[n] = "leaf"
+            else:
+                # A pruned stub of a game search: whose turn it is was never
+                # recorded; the opponent of its parent moves there.
+                p = nodes_[self.parent[n]].get("player") if n in self.parent else None
+                self.kind[n] = {MAX: MIN, MIN: MAX}.get(p, "leaf")
+        self.is_leaf = {n: not full[n] for n in self.order}
+        self.boards = boards
+        if boards is not None:
+            missing = next((n for n in self.order if "state" not in nodes_[n]), None)
+            if missing is not None:
+                raise ValueError(
+                    f"boards=... draws each node's 'state', but node {missing!r} has none: "
+                    "boards are for trees of games (gt.expand or a search of a game)"
+                )
+        self.mode = "boards" if boards is not None else "shapes"
+
+    @staticmethod
+    def _select(G, full, depth, nodes, max_depth, max_children):
+        root = G.graph["root"]
+        if nodes is not None:
+            try:
+                keep = set(nodes)
+            except TypeError:
+                raise TypeError(f"nodes must be a collection of node ids, got {type(nodes).__name__}") from None
+            if root not in keep:
+                raise ValueError(f"nodes must include the root {root!r}")
+            parent = {v: u for u, kids in full.items() for v in kids}
+            for n in keep:
+                if n not in full:
+                    raise ValueError(f"nodes lists {n!r}, which is not a node of the tree")
+                if n != root and parent[n] not in keep:
+                    raise ValueError(f"nodes lists {n!r} but not its parent {parent[n]!r}: "
+                                     "a drawn node needs its path to the root")
+        else:
+            keep = set(full)
+        if max_depth is not None:
+            keep = {n for n in keep if depth[n] <= max_depth}
+        if max_children is not None:
+            best = {u for u, v, b in G.edges(data="best") if b}
+            kept = {root}
+            for u in _bfs(full, root):
+                if u not in kept:
+                    continue
+                kids = [v for v in full[u] if v in keep]
+                chosen = kids[:max_children]
+                on_pv = [v for v in kids[max_children:] if (u in best and G.edges[u, v].get("best"))]
+                if on_pv and chosen:
+                    chosen = chosen[:-1] + on_pv[:1]
+                kept.update(chosen)
+            keep = kept
+        return keep
+
+
+def _bfs(children, root):
+    out = [root]
+    i = 0
+    while i < len(out):
+        out.extend(children.get(out[i], ()))
+        i += 1
+    return out
+
+
+def _span(full, keep):
+    """Width of the layout of the kept nodes, counted in leaves (an upper bound)."""
+    leaves = 0
+    for n in keep:
+        if not any(v in keep for v in full[n]):
+            leaves += 1
+    return leaves
+
+
+# ----------------------------------------------------------------------------
+# What each node looks like: from annotations, from a frame, or plain
+# ----------------------------------------------------------------------------
+
+
+class Scene:
+    """How each node and edge looks at one moment (a drawing of a tree, or one frame of a search)."""
+
+    def __init__(self):
+        self.style = {}       # node -> plain/done/active/todo/pruned
+        self.value = {}       # node -> str
+        self.edge = {}        # (u, v) -> plain/path/todo/pruned/best
+        self.cut = []         # edges into the roots of pruned subtrees
+        self.window = {}      # node -> (alpha, beta)
+        self.current = None
+        self.bounds = False   # some value is only a bound
+
+
+def _utility(attrs):
+    return format_number(attrs["utility"]) if "utility" in attrs else ""
+
+
+def scene_from_graph(prep, values=True):
+    """The scene of a plain tree or a finished search (the annotations a search wrote on the graph)."""
+    G, sc = prep.G, Scene()
+    nodes = G.nodes
+    for n in prep.order:
+        a = nodes[n]
+        status = a.get("status")
+        leaf = prep.is_leaf[n]
+        if status is None:
+            sc.style[n] = "plain"
+            sc.value[n] = _utility(a) if leaf else ""
+        elif status == "visited":
+            sc.style[n] = "done"
+            if "value" in a and (values or leaf):
+                sc.value[n] = format_value(a["value"], a.get("bound"))
+                sc.bounds |= a.get("bound") in ("upper", "lower")
+            else:
+                sc.value[n] = _utility(a) if leaf else ""
+            if "alpha" in a and not leaf and a.get("player") in (MAX, MIN):
+                sc.window[n] = (a["alpha"], a["beta"])
+        elif status == "pruned":
+            sc.style[n] = "pruned"
+            sc.value[n] = _utility(a) if leaf else ""
+        else:
+            sc.style[n] = "todo"
+            sc.value[n] = _utility(a) if leaf else ""
+    for u in prep.order:
+        for v in prep.children[u]:
+            e = G.edges[u, v]
+            sv, su = sc.style[v], sc.style[u]
+            if sv == "pruned":
+                sc.edge[u, v] = "pruned"
+                if su != "pruned":
+                    sc.cut.append((u, v))
+            elif e.get("best"):
+                sc.edge[u, v] = "best"
+            elif sv == "todo":
+                sc.edge[u, v] = "todo"
+            else:
+                sc.edge[u, v] = "plain"
+    return sc
+
+
+def scene_from_frame(prep, fr, values=True):
+    """The scene of one frame of a search (:class:`~gametrees.trace.Frame`) on the prepared tree."""
+    G, sc = prep.G, Scene()
+    nodes = G.nodes
+    missing = next((n for n in (fr.current, *fr.path) if n not in G), None)
+    if missing is not None:
+        raise ValueError(
+            f"the frame's node {missing!r} is not in the tree: draw a frame on the tree that was "
+            "searched (tree=result.graph)"
+        )
+    on_path = set(fr.path)
+    pruned = set()
+    for n in fr.pruned:
+        if n in prep.keep:
+            pruned.update(_bfs(prep.children, n))
+    for n in prep.order:
+        a = nodes[n]
+        leaf = prep.is_leaf[n]
+        if n in fr.done:
+            sc.style[n] = "done"
+            bound = fr.bounds.get(n)
+            if values or leaf:
+                sc.value[n] = format_value(fr.values.get(n), bound)
+            else:
+                sc.value[n] = ""
+            sc.bounds |= bound in ("upper", "lower")
+        elif n in on_path:
+            sc.style[n] = "active"
+            v = fr.values.get(n)
+            player = fr.players.get(n)
+            if v is None or not values or (isinstance(v, float) and math.isinf(v)):
+                sc.value[n] = ""
+            elif player == MAX:
+                sc.value[n] = format_value(v, "lower")
+            elif player == MIN:
+                sc.value[n] = format_value(v, "upper")
+            else:
+                sc.value[n] = format_number(v)
+            if n in fr.alpha:
+                sc.window[n] = (fr.alpha[n], fr.beta[n])
+        elif n in pruned:
+            sc.style[n] = "pruned"
+            sc.value[n] = _utility(a) if leaf else ""
+        else:
+            sc.style[n] = "todo"
+            sc.value[n] = _utility(a) if leaf else ""
+    best = set()
+    n = prep.root
+    seen = {n}
+    while n in fr.best and fr.best[n] in fr.order and fr.best[n] not in seen:
+        best.add((n, fr.best[n]))
+        n = fr.best[n]
+        seen.add(n)
+    path_edges = set(zip(fr.path, fr.path[1:]))
+    for u in prep.order:
+        for v in prep.children[u]:
+            if v in pruned:
+                sc.edge[u, v] = "pruned"
+                if u not in pruned:
+                    sc.cut.append((u, v))
+            elif (u, v) in best:
+                sc.edge[u, v] = "best"
+            elif (u, v) in path_edges:
+                sc.edge[u, v] = "path"
+            elif v in fr.order:
+                sc.edge[u, v] = "plain"
+            else:
+                sc.edge[u, v] = "todo"
+    cur = fr.current
+    while cur not in prep.keep and cur in prep.parent:
+        cur = prep.parent[cur]
+    sc.current = cur
+    return sc
+
+
+# ----------------------------------------------------------------------------
+# Words: a result's summary
+# ----------------------------------------------------------------------------
+
+
+def summary(x, label=None):
+    """"alphabeta: value 3, 11 nodes visited, 7 leaves evaluated" (``label`` replaces the algorithm)."""
+    if isinstance(x, SearchResult):
+        algo, value, stats = x.algorithm, x.value, x.stats
+        visited, leaves = stats.get("nodes_visited"), stats.get("leaves_evaluated")
+    elif isinstance(x, nx.DiGraph) and "algorithm" in x.graph:
+        algo = x.graph["algorithm"]
+        root = x.graph["root"]
+        value = x.nodes[root].get("value")
+        visited, leaves = x.graph.get("nodes_visited"), x.graph.get("leaves_evaluated")
+    else:
+        return label
+    parts = [f"{label or algo}: value {format_number(value)}"]
+    if visited is not None:
+        parts.append(f"{visited} nodes visited")
+    if leaves is not None:
+        parts.append(f"{leaves} leaves evaluated")
+    return ", ".join(parts)

@@ -1,0 +1,165 @@
+"""Exercises with specific feedback, and checkers for a learner's own search code.
+
+Two halves, one idea: compare what a learner wrote with what the engine
+(:func:`~gametrees.minimax`, :func:`~gametrees.alphabeta`,
+:func:`~gametrees.expectimax`) computes, and say *where* and *why* they differ,
+node by node. Nothing here searches a tree itself: every expected answer and
+every explanation is read from the engine's annotated graph and trace.
+
+Exercises by hand
+-----------------
+:func:`generate` makes a seeded exercise of one kind (or call the classes):
+
+==============  ============================  ===============================================
+kind            class                         the learner gives
+==============  ============================  ===============================================
+``values``      :class:`ValuesExercise`       the minimax value of every inner node (a dict);
+                                              with ``algorithm="alphabeta"`` the values
+                                              alpha-beta returns, bounds written ``"≤ 2"``
+``pruning``     :class:`PruningExercise`      the leaves alpha-beta prunes (``rule=
+                                              "textbook"`` or ``"strict"``)
+``order``       :class:`OrderExercise`        the nodes in the order they are visited
+``window``      :class:`WindowExercise`       (α, β) at a named node when it returns
+``expectimax``  :class:`ExpectimaxExercise`   the expectimax value of every inner node
+``best_move``   :class:`BestMoveExercise`     the best move at the root
+==============  ============================  ===============================================
+
+Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in
+breadth-first order), ``.question``, ``.check(answer)`` (a :class:`Feedback`),
+``.solution()`` (the answer in the form a learner gives it), ``.result`` (the
+engine's :class:`~gametrees.SearchResult`, for ``gt.draw`` / ``gt.replay``),
+``.explain()`` (the worked solution as text) and ``.show_solution()``.
+
+The same seed (an int or a string such as a student number) always gives the
+same exercise; the root player (``root_player="max"`` or ``"min"``) changes the
+roles, not the shape. Difficulty presets (any entry can be overridden by a
+keyword argument of the same name):
+
+==========  =====  =========  ===========  ======  ================================================
+difficulty  depth  branching  leaf values  ragged  chance trees (``players``, ``probabilities``)
+==========  =====  =========  ===========  ======  ================================================
+easy        2      3          0..20        no      MAX, chance; equal probabilities
+medium      3      2-3        0..20        no      MAX, chance, MIN; varied probabilities
+hard        4      2-3        -20..20      yes     MAX, chance, MIN, chance; varied probabilities
+==========  =====  =========  ===========  ======  ================================================
+
+*Ragged* trees have leaves at different depths (from depth 2 on) as well as
+varying branching. Chance trees are used by :class:`ExpectimaxExercise` and by
+``BestMoveExercise(chance=True)``.
+
+Answers are forgiving: nodes by label (``"C"``, ``"c"``) or id (``(1,)``);
+sets in any order, as a list, tuple, set or a string ``"I, J"``; values as
+numbers or strings (``"2"``, ``"-∞"``, ``"≤ 2"``, ``">= 5"``). A malformed
+answer is never an exception: the feedback says what form is expected.
+
+Checkers for a learner's code
+-----------------------------
+:func:`check_minimax`, :func:`check_alphabeta`, :func:`check_expectimax`,
+:func:`check_evaluation` and :func:`check_ucb` run the learner's function on
+small trees and positions, catch whatever it raises, and report the smallest
+failing case and the deepest node whose value is wrong while its children's
+are right, naming the likely misconception.
+
+Every check returns a :class:`Feedback`: ``.ok``, ``.lines`` (one ✓/✗ line
+per point), a plain-text ``repr`` and a coloured ``_repr_html_``.
+
+Modules
+-------
+Lowest layer first; a module imports only from those above it in this list
+(and from :mod:`gametrees.games`, :mod:`~gametrees.search`,
+:mod:`~gametrees.trees`, :mod:`~gametrees.trace`), never their ``_private``
+names. Nothing here imports matplotlib or ipywidgets.
+
+==========================  ================================================================
+``feedback``                :class:`Feedback`, the report builder, the wording helpers
+``answers``                 reading typed answers: numbers, bounds, "pruned", node names
+``by_hand``                 the exercises by hand and :func:`generate` (a package: ``base``,
+                            ``values``, ``cutoffs``, ``best_move``, ``kinds``)
+``code_checks``             the checks of a learner's functions (a package: ``harness``,
+                            ``diagnosis``, ``values``, ``pruning``, ``formulas``)
+``lessons``                 the checks only one lesson uses
+==========================  ================================================================
+
+Examples
+--------
+>>> import gametrees as gt
+>>> ex = gt.exercises.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+>>> ex.solution()
+{'A': 3, 'B': 3, 'C': 2, 'D': 2}
+>>> ex.check({"A": 3, "B": 3, "C": 2, "D": 14})
+✗ Minimax values: 3 of 4 right.
+✓ A = 3
+✓ B = 3
+✓ C = 2
+✗ D: you wrote 14, but D is a MIN node over K = 14, L = 5, M = 2, so its value is 2.
+    Hint: You took the largest value, but MIN picks the smallest. Ask whose turn it is at D.
+>>> ex = gt.exercises.generate("pruning", seed=7, difficulty="easy")
+>>> ex.check(ex.solution()).ok
+True
+"""
+
+from __future__ import annotations
+
+from .feedback import Feedback
+from .by_hand import (
+    BestMoveExercise,
+    Exercise,
+    ExpectimaxExercise,
+    KINDS,
+    OrderExercise,
+    PRESETS,
+    PruningExercise,
+    ValuesExercise,
+    WindowExercise,
+    generate,
+)
+from .code_checks import check_alphabeta, check_evaluation, check_expectimax, check_minimax, check_ucb
+from .lessons import (
+    check_after_two_moves,
+    check_average_branching,
+    check_careless_table,
+    check_count_leaves,
+    check_depth_limited,
+    check_fast_wins,
+    check_final_move,
+    check_game_kinds,
+    check_mcts,
+    check_negamax,
+    check_order_preserving_flip,
+    check_ordering_counts,
+    check_value,
+    check_win_depth,
+)
+
+__all__ = [
+    "BestMoveExercise",
+    "Exercise",
+    "ExpectimaxExercise",
+    "Feedback",
+    "KINDS",
+    "OrderExercise",
+    "PRESETS",
+    "PruningExercise",
+    "ValuesExercise",
+    "WindowExercise",
+    "check_after_two_moves",
+    "check_alphabeta",
+    "check_average_branching",
+    "check_careless_table",
+    "check_count_leaves",
+    "check_depth_limited",
+    "check_evaluation",
+    "check_expectimax",
+    "check_fast_wins",
+    "check_final_move",
+    "check_game_kinds",
+    "check_mcts",
+    "check_minimax",
+    "check_negamax",
+    "check_order_preserving_flip",
+    "check_ordering_counts",
+    "check_ucb",
+    "check_value",
+    "check_win_depth",
+    "generate",
+]

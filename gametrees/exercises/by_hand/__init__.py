@@ -1,0 +1,36 @@
+"""The exercises by hand: a tree, a question, and feedback on the learner's answer.
+
+:func:`generate` makes a seeded exercise of one of the :data:`KINDS`;
+:class:`ValuesExercise`, :class:`ExpectimaxExercise`, :class:`PruningExercise`,
+:class:`OrderExercise`, :class:`WindowExercise` and :class:`BestMoveExercise`
+can also be called with a tree. See :mod:`gametrees.exercises` for the answers
+each kind expects.
+
+Modules, lowest first (each imports only from those before it, and from
+:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.answers`):
+``base`` (presets, random trees, outlines, :class:`Exercise`), ``values``,
+``cutoffs`` (pruning, order, window), ``best_move``, ``kinds``
+(:data:`KINDS`, :func:`generate`).
+"""
+
+from __future__ import annotations
+
+from .base import PRESETS, Exercise, check_seed
+from .best_move import BestMoveExercise
+from .cutoffs import OrderExercise, PruningExercise, WindowExercise
+from .kinds import KINDS, generate
+from .values import ExpectimaxExercise, ValuesExercise
+
+__all__ = [
+    "BestMoveExercise",
+    "Exercise",
+    "ExpectimaxExercise",
+    "KINDS",
+    "OrderExercise",
+    "PRESETS",
+    "PruningExercise",
+    "ValuesExercise",
+    "WindowExercise",
+    "check_seed",
+    "generate",
+]

@@ -1,0 +1,220 @@
+"""The :class:`Feedback` object, the report that builds it, and the wording helpers.
+
+What every exercise and every check returns (:class:`Feedback`: ``.ok``, one
+✓/✗/• line per point, plain text and coloured HTML), the :class:`Report` the
+checks fill in line by line, and the small helpers that word numbers, lists and
+probabilities the same way everywhere (:func:`fmt`, :func:`and_list`,
+:func:`or_list`, :func:`fmt_prob`, :func:`plain`, :func:`close`, :func:`is_are`,
+:data:`ROLE_NAMES`).
+
+May import: the standard library, :mod:`gametrees.games` and
+:mod:`gametrees.trace`; nothing else of :mod:`gametrees.exercises` (it is the
+lowest layer).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+
+from ..games import CHANCE, MAX, MIN
+from ..trace import fmt as _engine_fmt
+
+# ============================================================================
+# Feedback
+# ============================================================================
+
+ROLE_NAMES = {MAX: "MAX", MIN: "MIN", CHANCE: "chance"}  # how a role is named in feedback
+
+_MARK = {"good": "✓", "bad": "✗", "note": "•"}
+# Okabe-Ito colours (distinguishable with colour-blindness); the marks carry
+# the meaning too, so colour is never the only signal.
+_COLOUR = {"good": "#0072B2", "bad": "#D55E00", "note": "#555555"}
+
+
+class Feedback:
+    """The verdict on an answer or on a learner's function.
+
+    Attributes
+    ----------
+    ok : bool
+        True when nothing is wrong (notes do not count against it).
+    title : str
+        One-line summary.
+    items : list of (kind, text, hint)
+        ``kind`` is ``"good"`` (✓), ``"bad"`` (✗) or ``"note"`` (•);
+        ``hint`` is an optional longer explanation (or ``None``).
+    tree : networkx.DiGraph or None
+        For function checkers: the smallest tree on which the function
+        failed, ready to draw.
+
+    Examples
+    --------
+    >>> fb = Feedback("Best move: right.", [("good", "B is a best move.", None)])
+    >>> fb.ok, fb.lines
+    (True, ['✓ B is a best move.'])
+    >>> fb
+    ✓ Best move: right.
+    ✓ B is a best move.
+    """
+
+    def __init__(self, title, items=()):
+        self.title = str(title)
+        self.items = [(kind, str(text), None if hint is None else str(hint)) for kind, text, hint in items]
+        for kind, _, _ in self.items:
+            if kind not in _MARK:
+                raise ValueError(f"feedback item kind must be 'good', 'bad' or 'note', got {kind!r}")
+        self.ok = not any(kind == "bad" for kind, _, _ in self.items)
+        self.tree = None
+
+    @property
+    def lines(self):
+        """The messages, one per point, each starting with ✓, ✗ or •."""
+        return [f"{_MARK[kind]} {text}" for kind, text, _ in self.items]
+
+    @property
+    def hints(self):
+        """The hints, in order (only items that have one)."""
+        return [hint for _, _, hint in self.items if hint]
+
+    @property
+    def score(self):
+        """``(right, checked)``: the number of ✓ points and of ✓ + ✗ points."""
+        good = sum(kind == "good" for kind, _, _ in self.items)
+        bad = sum(kind == "bad" for kind, _, _ in self.items)
+        return good, good + bad
+
+    def __bool__(self):
+        return self.ok
+
+    def __repr__(self):
+        out = [f"{_MARK['good' if self.ok else 'bad']} {self.title}"]
+        for kind, text, hint in self.items:
+            out.append(f"{_MARK[kind]} {text}")
+            if hint:
+                out.append(f"    Hint: {hint}")
+        return "\n".join(out)
+
+    __str__ = __repr__
+
+    def _repr_html_(self):
+        esc = html.escape
+        head = "good" if self.ok else "bad"
+        parts = [
+            '<div class="gametrees-feedback" style="font-family: sans-serif; line-height: 1.45">',
+            f'<div style="font-weight: bold; color: {_COLOUR[head]}">{_MARK[head]} {esc(self.title)}</div>',
+            '<ul style="list-style: none; margin: 0.25em 0; padding-left: 0.4em">',
+        ]
+        for kind, text, hint in self.items:
+            li = f'<li style="color: {_COLOUR[kind]}; margin: 0.15em 0">{_MARK[kind]} {esc(text)}'
+            if hint:
+                li += (
+                    '<details style="margin-left: 1.4em; color: #222222">'
+                    f"<summary>Hint</summary>{esc(hint)}</details>"
+                )
+            parts.append(li + "</li>")
+        parts.append("</ul></div>")
+        return "\n".join(parts)
+
+
+class Report:
+    """Collects feedback items, then makes a :class:`Feedback`."""
+
+    def __init__(self):
+        self.items = []
+        self._hints = set()
+
+    def _add(self, kind, text, hint):
+        if hint in self._hints:
+            hint = None  # a hint is given once
+        elif hint:
+            self._hints.add(hint)
+        self.items.append((kind, text, hint))
+
+    def good(self, text, hint=None):
+        self._add("good", text, hint)
+
+    def bad(self, text, hint=None):
+        self._add("bad", text, hint)
+
+    def note(self, text, hint=None):
+        self._add("note", text, hint)
+
+    def feedback(self, what, unit="right", count_ok=True):
+        good = sum(k == "good" for k, _, _ in self.items)
+        bad = sum(k == "bad" for k, _, _ in self.items)
+        if not bad:
+            title = f"{what}: all {good} {unit}." if good > 1 and count_ok else f"{what}: {unit}."
+        else:
+            title = f"{what}: {good} of {good + bad} {unit}."
+        return Feedback(title, self.items)
+
+
+def malformed(what, message):
+    """A :class:`Feedback` saying the answer to ``what`` could not be read, and ``message`` (the form expected)."""
+    return Feedback(f"{what}: the answer could not be read.", [("bad", message, None)])
+
+
+# ============================================================================
+# Formatting
+# ============================================================================
+
+
+def fmt(x):
+    """A value as a learner would write it: 3, 2.5, 9.75, +∞, -∞."""
+    if isinstance(x, numbers.Real) and not isinstance(x, (bool, numbers.Integral)):
+        x = float(x)
+        if math.isinf(x) or math.isnan(x):
+            return _engine_fmt(x)
+        r = round(x, 4)
+        if r == int(r) and abs(r) < 1e15:
+            return str(int(r))
+        return f"{r:.4f}".rstrip("0").rstrip(".")
+    return _engine_fmt(x)
+
+
+def and_list(names):
+    """``'B, C and D'``: names joined for a sentence."""
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def or_list(names):
+    """``'B, C or D'``: names joined for a sentence."""
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def fmt_prob(p):
+    """A probability as shown: 0.25, or 1/3 for thirds, sixths, ..."""
+    for k in (3, 6, 7, 9, 11, 12):
+        for j in range(1, k):
+            if abs(p - j / k) < 1e-9 and round(p, 4) != p:
+                return f"{j}/{k}"
+    return fmt(p)
+
+
+def plain(x):
+    """A number for a solution: an int when it is integral, else a float."""
+    if isinstance(x, float) and math.isfinite(x) and x.is_integer():
+        return int(x)
+    if isinstance(x, float) and math.isfinite(x):
+        return round(x, 10)
+    return x
+
+
+def close(a, b, tol=1e-9):
+    """Whether two values are equal up to ``tol`` (infinities only equal themselves)."""
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=tol)
+
+
+def is_are(n):
+    """'is'/'are' for a list."""
+    return "is" if len(n) == 1 else "are"

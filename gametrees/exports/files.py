@@ -1,0 +1,100 @@
+"""Files an export writes: the formats, checks before working, and whole files only.
+
+Files are written only where they are told to go: a relative path is taken
+from the current working folder, and a missing folder is an error (nothing
+creates folders behind your back). A file is written whole or not at all: it
+is first written beside its destination under a temporary name, then moved
+into place (:class:`AtomicFile`), so a failed export never leaves half a file
+or clobbers an older one. :func:`check_target` checks a path before any work
+is done (the command line checks every path before writing the first).
+
+This module imports the standard library only (no matplotlib): the command
+line reads the formats from here to answer ``--help`` quickly.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "AtomicFile", "check_target"]
+
+#: Suffixes :func:`export` writes, and what each is.
+FIGURE_FORMATS = {
+    ".svg": "SVG (matplotlib)",
+    ".pdf": "PDF (matplotlib)",
+    ".png": "PNG (matplotlib)",
+    ".tex": "a standalone LaTeX document with a TikZ picture",
+    ".tikz": "a bare TikZ picture (tikzpicture environment)",
+}
+#: Suffixes :func:`animate` writes.
+ANIMATION_FORMATS = {
+    ".gif": "animated GIF (Pillow)",
+    ".mp4": "MP4 video (needs ffmpeg)",
+}
+
+
+# ----------------------------------------------------------------------------
+# Paths: check before working, write whole files only
+# ----------------------------------------------------------------------------
+
+
+def check_target(path, formats, what):
+    """``path`` as a Path with its lower-case suffix, checked: known format, writable folder."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or pathlib.Path), got {type(path).__name__}")
+    path = Path(path)
+    suffix = path.suffix.lower()
+    supported = ", ".join(formats)
+    if not suffix:
+        raise ValueError(f"{str(path)!r} has no suffix: {what} writes {supported} (chosen by the suffix)")
+    if suffix not in formats:
+        raise ValueError(f"unknown format {suffix!r} for {str(path)!r}: {what} writes {supported}")
+    folder = path.parent
+    if not folder.exists():
+        raise FileNotFoundError(
+            f"cannot write {str(path)!r}: the folder {str(folder)!r} does not exist "
+            "(create it first; export does not create folders)"
+        )
+    if not folder.is_dir():
+        raise NotADirectoryError(f"cannot write {str(path)!r}: {str(folder)!r} is not a folder")
+    if path.is_dir():
+        raise IsADirectoryError(f"cannot write {str(path)!r}: it is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(f"cannot write {str(path)!r}: the folder {str(folder)!r} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise PermissionError(f"cannot write {str(path)!r}: the file exists and is read-only")
+    return path, suffix
+
+
+class AtomicFile:
+    """A temporary file beside ``path`` that replaces ``path`` only when writing succeeded.
+
+    >>> with AtomicFile(path) as tmp:   # doctest: +SKIP
+    ...     tmp.write_text(source)       # ``path`` appears only if this succeeds
+    """
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.stem}.", suffix=f".partial{self.path.suffix}",
+                                   dir=self.path.parent)
+        os.close(fd)
+        self.tmp = Path(tmp)
+        return self.tmp
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            os.chmod(self.tmp, 0o666 & ~_umask())
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
+        return False
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,223 @@
+"""The game protocol: the roles MAX, MIN and CHANCE, the class :class:`Game`, and
+the argument checks every game shares.
+
+:class:`Game` documents what a game must provide; the search engine is written
+once against it.  The helpers :func:`as_int`, :func:`int_at_least` and
+:func:`check_tuple_state` are the checks the games in :mod:`gametrees.games` use
+for their arguments and states, so that all games word their errors alike.
+
+Imports: the standard library only (this is the lowest layer of the package).
+"""
+
+import operator
+
+__all__ = [
+    "CHANCE",
+    "MAX",
+    "MIN",
+    "Game",
+    "as_int",
+    "check_tuple_state",
+    "int_at_least",
+]
+
+#: The role of the first player (X in tic-tac-toe and Connect Four).
+MAX = "max"
+#: The role of the second player.
+MIN = "min"
+#: The role of a chance state (the "player" who rolls the die).
+CHANCE = "chance"
+
+
+# ---------------------------------------------------------------------------
+# Argument checking shared by the games
+# ---------------------------------------------------------------------------
+
+
+def as_int(value, what):
+    """Return ``value`` as an ``int`` or raise ``TypeError`` naming ``what``.
+
+    Accepts Python ints and integer-like objects (e.g. numpy integers); rejects
+    ``bool`` (``True`` is not a sensible column or coin count) and floats.
+    """
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, got the bool {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int, got {value!r} of type {type(value).__name__}"
+        ) from None
+
+
+def int_at_least(value, name, minimum):
+    """Validate a constructor argument: an int that is at least ``minimum``.
+
+    Returns ``value`` as an ``int``; raises ``TypeError`` (via :func:`as_int`) or
+    ``ValueError`` naming ``name`` and ``minimum``.
+    """
+    value = as_int(value, name)
+    if value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value}")
+    return value
+
+
+def check_tuple_state(state, size, what):
+    """Check that ``state`` is a tuple of ``size`` items (TypeError/ValueError)."""
+    if not isinstance(state, tuple):
+        raise TypeError(
+            f"a {what} state must be a tuple, got {state!r} of type "
+            f"{type(state).__name__}"
+        )
+    if len(state) != size:
+        raise ValueError(
+            f"a {what} state must be a tuple of {size} items, got {state!r}"
+        )
+
+
+# ---------------------------------------------------------------------------
+# The protocol
+# ---------------------------------------------------------------------------
+
+
+class Game:
+    """The game protocol that every search algorithm in :mod:`gametrees` uses.
+
+    Subclasses describe the rules of one game; they never search.  A state is any
+    hashable, immutable value (the games in this module use plain tuples).
+
+    Attributes
+    ----------
+    initial : hashable
+        The start state.
+
+    Notes
+    -----
+    The search engine calls only :meth:`to_move`, :meth:`is_terminal`,
+    :meth:`utility`, :meth:`successors`, :meth:`chances` and :meth:`canonical`.
+    :meth:`actions` and :meth:`result` are for people: they check their arguments
+    and explain what is wrong.  :meth:`successors` is the fast path: its default
+    implementation combines :meth:`actions` and :meth:`result`, and the games
+    override it to skip the legality checks (the moves come from the rules, so they
+    are legal).
+
+    Values are from MAX's point of view: +1 when MAX wins, 0 for a draw, -1 when
+    MAX loses, for win/loss games.
+
+    Examples
+    --------
+    A complete game needs only a handful of methods.  Here is "take the last
+    stick", with one or two sticks per move, written from scratch:
+
+    >>> class Sticks(Game):
+    ...     initial = (3, MAX)
+    ...     def to_move(self, state):
+    ...         return state[1]
+    ...     def actions(self, state):
+    ...         return [n for n in (1, 2) if n <= state[0]]
+    ...     def result(self, state, move):
+    ...         return (state[0] - move, MIN if state[1] == MAX else MAX)
+    ...     def is_terminal(self, state):
+    ...         return state[0] == 0
+    ...     def utility(self, state):
+    ...         return -1 if state[1] == MAX else 1   # the player to move has lost
+    >>> game = Sticks()
+    >>> game.successors(game.initial)
+    [(1, (2, 'min')), (2, (1, 'min'))]
+    >>> game.canonical((2, MIN))
+    (2, 'min')
+    """
+
+    initial = None
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def to_move(self, state):
+        """Return the role of the player to move in ``state``.
+
+        Parameters
+        ----------
+        state : hashable
+            A state of this game.
+
+        Returns
+        -------
+        str
+            :data:`MAX`, :data:`MIN` or :data:`CHANCE`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define to_move()")
+
+    def actions(self, state):
+        """Return the legal moves in ``state``, in a sensible default order.
+
+        For a CHANCE state these are its outcomes; for a terminal state, ``[]``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define actions()")
+
+    def result(self, state, move):
+        """Return the state that ``move`` leads to.
+
+        Raises
+        ------
+        ValueError
+            If ``move`` is not legal in ``state`` (the message names the move, the
+            state and the legal moves).
+        TypeError
+            If ``move`` has the wrong type.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define result()")
+
+    def is_terminal(self, state):
+        """Return True when the game is over in ``state``."""
+        raise NotImplementedError(f"{type(self).__name__} must define is_terminal()")
+
+    def utility(self, state):
+        """Return the value of the terminal ``state`` for MAX.
+
+        Raises
+        ------
+        ValueError
+            If ``state`` is not terminal.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define utility()")
+
+    def chances(self, state):
+        """Return ``[(outcome, probability), ...]`` for a CHANCE state.
+
+        The probabilities sum to 1 and the outcomes come in :meth:`actions` order.
+        This default serves games without chance: it raises ``ValueError`` for
+        every state that is not a CHANCE state.
+
+        Raises
+        ------
+        ValueError
+            If ``state`` is not a CHANCE state.
+        """
+        role = self.to_move(state)
+        if role != CHANCE:
+            raise ValueError(
+                f"chances() needs a CHANCE state, but in {state!r} it is "
+                f"{role!r}'s turn"
+            )
+        raise NotImplementedError(f"{type(self).__name__} must define chances()")
+
+    def successors(self, state):
+        """Return ``[(move, next_state), ...]`` in :meth:`actions` order.
+
+        The default is ``[(m, self.result(state, m)) for m in self.actions(state)]``;
+        games override it with a faster version that skips the legality checks.
+        """
+        return [(move, self.result(state, move)) for move in self.actions(state)]
+
+    def canonical(self, state):
+        """Return a representative of ``state``'s symmetry class.
+
+        Two states with the same canonical form have the same value.  The default
+        (no symmetry) returns ``state`` itself.
+        """
+        return state
+
+    def display(self, state):
+        """Return a small text picture of ``state`` (default: ``repr(state)``)."""
+        return repr(state)

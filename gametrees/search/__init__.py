@@ -1,0 +1,52 @@
+"""Search algorithms, each written once against the game protocol.
+
+The package re-exports the public names of its modules:
+
+=====================  ====================================================
+``engine``             :class:`SearchResult`, the argument checks and the run
+                       (iterative deepening) that all algorithms share
+``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs)
+``pruning``            :func:`alphabeta` and :func:`negamax`: every cutoff
+                       is decided here
+=====================  ====================================================
+
+:func:`minimax`, :func:`alphabeta`, :func:`expectimax` and :func:`negamax`
+accept a game tree (a networkx graph, see :mod:`gametrees.trees`) or a game
+(see :mod:`gametrees.games`) with an optional start state, and return one
+:class:`SearchResult`: ``value``, ``move``, ``stats``, ``trace``, ``graph``.
+
+Options shared by all of them:
+
+``depth`` and ``evaluate``
+    Stop ``depth`` plies below the start and score the position with
+    ``evaluate(state)`` (a number from MAX's point of view). On a tree the
+    default estimate is the node's ``utility`` attribute.
+``order``
+    ``order(state, moves) -> moves``: the order in which to search the moves.
+``table``
+    A transposition table: ``True`` for a fresh one, or a dict to reuse
+    across calls. ``symmetry=True`` stores positions under
+    ``game.canonical(state)`` so symmetric positions share an entry.
+``time_limit``
+    Iterative deepening: search depth 1, 2, 3, ... (up to ``depth``) until
+    the time in seconds runs out, trying the best move so far first; the
+    result is that of the deepest finished iteration.
+``trace`` and ``graph``
+    Record the search as events (``result.trace``) and build the annotated
+    tree (``result.graph``). Default: on for trees, off for games, so that
+    solving a game stays fast.
+``trace_depth``
+    Record only the nodes at most this many plies below the start (e.g. 2
+    to show why an agent chose its move without recording a whole game
+    tree).
+
+Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` and
+:mod:`gametrees.trace` (events and the annotated graph); never the layers
+built on search (agents, drawing, widgets ...).
+"""
+
+from .backed_up import expectimax, minimax
+from .engine import SearchResult
+from .pruning import alphabeta, negamax
+
+__all__ = ["SearchResult", "alphabeta", "expectimax", "minimax", "negamax"]

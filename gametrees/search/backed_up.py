@@ -1,0 +1,192 @@
+"""Minimax and expectimax: one backed-up-value recursion, no cutoffs.
+
+:func:`minimax` and :func:`expectimax` share the recursion built by
+``_make_backed_up``: MAX takes the largest child value, MIN the smallest, a
+chance node (expectimax only) the probability-weighted sum.
+
+Imports: :mod:`gametrees.games`, :mod:`gametrees.trace` (:class:`Event`) and
+:mod:`gametrees.search.engine`.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+
+from ..games import CHANCE, MAX, MIN
+from ..trace import Event
+from .engine import (
+    EXACT,
+    INF,
+    NO_LIMIT,
+    SearchResult,
+    SearchSetup,
+    SearchTimeout,
+    chance_error,
+    children_in_order,
+    run_search,
+)
+
+__all__ = ["expectimax", "minimax"]
+
+_new = tuple.__new__
+
+
+def _make_backed_up(with_chance):
+    def search(setup, depth, deadline, first_move):
+        game = setup.game
+        is_terminal, utility, to_move = game.is_terminal, game.utility, game.to_move
+        succ = game.successors
+        chances = game.chances
+        evaluate = setup.evaluate
+        max_depth = NO_LIMIT if depth is None else depth
+        table, keyf = setup.table, setup.key
+        tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
+        trace_on, tdepth = tracing, setup.trace_depth
+        plain = setup.order is None and table is None and first_move is None
+        log = [] if tracing else None
+        add = log.append if tracing else None
+        nodes = leaves = hits = deepest = estimates = 0
+        root_move = None
+
+        def value(state, ply, node, parent):
+            nonlocal nodes, leaves, hits, deepest, root_move, estimates
+            nodes += 1
+            tracing = trace_on and ply <= tdepth
+            if ply > deepest:
+                deepest = ply
+            if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
+                raise SearchTimeout(nodes)
+            if is_terminal(state):
+                leaves += 1
+                v = utility(state)
+                if tracing:
+                    add(_new(Event, ("leaf", node, parent, ply, None, v, None, None, state, (), names)))
+                return v
+            if ply >= max_depth:
+                leaves += 1
+                estimates += 1
+                v = evaluate(state)
+                if tracing:
+                    add(_new(Event, ("estimate", node, parent, ply, to_move(state), v, None, None,
+                                     state, (), names)))
+                return v
+            player = to_move(state)
+            key = entry = None
+            if table is not None:
+                key = keyf(state) if keyf else state
+                entry = table.get(key)
+                if entry is not None and ply and entry[0] >= max_depth - ply:
+                    hits += 1
+                    if tracing:
+                        add(_new(Event, ("hit", node, parent, ply, player, entry[1], None, None,
+                                         state, (EXACT,), names)))
+                    return entry[1]
+            if plain:
+                kids = succ(state)
+            else:
+                ttmove = first_move if ply == 0 else (entry[2] if entry and not keyf else None)
+                kids = children_in_order(setup, state, succ, ttmove)
+            if tracing:
+                add(_new(Event, ("enter", node, parent, ply, player, None, None, None, state, (), names)))
+            bm = None
+            if player == MAX or player == MIN:
+                is_max = player == MAX
+                best = -INF if is_max else INF
+                for m, c in kids:
+                    cid = (c if is_tree else node + (m,)) if tracing else None
+                    v = value(c, ply + 1, cid, node)
+                    if (v > best) if is_max else (v < best):
+                        best = v
+                        bm = m
+                        improved = True
+                    else:
+                        improved = False
+                    if tracing:
+                        add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
+                                         (cid, v, improved, False), names)))
+            elif player == CHANCE and with_chance:
+                probs = dict(chances(state))
+                best = 0.0
+                for m, c in kids:
+                    cid = (c if is_tree else node + (m,)) if tracing else None
+                    v = value(c, ply + 1, cid, node)
+                    best += probs[m] * v
+                    if tracing:
+                        add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
+                                         (cid, v, False, False), names)))
+            elif player == CHANCE:
+                chance_error(setup, state)
+            else:
+                raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max', 'min' or 'chance'")
+            if table is not None:
+                table[key] = (max_depth - ply, best, bm)
+            if tracing:
+                add(_new(Event, ("exit", node, parent, ply, player, best, None, None, state, (EXACT,), names)))
+            if ply == 0:
+                root_move = bm
+            return best
+
+        root = setup.state
+        v = value(root, 0, root if is_tree else (), None)
+        stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": 0,
+                 "tt_hits": hits, "depth_reached": deepest,
+                 "estimates": estimates}
+        return v, root_move, stats, log
+
+    return search
+
+
+
+
+_minimax_search = _make_backed_up(with_chance=False)
+_expectimax_search = _make_backed_up(with_chance=True)
+
+
+def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, table=False,
+            symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
+    """Minimax: the value of a position when both sides play their best.
+
+    MAX picks the child with the highest value, MIN the lowest; leaves are
+    scored by their utility (from MAX's point of view).
+
+    Parameters
+    ----------
+    tree_or_game : networkx.DiGraph or Game
+    state : optional
+        Start state (a node id on a tree); default the root / ``game.initial``.
+    depth, evaluate, order, table, symmetry, time_limit, trace, graph
+        See :mod:`gametrees.search`.
+
+    Returns
+    -------
+    SearchResult
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> r = gt.minimax(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    >>> r.value, r.move, r.stats["leaves_evaluated"]
+    (3, (0,), 9)
+    """
+    setup = SearchSetup("minimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
+                   time_limit, trace, graph, trace_depth)
+    return run_search(setup, _minimax_search)
+
+
+def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, table=False,
+               symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
+    """Expectimax: MAX and MIN nodes as in minimax, chance nodes average.
+
+    A chance node's value is the sum over its outcomes of probability times
+    value. Without chance nodes it equals :func:`minimax`.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> T = gt.tree_from_nested([{"chance": [3, 12], "p": [0.5, 0.5]}, {"chance": [2, 4]}])
+    >>> gt.expectimax(T).value
+    7.5
+    """
+    setup = SearchSetup("expectimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
+                   time_limit, trace, graph, trace_depth)
+    return run_search(setup, _expectimax_search)

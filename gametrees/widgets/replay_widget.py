@@ -1,0 +1,314 @@
+"""The replay widget: a search step by step.
+
+:func:`replay` returns a :class:`Replay` widget: Play/Pause with a speed
+control, step back and forward, a slider over the events, "next cutoff",
+reset, the current event's sentence, the current node's alpha-beta window in
+words, and the figure of the current frame.
+
+The widget only wires frames to a figure and to controls: it never searches
+and never draws a tree itself (that is :mod:`gametrees.drawing`, through its
+:class:`~gametrees.drawing.Drawing`). Figures are drawn on their own
+matplotlib Figure (never pyplot), rendered to PNG and shown in an
+``ipywidgets.Image``: nothing leaks into the notebook as an extra output, and
+a frame of a 100-node tree takes well under 100 ms (see
+``benchmarks/draw_speed.py``). Where no widget front end runs (GitHub,
+nbviewer, a static HTML export), its output still carries an ``image/png`` of
+the finished search and a plain-text summary.
+
+This module may import ipywidgets, :mod:`gametrees.search`,
+:mod:`gametrees.trace`, :mod:`gametrees.games`, :mod:`gametrees.drawing` and
+:mod:`gametrees.widgets.output`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+
+import ipywidgets as widgets
+
+from ..drawing import Drawing, format_number, summary
+from ..games import MAX, MIN
+from ..search import SearchResult
+from ..trace import frame as _frame
+from .output import bundle_with_png, new_figure, render_png
+
+__all__ = ["Replay", "replay"]
+
+
+# ----------------------------------------------------------------------------
+# Replay
+# ----------------------------------------------------------------------------
+
+_SPEEDS = [("¼×", 2400), ("½×", 1200), ("1×", 600), ("2×", 300), ("4×", 150), ("8×", 75)]
+
+
+def _window_words(fr, names):
+    """The current node's alpha-beta window, in words (HTML)."""
+    node = fr.current if fr.current in fr.alpha else (fr.path[-1] if fr.path else None)
+    if node is None or node not in fr.alpha:
+        if not fr.alpha:
+            return "No window: this search does not prune, so it looks at every child."
+        return "The search is over: no node is open any more."
+    a, b = fr.alpha[node], fr.beta[node]
+    name = html.escape(str(names(node)))
+    role = fr.players.get(node)
+    lines = [f"<b>Window at {name}</b>: α = {format_number(a)}, β = {format_number(b)}."]
+    if a == -math.inf:
+        lines.append(f"α = {format_number(a)}: MAX is not yet sure of anything on the way down to {name}.")
+    else:
+        lines.append(f"α = {format_number(a)}: MAX can already get {format_number(a)} by another choice on the way to {name}.")
+    if b == math.inf:
+        lines.append(f"β = {format_number(b)}: MIN has not yet capped MAX on the way down to {name}.")
+    else:
+        lines.append(f"β = {format_number(b)}: MIN can already hold MAX to {format_number(b)} by another choice on the way "
+                     f"to {name}.")
+    if role == MAX:
+        if b == math.inf:
+            lines.append(f"{name} is a MAX node; with β = +∞ nothing can be pruned at {name} yet.")
+        else:
+            lines.append(f"{name} is a MAX node: once a child gives it {format_number(b)} or more, MIN will avoid "
+                         f"{name}, and {name}'s other children are pruned.")
+    elif role == MIN:
+        if a == -math.inf:
+            lines.append(f"{name} is a MIN node; with α = −∞ nothing can be pruned at {name} yet.")
+        else:
+            lines.append(f"{name} is a MIN node: once a child gives it {format_number(a)} or less, MAX will avoid "
+                         f"{name}, and {name}'s other children are pruned.")
+    return "<br>".join(lines)
+
+
+class Replay(widgets.VBox):
+    """A player for the trace of a search (see :func:`replay`).
+
+    Attributes
+    ----------
+    slider : ipywidgets.IntSlider
+        The step shown, 1..number of events (step ``s`` is event ``s - 1``).
+    play : ipywidgets.Play
+        Play/Pause (and stop) in the browser, linked to the slider.
+    speed : ipywidgets.SelectionSlider
+        Milliseconds per step.
+    back, forward, next_cut, restart : ipywidgets.Button
+        Step back, step forward, jump to the next cutoff, reset (stop and
+        go back to the first step).
+    sentence, window, info : ipywidgets.HTML
+        The event's sentence, the current node's window in words, counts.
+    image : ipywidgets.Image
+        The figure of the current frame (PNG).
+    figure : matplotlib.figure.Figure
+        The figure behind ``image`` (not a pyplot figure).
+    """
+
+    def __init__(self, result, *, start=0, interval=600, dpi=100, **options):
+        if not isinstance(result, SearchResult):
+            raise TypeError(f"replay expects a SearchResult (e.g. gt.alphabeta(tree)), got {type(result).__name__}")
+        if result.trace is None or result.graph is None:
+            raise ValueError(
+                f"this {result.algorithm} result has no trace to replay: search with trace=True"
+            )
+        for bad in ("ax", "k", "tree", "title"):
+            if bad in options:
+                raise TypeError(f"replay draws its own figure: {bad}= is not an option here")
+        if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or interval <= 0:
+            raise ValueError(f"interval must be a positive number of milliseconds, got {interval!r}")
+        if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 400:
+            raise ValueError(f"dpi must be a number of dots per inch in 20..400, got {dpi!r}")
+        self.result = result
+        self.trace = result.trace
+        n = len(self.trace)
+        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not -n <= start < n:
+            raise ValueError(f"start must be an event index in 0..{n - 1}, got {start!r}")
+        self._drawing = Drawing(result.graph, framed=True, **options)
+        self._geom, _ = self._drawing.geometry(None)
+        self.figure = new_figure(dpi)
+        self._ax = self._drawing.new_axes(self._geom, self.figure)
+        self._artists = []
+        self._background = None
+        self._legend()
+        self._static_png = None
+        self._names = self.trace[0].names
+        self._cuts = [i for i, e in enumerate(self.trace) if e.kind == "prune"]
+
+        self.slider = widgets.IntSlider(value=start % n + 1, min=1, max=n, description="step",
+                                        continuous_update=True, layout=widgets.Layout(width="420px"))
+        self.play = widgets.Play(value=start % n + 1, min=1, max=n, interval=int(interval),
+                                 description="Play", show_repeat=False)
+        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        speed = min(_SPEEDS, key=lambda s: abs(s[1] - interval))[1]
+        self.speed = widgets.SelectionSlider(options=_SPEEDS, value=speed, description="speed",
+                                             layout=widgets.Layout(width="230px"))
+        if speed != interval:
+            self.play.interval = int(interval)
+        small = widgets.Layout(width="auto")
+        self.restart = widgets.Button(description="↺ reset", tooltip="stop, back to the first step", layout=small)
+        self.back = widgets.Button(description="◀ back", tooltip="one step back", layout=small)
+        self.forward = widgets.Button(description="step ▶", tooltip="one step forward", layout=small)
+        self.next_cut = widgets.Button(description="next cutoff ✂", tooltip="jump to the next pruning",
+                                       layout=small, disabled=not self._cuts)
+        self.sentence = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
+        self.window = widgets.HTML()
+        self.info = widgets.HTML()
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="none"))
+        scroller = widgets.Box([self.image], layout=widgets.Layout(overflow="auto", width="100%"))
+
+        self.restart.on_click(lambda _: self.reset())
+        self.back.on_click(lambda _: self.step(-1))
+        self.forward.on_click(lambda _: self.step(+1))
+        self.next_cut.on_click(lambda _: self.next_cutoff())
+        self.slider.observe(self._on_slider, names="value")
+        self.speed.observe(self._on_speed, names="value")
+
+        controls = widgets.HBox([self.play, self.restart, self.back, self.forward, self.next_cut])
+        sliders = widgets.HBox([self.slider, self.speed])
+        super().__init__([controls, sliders, self.sentence, self.window, self.info, scroller])
+        self._render()
+
+    # -- the state ---------------------------------------------------------------
+
+    @property
+    def k(self) -> int:
+        """The index of the current event (0-based)."""
+        return self.slider.value - 1
+
+    @property
+    def frame(self):
+        """The current :class:`~gametrees.trace.Frame`."""
+        return self._frame
+
+    # -- actions -----------------------------------------------------------------
+
+    def show(self, k):
+        """Show the search after event ``k`` (negative counts from the end)."""
+        n = len(self.trace)
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not -n <= k < n:
+            raise ValueError(f"k must be an event index in 0..{n - 1} (or negative from the end), got {k!r}")
+        self.slider.value = int(k) % n + 1
+
+    def step(self, delta=1):
+        """Move ``delta`` events forward (negative: back), staying inside the trace."""
+        self.slider.value = min(self.slider.max, max(self.slider.min, self.slider.value + int(delta)))
+
+    def next_cutoff(self):
+        """Jump to the next event that prunes; say so when there is none."""
+        later = [i for i in self._cuts if i > self.k]
+        if later:
+            self.show(later[0])
+        else:
+            self.info.value = self._info_html(extra="No cutoff after this step.")
+
+    def reset(self):
+        """Stop playing and go back to the first event."""
+        self.play.playing = False
+        self.slider.value = self.slider.min
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _legend(self):
+        """One legend for every frame (drawn once: it is the same all along)."""
+        extra = {"current", "todo"} | ({"window"} if any(e.alpha is not None for e in self.trace) else set())
+        self._drawing.paint_legend(self._ax, self._geom, extra=extra)
+
+    def _on_slider(self, change):
+        self._render()
+
+    def _on_speed(self, change):
+        self.play.interval = int(change["new"])
+
+    def _info_html(self, extra=""):
+        fr = self._frame
+        n = len(self.trace)
+        cuts = sum(1 for i in self._cuts if i <= fr.k)
+        seen = len(fr.order)
+        text = (f"step {fr.k + 1} of {n} · {seen} node{'s' if seen != 1 else ''} visited so far · "
+                f"{cuts} cutoff{'s' if cuts != 1 else ''} so far")
+        if extra:
+            text += f" · <i>{html.escape(extra)}</i>"
+        return f"<span style='color:#555'>{text}</span>"
+
+    def _render(self):
+        fr = _frame(self.trace, self.k)
+        self._frame = fr
+        for artist in self._artists:
+            artist.remove()
+        self._artists = self._drawing.paint(self._ax, self._geom, self._drawing.scene(fr), None, legend=False)
+        # Blitting: the legend never changes, so its pixels are drawn once and kept;
+        # each frame restores them and draws only the tree's artists on top.
+        canvas = self.figure.canvas
+        if self._background is None:
+            for artist in self._artists:
+                artist.set_visible(False)
+            canvas.draw()
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            for artist in self._artists:
+                artist.set_visible(True)
+        canvas.restore_region(self._background)
+        for artist in sorted(self._artists, key=lambda a: a.get_zorder()):
+            self._ax.draw_artist(artist)
+        self.image.value = render_png(self.figure, draw=False)
+        self.sentence.value = f"<b>{fr.k + 1}.</b> {html.escape(fr.text)}"
+        self.window.value = _window_words(fr, self._names)
+        self.info.value = self._info_html()
+
+    # -- where widgets do not run ----------------------------------------------------
+
+    def static_png(self) -> bytes:
+        """PNG of the finished search (what GitHub, nbviewer and HTML exports show)."""
+        if self._static_png is None:
+            fig = new_figure(self.figure.dpi)
+            title = summary(self.result)
+            geom, title = self._drawing.geometry(title)
+            ax = self._drawing.new_axes(geom, fig)
+            self._drawing.paint(ax, geom, self._drawing.scene(), title)
+            self._static_png = render_png(fig)
+        return self._static_png
+
+    def __repr__(self):
+        return (f"Replay({self.result.algorithm}: {len(self.trace)} steps over "
+                f"{self.result.graph.number_of_nodes()} nodes; value {format_number(self.result.value)})")
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        text = repr(self) + "\n(run the notebook to replay it step by step; the image shows the finished search)"
+        return bundle_with_png(self, data, self.static_png(), text)
+
+
+def replay(result, *, start=0, interval=600, dpi=100, **options):
+    """A widget that replays a search step by step.
+
+    Parameters
+    ----------
+    result : SearchResult
+        A search made with ``trace=True`` (the default on trees).
+    start : int
+        The event shown first (0: the start of the search).
+    interval : number
+        Milliseconds per step when playing (the speed control changes it).
+    dpi : number
+        Resolution of the figure (100: fonts of 7 to 10 points stay sharp).
+    **options
+        Drawing options passed to :func:`gametrees.draw` (``boards``,
+        ``labels``, ``moves``, ``windows``, ``max_depth``, ...).
+
+    Returns
+    -------
+    Replay
+        An ``ipywidgets.VBox``. In JupyterLab, VS Code or Colab it is live;
+        where widgets do not render it shows a static figure of the finished
+        search.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    >>> w = gt.replay(r)
+    >>> w.k, w.frame.text
+    (0, 'Start at the root A, a MAX node with window α = -∞, β = +∞.')
+    >>> w.next_cut.click()            # jump to the first cutoff
+    >>> w.k, w.frame.event.kind
+    (13, 'prune')
+    >>> w.back.click(); w.k
+    12
+    """
+    return Replay(result, start=start, interval=interval, dpi=dpi, **options)

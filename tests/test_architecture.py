@@ -1,0 +1,175 @@
+"""The package's shape: layers, no private back doors, no cycles, a fast import.
+
+These tests read the source of every module under gametrees/ (with ``ast``) and
+start fresh interpreters, so they check what a newcomer or a learner meets:
+``import gametrees`` and ``python -m gametrees --help`` must not load matplotlib
+or ipywidgets, no module may import another module's ``_private`` names, and the
+module-level imports form no cycle.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gametrees"
+HEAVY = ("matplotlib", "ipywidgets", "PIL", "nbformat", "nbgrader")
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield ".".join(parts), path
+
+
+MODULES = dict(_modules())
+
+
+def _resolve(module, node):
+    """The absolute module a ``from ... import`` in ``module`` refers to."""
+    if node.level == 0:
+        return node.module or ""
+    package = module.split(".")
+    is_package = MODULES[module].name == "__init__.py"
+    base = package if is_package else package[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module, top_level_only):
+    """(target module, imported name or None, line) for each import in ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve(module, node)
+            for alias in node.names:
+                yield target, alias.name, node.lineno
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, None, node.lineno
+
+
+def test_no_module_imports_another_modules_private_names():
+    offences = []
+    for module in MODULES:
+        for target, name, line in _imports(module, top_level_only=False):
+            if not target.startswith("gametrees") or name is None:
+                continue
+            if name.startswith("_") and not name.startswith("__"):
+                offences.append(f"{module}:{line} imports {name} from {target}")
+    assert offences == [], "\n".join(offences)
+
+
+def test_no_module_reaches_into_a_private_attribute_of_another_module():
+    offences = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for target, name, _ in _imports(module, top_level_only=False):
+            if target.startswith("gametrees"):
+                if name is None:
+                    aliases[target.split(".")[0]] = target
+                elif f"{target}.{name}" in MODULES:
+                    aliases[name] = f"{target}.{name}"
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                offences.append(f"{module}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
+    assert offences == [], "\n".join(offences)
+
+
+def test_module_level_imports_have_no_cycle():
+    graph = {}
+    for module in MODULES:
+        targets = set()
+        for target, name, _ in _imports(module, top_level_only=True):
+            if target in MODULES:
+                targets.add(target)
+            if name and f"{target}.{name}" in MODULES:
+                targets.add(f"{target}.{name}")
+        # A package's __init__ is run before its submodules: importing a.b imports a.
+        graph[module] = {t for t in targets if t != module}
+    state, path = {}, []
+
+    def visit(m):
+        state[m] = "open"
+        path.append(m)
+        for t in sorted(graph[m]):
+            if m.startswith(t + "."):
+                continue  # a submodule importing its own package's names
+            if state.get(t) == "open":
+                cycle = path[path.index(t):] + [t]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if t not in state:
+                visit(t)
+        path.pop()
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+
+
+def test_every_module_says_what_it_holds():
+    missing = [m for m, p in MODULES.items() if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
+    assert missing == []
+
+
+def test_no_module_is_longer_than_a_reader_can_hold():
+    sizes = {m: len(p.read_text(encoding="utf-8").splitlines()) for m, p in MODULES.items()}
+    too_long = {m: n for m, n in sizes.items() if n > 1200}
+    assert too_long == {}
+
+
+def test_no_module_name_shadows_a_public_name_of_its_package():
+    """``gametrees.draw`` must stay the function, whatever was imported before.
+
+    A module ``pkg/x.py`` next to a function ``pkg.x`` makes ``pkg.x`` the
+    function or the module depending on what was imported first.
+    """
+    import importlib
+
+    shadowed = []
+    for module in MODULES:
+        mod = importlib.import_module(module)
+        parent, _, leaf = module.rpartition(".")
+        if parent and getattr(sys.modules[parent], leaf) is not mod:
+            shadowed.append(f"{module} vs {parent}.{leaf} = {getattr(sys.modules[parent], leaf)!r}")
+    assert shadowed == []
+
+
+def _fresh(code):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("heavy", HEAVY)
+def test_import_gametrees_loads_no_drawing_or_widget_library(heavy):
+    loaded = _fresh(f"import sys, gametrees; print({heavy!r} in sys.modules)")
+    assert loaded.strip() == "False"
+
+
+def test_the_command_line_help_starts_without_drawing_or_widgets():
+    code = ("import sys, runpy\n"
+            "sys.argv = ['gametrees', '--help']\n"
+            "try:\n    runpy.run_module('gametrees', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    assert _fresh(code).strip().splitlines()[-1] == "[]"
+
+
+def test_drawing_and_widgets_load_on_first_use():
+    code = ("import sys, gametrees as gt\n"
+            "assert 'matplotlib' not in sys.modules\n"
+            "import gametrees.drawing\n"
+            "print(callable(gt.draw), callable(gt.replay), callable(gt.practice), callable(gt.export),"
+            " 'matplotlib' in sys.modules)")
+    assert _fresh(code).strip() == "True True True True True"
