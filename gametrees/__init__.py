@@ -9,7 +9,7 @@ minimax, alpha-beta, expectimax and negamax, and replay every step.
 >>> r.value, r.move
 (3, (0,))
 >>> gt.frame(r.trace, 0).text
-'Start at the root A, a MAX node with window α = -∞, β = +∞.'
+'Start at the root A, a MAX node with window α = −∞, β = +∞.'
 
 The package, layer by layer: each layer imports only the layers above it in
 this table, never a ``_private`` name of another module.
@@ -72,6 +72,7 @@ _LAZY = {
     "play": "gametrees.widgets",
     "practice": "gametrees.widgets",
     "Practice": "gametrees.widgets",
+    "explore": "gametrees.widgets",
     "animate": "gametrees.exports",
     "export": "gametrees.exports",
     "to_tikz": "gametrees.exports",

@@ -100,9 +100,13 @@ def _check_callable(value, name, signature):
 def legal_moves(game, state):
     """Return ``game.actions(state)``, or raise ``ValueError`` if there is none.
 
-    The game checks the state (a malformed state raises its ``TypeError`` or
+    The game checks the state first (``check_state``, when the game has one:
+    a malformed or impossible state raises its ``TypeError`` or
     ``ValueError``).
     """
+    check = getattr(game, "check_state", None)
+    if callable(check):
+        check(state)
     moves = game.actions(state)
     if not moves:
         raise ValueError(

@@ -36,11 +36,16 @@ lives in :mod:`gametrees.classroom`: ``ids``, ``checks``, ``connect_four``,
 :func:`grade`
     Runs a notebook and scores its test cells (a small stand-in for
     ``nbgrader autograde`` when no gradebook is set up).
+:func:`class_report`
+    Per question of an assignment, from nbgrader's autograded submissions:
+    how many students got it right, the mean points, the misconceptions
+    named with their counts; a CSV and a bar chart.
 
 From the command line::
 
     python -m gametrees.assignments release notebooks/assignments /tmp/student
     python -m gametrees.assignments grade /tmp/student/A1_minimax.ipynb --student jdoe
+    python -m gametrees.assignments report ~/course A2
 
 Examples
 --------
@@ -71,22 +76,32 @@ from .classroom.connect_four import (
     reference_agent,
 )
 from .classroom.grading import GradeReport, grade
-from .classroom.ids import DEFAULT_ID, ENV_VAR, student_id
+from .classroom.ids import DEFAULT_ID, ENV_VAR, id_warnings, student_id
+from .classroom.integrity import library_use, protect
 from .classroom.releases import release
+from .classroom.report import ClassReport, class_report
+from .classroom.scoring import Score, score
 
 __all__ = [
+    "ClassReport",
     "DEFAULT_ID",
     "ENV_VAR",
     "GradeReport",
+    "Score",
     "centre_column_evaluation",
     "check_answer",
     "check_best_move",
     "check_code",
     "check_connect4_evaluation",
     "check_tournament",
+    "class_report",
     "grade",
+    "id_warnings",
+    "library_use",
+    "protect",
     "reference_agent",
     "release",
+    "score",
     "student_id",
 ]
 

@@ -53,7 +53,7 @@ from .exports import ALGORITHMS  # (not matplotlib: the exports load it on first
 from .games import MAX, ConnectFour, Nim, TicTacToe
 from .mcts import MCTSAgent
 from .tournaments import tournament
-from .trees import tree_from_dict, tree_from_nested
+from .trees import MAX_PLIES, tree_from_dict, tree_from_nested
 
 __all__ = ["main"]
 
@@ -85,6 +85,41 @@ def _positive_int(text):
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
     return value
+
+
+def _coins(text):
+    value = _positive_int(text)
+    if value > MAX_PLIES:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_PLIES} coins, got {value}: a game of nim lasts up to one move per coin, "
+            f"and the searching agents go at most {MAX_PLIES:,} plies deep")
+    return value
+
+
+#: The most bytes --json reads (a tree file is a few kB; this is generous).
+JSON_LIMIT = 10 * 1024 * 1024
+
+
+def _read_json_file(name):
+    """The text of the file ``name``, read up to :data:`JSON_LIMIT` bytes (never forever)."""
+    try:
+        with open(name, "rb") as file:
+            data = file.read(JSON_LIMIT + 1)
+    except OSError as error:
+        reason = error.strerror or error
+        raise UsageError(f"--json: cannot read the file {name!r}: {reason}") from None
+    if len(data) > JSON_LIMIT:
+        raise UsageError(f"--json: the file {name!r} is too large: a tree file may be at most "
+                         f"{JSON_LIMIT // (1024 * 1024)} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"--json: cannot read the file {name!r}: it is not UTF-8 text "
+                         f"(byte {error.object[error.start]:#04x} at position {error.start})") from None
+
+
+_TOO_DEEP = ("is nested too deep for Python's JSON reader (about 1,000 levels at most; "
+             f"a tree may be at most {MAX_PLIES:,} levels deep)")
 
 
 def _count(text):
@@ -132,8 +167,8 @@ def _agent_options(parser):
                         help="playouts per move for mcts (default 1000)")
     parser.add_argument("--seconds", type=_seconds, default=1.0,
                         help="seconds per move for iterative (default 1)")
-    parser.add_argument("--coins", type=_positive_int, default=15,
-                        help="coins on the table at the start, for nim (default 15)")
+    parser.add_argument("--coins", type=_coins, default=15,
+                        help=f"coins on the table at the start, for nim (default 15, at most {MAX_PLIES})")
 
 
 def build_parser():
@@ -145,17 +180,19 @@ def build_parser():
 
     t = commands.add_parser(
         "tournament", help="two agents play a series of games",
-        description="Two agents play a series of games, taking turns to move first. "
-                    "Prints one line per game and a summary.")
+        description="Two agents play a series of games; the first-named agent moves first in "
+                    "every game unless --first says otherwise. Prints one line per game "
+                    "(game 5: winner = draw) and a summary.")
     t.add_argument("agents", nargs=2, metavar="AGENT", choices=AGENTS,
                    help=f"the two agents, each one of: {', '.join(AGENTS)}")
     t.add_argument("-g", "--games", type=_count, default=10, help="number of games (default 10)")
     t.add_argument("--game", choices=GAMES, default="tictactoe", help="the game (default tictactoe)")
     t.add_argument("--seed", type=_int, default=0,
                    help="random seed: the same seed plays the same games (default 0)")
-    t.add_argument("--first", default="alternate", metavar="AGENT",
-                   help="the agent that always moves first, or 'alternate' (default): "
-                        "they take turns")
+    t.add_argument("--first", default=None, metavar="AGENT",
+                   help="the agent that moves first in every game (default: the first-named "
+                        "one), or 'alternate': they take turns, the first-named agent first "
+                        "in game 0")
     _agent_options(t)
 
     p = commands.add_parser(
@@ -250,7 +287,9 @@ def run_tournament(args, out):
             for kind in args.agents)
     labels = [a.name, b.name] if a.name != b.name else [f"{a.name}-1", f"{b.name}-2"]
     a.name, b.name = labels
-    if args.first == "alternate":
+    if args.first is None:  # the course notes' runs: the first-named agent moves first
+        first, second, seats = a, b, "fixed"
+    elif args.first == "alternate":
         first, second, seats = a, b, "alternate"
     elif args.first == labels[0]:
         first, second, seats = a, b, "fixed"
@@ -261,10 +300,8 @@ def run_tournament(args, out):
                          f"{labels[0]!r}, {labels[1]!r}; got {args.first!r}")
 
     def report(record):
-        if record.winner is None:
-            print(f"game {record.index}: draw", file=out, flush=True)
-        else:
-            print(f"game {record.index}: winner = {record.winner}", file=out, flush=True)
+        winner = "draw" if record.winner is None else record.winner
+        print(f"game {record.index}: winner = {winner}", file=out, flush=True)
 
     result = tournament(first, second, game, games=args.games, seed=args.seed, seats=seats,
                         on_game=report)
@@ -325,6 +362,8 @@ def _export_source(args):
     if args.tree is not None:
         try:
             spec = json.loads(args.tree)
+        except RecursionError:
+            raise UsageError(f"--tree: the list {_TOO_DEEP}") from None
         except json.JSONDecodeError:
             try:  # Python's spelling too: single quotes, a trailing comma
                 spec = ast.literal_eval(args.tree)
@@ -338,15 +377,13 @@ def _export_source(args):
     if args.json is not None:
         text = args.json
         if not text.lstrip().startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                reason = getattr(error, "strerror", None) or error
-                raise UsageError(f"--json: cannot read the file {args.json!r}: {reason}") from None
+            text = _read_json_file(text)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise UsageError(f"--json: not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError(f"--json: the JSON {_TOO_DEEP}") from None
         nested = not isinstance(data, dict) or (
             set(data) <= {"max", "min", "chance", "p", "label"} and set(data) & {"max", "min", "chance"})
         try:
@@ -384,6 +421,10 @@ def run_export(args, out):
         raise UsageError("--kind and --difficulty choose a generated exercise: use them with --seed")
     if args.instructions and not args.question:
         raise UsageError("--instructions go above the question: give --question PATH")
+    targets = [Path(p).expanduser().resolve() for p in [*args.question, *args.answer]]
+    twice = next((p for p, t in zip([*args.question, *args.answer], targets) if targets.count(t) > 1), None)
+    if twice is not None:  # the answer would overwrite the question (or a file itself)
+        raise UsageError(f"{twice!r} is given twice: the question and the answer need different paths")
     # Every path is checked before anything is written.
     try:
         for path in args.question:
@@ -444,11 +485,14 @@ def main(argv=None, out=None, read=input):
 
     Examples
     --------
-    >>> main(["tournament", "-g", "3", "--seed", "0", "minimax", "random"])
-    game 0: winner = minimax
-    game 1: draw
+    The first-named agent moves first in every game (``--first alternate``
+    makes the agents take turns):
+
+    >>> main(["tournament", "-g", "3", "--seed", "0", "random", "minimax"])
+    game 0: winner = draw
+    game 1: winner = draw
     game 2: winner = minimax
-    minimax won 2, random won 0, 1 draw
+    random won 0, minimax won 1, 2 draws
     0
     """
     out = sys.stdout if out is None else out

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random as random_module
+import reprlib
 from time import perf_counter
 
 from .agents import Agent, legal_moves
@@ -139,12 +140,15 @@ def uct_search(game, state, playouts=1000, seconds=None, c=SQRT2, rng=None):
     >>> max(root.children, key=lambda child: child.visits).move   # leave 4: a lost pile
     1
     """
+    check = getattr(game, "check_state", None)
+    if callable(check):
+        check(state)
     if rng is None:
         rng = random_module.Random()
     successors, is_terminal, utility, to_move = (
         game.successors, game.is_terminal, game.utility, game.to_move)
     random = rng.random
-    log, sqrt = math.log, math.sqrt
+    log, sqrt, inf = math.log, math.sqrt, math.inf
     root = MCTSNode(state, None, None, None, is_terminal(state))
     deadline = None if seconds is None else perf_counter() + seconds
     limit = playouts if playouts is not None else math.inf
@@ -183,6 +187,11 @@ def uct_search(game, state, playouts=1000, seconds=None, c=SQRT2, rng=None):
             s = kids[int(random() * len(kids))][1]
             positions += 1
         result = utility(s)
+        try:  # NaN, +-inf or no number at all would poison every average above
+            if not -inf < result < inf:
+                _bad_result(result, s)
+        except TypeError:
+            _bad_result(result, s)
         # 4. Backpropagation: each node scores the result for its mover.
         for n in path:
             n.visits += 1
@@ -191,6 +200,15 @@ def uct_search(game, state, playouts=1000, seconds=None, c=SQRT2, rng=None):
             elif n.mover == MIN:
                 n.total -= result
     return root, positions
+
+
+def _bad_result(result, state):
+    """Raise the ValueError of a playout whose result MCTS cannot average."""
+    error = ValueError if isinstance(result, (int, float)) and not isinstance(result, bool) else TypeError
+    raise error(
+        f"MCTS averages the results of its playouts, so utility must return a finite number; "
+        f"it returned {reprlib.repr(result)} for state {state!r}"
+    )
 
 
 def _expand(node, successors, is_terminal, to_move, rng):

@@ -16,7 +16,7 @@ Examples
 >>> result
 TicTacToe(): minimax vs random, 6 games, seats alternate, seed 0
 agent    wins  draws  losses  first W-D-L  second W-D-L  nodes/move
-minimax     4      2       0        3-0-0         1-2-0       257.5
+minimax     4      2       0        3-0-0         1-2-0       109.5
 random      0      2       4        0-2-1         0-0-3         0.0
 >>> result.wins["minimax"], result.draws, result.losses["minimax"]
 (4, 2, 0)
@@ -33,6 +33,7 @@ from time import perf_counter
 from typing import Any, NamedTuple
 
 from .games import CHANCE, MAX
+from .games.protocol import number_problem
 
 __all__ = ["GameRecord", "Score", "TournamentResult", "tournament"]
 
@@ -357,5 +358,10 @@ def _play(game, index, agents, first, second, dice, nodes, seconds, moves, openi
             raise ValueError(f"agent {label!r} played an illegal move in game {index}: {error}") from None
         played.append(move)
     utility = game.utility(state)
+    problem = number_problem(utility)
+    if problem is not None:  # NaN would count as a draw, silently
+        error, text = problem
+        raise error(f"game {index} ended in state {state!r} with utility {text}: expected a number "
+                    "from MAX's point of view (above 0: MAX won, below 0: MIN won, 0: a draw)")
     winner = first if utility > 0 else second if utility < 0 else None
     return GameRecord(index, first, second, tuple(played), utility, winner)

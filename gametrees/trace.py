@@ -20,6 +20,7 @@ Imports: networkx and the standard library only; no module of
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass
 from typing import Any, Hashable, NamedTuple
 
@@ -31,16 +32,23 @@ _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
 
 
 def fmt(x) -> str:
-    """A value as a learner would write it: 3, 2.5, +inf, -inf."""
+    """A value as a learner would write it: 3, 2.5, +∞, −∞ (the true minus sign, as the figures write it)."""
     if x is None:
         return "?"
     if isinstance(x, float):
         if math.isinf(x):
-            return "+∞" if x > 0 else "-∞"
+            return "+∞" if x > 0 else "\u2212∞"
         if x.is_integer() and abs(x) < 1e15:
             return str(int(x))
         return f"{x:.4g}"
     return str(x)
+
+
+def _num(x) -> str:
+    """A value in a sentence: as :func:`fmt`, with the true minus sign for negative numbers too
+    (−2, as the figure beside the sentence writes it)."""
+    s = fmt(x)
+    return s.replace("-", "\u2212") if s.startswith("-") else s
 
 
 def _names(labels) -> str:
@@ -48,6 +56,32 @@ def _names(labels) -> str:
     if len(labels) <= 1:
         return "".join(labels)
     return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+# Names of game positions (gametrees.search.engine.PositionNames): "the start position",
+# "after X c2, O a1". Sentences say "the position after X c2" and name pruned moves by the move.
+_START = "the start position"
+_AFTER = "after "
+
+
+def _is_position(label) -> bool:
+    return label == _START or label.startswith(_AFTER)
+
+
+def _the(label) -> str:
+    """A node's name inside a sentence: "A", "the position after X c2", "the start position"."""
+    label = str(label)
+    return f"the position {label}" if label.startswith(_AFTER) else label
+
+
+def _move_of(child, parent) -> str:
+    """The last move of a position's name, relative to its parent: "O a1"."""
+    child, parent = str(child), str(parent)
+    if parent == _START and child.startswith(_AFTER):
+        return child[len(_AFTER):]
+    if child.startswith(parent + ", "):
+        return child[len(parent) + 2:]
+    return child
 
 
 class Event(NamedTuple):
@@ -128,29 +162,38 @@ class Event(NamedTuple):
 def _window(e: Event) -> str:
     if e.alpha is None:
         return ""
-    return f" with window α = {fmt(e.alpha)}, β = {fmt(e.beta)}"
+    return f" with window α = {_num(e.alpha)}, β = {_num(e.beta)}"
+
+
+def _root(e: Event) -> str:
+    """"the root A" on a textbook tree, "the root" (the start position) in a game, never "the root root"."""
+    label = e.label
+    return "the root" if label in ("root", "") or _is_position(label) else f"the root {label}"
 
 
 def _enter_text(e: Event) -> str:
     role = _ROLE.get(e.player, "")
     if e.parent is None:
-        name = "" if e.label == "root" else f" {e.label}"
-        return f"Start at the root{name}, a {role} node{_window(e)}."
+        return f"Start at {_root(e)}, a {role} node{_window(e)}."
+    if _is_position(e.label):
+        return f"Go down to {_the(e.label)}, a {role} node{_window(e)}."
     return f"Go down from {e.names(e.parent)} to {e.label}, a {role} node{_window(e)}."
 
 
 def _arrive(e: Event) -> str:
     if e.parent is None:
-        return "At the root" if e.label == "root" else f"At the root {e.label}"
+        return f"At {_root(e)}"
+    if _is_position(e.label):
+        return f"Go down to {_the(e.label)}"
     return f"Go down from {e.names(e.parent)} to {e.label}"
 
 
 def _leaf_text(e: Event) -> str:
-    return f"{_arrive(e)}: a terminal node with utility {fmt(e.value)}."
+    return f"{_arrive(e)}: a terminal node with utility {_num(e.value)}."
 
 
 def _estimate_text(e: Event) -> str:
-    return f"{_arrive(e)}: the depth limit, so the evaluation function estimates {fmt(e.value)}."
+    return f"{_arrive(e)}: the depth limit, so the evaluation function estimates {_num(e.value)}."
 
 
 def _hit_text(e: Event) -> str:
@@ -158,51 +201,63 @@ def _hit_text(e: Event) -> str:
     what = {"exact": "the exact value", "lower": "a lower bound", "upper": "an upper bound"}[flag]
     return (
         f"{_arrive(e)}: this position was searched before: the transposition table gives "
-        f"{what} {fmt(e.value)}, so it is not searched again."
+        f"{what} {_num(e.value)}, so it is not searched again."
     )
 
 
 def _update_text(e: Event) -> str:
     child, child_value, improved, cut = e.info
-    back = f"{e.names(child)} returns {fmt(child_value)} to {e.label}"
+    child_name = e.names(child)
+    if _is_position(e.label):
+        back = f"The move {_move_of(child_name, e.label)} is worth {_num(child_value)} at {_the(e.label)}"
+    else:
+        back = f"{child_name} returns {_num(child_value)} to {e.label}"
     if e.player == "chance":
-        return f"{back}: the expected value so far is {fmt(e.value)}."
+        return f"{back}: the expected value so far is {_num(e.value)}."
     role = _ROLE[e.player]
     if not improved:
-        return f"{back}: no better for {role} than {fmt(e.value)}, so nothing changes."
+        return f"{back}: no better for {role} than {_num(e.value)}, so nothing changes."
     if e.alpha is None or cut:
-        return f"{back}: {role}'s best so far is now {fmt(e.value)}."
+        return f"{back}: {role}'s best so far is now {_num(e.value)}."
     if e.player == "max":
-        return f"{back}: MAX's best so far is {fmt(e.value)}, α = {fmt(e.alpha)}."
-    return f"{back}: MIN's best so far is {fmt(e.value)}, β = {fmt(e.beta)}."
+        return f"{back}: MAX's best so far is {_num(e.value)}, α = {_num(e.alpha)}."
+    return f"{back}: MIN's best so far is {_num(e.value)}, β = {_num(e.beta)}."
 
 
 def _prune_text(e: Event) -> str:
     labels, rule = [e.names(c) for c in e.info[0]], e.info[3]
-    v = fmt(e.value)
-    what = f"prune {_names(labels)}" if len(labels) > 1 else f"prune {_names(labels)}"
+    here = e.label
+    if _is_position(here):
+        moves = [_move_of(c, here) for c in labels]
+        what = f"prune the move{'s' if len(moves) > 1 else ''} {_names(moves)}"
+        at, it = _the(here), "it"
+    else:
+        what, at, it = f"prune {_names(labels)}", here, here
+    v = _num(e.value)
     if e.player == "min":
         op = "<" if rule == "strict" else "≤"
         return (
-            f"{v} {op} α = {fmt(e.alpha)} at {e.label}: MIN can hold MAX to {v} here, but MAX already "
-            f"has {fmt(e.alpha)} elsewhere, so play never reaches {e.label}; {what}."
+            f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, but MAX already "
+            f"has {_num(e.alpha)} elsewhere, so play never reaches {it}; {what}."
         )
     op = ">" if rule == "strict" else "≥"
     return (
-        f"{v} {op} β = {fmt(e.beta)} at {e.label}: MAX can get {v} here, but MIN already "
-        f"holds MAX to {fmt(e.beta)} elsewhere, so play never reaches {e.label}; {what}."
+        f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, but MIN already "
+        f"holds MAX to {_num(e.beta)} elsewhere, so play never reaches {it}; {what}."
     )
 
 
 def _exit_text(e: Event) -> str:
     bound = e.info[0]
+    name = _root(e) if e.parent is None else _the(e.label)
+    name = name[0].upper() + name[1:]
     if bound == "upper":
-        return f"{e.label} is done with value ≤ {fmt(e.value)}: only an upper bound, because of pruning."
+        return f"{name} is done with value ≤ {_num(e.value)}: only an upper bound, because of pruning."
     if bound == "lower":
-        return f"{e.label} is done with value ≥ {fmt(e.value)}: only a lower bound, because of pruning."
+        return f"{name} is done with value ≥ {_num(e.value)}: only a lower bound, because of pruning."
     if e.parent is None:
-        return f"The search is over: the root {e.label} has value {fmt(e.value)}."
-    return f"{e.label} is done with value {fmt(e.value)}."
+        return f"The search is over: {_root(e)} has value {_num(e.value)}."
+    return f"{name} is done with value {_num(e.value)}."
 
 
 _TEXT = {
@@ -345,13 +400,20 @@ class _Fold:
         )
 
 
-def _check_trace(trace) -> None:
+def _check_trace(trace, upto=None) -> None:
+    """Check that ``trace`` is a non-empty list of Events (its first ``upto + 1`` events)."""
     if trace is None:
         raise ValueError("this result has no trace: search again with trace=True")
-    if not isinstance(trace, (list, tuple)) or (trace and not isinstance(trace[0], Event)):
+    if isinstance(trace, Event) or not isinstance(trace, (list, tuple)):
         raise TypeError(f"expected a trace (a list of Events, result.trace), got {type(trace).__name__}")
     if not trace:
         raise ValueError("the trace is empty")
+    for i, e in enumerate(trace if upto is None else trace[: upto + 1]):
+        if e.__class__ is not Event and not isinstance(e, Event):
+            raise TypeError(
+                f"expected a trace (a list of Events, result.trace; slices of it are fine), but "
+                f"event {i} is {reprlib.repr(e)} ({type(e).__name__}), not an Event"
+            )
 
 
 def frame(trace, k: int) -> Frame:
@@ -368,13 +430,14 @@ def frame(trace, k: int) -> Frame:
     >>> f.values[()], sorted(f.pruned)
     (3, [(1, 1), (1, 2)])
     """
-    _check_trace(trace)
+    _check_trace(trace, upto=0)
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"k must be an int event index, got {k!r}")
     n = len(trace)
     if not -n <= k < n:
         raise ValueError(f"k = {k} is out of range: the trace has {n} events (0..{n - 1})")
     k %= n
+    _check_trace(trace, upto=k)
     fold = _Fold()
     for e in trace[: k + 1]:
         fold.apply(e)
@@ -392,7 +455,28 @@ def frames(trace) -> list:
     return out
 
 
-def annotate(trace, base=None, algorithm: str = "", stats=None) -> nx.DiGraph:
+def _copy_tree(G) -> nx.DiGraph:
+    """``G.copy()``, several times faster: graph, node and edge attributes copied one level deep.
+
+    >>> G = nx.DiGraph(root="A"); G.add_edge("A", "B", move="left"); G.nodes["B"]["utility"] = 3
+    >>> H = _copy_tree(G); G.nodes["B"]["utility"] = 100; G.remove_node("B")
+    >>> H.nodes["B"]["utility"], H.edges["A", "B"]["move"], H.graph["root"]
+    (3, 'left', 'A')
+    """
+    H = G.__class__()
+    H.graph.update(G.graph)
+    node, succ, pred = H._node, H._succ, H._pred
+    for n, attrs in G._node.items():
+        node[n] = attrs.copy()
+        pred[n] = {}
+    for u, nbrs in G._succ.items():
+        out = succ[u] = {}
+        for v, attrs in nbrs.items():
+            out[v] = pred[v][u] = attrs.copy()
+    return H
+
+
+def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) -> nx.DiGraph:
     """The searched tree with the schema's annotations, from a finished trace.
 
     Parameters
@@ -403,13 +487,16 @@ def annotate(trace, base=None, algorithm: str = "", stats=None) -> nx.DiGraph:
         reached get ``status="unvisited"``). Without it (a game was searched),
         the explored tree is built from the trace, with ``state`` on every
         node and the moves a cutoff skipped as ``status="pruned"`` stubs.
+    in_place : bool
+        Annotate ``base`` itself rather than a copy (for a graph the caller
+        owns, such as one a search built from its snapshot of the tree).
     """
     _check_trace(trace)
     fold = _Fold()
     for e in trace:
         fold.apply(e)
     if base is not None:
-        G = base.copy()
+        G = base if in_place else _copy_tree(base)
         nx.set_node_attributes(G, "unvisited", "status")
     else:
         G = nx.DiGraph()

@@ -20,6 +20,11 @@ The builders here make such graphs from nested lists
 game (:func:`expand`). :class:`TreeGame` lets every search algorithm treat a
 tree as a game whose states are node ids, so each algorithm exists once.
 
+Depth: trees, and searches, go at most :data:`MAX_PLIES` levels deep (the
+searches recurse once per level; :func:`deep_recursion` gives them room on
+Python's stack). Deeper inputs are refused with a message naming the depth
+and the limit.
+
 Imports: :mod:`gametrees.games` and networkx (never :mod:`gametrees.search`,
 which is built on trees).
 """
@@ -28,17 +33,31 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 import random
+import reprlib
+import sys
 from collections import deque
+from contextlib import contextmanager
+
 import networkx as nx
 
 from .games import CHANCE, MAX, MIN, Game
+from .games.protocol import as_int, number_problem
 
 PLAYERS = (MAX, MIN, CHANCE)
 
+#: The deepest a tree may be built, and a search may go, in plies (levels
+#: below the root or the start). Learners' trees are a few levels deep and a
+#: game of Connect Four is 42 plies; Nim with 2,000 coins still fits.
+MAX_PLIES = 2000
+
+#: The most leaves :func:`random_tree` builds.
+MAX_RANDOM_LEAVES = 2_000_000
+
 __all__ = [
+    "MAX_PLIES",
     "TreeGame",
+    "deep_recursion",
     "expand",
     "random_tree",
     "textbook_labels",
@@ -48,16 +67,52 @@ __all__ = [
 ]
 
 
+@contextmanager
+def deep_recursion(levels=MAX_PLIES):
+    """Room on Python's stack for ``levels`` more nested calls, inside a ``with``.
+
+    Raises Python's recursion limit by ``levels`` (plus a margin) and restores
+    it afterwards. The searches recurse once per ply and stop themselves at
+    :data:`MAX_PLIES`, so the raised limit is never reached. This is safe:
+    since Python 3.11 a call from Python code to Python code uses no C stack,
+    and on 3.10 a few thousand frames take well under the 8 MB of a main
+    thread's stack.
+
+    >>> import sys
+    >>> before = sys.getrecursionlimit()
+    >>> with deep_recursion(3000):
+    ...     sys.getrecursionlimit() >= before + 3000
+    True
+    >>> sys.getrecursionlimit() == before
+    True
+    """
+    old = sys.getrecursionlimit()
+    new = old + levels + 200
+    sys.setrecursionlimit(new)
+    try:
+        yield
+    finally:
+        if sys.getrecursionlimit() == new:
+            sys.setrecursionlimit(old)
+
+
 # ----------------------------------------------------------------------------
 # Validation
 # ----------------------------------------------------------------------------
 
 
-def _check_number(value, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{what} must be a number, got {value!r} ({type(value).__name__})")
-    if math.isnan(value):
-        raise ValueError(f"{what} must be a number, got NaN")
+def _check_number(value, what: str, where: str = "") -> None:
+    """Raise if ``value`` is not a usable game value (see ``number_problem``).
+
+    ``what`` names the value ("leaf (0, 1)"), ``where`` adds e.g. " (node B)".
+    """
+    problem = number_problem(value)
+    if problem is not None:
+        error, text = problem
+        if text.startswith("a number too large"):
+            raise error(f"{what} must be a number that fits in a float, got {text}{where}; "
+                        "use math.inf for a win")
+        raise error(f"{what} must be a number, got {text}{where}")
 
 
 def validate_tree(G) -> None:
@@ -71,8 +126,10 @@ def validate_tree(G) -> None:
     ValueError
         No ``root`` graph attribute, a root that is not a node or has a
         parent, a cycle, a node the root cannot reach, an unknown player,
-        a leaf without a utility, or chance probabilities that are negative
-        or do not sum to 1. The message names the node.
+        a leaf without a utility, a utility or probability that is NaN or
+        too large for a float, chance probabilities that are negative or do
+        not sum to 1, or a ``prob`` on an edge out of a MAX or MIN node. The
+        message names the node.
 
     Examples
     --------
@@ -122,6 +179,15 @@ def validate_tree(G) -> None:
                 _check_number(attrs["utility"], f"the estimate 'utility' of node {_name(G, n)}")
             if player == CHANCE:
                 _check_probabilities(G, n)
+            else:
+                for c, edge in children.items():
+                    if "prob" in edge:
+                        label = attrs.get("label", n)
+                        raise ValueError(
+                            f"the edge {n!r} -> {c!r} has a 'prob' ({edge['prob']!r}), but node "
+                            f"{label} is a {player.upper()} node: only the edges out of a chance "
+                            "node carry probabilities (make the node a chance node, or drop 'prob')"
+                        )
         else:
             if "utility" not in attrs:
                 raise ValueError(
@@ -239,8 +305,18 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
     if root_player not in PLAYERS:
         raise ValueError(f"root_player must be 'max', 'min' or 'chance', got {root_player!r}")
     G = nx.DiGraph(root=())
+    leaves = []
+    # Depth first, children in order, without recursion (a deep list must not
+    # exhaust Python's stack): each entry makes the edge from its parent, then
+    # the node, so nodes and edges are added in the same order as a recursion.
+    todo = [(None, None, (), spec, root_player, None)]
 
     def build(node, sub, player, last_decider):
+        if len(node) > MAX_PLIES:
+            raise ValueError(
+                f"the nested list is too deep: it goes more than {MAX_PLIES:,} levels down "
+                f"(the limit: the searches recurse once per level, and stop at {MAX_PLIES:,})"
+            )
         if isinstance(sub, dict):
             keys = [k for k in sub if k in PLAYERS]
             extra = set(sub) - set(PLAYERS) - {"p", "label"}
@@ -272,22 +348,27 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
             G.add_node(node, player=player)
             build_children(node, sub, player, last_decider, None)
         else:
-            _check_number(sub, f"leaf {node!r}")
             G.add_node(node, utility=sub)
+            leaves.append(node)
 
     def build_children(node, children, player, last_decider, probs):
         decider = last_decider if player == CHANCE else player
         nxt = MAX if decider is None else _opponent(decider)
-        for i, child in enumerate(children):
-            cid = node + (i,)
-            G.add_edge(node, cid)
-            if probs is not None:
-                G.edges[node, cid]["prob"] = probs[i]
-            build(cid, child, nxt, decider)
+        for i in range(len(children) - 1, -1, -1):
+            todo.append((node, None if probs is None else probs[i], node + (i,), children[i], nxt, decider))
 
-    build((), spec, root_player, None)
+    while todo:
+        parent, prob, node, sub, player, last_decider = todo.pop()
+        if parent is not None:
+            G.add_edge(parent, node)
+            if prob is not None:
+                G.edges[parent, node]["prob"] = prob
+        build(node, sub, player, last_decider)
     for n, label in textbook_labels(G).items():
         G.nodes[n].setdefault("label", label)
+    nodes = G.nodes
+    for n in leaves:  # checked once the labels are known, so the message can name the node
+        _check_number(nodes[n]["utility"], f"leaf {n!r}", f" (node {nodes[n]['label']})")
     validate_tree(G)
     return G
 
@@ -317,11 +398,25 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
     >>> G.graph["root"], G.edges["A", "B"]["move"], G.edges["B", "E"]["prob"]
     ('A', 'left', 0.1)
     """
-    if isinstance(spec, (str, bytes)):
+    if isinstance(spec, (str, bytes, bytearray)):
+        if not isinstance(spec, str):
+            try:
+                spec = bytes(spec).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(
+                    f"the tree's JSON bytes are not valid UTF-8: byte {exc.object[exc.start]:#04x} "
+                    f"at position {exc.start} ({exc.reason}); JSON text must be UTF-8"
+                ) from None
         try:
             spec = json.loads(spec)
         except json.JSONDecodeError as exc:
             raise ValueError(f"the tree is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ValueError(
+                "the tree's JSON is nested too deep for Python's JSON reader (about 1,000 levels "
+                f"at most; a tree may be at most {MAX_PLIES:,} levels deep, and is written as "
+                "a flat dict of nodes)"
+            ) from None
     if not isinstance(spec, dict) or not spec:
         raise TypeError(f"tree_from_dict expects a non-empty dict of nodes, got {type(spec).__name__}")
     G = nx.DiGraph()
@@ -346,6 +441,13 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                         f"node {name!r}: {key!r} must list one entry per child ({len(children)})"
                     )
             for i, child in enumerate(children):
+                try:
+                    hash(child)
+                except TypeError:
+                    raise TypeError(
+                        f"node {name!r}: child {reprlib.repr(child)} is not a node name: names are "
+                        "hashable keys of the dict (a str or an int), not lists or dicts"
+                    ) from None
                 if child not in spec:
                     raise ValueError(f"node {name!r} has child {child!r}, which is not defined")
                 if G.has_edge(name, child):
@@ -367,6 +469,16 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
         root = roots[0]
     G.graph["root"] = root
     validate_tree(G)
+    level, depth = [root], 0
+    while level:
+        level = [c for n in level for c in G._succ[n]]
+        if level:
+            depth += 1
+    if depth > MAX_PLIES:
+        raise ValueError(
+            f"the tree is too deep: {depth:,} levels below the root {root!r}; at most "
+            f"{MAX_PLIES:,} (the limit: the searches recurse once per level)"
+        )
     return G
 
 
@@ -418,13 +530,23 @@ def random_tree(
     """
     if isinstance(branching, bool) or not isinstance(branching, (int, tuple, list)):
         raise TypeError(f"branching must be an int or a (lo, hi) pair, got {branching!r}")
+    if not isinstance(branching, int) and len(branching) != 2:
+        raise ValueError(
+            f"branching must be an int or a (lo, hi) pair, got {reprlib.repr(branching)} "
+            f"({len(branching)} items)"
+        )
     lo_b, hi_b = (branching, branching) if isinstance(branching, int) else tuple(branching)
-    if not (isinstance(lo_b, int) and isinstance(hi_b, int)) or not 1 <= lo_b <= hi_b:
+    if (isinstance(lo_b, bool) or isinstance(hi_b, bool)
+            or not (isinstance(lo_b, int) and isinstance(hi_b, int)) or not 1 <= lo_b <= hi_b):
         raise ValueError(f"branching must be >= 1 (and lo <= hi for a range), got {branching!r}")
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, got {depth!r}")
     if depth < 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(
+            f"seed must be None or an int (the same int always gives the same tree), got {seed!r}"
+        )
     try:
         lo_v, hi_v = values
     except (TypeError, ValueError):
@@ -442,67 +564,96 @@ def random_tree(
         level_players = list(players)
         if not level_players or any(p not in PLAYERS for p in level_players):
             raise ValueError(f"players must be a non-empty sequence of 'max', 'min', 'chance', got {players!r}")
-    if hi_b ** depth > 2_000_000:
+    _check_random_size(branching, hi_b, depth)
+    with deep_recursion():  # the helpers below recurse once per level
+        rng = random.Random(seed)
+
+        def shape(level):
+            if level == depth:
+                return None
+            return [shape(level + 1) for _ in range(rng.randint(lo_b, hi_b))]
+
+        skeleton = shape(0)
+
+        def count(s):
+            if s is None:
+                return 1
+            total = 0
+            for c in s:
+                total += count(c)
+            return total
+
+        n_leaves = count(skeleton)
+        span = range(lo_v, hi_v + 1)
+        if ordering and len(span) >= n_leaves:
+            drawn = rng.sample(span, n_leaves)
+        else:
+            drawn = [rng.randint(lo_v, hi_v) for _ in range(n_leaves)]
+
+        def player_at(level):
+            if level_players is not None:
+                return level_players[level % len(level_players)]
+            if root_player == CHANCE:
+                return CHANCE if level == 0 else (MAX if level % 2 else MIN)
+            return first if level % 2 == 0 else _opponent(first)
+
+        if ordering == "worst":
+            # Give every subtree a block of consecutive ranks: ascending blocks
+            # under MAX, descending under MIN. Then every MIN node's value lies
+            # above any alpha and every MAX node's below any beta that reaches
+            # it, so no cutoff ever happens (sorting alone is not enough: a deep
+            # MIN node can still fall below an alpha from far above).
+            ranked = iter(sorted(drawn))
+
+            def fill(s, level):
+                if s is None:
+                    return next(ranked)
+                player = player_at(level)
+                kids = [None] * len(s)
+                order = range(len(s)) if player != MIN else range(len(s) - 1, -1, -1)
+                for i in order:
+                    kids[i] = fill(s[i], level + 1)
+                return {player: kids}
+        else:
+            pool = iter(drawn)
+
+            def fill(s, level):
+                if s is None:
+                    return next(pool)
+                return {player_at(level): [fill(c, level + 1) for c in s]}
+
+        spec = fill(skeleton, 0)
+        G = tree_from_nested(spec)
+        if ordering == "best":
+            G = tree_from_nested(_reorder(G, spec))
+        return G
+
+
+def _check_random_size(branching, hi_b, depth):
+    """Refuse a random tree that is too large or too deep, by arithmetic that cannot blow up."""
+    if hi_b > 1:
+        # hi_b ** depth, computed only while it stays small (a depth of 10**9
+        # must not build a number of 10**9 bits).
+        leaves = 1
+        for _ in range(depth):
+            leaves *= hi_b
+            if leaves > MAX_RANDOM_LEAVES:
+                break
+        if leaves > MAX_RANDOM_LEAVES:
+            exponent = depth * math.log10(hi_b)
+            if exponent < 18:
+                size = f"{hi_b ** depth:,}"
+            else:
+                size = f"{hi_b}^{depth} (about 10^{int(exponent):,})"
+            raise ValueError(
+                f"a tree with branching {branching!r} and depth {depth} could have {size} leaves; "
+                f"at most {MAX_RANDOM_LEAVES:,} leaves are built"
+            )
+    if depth > MAX_PLIES:
         raise ValueError(
-            f"a tree with branching {branching!r} and depth {depth} could have {hi_b ** depth:,} leaves; "
-            "keep it under 2,000,000"
+            f"a tree of depth {depth} (a chain of {depth + 1:,} nodes at least) is too deep: "
+            f"at most {MAX_PLIES:,} levels (the searches recurse once per level)"
         )
-    rng = random.Random(seed)
-
-    def shape(level):
-        if level == depth:
-            return None
-        return [shape(level + 1) for _ in range(rng.randint(lo_b, hi_b))]
-
-    skeleton = shape(0)
-
-    def count(s):
-        return 1 if s is None else sum(count(c) for c in s)
-
-    n_leaves = count(skeleton)
-    span = range(lo_v, hi_v + 1)
-    if ordering and len(span) >= n_leaves:
-        drawn = rng.sample(span, n_leaves)
-    else:
-        drawn = [rng.randint(lo_v, hi_v) for _ in range(n_leaves)]
-
-    def player_at(level):
-        if level_players is not None:
-            return level_players[level % len(level_players)]
-        if root_player == CHANCE:
-            return CHANCE if level == 0 else (MAX if level % 2 else MIN)
-        return first if level % 2 == 0 else _opponent(first)
-
-    if ordering == "worst":
-        # Give every subtree a block of consecutive ranks: ascending blocks
-        # under MAX, descending under MIN. Then every MIN node's value lies
-        # above any alpha and every MAX node's below any beta that reaches
-        # it, so no cutoff ever happens (sorting alone is not enough: a deep
-        # MIN node can still fall below an alpha from far above).
-        ranked = iter(sorted(drawn))
-
-        def fill(s, level):
-            if s is None:
-                return next(ranked)
-            player = player_at(level)
-            kids = [None] * len(s)
-            order = range(len(s)) if player != MIN else range(len(s) - 1, -1, -1)
-            for i in order:
-                kids[i] = fill(s[i], level + 1)
-            return {player: kids}
-    else:
-        pool = iter(drawn)
-
-        def fill(s, level):
-            if s is None:
-                return next(pool)
-            return {player_at(level): [fill(c, level + 1) for c in s]}
-
-    spec = fill(skeleton, 0)
-    G = tree_from_nested(spec)
-    if ordering == "best":
-        G = tree_from_nested(_reorder(G, spec))
-    return G
 
 
 def _backed_up_values(G):
@@ -570,6 +721,11 @@ class TreeGame(Game):
     leads to; :meth:`move_label` gives the edge's ``move`` attribute when it
     has one.
 
+    The game is the tree as it was when the TreeGame was made: its
+    structure, players, utilities, labels and probabilities are copied then,
+    so editing the graph afterwards does not change the game (make a new
+    TreeGame, or pass the graph to the search, which makes one each time).
+
     Examples
     --------
     >>> T = TreeGame(tree_from_nested([[3, 12], [2, 4]]))
@@ -587,6 +743,23 @@ class TreeGame(Game):
         self._player = {n: nodes[n].get("player") for n in G if succ[n]}
         self._utility = {n: nodes[n]["utility"] for n in G if "utility" in nodes[n]}
         self._labels = {n: nodes[n].get("label", n) for n in G}
+        self._chances = {}
+        self._given_probs = set()  # chance nodes whose edges carry 'prob' (else uniform)
+        for n, player in self._player.items():
+            if player == CHANCE:
+                kids = succ[n]
+                if "prob" in next(iter(kids.values())):
+                    self._chances[n] = [(c, kids[c]["prob"]) for c in kids]
+                    self._given_probs.add(n)
+                else:
+                    self._chances[n] = [(c, 1 / len(kids)) for c in kids]
+        # Does the graph hold only what the game copied (label, player, utility,
+        # prob)? Then a snapshot need copy nothing (see snapshot()).
+        self._unlabelled = frozenset(n for n in G if "label" not in nodes[n])
+        self._plain = (all(attrs.keys() <= _GAME_NODE_KEYS for attrs in G._node.values())
+                       and all(attrs.keys() <= _GAME_EDGE_KEYS
+                               for nbrs in succ.values() for attrs in nbrs.values()))
+        self._key = None
 
     def to_move(self, state):
         try:
@@ -632,12 +805,53 @@ class TreeGame(Game):
             ) from None
 
     def chances(self, state):
-        kids = self.graph._succ[state]
-        if self._player.get(state) != CHANCE:
-            raise ValueError(f"node {state!r} is not a chance node")
-        if kids and "prob" in next(iter(kids.values())):
-            return [(c, kids[c]["prob"]) for c in kids]
-        return [(c, 1 / len(kids)) for c in kids]
+        try:
+            return list(self._chances[state])
+        except (KeyError, TypeError):
+            raise ValueError(f"node {state!r} is not a chance node") from None
+
+    def snapshot(self):
+        """The tree as it is now, to rebuild as a graph later (``.graph()``).
+
+        The searches take one when they record the tree (``result.graph``), so
+        that editing the graph afterwards does not change what the result
+        shows. Cheap: the structure, labels, players, utilities and
+        probabilities are the game's own (fixed when the TreeGame was made);
+        only a graph with other attributes (``state``, edge ``move`` ...) has
+        its node and edge attributes copied now.
+
+        >>> G = tree_from_nested([[3, 12], [2, 4]])
+        >>> shot = TreeGame(G).snapshot()
+        >>> G.nodes[(0, 0)]["utility"] = 100; G.remove_node((1, 1))
+        >>> H = shot.graph()
+        >>> H.nodes[(0, 0)]["utility"], (1, 1) in H, H.graph["root"]
+        (3, True, ())
+        """
+        return _TreeSnapshot(self)
+
+    @property
+    def table_key(self):
+        """A key equal for TreeGames of equal trees, different for different trees.
+
+        Equal means the same root, nodes, children in the same order, players,
+        utilities (estimates too) and probabilities; labels and move names do
+        not count. The searches keep the entries of a transposition table
+        apart by this key, so a table reused on another tree never answers
+        with the first tree's values.
+
+        >>> a = TreeGame(tree_from_nested([[1, 1], [1, 1]]))
+        >>> a.table_key == TreeGame(tree_from_nested([[1, 1], [1, 1]])).table_key
+        True
+        >>> a.table_key == TreeGame(tree_from_nested([[5, 6], [7, 8]])).table_key
+        False
+        """
+        if self._key is None:
+            player, utility, chances = self._player.get, self._utility.get, self._chances.get
+            self._key = _TreeKey((self.initial, tuple(
+                (n, player(n), utility(n), tuple([c for c, _ in kids]),
+                 tuple([p for _, p in chances(n, ())]))
+                for n, kids in self._succ.items())))
+        return self._key
 
     @property
     def players(self):
@@ -665,6 +879,78 @@ class TreeGame(Game):
             return self._succ[state]
         except (KeyError, TypeError):
             raise ValueError(f"{state!r} is not a node of the tree") from None
+
+
+#: The node and edge attributes a TreeGame copies when it is made.
+_GAME_NODE_KEYS = frozenset(("label", "player", "utility"))
+_GAME_EDGE_KEYS = frozenset(("prob",))
+
+
+class _TreeSnapshot:
+    """A TreeGame's graph attributes at one moment; :meth:`graph` rebuilds the DiGraph."""
+
+    __slots__ = ("game", "graph_attrs", "nodes", "edges")
+
+    def __init__(self, game):
+        G = game.graph
+        self.game = game
+        self.graph_attrs = dict(G.graph)
+        if game._plain:  # everything is in the game already
+            self.nodes = self.edges = None
+            return
+        self.nodes = {n: attrs.copy() for n, attrs in G._node.items()}
+        self.edges = {(u, v): attrs.copy() for u, nbrs in G._succ.items()
+                      for v, attrs in nbrs.items() if attrs}
+
+    def graph(self):
+        """A new DiGraph of the tree as it was (the game's structure, the copied attributes)."""
+        game = self.game
+        H = nx.DiGraph()
+        H.graph.update(self.graph_attrs)
+        H.graph["root"] = game.initial
+        nodes, edges = self.nodes or {}, self.edges or {}
+        plain = self.nodes is None
+        node, succ, pred = H._node, H._succ, H._pred
+        players, utilities, labels, unlabelled = game._player, game._utility, game._labels, game._unlabelled
+        for n in game._succ:
+            attrs = node[n] = nodes.get(n) or {}
+            # What the search read (the game's), should the graph have changed in between.
+            if n in players:
+                attrs["player"] = players[n]
+            if n in utilities:
+                attrs["utility"] = utilities[n]
+            if plain and n not in unlabelled:
+                attrs["label"] = labels[n]
+            succ[n] = {}
+            pred[n] = {}
+        for u, kids in game._succ.items():
+            out = succ[u]
+            for c, _ in kids:
+                out[c] = pred[c][u] = edges.get((u, c)) or {}
+        for n in game._given_probs:
+            for c, p in game._chances[n]:
+                succ[n][c]["prob"] = p
+        return H
+
+
+class _TreeKey:
+    """A tree's content as a dict key (its hash computed once)."""
+
+    __slots__ = ("content", "hash")
+
+    def __init__(self, content):
+        self.content = content
+        self.hash = hash(content)
+
+    def __hash__(self):
+        return self.hash
+
+    def __eq__(self, other):
+        return (isinstance(other, _TreeKey) and self.hash == other.hash
+                and self.content == other.content)
+
+    def __repr__(self):
+        return f"<tree of {len(self.content[1])} nodes, root {self.content[0]!r}>"
 
 
 def as_game(tree_or_game):
@@ -720,8 +1006,21 @@ def expand(game, state=None, depth=None, merge=False, evaluate=None, max_nodes=1
     game = as_game(game)
     if state is None:
         state = game.initial
+    elif isinstance(game, TreeGame):
+        if state not in game.graph:
+            raise ValueError(f"start node {state!r} is not a node of the tree")
+    elif callable(getattr(game, "check_state", None)):
+        game.check_state(state)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"depth must be None or an int >= 0, got {depth!r}")
+    if evaluate is not None and not callable(evaluate):
+        raise TypeError(f"evaluate must be a function state -> number, got {evaluate!r}")
+    try:
+        max_nodes = as_int(max_nodes, "max_nodes")
+    except TypeError as error:
+        raise TypeError(f"{error} (the most nodes to build, e.g. 100_000)") from None
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be an int >= 1 (the most nodes to build), got {max_nodes}")
     G = nx.DiGraph()
     root = state if merge else ()
     G.graph["root"] = root
@@ -736,11 +1035,15 @@ def expand(game, state=None, depth=None, merge=False, evaluate=None, max_nodes=1
             )
         G.add_node(node, state=st)
         if game.is_terminal(st):
-            G.nodes[node]["utility"] = game.utility(st)
+            value = game.utility(st)
+            _check_number(value, f"the utility of state {st!r}")
+            G.nodes[node]["utility"] = value
         else:
             G.nodes[node]["player"] = game.to_move(st)
             if depth is not None and ply >= depth and evaluate is not None:
-                G.nodes[node]["utility"] = evaluate(st)
+                value = evaluate(st)
+                _check_number(value, f"the value evaluate returned for state {st!r}")
+                G.nodes[node]["utility"] = value
 
     add(root, state, 0)
     while queue:

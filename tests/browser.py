@@ -245,8 +245,12 @@ _JS_MARK = """
   // Practice: VBox[settings, roles, question, figure, HBox(Check, Show solution, Clear), feedback, solution]
   const practice = uniq(buttons.filter(b => text(b) === 'Check' && b.parentElement &&
     [...b.parentElement.children].some(s => text(s) === 'Clear')).map(b => b.parentElement.parentElement));
+  // Explore: VBox[tree Textarea, options, message, Box[Replay], copy-tree Textarea]
+  const explore = uniq([...panel.querySelectorAll('.widget-textarea')]
+    .filter(t => text(t.querySelector('label') || t) === 'copy tree').map(t => t.parentElement));
   return {replay: mark(replays, 'data-gt-replay'), ttt: mark(ttt, 'data-gt-ttt'),
-          c4: mark(c4, 'data-gt-c4'), practice: mark(practice, 'data-gt-practice')};
+          c4: mark(c4, 'data-gt-c4'), practice: mark(practice, 'data-gt-practice'),
+          explore: mark(explore, 'data-gt-explore')};
 }
 """
 
@@ -254,9 +258,56 @@ _JS_REPLAY = """
 (i) => {
   const root = document.querySelector(`[data-gt-replay="${i}"]`);
   const img = root.querySelector('img');
+  let hash = 0;
+  if (img && img.complete && img.naturalWidth > 0) {
+    // A fingerprint of the pixels: the same step must show the same picture.
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let k = 0; k < data.length; k += 4) hash = (Math.imul(hash, 31) + data[k] + 3 * data[k + 1] + 7 * data[k + 2]) | 0;
+  }
   return {sentence: (root.children[2]?.innerText || '').trim(), src: img ? img.src : '',
-          loaded: !!img && img.complete && img.naturalWidth > 0,
+          loaded: !!img && img.complete && img.naturalWidth > 0, hash,
+          readout: (root.querySelector('.widget-readout')?.textContent || '').trim(),
+          info: (root.children[4]?.innerText || '').trim(),
           width: img ? img.naturalWidth : 0, height: img ? img.naturalHeight : 0};
+}
+"""
+
+# Does anything in a widget's output area spill sideways (needs a horizontal scroll bar, or is cut)?
+_JS_OVERFLOW = """
+(selector) => {
+  const root = document.querySelector(selector);
+  const out = root.closest('.jp-OutputArea-output') || root;
+  const right = out.getBoundingClientRect().right;
+  const name = el => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string'
+    ? '.' + el.className.trim().split(/\\s+/).slice(0, 2).join('.') : '');
+  const found = [];
+  for (const el of [out, ...out.querySelectorAll('*')]) {
+    const r = el.getBoundingClientRect();
+    if (!r.width) continue;
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
+      found.push(`${name(el)} scrolls sideways: content ${el.scrollWidth} px in ${el.clientWidth} px`);
+    }
+    if (r.right > right + 1) found.push(`${name(el)} ends at x = ${Math.round(r.right)}, past the output area (${Math.round(right)})`);
+  }
+  return {found: found.slice(0, 5), outputWidth: Math.round(out.getBoundingClientRect().width)};
+}
+"""
+
+# Is the text shown by a widget's output area free of render errors, and its pictures loaded?
+_JS_SAVED_OUTPUTS = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  // (Outputs restored from a saved notebook carry no data-mime-type: find them by what they show.)
+  return [...panel.querySelectorAll('.jp-OutputArea-output')]
+    .filter(out => out.querySelector('.jupyter-widgets') || /widget|model not found/i.test(out.innerText || ''))
+    .filter(out => !out.parentElement.closest('.jp-OutputArea-output'))
+    .map(out => ({text: (out.innerText || '').slice(0, 200),
+                  widget: !!out.querySelector('.jupyter-widgets'),
+                  images: [...out.querySelectorAll('img')].map(img => img.complete && img.naturalWidth > 0)}));
 }
 """
 
@@ -386,12 +437,24 @@ class NotebookPage:
     def practice(self, i: int) -> dict:
         return self.page.evaluate(_JS_PRACTICE, i)
 
+    def overflow(self, selector: str) -> dict:
+        """What spills sideways in the output area of the widget at ``selector``."""
+        return self.page.evaluate(_JS_OVERFLOW, selector)
+
+    def widget_outputs(self) -> list[dict]:
+        """Every widget output: its text, whether a widget rendered, and its images' state."""
+        return self.page.evaluate(_JS_SAVED_OUTPUTS)
+
+    def command(self, name: str) -> None:
+        """Run a JupyterLab command by id (awaited)."""
+        self.page.evaluate("(name) => jupyterapp.commands.execute(name)", name)
+
     def settle_images(self) -> None:
         self.page.evaluate(_JS_IMAGES_DECODED)
 
     def screenshot(self, path: Path, selector: str | None = None) -> Path:
-        if selector:
-            self.page.locator(selector).first.scroll_into_view_if_needed(timeout=5000)
+        if selector:  # the widget's top at the top of the notebook area
+            self.page.locator(selector).first.evaluate("el => el.scrollIntoView({block: 'start'})")
         self.settle_images()
         self.page.wait_for_timeout(200)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ import pytest
 
 import gametrees as gt
 from gametrees import assignments as ga
-from gametrees.classroom.grading import environment, execute
+from gametrees.classroom.grading import environment, execute, record
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "notebooks" / "assignments"
@@ -50,7 +50,11 @@ def run(nb, cwd, student=None):
 
 
 def outcome(nb):
-    """``{grade_id or index: (is a test cell, error output or None, text of all outputs)}``."""
+    """``{grade_id or index: (is a test cell, error output or None, text of all outputs, the check's record)}``.
+
+    A graded check's record (see ``ga.score``) holds its feedback as text (``"text"``), what nbgrader
+    scores (``"earned"``), the misconceptions it named, its flags and id warnings.
+    """
     out = {}
     for i, c in enumerate(nb.cells):
         if c.cell_type != "code":
@@ -58,7 +62,7 @@ def outcome(nb):
         meta = c.metadata.get("nbgrader", {})
         err = next((o for o in c.outputs if o.output_type == "error"), None)
         text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in c.outputs)
-        out[meta.get("grade_id", i)] = (bool(meta.get("grade")), err, text)
+        out[meta.get("grade_id", i)] = (bool(meta.get("grade")), err, text, record(c.outputs))
     return out
 
 
@@ -94,7 +98,9 @@ def test_instructor_version_is_an_nbgrader_source(key):
             assert region.startswith("    ") and c.source.startswith("def ")
         if meta["grade"]:
             assert meta["locked"] and meta["points"] > 0
-            assert "assert fb.ok, fb" in c.source and "display(fb)" in c.source
+            # the check's result is the cell's value: feedback and points, no traceback (see ga.score)
+            last = c.source.splitlines()[-1]
+            assert last.startswith("ga.score(") and last.endswith(f", {meta['points']})"), last
         if c.cell_type == "code" and ("gt.practice(" in c.source or "gt.play(" in c.source):
             assert c.source.startswith("# NBVAL_IGNORE_OUTPUT")  # widgets: see TOOLCHAIN.md
     assert len(ids) == len(set(ids)), "grade ids must be unique"
@@ -109,9 +115,10 @@ def test_instructor_version_was_saved_with_every_check_passing(key):
     checks = {k: v for k, v in results.items() if v[0]}
     assert len(checks) >= 3
     assert not [k for k, v in results.items() if v[1] is not None]
-    for grade_id, (_, _, text) in checks.items():
+    for grade_id, (_, _, text, rec) in checks.items():
         assert text.lstrip().startswith(("✓", "ConnectFour")), (grade_id, text[:80])
         assert "✗" not in text, grade_id
+        assert rec["ok"] and rec["earned"] == rec["points"], grade_id
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +174,7 @@ def test_release_clears_solutions_and_outputs(released):
 def test_release_refuses_bad_paths(tmp_path):
     with pytest.raises(ValueError, match="no notebooks"):
         ga.release(tmp_path, tmp_path / "out")
-    with pytest.raises(ValueError, match="src must be a notebook"):
+    with pytest.raises(ValueError, match="not found"):
         ga.release(tmp_path / "missing.ipynb", tmp_path / "out")
     bad = read("A1")
     cell(bad, "a1-setup").source += "\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION"
@@ -216,12 +223,15 @@ def test_student_version_runs_and_every_check_fails_helpfully(student_runs, key)
     broken = {k: v[1]["ename"] for k, v in results.items() if v[1] is not None and not v[0]}
     assert broken == {}, f"cells other than the checks failed: {broken}"
     checks = {k: v for k, v in results.items() if v[0]}
-    assert checks and all(v[1] is not None for v in checks.values()), "every check fails before any answer"
-    for grade_id, (_, err, _) in checks.items():
-        assert err["ename"] == "AssertionError"
-        message = err["evalue"]
-        assert message.startswith("✗"), message[:80]  # feedback, not a bare traceback
+    assert checks and not [k for k, v in checks.items() if v[1] is not None], "a check fails without a traceback"
+    for grade_id, (_, _, text, rec) in checks.items():
+        assert text == "0" and not rec["ok"] and rec["earned"] == 0  # nbgrader: no point
+        message = rec["text"]
+        assert message.startswith("✗"), message[:80]  # feedback, formatted as when it passes
         assert UNANSWERED[grade_id] in message, (grade_id, message)
+        assert message.splitlines()[-1].startswith(f"✗ 0 of {rec['points']:g} points")
+        if key != "A3":  # no id typed: every check of A1 and A2 says so
+            assert "No student id" in message, grade_id
 
 
 @pytest.mark.parametrize("key", NAMES)
@@ -229,6 +239,15 @@ def test_grade_scores_the_student_version_like_nbgrader(student_grades, key):
     report, _ = student_grades[key]
     assert report.student == "practice"
     assert (report.score, report.total) == (0, POINTS[key]) and not report.errors
+
+
+def test_grade_reports_the_id_the_notebook_used(released, tmp_path, capsys):
+    paths, _ = released
+    nb = nbformat.read(paths["A1"], as_version=4)
+    next(c for c in nb.cells if c.source.startswith("STUDENT_ID")).source = 'STUDENT_ID = " JDoe "'
+    nbformat.write(nb, tmp_path / "A1_minimax.ipynb")
+    assert ga.main(["grade", str(tmp_path / "A1_minimax.ipynb")]) == 1
+    assert capsys.readouterr().out.startswith("A1_minimax.ipynb (student 'jdoe'): 0 of 9 points")
 
 
 def test_grade_report_lists_each_check():
@@ -319,9 +338,9 @@ def a2_wrong(tmp_path_factory):
 
 def test_a2_wrong_but_plausible_answers_are_named(a2_wrong):
     def message(grade_id):
-        _, err, _ = a2_wrong[grade_id]
-        assert err is not None and err["ename"] == "AssertionError", grade_id
-        return err["evalue"]
+        _, err, _, rec = a2_wrong[grade_id]
+        assert err is None and not rec["ok"], grade_id
+        return rec["text"]
 
     assert "You pruned with the strict rule; this exercise uses the textbook rule" in message("a2-q1-check")
     assert "7 is D's minimax value, but alpha-beta never finds it" in message("a2-q2-check")
@@ -329,7 +348,9 @@ def test_a2_wrong_but_plausible_answers_are_named(a2_wrong):
     assert "the window it was given does not allow a cut" in wrong_side
     assert "compares the node's value with its own β (at MAX) or α (at MIN)" in wrong_side
     assert "searched each of the root's children with a fresh window" in message("a2-q5-check")
-    assert a2_wrong["a2-q3-check"][1] is None  # the right answer still passes
+    assert a2_wrong["a2-q3-check"][3]["ok"]  # the right answer still passes
+    assert "tie rule (≤/≥ vs </>) wrong (7)" in a2_wrong["a2-q1-check"][3]["misconceptions"]
+    assert "root restarts the window per child (12)" in a2_wrong["a2-q5-check"][3]["misconceptions"]
 
 
 def test_a1_minimax_that_forgets_to_alternate_and_a_max_choice_at_a_min_root(tmp_path):
@@ -344,16 +365,17 @@ def test_a1_minimax_that_forgets_to_alternate_and_a_max_choice_at_a_min_root(tmp
     return max(values) if maximizing else min(values)''')
     nb = with_solution(nb, "a1-q4-answer", '''def best_move(game, state):
     moves = game.actions(state)
-    return max(moves, key=lambda m: gt.minimax(game, game.result(state, m), trace=False, graph=False).value)''')
+    return max(moves, key=lambda m: minimax_value(game, game.result(state, m)))''')
     results = outcome(run(nb, tmp_path))
-    q2 = results["a1-q2-check"][1]["evalue"]
+    q2 = results["a1-q2-check"][3]["text"]
     assert f"MIN moves to {tree2.solution()}" in q2
-    q3 = results["a1-q3-check"][1]["evalue"]
+    q3 = results["a1-q3-check"][3]["text"]
     assert "turns that do not alternate (MIN moves twice in a row): 0 of 1 right" in q3
     assert "You took the largest value, but MIN picks the smallest. Ask whose turn it is" in q3
-    q4 = results["a1-q4-check"][1]["evalue"]
+    q4 = results["a1-q4-check"][3]["text"]  # graded with a correct minimax_value: its own mistake shows
     assert "You chose what MAX would: at the root, ask game.to_move(state) who chooses" in q4
-    assert results["a1-q1-check"][1] is None
+    assert "checked with a correct minimax_value in place of yours" in q4
+    assert results["a1-q1-check"][3]["ok"]
 
 
 def test_a3_evaluation_from_os_side_is_named_and_loses(tmp_path):
@@ -369,10 +391,10 @@ def test_a3_evaluation_from_os_side_is_named_and_loses(tmp_path):
         score += {3: 5, 2: 2}.get(os, 0) - {3: 5, 2: 2}.get(xs, 0)   # O's windows count for: O's side
     return score / 1000''')
     results = outcome(run(nb, tmp_path))
-    positions = results["a3-check-positions"][1]["evalue"]
+    positions = results["a3-check-positions"][3]["text"]
     assert "your evaluation scores positions from O's point of view" in positions
     assert "Swap your X and O counts (or the sign)" in positions
-    weak = results["a3-check-weak"][1]["evalue"]
+    weak = results["a3-check-weak"][3]["text"]
     assert re.search(r"You lost (1[1-9]|20) of 20 games \(at most 10 allowed\)", weak)
     assert "an evaluation from the wrong viewpoint" in weak
     assert not [k for k, v in results.items() if v[1] is not None and not v[0]]
@@ -428,8 +450,10 @@ def test_nbgrader_generates_and_autogrades_against_the_submitters_tree(tmp_path)
     assert [c.source for c in released.cells] == [c.source for c in ours.cells]  # release() == nbgrader's
     graded = outcome(nbformat.read(course / "autograded" / "jdoe" / "A1" / "A1_minimax.ipynb", as_version=4))
     assert "made from the id 'jdoe'" in graded["a1-trees"][2]  # the folder's id, not the typed one
-    assert graded["a1-q1-check"][1] is None
-    assert "Ask whose turn it is" in graded["a1-q3-check"][1]["evalue"]
+    assert graded["a1-q1-check"][3]["ok"]
+    assert "Ask whose turn it is" in graded["a1-q3-check"][3]["text"]
+    assert any("'someone-else' typed in the notebook differs from the submission's folder 'jdoe'" in w
+               for w in graded["a1-q1-check"][3]["warnings"])
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="gametrees") as gb:
@@ -445,19 +469,49 @@ def test_nbgrader_generates_and_autogrades_against_the_submitters_tree(tmp_path)
 
 
 def test_student_id_sources_in_order(monkeypatch, tmp_path):
-    monkeypatch.delenv(ga.ENV_VAR, raising=False)
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    assert ga.student_id(" jdoe ") == "jdoe" and ga.student_id("") == ga.DEFAULT_ID == "practice"
+    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER", "GAMETREES_STUDENT_LIST"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert ga.student_id(" jdoe ") == ga.student_id("JDoe") == "jdoe" and not ga.id_warnings()
+    assert ga.student_id("") == ga.DEFAULT_ID == "practice"
+    assert "No student id" in ga.id_warnings()[0]
+    monkeypatch.setenv("JUPYTERHUB_USER", "HubUser")
+    assert ga.student_id("") == "hubuser" and not ga.id_warnings()  # the hub login when nothing is typed
+    assert ga.student_id("jdoe") == "jdoe"  # a typed id first
     folder = tmp_path / "autograded" / "asmith" / "A1"
     folder.mkdir(parents=True)
     monkeypatch.chdir(folder)
     assert ga.student_id("jdoe") == "jdoe"  # not autograding: the typed id
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    assert ga.student_id("jdoe") == "asmith"  # autograding: the submission's folder
     monkeypatch.setenv(ga.ENV_VAR, "override")
-    assert ga.student_id("jdoe") == "override"
+    assert ga.student_id("jdoe") == "override"  # previewing a student's trees
+    assert "overrides the id 'jdoe'" in ga.id_warnings()[0]
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert ga.student_id("jdoe") == "asmith"  # autograding: the submission's folder, always
+    assert len(ga.id_warnings()) == 2 and all("differs from the submission's folder 'asmith'" in w
+                                              for w in ga.id_warnings())
+    assert ga.student_id("") == "asmith" and "GAMETREES_STUDENT_ID" in ga.id_warnings()[0]
     with pytest.raises(TypeError, match="given must be a student id"):
         ga.student_id(["jdoe"])
+
+
+def test_an_id_not_in_the_student_list_is_warned(monkeypatch, tmp_path):
+    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER"):
+        monkeypatch.delenv(var, raising=False)
+    listed = tmp_path / "students.txt"
+    listed.write_text("jdoe\nASmith\n")
+    monkeypatch.setenv("GAMETREES_STUDENT_LIST", str(listed))
+    assert ga.student_id("asmith") == "asmith" and not ga.id_warnings()
+    assert ga.student_id("jdeo") == "jdeo" and "not in the course's student list" in ga.id_warnings()[0]
+    monkeypatch.delenv("GAMETREES_STUDENT_LIST")
+    import sqlite3  # nbgrader's gradebook, found above the notebook's folder
+
+    with sqlite3.connect(tmp_path / "gradebook.db") as con:
+        con.execute("CREATE TABLE student (id VARCHAR(128) PRIMARY KEY)")
+        con.execute("INSERT INTO student VALUES ('jdoe')")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    assert ga.student_id("jdoe") == "jdoe" and not ga.id_warnings()
+    assert ga.student_id("nobody") == "nobody" and "not in the course's student list" in ga.id_warnings()[0]
 
 
 def test_check_answer_reports_a_crashing_answer_and_rejects_a_non_exercise():
@@ -473,10 +527,36 @@ def test_check_answer_reports_a_crashing_answer_and_rejects_a_non_exercise():
         ga.check_answer("values", my_values)
 
 
+def _windows_evaluation():
+    """A learner's evaluation (open windows, as in A3's solution): gametrees' own would be refused."""
+    game = gt.ConnectFour()
+    rows, cols = game.rows, game.cols
+    windows = [[(r + i * dr, c + i * dc) for i in range(4)]
+               for r in range(rows) for c in range(cols) for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1))
+               if all(0 <= r + i * dr < rows and 0 <= c + i * dc < cols for i in range(4))]
+
+    def evaluate(state):
+        x, o = state
+        cell = {(r, c): "X" if x >> (c * (rows + 1) + r) & 1 else "O" if o >> (c * (rows + 1) + r) & 1 else "."
+                for r in range(rows) for c in range(cols)}
+        score = 0
+        for w in windows:
+            marks = [cell[p] for p in w]
+            xs, os_ = marks.count("X"), marks.count("O")
+            if not (xs and os_):
+                score += {3: 5, 2: 2}.get(xs, 0) - {3: 5, 2: 2}.get(os_, 0)
+        return score / 1000
+
+    return evaluate
+
+
 def test_connect4_evaluation_checks_name_the_usual_slips():
-    ours = gt.connect4_evaluation(gt.ConnectFour())
+    ours = _windows_evaluation()
     game = gt.ConnectFour()
     assert ga.check_connect4_evaluation(ours).ok
+    library = gt.connect4_evaluation(game)
+    assert not ga.check_connect4_evaluation(library).ok  # gametrees' own: write it yourself
+    assert "write the evaluation yourself" in ga.check_connect4_evaluation(lambda s: library(s)).title
 
     def for_the_mover(state):
         v = ours(state)
@@ -501,5 +581,9 @@ def test_connect4_evaluation_checks_name_the_usual_slips():
 def test_the_command_line(tmp_path, capsys):
     assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 0
     assert "wrote" in capsys.readouterr().out
+    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 2  # exists: not overwritten
+    assert "does not overwrite without force=True (--force)" in capsys.readouterr().err
+    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path), "--force"]) == 0
+    capsys.readouterr()
     assert ga.main(["release", str(tmp_path / "nothing.ipynb"), str(tmp_path)]) == 2
-    assert "src must be a notebook" in capsys.readouterr().err
+    assert "not found" in capsys.readouterr().err

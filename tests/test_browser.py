@@ -7,13 +7,26 @@ opens each notebook in turn, runs all cells and checks through the page:
 
 - every cell ran, and no cell shows an error, anything on stderr, or a widget that did
   not render;
-- every replay widget shows its sentence and its figure; in the first replay, "step ▶"
-  and Play change the sentence and redraw the figure;
-- every tic-tac-toe board (and Connect Four board) accepts a click and the agent answers;
+- every replay widget shows its sentence and its figure; in the first replay each
+  control (step ▶, ◀ back, ↺ reset, next cutoff ✂, the slider's keyboard keys ←/→,
+  Home/End, Play and Pause) shows the step it should: the sentence and the step
+  counter say that step, and the picture is the one that step showed before;
+- every tic-tac-toe board shows the nine cells of the game after every action (a move,
+  a taken cell, New game, "Agent starts", "You start"); Connect Four boards take a
+  drop and start again empty; "Why did it play that?" is offered only against an
+  agent that searches, and draws its search;
 - every practice widget's Check gives feedback (a scratch notebook calls
-  ``gt.practice(seed=1)``, and also opens its solution).
+  ``gt.practice(seed=1)``, and also opens its solution);
+- the explore widget (lesson 03) shows, after a tree is typed and after each option,
+  the message, replay and copied tree that ``gt.explore`` gives in Python, and a
+  mistake in the tree as one line;
+- nothing spills sideways in the replays of lessons 03, 04, 05 and A2's practice tree
+  at 1366x900 (:data:`NO_OVERFLOW`);
+- a lesson run, saved, closed and reopened shows its widgets with their pictures, not
+  "Error displaying widget: model not found" (widget state saved with the notebook:
+  ``jupyterlab-settings/`` in requirements.txt).
 
-A screenshot of each notebook (and of its board or practice widget) is saved to
+A screenshot of each notebook (and of each kind of widget in it) is saved to
 ``$GT_BROWSER_SCREENSHOTS``, or to a pytest temporary folder printed in the output
 (``pytest -s`` shows it; a failure message names it too).
 
@@ -24,6 +37,7 @@ installs both and sets ``GT_REQUIRE_BROWSER=1`` so that CI fails instead of skip
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import re
@@ -41,6 +55,12 @@ LESSONS = sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*
 
 SCRATCH_PRACTICE = "scratch/practice.ipynb"
 SCRATCH_FAILING = "scratch/failing.ipynb"
+
+# The widgets whose output areas must not spill sideways at 1366x900 (the issue's list).
+NO_OVERFLOW = {"03_alpha_beta.ipynb": "replay", "04_depth_and_evaluation.ipynb": "replay",
+               "05_search_enhancements.ipynb": "replay", "assignments/A2_alpha_beta.ipynb": "practice"}
+SCRATCH_REOPEN = "scratch/reopen.ipynb"
+VIEWPORT = {"width": 1366, "height": 900}
 
 OPEN_TIMEOUT = 90  # s: JupyterLab loads and the kernel is idle
 RUN_TIMEOUT = 240  # s: one notebook's "run all"
@@ -73,6 +93,11 @@ def lab(tmp_path_factory):
         "1 / 0",
         "print('never printed: run-all stops at the error')",
     ])
+    browser.write_notebook(root / SCRATCH_REOPEN, [
+        "%matplotlib inline\nimport gametrees as gt",
+        "gt.replay(gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])))",
+        "gt.play(gt.TicTacToe(), agent='random', seed=1)",
+    ])
     shots = Path(os.environ.get("GT_BROWSER_SCREENSHOTS") or base / "screenshots")
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nbrowser test: screenshots in {shots}")
@@ -83,7 +108,7 @@ def lab(tmp_path_factory):
     try:
         pw = sync_playwright().start()
         chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
-        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+        context = chromium.new_context(viewport=VIEWPORT)
         yield Lab(server, context, root, shots)
     finally:
         for close in (context and context.close, chromium and chromium.close, pw and pw.stop, server.stop):
@@ -137,36 +162,49 @@ def test_notebook_in_jupyterlab(lab, path):
         assert not problems, f"{path}: the page shows problems:\n" + "\n".join(problems)
 
         found = page.mark_widgets()
-        expected = {"replay": _expected(sources, "gt.replay("), "practice": _expected(sources, "gt.practice(")}
+        expected = {"replay": _expected(sources, "gt.replay("), "practice": _expected(sources, "gt.practice("),
+                    "explore": _expected(sources, "gt.explore(")}
         boards = _expected(sources, "gt.play(")
         assert found["replay"] >= expected["replay"], f"{path}: replay widgets on the page: {found}, cells: {expected}"
         assert found["practice"] >= expected["practice"], f"{path}: practice widgets: {found}, cells: {expected}"
         assert found["ttt"] + found["c4"] >= boards, f"{path}: boards on the page: {found}, cells calling gt.play: {boards}"
+        assert found["explore"] >= expected["explore"], f"{path}: explore widgets: {found}, cells: {expected}"
+        searching = _board_agents_search(sources)
 
         for i in range(found["replay"]):
             state = page.replay(i)
             assert state["loaded"] and state["width"] > 50, f"{path}: replay {i} shows no figure: {state}"
             assert state["sentence"], f"{path}: replay {i} shows no explanation"
+        # Before any click: what the issue saw spill sideways at 1366 px.
+        overflow = []
+        if path in NO_OVERFLOW:
+            kind = NO_OVERFLOW[path]
+            for i in range(found[kind]):
+                spill = page.overflow(f"[data-gt-{kind}='{i}']")
+                if spill["found"]:
+                    overflow.append(f"{kind} {i} (output area {spill['outputWidth']} px): " + "; ".join(spill["found"]))
         if found["replay"]:
             _drive_replay(page, 0)
         for i in range(found["ttt"]):
-            _drive_board(page, "ttt", i)
+            _drive_ttt(page, i, searching[i] if i < len(searching) else True, lab.shots / f"{name}-ttt{i}-playing.png")
         for i in range(found["c4"]):
-            _drive_board(page, "c4", i)
+            _drive_c4(page, i, lab.shots / f"{name}-c4{i}-playing.png")
         for i in range(found["practice"]):
             _drive_practice(page, i)
+        for i in range(found["explore"]):
+            _drive_explore(page, i)
 
         # Clicks must not have produced errors either (a failing callback prints to the cell).
         problems = page.problems(to_run)
         assert not problems, f"{path}: after the clicks the page shows problems:\n" + "\n".join(problems)
         assert not page.console_errors, f"{path}: JavaScript errors on the page: {page.console_errors}"
 
-        first = next((f"[data-gt-{k}='0']" for k in ("replay", "ttt", "c4", "practice") if found[k]), None)
-        page.screenshot(lab.shots / f"{name}.png", first)
-        if found["replay"] and (found["ttt"] or found["c4"]):
-            page.screenshot(lab.shots / f"{name}-board.png", "[data-gt-ttt='0'], [data-gt-c4='0']")
-        if found["practice"] and first != "[data-gt-practice='0']":
-            page.screenshot(lab.shots / f"{name}-practice.png", "[data-gt-practice='0']")
+        page.screenshot(lab.shots / f"{name}.png")
+        found = page.mark_widgets()  # again: explore replaced its replay at every change
+        for kind in ("replay", "ttt", "c4", "practice", "explore"):
+            for i in range(found[kind]):
+                page.screenshot(lab.shots / f"{name}-{kind}{i}.png", f"[data-gt-{kind}='{i}']")
+        assert not overflow, f"{path} at {VIEWPORT['width']}x{VIEWPORT['height']}: sideways overflow:\n" + "\n".join(overflow)
         print(f"{path}: ran in {ran:.1f} s, checked in {time.monotonic() - t0:.1f} s; widgets {found}")
     except BaseException:
         with contextlib.suppress(Exception):  # the page may be gone
@@ -182,70 +220,282 @@ def _button(root, text):
     return root.locator("button.widget-button", has_text=re.compile(rf"^\s*{re.escape(text)}\s*$"))
 
 
+def _toggle(root, text):
+    """The ipywidgets toggle button (of ToggleButtons) labelled ``text``."""
+    return root.locator("button.widget-toggle-button", has_text=re.compile(rf"^\s*{re.escape(text)}\s*$"))
+
+
+def _replay_at(page: NotebookPage, i: int, step: int, what: str, pictures: dict) -> dict:
+    """Wait until replay ``i`` shows ``step``: its sentence and counter, and a loaded picture.
+
+    The picture of a step must be the one shown for that step before (``pictures``:
+    step -> pixel fingerprint), so the image follows the control, not only the text.
+    """
+    try:
+        page.wait("""([i, step]) => {
+        const root = document.querySelector(`[data-gt-replay="${i}"]`);
+        const img = root.querySelector('img');
+        const sentence = (root.children[2]?.innerText || '').trim();
+        const readout = (root.querySelector('.widget-readout')?.textContent || '').trim();
+        const info = (root.children[4]?.innerText || '').trim();
+        return sentence.startsWith(`${step}. `) && readout === String(step) && info.startsWith(`step ${step} of `)
+          && img && img.complete && img.naturalWidth > 0;
+      }""", [i, step], timeout=WIDGET_TIMEOUT, what=f"{what}: replay {i} shows step {step}")
+    except AssertionError as error:
+        raise AssertionError(f"{error}\nreplay {i} shows {page.replay(i)}") from None
+    page.page.wait_for_timeout(150)  # the image element may swap its blob once more
+    state = page.replay(i)
+    assert state["loaded"] and state["sentence"].startswith(f"{step}. "), (what, state)
+    if step in pictures:
+        assert state["hash"] == pictures[step], f"{what}: replay {i} at step {step} shows another picture than before"
+    pictures[step] = state["hash"]
+    return state
+
+
 def _drive_replay(page: NotebookPage, i: int):
-    """"step ▶", then Play: each changes the sentence and redraws the figure."""
+    """Every control of replay ``i``, and after each the step, sentence and picture it must show."""
     root = page.page.locator(f"[data-gt-replay='{i}']")
-    before = page.replay(i)
+    first = page.replay(i)
+    n = int(re.match(r"step \d+ of (\d+)", first["info"]).group(1))
+    assert n >= 4, f"replay {i} has only {n} steps: pick a bigger search for the test"
+    pictures = {}
+    _replay_at(page, i, 1, "the replay as first shown", pictures)
     _button(root, "step ▶").click()
-    after = page.wait("""([i, s, src]) => {
-        const root = document.querySelector(`[data-gt-replay="${i}"]`);
-        const img = root.querySelector('img');
-        const sentence = root.children[2].innerText.trim();
-        return sentence !== s && img.src !== src && img.complete && img.naturalWidth > 0
-          && {sentence, src: img.src};
-      }""", [i, before["sentence"], before["src"]], timeout=WIDGET_TIMEOUT,
-        what=f"'step ▶' in replay {i} changes the explanation ({before['sentence']!r}) and the figure")
-    root.locator(".widget-play button").first.click()  # Play
-    page.wait("""([i, s, src]) => {
-        const root = document.querySelector(`[data-gt-replay="${i}"]`);
-        const img = root.querySelector('img');
-        return root.children[2].innerText.trim() !== s && img.src !== src && img.complete && img.naturalWidth > 0;
-      }""", [i, after["sentence"], after["src"]], timeout=WIDGET_TIMEOUT,
-        what=f"Play in replay {i} moves on from {after['sentence']!r} and redraws the figure")
-    # The same button pauses (ipywidgets 8: play/pause, then stop, which would go back to step 1).
+    _replay_at(page, i, 2, "step ▶", pictures)
+    _button(root, "step ▶").click()
+    _replay_at(page, i, 3, "step ▶ again", pictures)
+    _button(root, "◀ back").click()
+    _replay_at(page, i, 2, "◀ back", pictures)
+    _button(root, "↺ reset").click()
+    first = _replay_at(page, i, 1, "↺ reset", pictures)
+    cut = _button(root, "next cutoff ✂")
+    if cut.is_enabled():
+        cut.click()
+        page.wait(f"""() => !document.querySelector('[data-gt-replay="{i}"]').children[2].innerText.trim()
+                  .startsWith('1. ')""", timeout=WIDGET_TIMEOUT, what=f"next cutoff ✂ in replay {i} moves on")
+        state = page.replay(i)
+        k = int(state["readout"])
+        _replay_at(page, i, k, "next cutoff ✂", pictures)
+        assert re.search(r"\bprun", state["sentence"], re.I), f"next cutoff ✂ stops at {state['sentence']!r}"
+        _button(root, "↺ reset").click()
+        _replay_at(page, i, 1, "↺ reset after a cutoff", pictures)
+    # The keyboard, on the slider's handle: ←/→ one step, End the last step, Home the first.
+    handle = root.locator(".noUi-handle").first
+    handle.focus()
+    for key, step in (("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 2), ("End", n), ("Home", 1)):
+        page.page.keyboard.press(key)
+        _replay_at(page, i, step, f"the key {key} on the slider", pictures)
+    assert pictures[n] != pictures[1], f"replay {i}: the last step shows the picture of the first"
+    # Dragging the slider: a click at its middle.
+    box = root.locator(".noUi-target").first.bounding_box()
+    page.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait(f"""() => document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent.trim() !== '1'""",
+              timeout=WIDGET_TIMEOUT, what=f"a click on the middle of replay {i}'s slider moves it")
+    _replay_at(page, i, int(page.replay(i)["readout"]), "a click on the slider", pictures)
+    _button(root, "↺ reset").click()
+    _replay_at(page, i, 1, "↺ reset after the slider", pictures)
+    # Play goes on by itself; the same button pauses (ipywidgets 8: play/pause, then stop).
+    root.locator(".widget-play button").first.click()
+    page.wait(f"""() => Number(document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent) >= 3""",
+              timeout=WIDGET_TIMEOUT, what=f"Play in replay {i} moves on by itself")
     root.locator(".widget-play button").first.click()
     page.page.wait_for_timeout(300)
-    paused = page.replay(i)
+    paused = _replay_at(page, i, int(page.replay(i)["readout"]), "Pause", pictures)
     page.page.wait_for_timeout(1500)  # 2.5 steps at the default speed
     assert page.replay(i)["sentence"] == paused["sentence"], f"replay {i} goes on playing after Pause"
 
 
-def _drive_board(page: NotebookPage, kind: str, i: int):
-    """Click a free cell (tic-tac-toe) or a column (Connect Four): the agent answers."""
-    root = page.page.locator(f"[data-gt-{kind}='{i}']")
-    before = page.board(kind, i)
-    if kind == "ttt":
-        k = before["cells"].index("")
-        root.locator(".widget-gridbox > button").nth(k).click()
-    else:
-        k = 3
-        _button(root, "▼").nth(k).click()
-    after = page.wait("""([kind, i, status, filled]) => {
-        const root = document.querySelector(`[data-gt-${kind}="${i}"]`);
-        const now = (root.children[1]?.innerText || '').trim();
-        let count;
-        if (kind === 'ttt') {
-          count = [...root.children[2].children].filter(b => b.textContent.trim()).length;
-        } else {
-          count = [...root.querySelectorAll('svg circle')]
-            .filter(c => (c.getAttribute('fill') || '').toUpperCase() !== '#FFFFFF').length;
-        }
-        return now !== status && count >= filled + 2 && {status: now, filled: count};
-      }""", [kind, i, before["status"], before["filled"]], timeout=WIDGET_TIMEOUT,
-        what=f"the {kind} board {i} takes a click on {k} and the agent answers (status was {before['status']!r})")
-    if kind == "ttt":
-        cells = page.board(kind, i)["cells"]
-        assert cells[k] in ("X", "O"), f"the clicked cell {k} is still empty: {cells}"
-    assert "agent played" in after["status"].lower() or "win" in after["status"].lower(), after
-    # "Why did it play that?" draws what the agent's search saw.
-    _button(root, "Why did it play that?").click()
-    page.wait("""([kind, i]) => {
-        const root = document.querySelector(`[data-gt-${kind}="${i}"]`);
-        const img = root.children[5]?.querySelector('img');
-        const shown = img && img.getClientRects().length > 0;
-        // An agent that records no search (the random agent) says so in words, without a figure.
-        return (root.children[4]?.innerText || '').trim() && (!shown || (img.complete && img.naturalWidth > 0));
-      }""", [kind, i], timeout=WIDGET_TIMEOUT, what=f"'Why did it play that?' on the {kind} board {i} explains the move")
+def _board_agents_search(sources):
+    """Per ``gt.play(`` call in the notebook: does its agent search (False for the random agent)?"""
+    code = "\n".join("\n".join(line.split("#")[0] for line in s.splitlines()) for s in sources)
+    calls = re.findall(r"gt\.play\(([^\n]*)", code)
+    return [not re.search(r"""agent\s*=\s*["']random["']|RandomAgent\(|,\s*["']random["']""", c) for c in calls]
+
+
+_TTT_CELLS = """([i]) => [...document.querySelector(`[data-gt-ttt="${i}"]`).children[2].children]
+    .map(b => (b.textContent || '').trim())"""
+
+
+def _ttt_shows(page: NotebookPage, i: int, expected: list[str], what: str) -> dict:
+    """Wait until board ``i`` shows exactly ``expected`` in its nine cells."""
+    try:
+        page.wait(f"""([i, want]) => {{ const got = ({_TTT_CELLS})([i]);
+            return got.length === 9 && got.every((c, k) => c === want[k]); }}""", [i, expected],
+                  timeout=15, what=what)
+    except AssertionError:
+        board = page.board("ttt", i)
+        raise AssertionError(f"{what}: tic-tac-toe board {i} shows {board['cells']} (status {board['status']!r}), "
+                             f"expected {expected}") from None
+    return page.board("ttt", i)
+
+
+def _agent_cell(status: str) -> int:
+    m = re.search(r"agent played cell (\d)", status)
+    assert m, f"the status does not say which cell the agent played: {status!r}"
+    return int(m.group(1))
+
+
+def _wait_status(page, kind, i, old, what):
+    return page.wait("""([kind, i, old]) => {
+        const now = (document.querySelector(`[data-gt-${kind}="${i}"]`).children[1]?.innerText || '').trim();
+        return now && now !== old && now; }""", [kind, i, old], timeout=WIDGET_TIMEOUT, what=what)
+
+
+def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
+    """Moves, a taken cell, New game, "Agent starts", "You start": the nine cells after each."""
+    root = page.page.locator(f"[data-gt-ttt='{i}']")
+    cells = root.locator(".widget-gridbox > button")
+    board = page.board("ttt", i)
+    if board["status"].startswith("You are X"):
+        _ttt_shows(page, i, [""] * 9, "the board before any move")
+    else:  # the notebook lets the agent start
+        expected = [""] * 9
+        expected[_agent_cell(board["status"])] = "X"
+        _ttt_shows(page, i, expected, "the board after the agent's first move")
+        _toggle(root, "You start").click()
+        _ttt_shows(page, i, [""] * 9, '"You start"')
+    for attempt in range(2):  # a move, then New game; the second time, click where the agent played
+        k = 4 if attempt == 0 else agent
+        status = page.board("ttt", i)["status"]
+        cells.nth(k).click()
+        status = _wait_status(page, "ttt", i, status, f"the agent answers a click on cell {k}")
+        agent = _agent_cell(status)
+        expected = [""] * 9
+        expected[k], expected[agent] = "X", "O"
+        _ttt_shows(page, i, expected, f"a click on cell {k} and the agent's answer")
+        # The why button: only for an agent that searched.
+        why = _button(root, "Why did it play that?")
+        _why_shown(page, why, searches, f"board {i}: 'Why did it play that?' {'hidden' if searches else 'offered'} "
+                   f"against {'a searching agent' if searches else 'the random agent, which searched nothing'}")
+        if attempt == 0:
+            cells.nth(agent).click()  # a taken cell: refused, nothing changes
+            _wait_status(page, "ttt", i, status, f"a click on the taken cell {agent} is refused")
+            assert page.board("ttt", i)["status"] == f"Cell {agent} is taken: choose an empty cell."
+            _ttt_shows(page, i, expected, f"a refused click on the taken cell {agent}")
+            if searches:
+                why.click()
+                page.wait("""(i) => {
+                    const root = document.querySelector(`[data-gt-ttt="${i}"]`);
+                    const img = root.children[5]?.querySelector('img');
+                    return (root.children[4]?.innerText || '').trim() && img && img.getClientRects().length > 0
+                      && img.complete && img.naturalWidth > 0;
+                  }""", i, timeout=WIDGET_TIMEOUT, what=f"'Why did it play that?' on board {i} draws the search")
+            page.screenshot(shot, f"[data-gt-ttt='{i}']")  # a game under way (and why, if offered)
+        _button(root, "New game").click()
+        _ttt_shows(page, i, [""] * 9, "New game (the last game's X's and O's must go)")
+    status = page.board("ttt", i)["status"]
+    _toggle(root, "Agent starts").click()
+    status = _wait_status(page, "ttt", i, status, '"Agent starts": the agent opens')
+    agent = _agent_cell(status)
+    expected = [""] * 9
+    expected[agent] = "X"
+    _ttt_shows(page, i, expected, '"Agent starts" (only the agent\'s X)')
+    k = next(c for c in (4, 0, 8) if c != agent)
+    cells.nth(k).click()
+    status = _wait_status(page, "ttt", i, status, f"the agent answers a click on cell {k}")
+    expected[k], expected[_agent_cell(status)] = "O", "X"
+    _ttt_shows(page, i, expected, f"you (O) at cell {k} and the agent's answer")
+    _toggle(root, "You start").click()
+    _ttt_shows(page, i, [""] * 9, '"You start" (an empty board)')
+    _why_shown(page, _button(root, "Why did it play that?"), False, "'Why' offered before the agent has moved")
+
+
+def _why_shown(page, why, shown: bool, what: str):
+    """The why button is shown (or hidden) once the board's last update has arrived."""
+    try:
+        why.wait_for(state="visible" if shown else "hidden", timeout=15_000)
+    except Exception:  # playwright's TimeoutError
+        raise AssertionError(what) from None
+    page.page.wait_for_timeout(300)  # and stays so
+    assert why.is_visible() == shown, what
+
+
+def _drive_c4(page: NotebookPage, i: int, shot: Path):
+    """A drop and the agent's answer, then New game: an empty board again."""
+    root = page.page.locator(f"[data-gt-c4='{i}']")
+    before = page.board("c4", i)
+    _button(root, "▼").nth(3).click()
+    _wait_status(page, "c4", i, before["status"], f"the Connect Four board {i} takes a drop in column 3")
+    page.wait("""([i, n]) => [...document.querySelector(`[data-gt-c4="${i}"]`).querySelectorAll('svg circle')]
+        .filter(c => (c.getAttribute('fill') || '').toUpperCase() !== '#FFFFFF').length === n""",
+              [i, before["filled"] + 2], timeout=WIDGET_TIMEOUT, what=f"Connect Four board {i} shows both new pieces")
+    why = _button(root, "Why did it play that?")
+    assert why.is_visible()
+    why.click()
+    page.wait("""(i) => { const img = document.querySelector(`[data-gt-c4="${i}"]`).children[5]?.querySelector('img');
+        return img && img.complete && img.naturalWidth > 0; }""", i, timeout=WIDGET_TIMEOUT,
+              what=f"'Why did it play that?' on Connect Four board {i} draws the search")
+    page.screenshot(shot, f"[data-gt-c4='{i}']")
+    _button(root, "New game").click()
+    page.wait("""(i) => [...document.querySelector(`[data-gt-c4="${i}"]`).querySelectorAll('svg circle')]
+        .every(c => (c.getAttribute('fill') || '').toUpperCase() === '#FFFFFF')""", i, timeout=WIDGET_TIMEOUT,
+              what=f"New game empties Connect Four board {i}")
+
+
+def _explore_state(page, i):
+    return page.page.evaluate("""(i) => {
+        const root = document.querySelector(`[data-gt-explore="${i}"]`);
+        const replay = root.children[3].querySelector('.widget-vbox');
+        const img = root.children[3].querySelector('img');
+        return {message: (root.children[2].innerText || '').trim(),
+                copy: root.children[4].querySelector('textarea').value,
+                sentence: replay ? (replay.children[2]?.innerText || '').trim() : '',
+                info: replay ? (replay.children[4]?.innerText || '').trim() : '',
+                loaded: !!img && img.complete && img.naturalWidth > 0, src: img ? img.src : ''};
+      }""", i)
+
+
+def _drive_explore(page: NotebookPage, i: int):
+    """Type a tree, change every option: the page shows what gt.explore gives in Python."""
+    import gametrees as gt
+
+    root = page.page.locator(f"[data-gt-explore='{i}']")
+    tree = root.locator("textarea").first
+    text = "[[3, 5], [3, 1], [2, 9, 4]]"
+    options = {"algorithm": "alphabeta", "rule": "textbook", "root": "max", "order": "natural"}
+    labels = {"minimax": "minimax", "alphabeta": "alpha-beta", "expectimax": "expectimax",
+              "textbook": "textbook ≤ / ≥", "strict": "strict < / >", "max": "MAX at the root",
+              "min": "MIN at the root", "natural": "natural", "best": "best", "worst": "worst"}
+
+    def check(what, src_before):
+        ref = gt.explore(text, **options)  # the same tree and options in Python
+        message = html.unescape(re.sub(r"<[^>]+>", "", ref.message.value))
+        try:
+            page.wait("""([i, message, copy, src]) => {
+                const root = document.querySelector(`[data-gt-explore="${i}"]`);
+                const img = root.children[3].querySelector('img');
+                return (root.children[2].innerText || '').trim() === message
+                  && root.children[4].querySelector('textarea').value === copy
+                  && img && img.src !== src && img.complete && img.naturalWidth > 0;
+              }""", [i, message, ref.copy_field.value, src_before], timeout=WIDGET_TIMEOUT, what=what)
+        except AssertionError:
+            raise AssertionError(f"{what}: explore {i} shows {_explore_state(page, i)}, expected the message "
+                                 f"{message!r} and the tree {ref.copy_field.value!r}") from None
+        state = _explore_state(page, i)
+        sentence = html.unescape(re.sub(r"<[^>]+>", "", ref.replay.sentence.value))
+        assert state["sentence"] == sentence, f"{what}: the replay starts with {state['sentence']!r}, not {sentence!r}"
+        assert state["info"].startswith(f"step 1 of {len(ref.replay.trace)}"), (what, state)
+        return state["src"]
+
+    src = _explore_state(page, i)["src"]
+    tree.fill(text)
+    src = check(f"typing {text} into explore {i}", src)
+    for option, value in (("rule", "strict"), ("algorithm", "minimax"), ("algorithm", "expectimax"),
+                          ("root", "min"), ("order", "best"), ("order", "worst"), ("algorithm", "alphabeta"),
+                          ("order", "natural"), ("root", "max"), ("rule", "textbook")):
+        options[option] = value
+        root.locator("button", has_text=re.compile(rf"^\s*{re.escape(labels[value])}")).first.click()
+        src = check(f"choosing {labels[value]!r} in explore {i}", src)
+    # A mistake: one line, and the last replay stays.
+    tree.fill("[[3, 5], [3")
+    page.wait("""(i) => (document.querySelector(`[data-gt-explore="${i}"]`).children[2].innerText || '').includes('✗')""",
+              i, timeout=WIDGET_TIMEOUT, what=f"explore {i} says what is wrong with '[[3, 5], [3'")
+    state = _explore_state(page, i)
+    assert state["message"].startswith('✗ this is not a tree yet: "[" at column 10 is never closed'), state
+    assert "\n" not in state["message"] and "Traceback" not in state["message"], state
+    assert state["loaded"] and state["src"] == src, f"explore {i} lost its replay on a typing mistake: {state}"
+    tree.fill(text)
+    check(f"typing {text} again into explore {i}", src)
 
 
 def _drive_practice(page: NotebookPage, i: int):
@@ -265,6 +515,51 @@ def _drive_practice(page: NotebookPage, i: int):
             const img = document.querySelector(`[data-gt-practice="${i}"]`).children[6]?.querySelector('img');
             return img && img.complete && img.naturalWidth > 0;
           }""", i, timeout=WIDGET_TIMEOUT, what=f"Show solution in practice widget {i} shows the replay")
+
+
+def test_a_lesson_run_saved_and_reopened_shows_its_widgets(lab):
+    """Run, save, close, reopen: every widget shows again with its picture, not "model not found"."""
+    to_run, _ = lab.code_cells(SCRATCH_REOPEN)
+    page = lab.open(SCRATCH_REOPEN)
+    try:
+        page.run_all(to_run, timeout=RUN_TIMEOUT)
+        assert not page.problems(to_run)
+        found = page.mark_widgets()
+        assert found["replay"] == 1 and found["ttt"] == 1, found
+        page.page.locator("[data-gt-ttt='0'] .widget-gridbox > button").nth(4).click()
+        _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.", "the board takes a click")
+        played = page.board("ttt", 0)["cells"]
+        page.command("docmanager:save")
+        page.wait("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')",
+                  timeout=30, what="the notebook is saved")
+    finally:
+        lab.done(page)
+    saved = json.loads((lab.root / SCRATCH_REOPEN).read_text(encoding="utf-8"))
+    state = saved["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    shown = [o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] for c in saved["cells"]
+             for o in c.get("outputs", []) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(shown) == 2 and all(m in state.get("state", {}) for m in shown), (
+        f"the saved notebook does not hold the state of its widgets {shown}: saveState is off "
+        f"(is jupyterlab-settings installed? pip install -r requirements.txt)")
+
+    page = lab.open(SCRATCH_REOPEN)  # a new page and a new kernel: nothing left from the run
+    try:
+        page.wait("""() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+                   .filter(o => o.querySelector('.jupyter-widgets') || /Error displaying widget/.test(o.innerText)).length >= 2""",
+                  timeout=WIDGET_TIMEOUT, what="the reopened notebook's widget outputs render")
+        page.settle_images()
+        outputs = page.widget_outputs()
+        page.mark_widgets()
+        board = page.board("ttt", 0)
+        page.screenshot(lab.shots / "reopened.png", "[data-gt-replay='0']")
+    finally:
+        lab.done(page)
+    assert len(outputs) == 2, outputs
+    for out in outputs:
+        assert "model not found" not in out["text"] and "Error displaying widget" not in out["text"], out
+        assert out["widget"], out
+    assert outputs[0]["images"] and all(outputs[0]["images"]), f"the reopened replay shows no picture: {outputs[0]}"
+    assert played.count("") == 7 and board["cells"] == played, f"the reopened board shows {board}, saved {played}"
 
 
 def test_the_checks_flag_a_failing_cell(lab):

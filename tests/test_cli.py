@@ -13,7 +13,7 @@ import gametrees as gt
 from gametrees.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-GAME_LINE = re.compile(r"game (\d+): (?:winner = (\S+)|draw)")
+GAME_LINE = re.compile(r"game (\d+): winner = (\S+)")
 CLOSING = re.compile(r"(\S+) won (\d+), (\S+) won (\d+), (\d+) draws?")
 
 
@@ -47,7 +47,7 @@ def parse_tournament(stdout):
         match = GAME_LINE.fullmatch(line)
         assert match, line
         assert int(match[1]) == i
-        winners.append(match[2])
+        winners.append(None if match[2] == "draw" else match[2])
     match = CLOSING.fullmatch(closing)
     assert match, closing
     return winners, match
@@ -72,11 +72,32 @@ def test_tournament_agrees_with_the_api_and_repeats():
     assert (code, err) == (0, "")
     assert call(*args) == (0, out)  # same seed, same games
     api = gt.tournament(gt.AlphaBetaAgent(depth=2), gt.MCTSAgent(playouts=50), gt.ConnectFour(),
-                        games=6, seed=7)
+                        games=6, seed=7, seats="fixed")  # the first-named agent moves first
     winners, closing = parse_tournament(out)
     assert winners == [r.winner for r in api.records]
     assert closing[0] == (f"alphabeta won {api.wins['alphabeta']}, mcts won {api.wins['mcts']}, "
                           f"{api.draws} draw{'' if api.draws == 1 else 's'}")
+
+
+def test_the_course_notes_run_first_named_agent_first_and_winner_equals_draw():
+    code, out, err = run("tournament", "-g", "10", "random", "minimax")
+    assert (code, err) == (0, "")
+    api = gt.tournament(gt.RandomAgent(), gt.MinimaxAgent(), gt.TicTacToe(), games=10, seed=0,
+                        seats="fixed")
+    assert all(r.first == "random" for r in api.records)  # the first-named agent moves first
+    lines = out.splitlines()
+    assert lines[:-1] == [f"game {r.index}: winner = {r.winner or 'draw'}" for r in api.records]
+    assert "game 5: winner = draw" in lines  # the line the course notes print
+    assert not any(line.endswith(": draw") for line in lines)
+    assert lines[-1] == f"random won {api.wins['random']}, minimax won {api.wins['minimax']}, {api.draws} draws"
+
+
+def test_first_alternate_takes_turns():
+    code, out = call("tournament", "-g", "4", "--seed", "3", "--first", "alternate", "random", "minimax")
+    api = gt.tournament(gt.RandomAgent(), gt.MinimaxAgent(), gt.TicTacToe(), games=4, seed=3,
+                        seats="alternate")
+    assert [r.first for r in api.records] == ["random", "minimax", "random", "minimax"]
+    assert code == 0 and parse_tournament(out)[0] == [r.winner for r in api.records]
 
 
 def test_first_keeps_one_agent_first():
@@ -93,7 +114,12 @@ def test_same_agent_twice_and_nim():
     code, out = call("tournament", "-g", "3", "--game", "nim", "--coins", "9", "minimax", "minimax")
     winners, closing = parse_tournament(out)
     assert code == 0 and set(winners) <= {"minimax-1", "minimax-2"}
-    # 9 coins: the first player leaves a multiple of 4 and wins every game
+    # 9 coins: the first player leaves a multiple of 4 and wins every game; minimax-1 moves first
+    assert winners == ["minimax-1", "minimax-1", "minimax-1"]
+    assert closing[0] == "minimax-1 won 3, minimax-2 won 0, 0 draws"
+    code, out = call("tournament", "-g", "3", "--game", "nim", "--coins", "9", "--first", "alternate",
+                     "minimax", "minimax")
+    winners, closing = parse_tournament(out)
     assert winners == ["minimax-1", "minimax-2", "minimax-1"]
     assert closing[0] == "minimax-1 won 2, minimax-2 won 1, 0 draws"
 
@@ -143,6 +169,9 @@ def test_help_in_a_real_process():
     code, out, err = run("tournament", "--help")
     assert code == 0 and err == "" and out.startswith("usage: python -m gametrees tournament")
     assert "--first" in out and "--seed" in out and "--depth" in out
+    help_text = " ".join(out.split())
+    assert "first-named agent moves first" in help_text and "winner = draw" in help_text
+    assert "(default: the first-named one), or 'alternate'" in help_text
 
 
 def test_play_asks_again_after_an_illegal_move_and_quits():

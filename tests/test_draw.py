@@ -342,7 +342,8 @@ def test_side_by_side_shows_both_counts(figdir):
     T = gt.tree_from_nested(TEXTBOOK)
     fig = gt.side_by_side(gt.minimax(T), gt.alphabeta(T))
     fig.savefig(figdir / "side_by_side.png")
-    titles = [ax.get_title(loc="left") for ax in fig.axes]
+    titles = [ax.get_title(loc="left").replace("\n", " ") for ax in fig.axes]  # wrapped to half the column
+    assert fig.get_figwidth() * fig.dpi <= gt.drawing.MAX_FIGURE_PX[0] + 0.5
     assert titles == ["minimax: value 3, 13 nodes visited, 9 leaves evaluated",
                       "alphabeta: value 3, 11 nodes visited, 7 leaves evaluated"]
     left, right = fig.axes

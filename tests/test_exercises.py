@@ -97,7 +97,7 @@ def test_unreadable_values_are_reported(raw):
 
 
 @pytest.mark.parametrize("answer", [
-    ["I", "J"], ("J", "I"), {"I", "J"}, "I, J", "J I", "{I, J}", "IJ", "i; j", [(1, 1), (1, 2)],
+    ["I", "J"], ("J", "I"), {"I", "J"}, "I, J", "J I", "{I, J}", "i; j", [(1, 1), (1, 2)],
     "(1, 1), (1, 2)", ["I", (1, 2)], {(1, 2), (1, 1)},
 ])
 def test_node_sets_in_any_form_and_order(answer):
@@ -105,10 +105,27 @@ def test_node_sets_in_any_form_and_order(answer):
     assert fb.ok, fb
 
 
-@pytest.mark.parametrize("answer", ["", [], "none", set(), None])
+@pytest.mark.parametrize("answer", [[], "none", set(), "[]"])
 def test_empty_answers_mean_nothing_pruned(answer):
     fb = ex.PruningExercise([[5, 6], [7, 8]]).check(answer)
     assert fb.ok and "Nothing is pruned" in fb.lines[0]
+
+
+@pytest.mark.parametrize("kind", ["values", "pruning", "order", "window", "expectimax", "best_move"])
+@pytest.mark.parametrize("answer", ["", "   ", None])
+def test_a_blank_answer_is_only_unanswered(kind, answer):
+    e = ex.generate(kind, seed=3)
+    fb = e.check(answer)
+    assert not fb.ok and fb.title.endswith("not answered yet.")
+    assert len(fb.items) == 1 and fb.lines[0].startswith("✗ Nothing answered yet: give ")
+
+
+def test_glued_labels_and_inner_nodes_are_named_as_mistakes():
+    e = ex.PruningExercise(TEXTBOOK)
+    fb = e.check("IJ")
+    assert not fb.ok and "There is no node 'IJ'" in text(fb) and "separate them: 'I, J'" in text(fb)
+    fb = ex.PruningExercise([[3, 4], [[1, 2], [8, 9]]]).check("G")
+    assert not fb.ok and "G is not a leaf" in text(fb) and "name J and K" in text(fb)
 
 
 def test_labels_and_ids_give_the_same_feedback():
@@ -375,7 +392,7 @@ def test_missing_and_leaf_values():
 
 
 def test_malformed_values_answers_are_feedback_not_errors():
-    for answer in ([3, 3, 2, 2], 3, "A=3", None):
+    for answer in ([3, 3, 2, 2], 3, "A=3"):
         fb = ex.ValuesExercise(TEXTBOOK).check(answer)
         assert not fb.ok and "Give the values as a dict" in text(fb)
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": "three", "B": 3, "C": 2, "D": 2})
@@ -453,14 +470,33 @@ def test_the_other_tie_convention_is_named(rule, other):
     e = ex.PruningExercise([[3, 5], [3, 9]], rule=rule)
     other_answer = ex.PruningExercise([[3, 5], [3, 9]], rule=other).solution()
     fb = e.check(other_answer)
-    assert not fb.ok and f"You pruned with the {other} rule" in fb.lines[0]  # misconception 7
-    assert "same root value" in fb.hints[0]
+    if other_answer:  # the marks are the other rule's set, and not this rule's
+        assert not fb.ok and f"You pruned with the {other} rule" in fb.lines[0]  # misconception 7
+        assert "same root value" in fb.hints[0]
+    else:  # an empty answer says nothing about ties: no rule is named
+        assert not fb.ok and "rule;" not in text(fb) and "pruned too" in text(fb)
+
+
+@pytest.mark.parametrize("seed", [989067, 5, 11])
+def test_a_rule_is_named_only_for_that_rules_marks(seed):
+    """Issue 13: practice(seed=989067) with nothing marked named the strict rule."""
+    for rule, other in (("textbook", "strict"), ("strict", "textbook")):
+        e = ex.PruningExercise(seed=seed, rule=rule)
+        mine, theirs = set(e.solution()), set(e.other_pruned and [e.nodes.name(n) for n in e.other_pruned])
+        answers = {"empty": [], "own": sorted(mine), "other": sorted(theirs)}
+        if mine:
+            answers["partial"] = sorted(mine)[:1]
+        for name, answer in answers.items():
+            fb = e.check(answer)
+            named = f"You pruned with the {other} rule" in text(fb)
+            assert named == (name == "other" and bool(theirs) and theirs != mine), (rule, name, fb)
 
 
 def test_pruned_inner_nodes_stand_for_their_leaves():
     e = ex.PruningExercise([[3, 4], [[1, 2], [8, 9]]])
     assert e.solution() == ["J", "K"]
-    assert e.check("G").ok and e.check(["J", "K"]).ok
+    assert e.check("G", subtrees=True).ok and e.check(["J", "K"]).ok
+    assert not e.check("G").ok  # the question asks for leaves
     fb = e.check("C")
     assert "C is visited, not pruned" in text(fb)
 
@@ -549,7 +585,7 @@ def test_a_given_graph_with_named_nodes():
 def test_exercise_display_explain_and_show_solution(monkeypatch):
     e = ex.generate("pruning", seed=2)
     assert e.question in repr(e) and "<pre>" in e._repr_html_()
-    assert e.explain().splitlines()[0] == "  1. Start at the root A, a MAX node with window α = -∞, β = +∞."
+    assert e.explain().splitlines()[0] == "  1. Start at the root A, a MAX node with window α = −∞, β = +∞."
     shown = []
     monkeypatch.setattr(gt, "draw", lambda result, **kw: shown.append(("draw", result, kw)), raising=False)
     monkeypatch.setattr(gt, "replay", lambda result, **kw: shown.append(("replay", result, kw)), raising=False)
@@ -908,7 +944,7 @@ def test_check_alphabeta_wrong_bound_updated():
 
 def test_check_alphabeta_shared_bounds():
     fb = ex.check_alphabeta(shared_bounds)  # misconception 6
-    assert ("✗ A (MAX) was searched with α = -∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
+    assert ("✗ A (MAX) was searched with α = −∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
             "but 1 < β = +∞, so the window it was given does not allow a cut.") in fb.lines
     assert "global or shared bound" in text(fb)
     assert globals()["shared_bounds"] is shared_bounds  # the watched name is restored

@@ -177,13 +177,19 @@ def test_check_final_move():
     assert "mostly luck" in repr(ex.check_final_move(visits, "a"))
 
 
-def test_check_mcts_catches_the_fixed_viewpoint():
+def test_check_mcts_catches_the_fixed_viewpoint(monkeypatch):
+    from gametrees.exercises.code_checks import guard
     from gametrees.mcts import uct_search  # noqa: F401  (the package's MCTS exists)
 
     def by_engine(game, state, iterations, seed):
         agent = gt.MCTSAgent(playouts=iterations, seed=seed)
         return agent(game, state), agent.last_visits
 
+    # a learner's function that hands the work to gametrees' MCTS is refused ...
+    assert ex.check_mcts(by_engine).title == "check_mcts: this question asks you to write the search yourself."
+    # ... and the engine's MCTS, let through, is what a right answer looks like
+    monkeypatch.setattr(guard, "FORBIDDEN", ())
+    monkeypatch.setattr(guard, "_SEEN", {})
     assert ex.check_mcts(by_engine).ok
 
     def always_first(game, state, iterations, seed):
@@ -191,3 +197,183 @@ def test_check_mcts_catches_the_fixed_viewpoint():
 
     fb = ex.check_mcts(always_first)
     assert not fb.ok and "can win at once" in repr(fb)
+
+
+# ---------------------------------------------------------------------------
+# Lessons 06-07: the reasoning exercises (gametrees/exercises/reasoning.py)
+# ---------------------------------------------------------------------------
+
+QUIZ = [{"chance": [1, 9]}, {"chance": [4, 5]}]
+RESCALINGS = {
+    "2v + 7": lambda v: 2 * v + 7,
+    "v squared": lambda v: v ** 2,
+    "square root": math.sqrt,
+    "10 - v": lambda v: 10 - v,
+}
+RIGHT = {"2v + 7": "B", "v squared": "B", "square root": "C", "10 - v": "C"}
+
+
+def test_check_rescaled_choices_unanswered_says_only_that():
+    T = gt.tree_from_nested(QUIZ)
+    for empty in (None, {}, dict.fromkeys(RESCALINGS), {"2v + 7": " "}):
+        fb = ex.check_rescaled_choices(T, RESCALINGS, empty)
+        assert not fb.ok and fb.title == "Expectimax after rescaling: not answered yet."
+        assert len(fb.lines) == 1 and "average" not in repr(fb) and "'B'" not in repr(fb)   # no answer given away
+
+
+def test_check_rescaled_choices_right_partial_and_each_wrong_way():
+    T = gt.tree_from_nested(QUIZ)
+    fb = ex.check_rescaled_choices(T, RESCALINGS, dict(RIGHT))
+    assert fb.ok and fb.score == (4, 4)
+    assert "square root: C (B averages 2, C averages 2.118)" in repr(fb)
+    # partial: two answered (right), two blank
+    fb = ex.check_rescaled_choices(T, RESCALINGS, {"2v + 7": "b", "v squared": "B"})
+    assert not fb.ok and fb.score == (2, 4)
+    assert fb.lines[2] == "✗ square root: not answered yet." and "averages" not in fb.lines[2]
+    # wrong on the affine change: the hint says an affine change never moves the choice
+    fb = ex.check_rescaled_choices(T, RESCALINGS, dict(RIGHT, **{"2v + 7": "C"}))
+    assert "2v + 7: you wrote C, but after the change B averages 17, C averages 16, so expectimax picks B." \
+        in repr(fb)
+    assert "positive affine change" in fb.hints[0] and "stays B" in fb.hints[0]
+    # wrong on the order-keeping, non-affine change
+    fb = ex.check_rescaled_choices(T, RESCALINGS, dict(RIGHT, **{"square root": "B"}))
+    assert "B averages 2, C averages 2.118, so expectimax picks C" in repr(fb)
+    assert "keeps the order of the leaves but is not affine" in fb.hints[0]
+    # wrong on the order-reversing affine change
+    fb = ex.check_rescaled_choices(T, RESCALINGS, dict(RIGHT, **{"10 - v": "B"}))
+    assert "negative number" in fb.hints[0]
+    # not a child
+    fb = ex.check_rescaled_choices(T, RESCALINGS, dict(RIGHT, **{"v squared": "D"}))
+    assert "'D' is not a child of the root; the choices are B, C." in repr(fb)
+    # the feedback's averages are the engine's
+    for name, f in RESCALINGS.items():
+        H = T.copy()
+        for n in H:
+            if not H.out_degree(n):
+                H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
+        assert T.nodes[gt.expectimax(H).move]["label"] == RIGHT[name]
+
+
+def test_check_rescaled_choices_cannot_be_read():
+    fb = ex.check_rescaled_choices(gt.tree_from_nested(QUIZ), RESCALINGS, "B")
+    assert not fb.ok and "could not be read" in fb.title
+
+
+KIDS = {"a": (5, 8), "b": (0, 4), "c": (24, 36), "d": (10, 14)}
+
+
+def test_check_ucb_choice_each_way():
+    scores = {m: w / n + math.sqrt(2) * math.sqrt(math.log(62) / n) for m, (w, n) in KIDS.items()}
+    assert max(scores, key=scores.get) == "a"
+    assert [m for m in KIDS if m != "a" and scores[m] >= scores["a"]] == []
+    fb = ex.check_ucb_choice(KIDS, 62, "a")
+    assert fb.ok and "a: 5/8 + 1.414·√(ln 62/8) = 1.641" in repr(fb)
+    for empty in (None, "", "  "):
+        fb = ex.check_ucb_choice(KIDS, 62, empty)
+        assert not fb.ok and fb.title == "UCB1 selection: not answered yet." and "1.641" not in repr(fb)
+    fb = ex.check_ucb_choice(KIDS, 62, "c")                     # the most visited child
+    assert "the most visited child" in fb.lines[0] and "to *play*" in fb.lines[0]
+    fb = ex.check_ucb_choice(KIDS, 62, "d")                     # the best mean
+    assert "the best mean (10/14)" in fb.lines[0] and "exploitation only" in fb.lines[0]
+    fb = ex.check_ucb_choice(KIDS, 62, "b")                     # neither: just a lower score
+    assert fb.lines[0].startswith("✗ You chose b, but a scores higher")
+    assert "'z' is not one of the children" in repr(ex.check_ucb_choice(KIDS, 62, "z"))
+    # an unvisited child is always selected first
+    fb = ex.check_ucb_choice({"a": (9, 10), "b": (0, 0)}, 10, "b")
+    assert fb.ok and "b: never visited, +∞" in repr(fb)
+
+
+PATH = [("root", None, 0, 10), ("B", "max", 6, 7), ("E", "min", 1, 3), ("K", "max", 0, 0)]
+
+
+def test_check_backup_each_way():
+    right = {"root": (0, 11), "B": (6, 8), "E": (2, 4), "K": (0, 1)}
+    fb = ex.check_backup(PATH, 0, right)
+    assert fb.ok and fb.score == (4, 4)
+    assert "E: (2, 4): MIN moved into E and scores 1 for this playout." in repr(fb)
+    for empty in (None, {}, dict.fromkeys(right)):
+        fb = ex.check_backup(PATH, 0, empty)
+        assert not fb.ok and fb.title == "MCTS back-up: not answered yet." and "(2, 4)" not in repr(fb)
+    # partial
+    fb = ex.check_backup(PATH, 0, {"root": (0, 11), "B": (6, 8)})
+    assert fb.score == (2, 4) and "✗ E: not answered yet." in fb.lines
+    # everything from MAX's point of view: E is credited nothing although MIN won
+    fb = ex.check_backup(PATH, 0, dict(right, E=(1, 4)))
+    assert ("E: you wrote (1, 4), but MIN moved into E and MIN won this playout: you credited the result "
+            "from MAX's point of view; its wins become 1 + 1 = 2.") in repr(fb)
+    # forgot the visit
+    fb = ex.check_backup(PATH, 0, dict(right, B=(6, 7)))
+    assert "every node on the path gets one more visit: 7 + 1 = 8" in repr(fb)
+    # credited the root
+    fb = ex.check_backup(PATH, 0, dict(right, root=(1, 11)))
+    assert "nobody moved into the root" in repr(fb)
+    # a draw: half a point each, whoever moved
+    fb = ex.check_backup(PATH, 0.5, {"root": (0, 11), "B": (6.5, 8), "E": (1.5, 4), "K": (0.5, 1)})
+    assert fb.ok
+    fb = ex.check_backup(PATH, 0.5, dict(right, B=(7, 8)))
+    assert "it was a draw this playout, so its wins become 6 + 0.5 = 6.5" in repr(fb)
+    fb = ex.check_backup(PATH, 0, dict(right, X=(1, 1)))
+    assert fb.ok and "Not on the path (ignored): X" in repr(fb)
+    assert "could not be read" in ex.check_backup(PATH, 0, [(0, 11)]).title
+    assert "expected a pair (wins, visits)" in repr(ex.check_backup(PATH, 0, dict(right, K=5)))
+
+
+def test_check_order_preserving_flip_hint_points_the_right_way():
+    gamble = gt.tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])   # the gamble C wins
+    fb = ex.check_order_preserving_flip(gamble, lambda v: v)
+    assert fb.title == "Order-preserving flip: not answered yet." and len(fb.lines) == 1   # the starter f
+    assert ex.check_order_preserving_flip(gamble, None).title == fb.title
+    fb = ex.check_order_preserving_flip(gamble, lambda v: v + 1)
+    assert "The largest leaf, 12, is under C" in repr(fb) and "closer together" in repr(fb)
+    assert ex.check_order_preserving_flip(gamble, math.sqrt).ok
+    safe = gt.tree_from_nested([{"chance": [4, 4]}, {"chance": [7, 0]}])      # the safe B wins
+    assert "further apart" in repr(ex.check_order_preserving_flip(safe, lambda v: 2 * v))
+    deep = gt.tree_from_nested([{"chance": [5, [5, 6]]}, {"chance": [[12, 1], 0]}])
+    fb = ex.check_order_preserving_flip(deep, lambda v: v - 1)
+    assert "change how far apart the values are" in repr(fb) and "closer" not in repr(fb)
+
+
+def test_check_nim_leaves_each_way():
+    assert [ex.check_nim_leaves(n, leaves).ok for n, leaves in [(1, 1), (2, 2), (3, 4), (4, 7), (5, 13)]] == [True] * 5
+    assert gt.minimax(gt.Nim(5)).stats["leaves_evaluated"] == 13
+    fb = ex.check_nim_leaves(5, 13)
+    assert "L(5) = L(4) + L(3) + L(2) = 7 + 4 + 2 = 13" in repr(fb)
+    for empty in (None, "", " "):
+        fb = ex.check_nim_leaves(5, empty)
+        assert not fb.ok and fb.title.endswith("not answered yet.") and "13" not in repr(fb)
+    assert "could not be read" in ex.check_nim_leaves(5, "thirteen").title
+    assert "could not be read" in ex.check_nim_leaves(5, True).title
+    assert "the number of all nodes of the tree" in repr(ex.check_nim_leaves(5, 28))      # 28 nodes
+    assert "13" not in repr(ex.check_nim_leaves(5, 28))
+    assert "3^5" in repr(ex.check_nim_leaves(5, 243)) and "fewer than 3 moves" in repr(ex.check_nim_leaves(5, 243))
+    assert "2^4" in repr(ex.check_nim_leaves(5, 16)) and "at most 3" in repr(ex.check_nim_leaves(5, 16))
+    fb = ex.check_nim_leaves(5, 12)
+    assert not fb.ok and "L(n) = L(n - 1) + L(n - 2) + L(n - 3)" in repr(fb) and "13" not in repr(fb)
+
+
+def test_check_effective_branching_each_way():
+    stats = gt.minimax(gt.Nim(7)).stats
+    N, L = stats["nodes_visited"], stats["leaves_evaluated"]
+    assert (N, L) == (96, 44)
+    b = L ** (1 / 7)
+    fb = ex.check_effective_branching(7, b)
+    assert fb.ok and "b* = 44^(1/7) = 1.717" in repr(fb) and math.isclose(b ** 7, 44)
+    assert ex.check_effective_branching(7, 1.717).ok                     # rounded is fine
+    for empty in (None, ""):
+        fb = ex.check_effective_branching(7, empty)
+        assert not fb.ok and fb.title.endswith("not answered yet.") and "1.717" not in repr(fb)
+    fb = ex.check_effective_branching(7, (N - 1) / (N - L))
+    assert "the average number of moves of an inner node" in repr(fb)
+    assert f"{(N - 1) / (N - L):.3f}^7 ≈ {((N - 1) / (N - L)) ** 7:.0f} leaves, not 44" in repr(fb)
+    assert "from the number of nodes" in repr(ex.check_effective_branching(7, N ** (1 / 7)))
+    assert "3^7 = 2187" in repr(ex.check_effective_branching(7, 3))
+    assert "not a quotient" in repr(ex.check_effective_branching(7, 44 / 7))
+    fb = ex.check_effective_branching(7, 2)
+    assert not fb.ok and "2^7 ≈ 128.0 leaves, but the game has 44" in repr(fb)
+
+
+def test_check_game_kinds_unanswered_and_partial():
+    fb = ex.check_game_kinds({"backgammon": None, "poker": None})
+    assert fb.title == "Kinds of games: not answered yet." and len(fb.lines) == 1 and "chance" not in fb.lines[0]
+    fb = ex.check_game_kinds({"backgammon": ("chance", "perfect"), "poker": None})
+    assert fb.score == (1, 2) and fb.lines[1] == "✗ poker: not answered yet."

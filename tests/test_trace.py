@@ -105,13 +105,66 @@ def test_textbook_trace_tells_the_story():
         "2 ≤ α = 3 at C: MIN can hold MAX to 2 here, but MAX already has 3 elsewhere, "
         "so play never reaches C; prune I and J."
     )
-    assert r.trace[0].text == "Start at the root A, a MAX node with window α = -∞, β = +∞."
+    assert r.trace[0].text == "Start at the root A, a MAX node with window α = −∞, β = +∞."
     assert r.trace[-1].text == "The search is over: the root A has value 3."
     f = gt.frame(r.trace, kinds.index("prune"))
     assert f.current == (1,) and f.path == ((), (1,)) and f.window == (3, math.inf)
     assert f.values[(1,)] == 2 and f.pruned == {(1, 1), (1, 2)}
     exit_c = next(e for e in r.trace if e.kind == "exit" and e.node == (1,))
     assert exit_c.bound == "upper" and "≤ 2" in exit_c.text
+
+
+def test_sentences_use_the_true_minus_sign_like_the_figures():
+    r = gt.alphabeta(gt.tree_from_nested([[-3, 5], [-7, 9]]))
+    texts = [e.text for e in r.trace]
+    assert texts[0] == "Start at the root A, a MAX node with window α = −∞, β = +∞."
+    assert "Go down from B to D: a terminal node with utility −3." in texts
+    assert texts[-1] == "The search is over: the root A has value −3."
+    assert not any("-" in t for t in texts)  # no hyphen-minus: −3 and −∞ as the figure writes them
+    from gametrees.drawing import format_number
+    assert format_number(-math.inf) in texts[0]
+
+
+def test_a_game_search_names_positions_by_their_moves():
+    game = TicTacToe()
+    start = game.from_string("X.O/.X./O..")
+    r = gt.alphabeta(game, start, depth=2, evaluate=lambda s: 0, trace=True)
+    texts = [e.text for e in r.trace]
+    assert texts[0] == "Start at the root, a MAX node with window α = −∞, β = +∞."
+    # the first empty cell is b1 (column b, top row): X plays there, then O answers in a2
+    assert texts[1] == "Go down to the position after X b1, a MIN node with window α = −∞, β = +∞."
+    assert texts[2] == ("Go down to the position after X b1, O a2: the depth limit, so the evaluation "
+                        "function estimates 0.")
+    assert texts[3] == "The move O a2 is worth 0 at the position after X b1: MIN's best so far is 0, β = 0."
+    prune = next(e for e in r.trace if e.kind == "prune")
+    assert prune.text == ("0 ≤ α = 0 at the position after X a2: MIN can hold MAX to 0 here, but MAX already "
+                          "has 0 elsewhere, so play never reaches it; prune the moves O c2, O b3 and O c3.")
+    assert r.value == 1 and texts[-1] == "The search is over: the root has value 1."  # X wins in c3
+    assert not any("root root" in t or "-" in t for t in texts)
+    # the names are the moves played: replaying them gives the node's position
+    G = r.graph
+    for n in G:
+        label = G.nodes[n]["label"]
+        if n == ():
+            assert label == "the start position"
+            continue
+        moves = label.removeprefix("after ").split(", ")
+        assert len(moves) == len(n)
+        state = start
+        for said, move in zip(moves, n):
+            mark, cell = said.split()
+            assert mark == ("X" if game.to_move(state) == "max" else "O")
+            assert cell == "abc"[move % 3] + str(move // 3 + 1)
+            state = game.result(state, move)
+        assert G.nodes[n]["state"] == state
+
+
+def test_nim_and_connect_four_positions_are_named_as_players_say_them():
+    r = gt.alphabeta(Nim(4), trace=True)
+    assert r.graph.nodes[(2, 1)]["label"] == "after MAX takes 2, MIN takes 1"
+    c4 = ConnectFour(rows=4, cols=4, k=3)
+    r = gt.alphabeta(c4, depth=2, evaluate=lambda s: 0, trace=True)
+    assert r.graph.nodes[(3, 2)]["label"] == "after X d, O c"
 
 
 def test_strict_trace_text_uses_strict_inequality():

@@ -222,7 +222,7 @@ def test_random_tree_differs_by_seed():
         (dict(branching=2, depth=2, values=(5, 1)), ValueError, "lo <= hi"),
         (dict(branching=2, depth=2, values=5), TypeError, "values must be a \\(lo, hi\\) pair"),
         (dict(branching=2, depth=2, ordering="random"), ValueError, "ordering must be None, 'best' or 'worst'"),
-        (dict(branching=10, depth=9), ValueError, "keep it under 2,000,000"),
+        (dict(branching=10, depth=9), ValueError, "1,000,000,000 leaves; at most 2,000,000 leaves"),
         (dict(branching=2, depth=2, players=("max", "mni")), ValueError, "players must be"),
     ],
 )

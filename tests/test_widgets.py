@@ -117,7 +117,7 @@ def test_replay_of_a_game_search_with_boards():
     r = gt.alphabeta(game, TicTacToe.from_string("XO./.X./O.."), trace=True, trace_depth=2)
     w = gt.replay(r, boards=game, start=20)
     assert w.k == 20
-    assert "2-8" in w.sentence.value
+    assert "the position after X c1, O c3" in w.sentence.value  # the path (2, 8), named by its moves
 
 
 def test_static_fallback_for_pages_without_widgets():
@@ -222,6 +222,59 @@ def test_who_starts_and_new_game():
     assert board.history == [] and board.starts.value == "you"
     with pytest.raises(TypeError, match="agent_first must be True or False"):
         board.new_game(agent_first="yes")
+
+
+def shown(board):
+    """The nine cells as the browser shows them.
+
+    ipywidgets' button view rewrites its text only for a non-empty label and keeps the old
+    text for "", so a label set to "" shows what the cell showed before.
+    """
+    if not hasattr(board, "_shown"):
+        board._shown = [""] * 9
+    for i, b in enumerate(board.cells):
+        if b.description:
+            board._shown[i] = b.description.strip()
+    return list(board._shown)
+
+
+def expected_cells(board):
+    return ["" if c == "." else c for c in TicTacToe.to_string(board.state).replace("/", "")]
+
+
+def test_the_cells_show_the_game_after_new_game_and_who_starts():
+    board = gt.play(TicTacToe(), gt.MinimaxAgent(seed=0))
+    assert shown(board) == [""] * 9
+    board.click(0)
+    board.click(4 if board.cells[4].description.strip() == "" else 2)
+    assert shown(board) == expected_cells(board) and sum(map(bool, shown(board))) == 4
+    board.new.click()
+    assert shown(board) == [""] * 9, "New game: every cell is empty again"
+    board.click(0)
+    board.starts.value = "agent"  # "Agent starts": a new game, the agent's X only
+    assert shown(board) == expected_cells(board) and sorted(shown(board)) == [""] * 8 + ["X"]
+    board.starts.value = "you"  # "You start": an empty board
+    assert shown(board) == [""] * 9
+    play_out(board, random.Random(5))
+    board.new_game()
+    assert shown(board) == [""] * 9 and board.history == []
+
+
+def test_why_is_offered_only_when_there_is_a_search_to_explain():
+    board = gt.play(TicTacToe(), gt.RandomAgent(seed=3))
+    for move in (0, 1, 2):
+        board.click(move) if move in board.game.actions(board.state) else None
+        assert board.why_button.layout.display == "none" and board.why_button.disabled
+    board.new_game(agent_first=True)
+    assert board.history and board.why_button.layout.display == "none"
+    assert board.why() is None and "does not record its search" in board.why_text.value
+    for agent in (gt.MinimaxAgent(seed=0), gt.MCTSAgent(playouts=50, seed=0)):
+        board = gt.play(TicTacToe(), agent)
+        assert board.why_button.layout.display == "none"  # nothing to explain before its first move
+        board.click(4)
+        assert board.why_button.layout.display == "" and not board.why_button.disabled
+        board.new_game()
+        assert board.why_button.layout.display == "none"
 
 
 def test_why_did_it_play_that():
@@ -347,3 +400,86 @@ def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     import re
 
     assert len(re.findall(r'<img[^>]*src="data:image/png', html)) == 3
+
+
+# ----------------------------------------------------------------------------
+# Explore
+# ----------------------------------------------------------------------------
+
+
+def test_explore_replays_the_typed_tree_with_each_option():
+    w = gt.explore()
+    assert "explore" in gt.__all__ and isinstance(w.replay, Replay)
+    assert (w.result.algorithm, w.result.value, w.result.stats["leaves_evaluated"]) == ("alphabeta", 3, 7)
+    assert w.copy_field.value == "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]" and w.error == ""
+    first = w.replay
+    assert w.set_tree("[[3, 5], [3, 1]]").startswith("alpha-beta (textbook rule) on a tree of 7 nodes")
+    assert w.replay is not first and w.tree.number_of_nodes() == 7
+    pruned = {w.tree.nodes[n]["label"] for n, s in w.result.graph.nodes(data="status") if s == "pruned"}
+    assert pruned == {"G"} and not w.rule.disabled  # C's second leaf: the tie prunes it
+    w.rule.value = "strict"
+    assert w.result.stats["leaves_evaluated"] == 4  # the tie does not prune under the strict rule
+    w.algorithm.value = "minimax"
+    assert w.result.algorithm == "minimax" and w.rule.disabled
+    w.root.value = "min"
+    assert w.result.value == 3 and w.tree.nodes[()]["player"] == "min"
+    assert w.result.value == gt.minimax(gt.tree_from_nested([[3, 5], [3, 1]], root_player="min")).value
+    w.set_tree(json_tree := '[[1, 2], {"chance": [4, 8], "p": [0.25, 0.75]}]')
+    assert w.error.startswith("minimax: node (1,) (C) is a chance node")
+    w.algorithm.value = "expectimax"
+    assert w.error == "" and w.result.value == 2 and w.copy_field.value == json_tree.replace('[[1, 2]', '[[1, 2]')
+
+
+def test_explore_orders_children_best_or_worst_first():
+    w = gt.explore(order="best")
+    assert w.copy_field.value == "[[3, 8, 12], [2, 4, 6], [2, 5, 14]]"
+    best = w.result.stats["leaves_evaluated"]
+    w.order.value = "worst"
+    assert w.copy_field.value == "[[14, 5, 2], [6, 4, 2], [12, 8, 3]]"
+    assert (best, w.result.stats["leaves_evaluated"]) == (5, 9)
+    # Labels stay with their nodes: the leaf 14 is still K, now drawn first.
+    assert w.tree.nodes[next(iter(w.tree.successors(next(iter(w.tree.successors(()))))))]["label"] == "K"
+    # The copied text reads back as the tree shown.
+    copied = w.copy_field.value
+    w.order.value = "natural"
+    w.set_tree(copied)
+    assert w.copy_field.value == copied
+    w.copy_field.value = "edited"  # the copy field gives the tree back; an edit there is undone
+    assert w.copy_field.value == copied
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "type a tree, e.g. [[3, 12, 8]"),
+    ("[[3, 12], [2, 4", 'this is not a tree yet: "[" at column 11 is never closed'),
+    ("[[3,,4]]", "this is not a tree yet: expecting value at column 5"),
+    ("[[3, 'a']]", "leaf (0, 1) must be a number, got 'a' (str)"),
+    ("[[]]", "node (0,) is an empty list"),
+    ('{"A": {"player": "max", "children": ["B"]}}', "node 'A' has child 'B', which is not defined"),
+    ("[" * 3000 + "]" * 3000, "the tree is nested too deeply to read"),
+    ("[" + ",".join(["[1, 2, 3]"] * 80) + "]", "the tree has 321 nodes"),
+])
+def test_explore_shows_a_mistake_in_one_line_and_keeps_the_last_replay(text, message):
+    w = gt.explore()
+    shown = w.replay
+    assert w.set_tree(text).startswith(message)
+    assert w.error.startswith(message) and "\n" not in w.error and "Traceback" not in w.message.value
+    assert w.replay is shown and "still the last tree that worked" in w.message.value
+    w.set_tree("[[1, 2]]")
+    assert w.error == "" and w.replay is not shown
+
+
+def test_explore_accepts_named_nodes_and_graphs_and_refuses_bad_arguments():
+    w = gt.explore('{"A": {"player": "max", "children": ["B", "C"]}, "B": 3, "C": 5}', algorithm="minimax")
+    assert w.result.value == 5 and w.copy_field.value == "[3, 5]"
+    assert gt.explore(gt.tree_from_nested([[3, 5]])).copy_field.value == "[[3, 5]]"
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        gt.explore(algorithm="negascout")
+    with pytest.raises(ValueError, match="order must be one of"):
+        gt.explore(order="random")
+    with pytest.raises(ValueError, match="never closed"):
+        gt.explore("[[1, 2]")
+    with pytest.raises(TypeError, match="tree must be text"):
+        gt.explore(3.5)
+    bundle = gt.explore()._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("Explore(alpha-beta (textbook rule) on a tree of 13 nodes")
+    assert "image/png" in bundle and "application/vnd.jupyter.widget-view+json" in bundle

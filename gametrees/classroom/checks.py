@@ -16,6 +16,7 @@ from ..exercises.answers import NodeNames
 from ..exercises.by_hand import Exercise
 from ..exercises.by_hand.base import inline
 from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
+from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (
     CACHE,
     CountingTree,
@@ -29,7 +30,7 @@ from ..exercises.code_checks.harness import (
     run_learner,
 )
 from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
-from ..exercises.feedback import Feedback, ROLE_NAMES, Report, fmt
+from ..exercises.feedback import Feedback, ROLE_NAMES, Report, and_list, fmt
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
@@ -96,14 +97,18 @@ def check_answer(exercise, answer):
         except NotImplementedError:
             text = (f"{name} still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and "
                     f"`raise NotImplementedError()` with your answer, e.g. `{_example(exercise)}`.")
-            return Feedback(f"{what}: not answered yet.", [("bad", text, None)])
+            fb = Feedback(f"{what}: not answered yet.", [("bad", text, None)])
+            fb.exercise = exercise
+            return fb
         except Exception as exc:  # noqa: BLE001 -- the student's slip becomes feedback
             text = (f"{name} raised {describe_error(exc)}; it should simply "
                     f"`{_example(exercise)}` (with your answer).")
             return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)])
     else:
         value = answer
-    return exercise.check(value)
+    fb = exercise.check(value)
+    fb.exercise = exercise  # ga.score flags the library's answers asked for it
+    return fb
 
 
 def check_code(checker, fn, **options):
@@ -165,7 +170,7 @@ def check_code(checker, fn, **options):
             args = None
         if args is not None:
             try:
-                with contextlib.redirect_stdout(_Sink()):
+                with contextlib.redirect_stdout(_Sink()), swapped(fn, options.get("uses"), textbook_alphabeta_value if options.get("alphabeta") else engine_value):
                     fn(*args)
             except NotImplementedError:
                 what = getattr(fn, "__name__", "your function")
@@ -287,7 +292,7 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
                 return False, (
                     f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated "
                     f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of the "
-                    f"root's children with a fresh window (α = -∞, β = +∞)."), (
+                    f"root's children with a fresh window (α = {fmt(-math.inf)}, β = {fmt(math.inf)})."), (
                     "Carry the window from one root child to the next: after each child, raise α (at a MAX root) "
                     "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search.")
             return False, (
@@ -320,7 +325,60 @@ def _ttt_case(fn, text, printed):
                    f"play, but cell {best[0]} gives {words[r.value]}."), None
 
 
-def check_best_move(fn, *, alphabeta=False, tictactoe=True):
+def engine_value(game, state, *rest, **options):
+    """The exact minimax value of ``state``, from the engine, with the library guard paused.
+
+    It stands in for the learner's ``minimax_value`` while their best-move function is graded.
+    """
+    with paused():
+        return minimax(game, state, table=True).value
+
+
+def textbook_alphabeta_value(game, state, alpha=-math.inf, beta=math.inf, *rest, **options):
+    """A correct alpha-beta value (textbook rule) on the game protocol, standing in for the learner's
+    ``alphabeta_value`` while their best-move function is graded.
+
+    Not the engine's: the check counts the leaves the best-move function makes the game evaluate,
+    which depend on the (α, β) window each call receives, and the engine has no way to start a
+    search with a given window. So this is the textbook's own ten lines.
+    """
+    if game.is_terminal(state):
+        return game.utility(state)
+    maximizing = game.to_move(state) == MAX
+    value = -math.inf if maximizing else math.inf
+    for move in game.actions(state):
+        v = textbook_alphabeta_value(game, game.result(state, move), alpha, beta)
+        if maximizing:
+            value = max(value, v)
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        else:
+            value = min(value, v)
+            if value <= alpha:
+                return value
+            beta = min(beta, value)
+    return value
+
+
+@contextlib.contextmanager
+def swapped(fn, uses, reference):
+    """Within the block, the names in ``fn``'s module that hold ``uses`` hold ``reference`` instead.
+
+    Yields the names swapped (empty when ``fn`` does not reach ``uses`` through a global name).
+    """
+    space = getattr(fn, "__globals__", None)
+    names = [k for k, v in (space or {}).items() if v is uses] if uses is not None else []
+    for k in names:
+        space[k] = reference
+    try:
+        yield names
+    finally:
+        for k in names:
+            space[k] = uses
+
+
+def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
     """Check a student's ``best_move(game, state) -> move``.
 
     The move must be a best move for the player to move at ``state`` (any of
@@ -345,6 +403,12 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True):
         Also check the leaves evaluated (trees only).
     tictactoe : bool
         Also check tic-tac-toe positions.
+    uses : callable, optional
+        The learner's own value function that ``fn`` calls (``minimax_value``,
+        ``alphabeta_value``). The move is then graded with a correct value
+        function in its place, so that a mistake in that other question does
+        not cost this one; when the learner's own value function is what
+        makes the moves wrong, a note says so.
 
     Returns
     -------
@@ -369,6 +433,28 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True):
     problem = check_callable(fn, "check_best_move", "fn(game, state)", 2)
     if problem:
         return Feedback("check_best_move: your function could not be called.", [("bad", problem, None)])
+    if uses is None:
+        return _check_decisions(fn, alphabeta, tictactoe)
+    own = _check_decisions(fn, alphabeta, tictactoe)
+    if own.ok or getattr(own, "library", None):  # right with their own value function; or refused
+        return own
+    with swapped(fn, uses, textbook_alphabeta_value if alphabeta else engine_value) as names:
+        graded = _check_decisions(fn, alphabeta, tictactoe) if names else own
+    if not names:
+        return own
+    if graded.ok:
+        where = and_list(text.split(":")[0] for kind, text, _ in own.items if kind == "bad")
+        graded.items.append(("note", f"Graded with a correct {names[0]} in place of yours, so that the mistakes "
+                                     f"of that question do not cost this one: with your own {names[0]}, this "
+                                     f"check fails on {where}.", None))
+    elif not graded.ok:
+        graded.items.append(("note", f"This was checked with a correct {names[0]} in place of yours, so the "
+                                     "mistake is in how your function chooses the move.", None))
+    return graded
+
+
+def _check_decisions(fn, alphabeta, tictactoe):
+    """check_best_move's trees and positions, on ``fn`` as it is."""
     rep, printed = Report(), Printed()
     passed = total = 0
     first_bad = None

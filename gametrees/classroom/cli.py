@@ -1,7 +1,7 @@
-"""The command line of the assignments: ``python -m gametrees.assignments release|grade ...`` (:func:`main`).
+"""The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...`` (:func:`main`).
 
-May import: :mod:`gametrees.classroom.releases` and
-:mod:`gametrees.classroom.grading`.
+May import: :mod:`gametrees.classroom.releases`, :mod:`gametrees.classroom.grading`
+and :mod:`gametrees.classroom.report`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import sys
 
 from .grading import grade
 from .releases import release
+from .report import class_report
 
 # ============================================================================
 # Command line
@@ -18,22 +19,32 @@ from .releases import release
 
 
 def main(argv=None):
-    """``python -m gametrees.assignments release SRC DST`` / ``grade NOTEBOOK [--student ID]``."""
+    """``release SRC DST [--force]`` / ``grade NOTEBOOK [--student ID]`` / ``report COURSE_DIR ASSIGNMENT``."""
     parser = argparse.ArgumentParser(prog="python -m gametrees.assignments",
-                                     description="Student versions and grading of the gametrees assignments.")
+                                     description="Student versions, grading and class reports of the gametrees "
+                                                 "assignments.")
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("release", help="write student versions (solutions cleared, outputs removed)")
     r.add_argument("src", help="an instructor notebook, or a folder of them")
-    r.add_argument("dst", help="the folder to write the student versions to")
+    r.add_argument("dst", help="the folder to write the student versions to (never the source)")
+    r.add_argument("--force", action="store_true", help="overwrite student versions already in DST")
     g = sub.add_parser("grade", help="run a notebook and score its test cells")
     g.add_argument("notebook")
     g.add_argument("--student", help="run as this student id (the seed of their trees)")
     g.add_argument("--save", help="write the executed notebook here")
+    c = sub.add_parser("report", help="what a class got right and wrong, from nbgrader's autograded submissions")
+    c.add_argument("course", help="the nbgrader course folder (holding autograded/)")
+    c.add_argument("assignment", help="the assignment's name, e.g. A2")
+    c.add_argument("--out", help="folder for the CSV and the chart (default COURSE/reports)")
+    c.add_argument("--no-chart", action="store_true", help="write the CSV only (no matplotlib)")
     args = parser.parse_args(argv)
     try:
         if args.command == "release":
-            for out in release(args.src, args.dst):
+            for out in release(args.src, args.dst, force=args.force):
                 print(f"wrote {out}")
+            return 0
+        if args.command == "report":
+            print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart))
             return 0
         report = grade(args.notebook, student=args.student, save=args.save)
     except (ValueError, TypeError) as exc:

@@ -15,7 +15,8 @@ import math
 import time
 
 from ..agents import AlphaBetaAgent, MinimaxAgent, RandomAgent
-from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
+from ..exercises.code_checks.diagnosis import checker_feedback, library_feedback, printed_note
+from ..exercises.code_checks.guard import LibraryGuard, UsedLibrary
 from ..exercises.code_checks.harness import Printed, check_callable, describe_error, error_hint, run_learner
 from ..exercises.feedback import Feedback, Report, fmt
 from ..games import ConnectFour, MAX, MIN
@@ -84,12 +85,13 @@ def check_connect4_evaluation(fn, game=None):
     Examples
     --------
     >>> import gametrees as gt
-    >>> ours = gt.connect4_evaluation(gt.ConnectFour())
-    >>> check_connect4_evaluation(ours).ok
+    >>> check_connect4_evaluation(centre_column_evaluation).ok
     True
-    >>> fb = check_connect4_evaluation(lambda state: -ours(state))   # scores from O's side
+    >>> fb = check_connect4_evaluation(lambda state: -centre_column_evaluation(state))   # O's side
     >>> print(fb.lines[1])
     ✗ Every clear advantage has the wrong sign: your evaluation scores positions from O's point of view.
+    >>> print(check_connect4_evaluation(gt.connect4_evaluation(gt.ConnectFour())).title)   # ours: refused
+    check_connect4_evaluation: this question asks you to write the evaluation yourself.
     """
     if not callable(fn):
         raise TypeError(f"check_connect4_evaluation expects your function evaluate(state) -> number, got {fn!r}")
@@ -241,6 +243,7 @@ def reference_agent(name, seed=None):
 
 
 _PASS = {"random": ("wins", 0.9), "weak": ("losses", 0.5)}
+_WATCHED, _SAMPLE = 200, 64  # calls of the evaluation watched in a tournament: the first ones, then 1 in 64
 
 
 def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
@@ -273,7 +276,7 @@ def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
     Examples
     --------
     >>> import gametrees as gt
-    >>> fb = check_tournament(gt.connect4_evaluation(gt.ConnectFour()), "random", games=4, seed=1)
+    >>> fb = check_tournament(centre_column_evaluation, "random", games=4, seed=1)
     >>> print(fb)
     ✓ Against random: passed.
     ✓ You won 4 of 4 games (at least 4 needed): 2-0-0 moving first, 2-0-0 moving second.
@@ -289,6 +292,10 @@ def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
     printed = Printed()
     for moves in ((), (3, 3, 2)):
         _, problem = _probe(evaluate, _C4.from_moves(moves), printed)
+        if printed.library:
+            fb = library_feedback(f"{title} (not played)", printed.library, "evaluation")
+            fb.result = None
+            return fb
         if problem:
             text = ("evaluate still raises NotImplementedError: write it first (no game was played)."
                     if "NotImplementedError" in problem else
@@ -297,10 +304,26 @@ def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
             fb = Feedback(f"{title}: not played.", [("bad", text, error_hint(problem))])
             fb.result = None
             return fb
-    you = AlphaBetaAgent(depth=depth, evaluate=evaluate, name="you")
+    guard, calls = LibraryGuard(), [0]
+
+    def guarded(state):
+        # The first calls, then one in _SAMPLE, run watched: a guard on every call would triple
+        # the tournament's time, and an evaluation that hands its work to the library does so
+        # on most positions.
+        calls[0] += 1
+        if calls[0] <= _WATCHED or calls[0] % _SAMPLE == 0:
+            with guard:
+                return evaluate(state)
+        return evaluate(state)
+
+    you = AlphaBetaAgent(depth=depth, evaluate=guarded, name="you")
     try:
         with contextlib.redirect_stdout(printed.buffer):
             result = tournament(you, ref, _C4, games=games, seed=seed, progress=False)
+    except UsedLibrary as exc:
+        fb = library_feedback(f"{title} (stopped during a game)", [exc.name], "evaluation")
+        fb.result = None
+        return fb
     except Exception as exc:  # noqa: BLE001 -- the evaluation failed inside a search
         text = f"The tournament stopped: your evaluation raised {describe_error(exc)} during a search."
         fb = Feedback(f"{title}: stopped.", [("bad", text, None)])

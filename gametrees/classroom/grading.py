@@ -3,20 +3,52 @@
 A small stand-in for ``nbgrader autograde`` when no gradebook is set up;
 :func:`environment` and :func:`execute` are the steps it shares with the tests.
 
-May import: the standard library, :mod:`gametrees.classroom.ids` and the
-public names of the modules of :mod:`gametrees.exercises`; nbclient and
-nbformat inside functions only.
+May import: the standard library, :mod:`gametrees.classroom.ids`,
+:mod:`gametrees.classroom.scoring` (the record a check leaves) and the public
+names of the modules of :mod:`gametrees.exercises`; nbclient and nbformat
+inside functions only.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from pathlib import Path
 
 from ..exercises.feedback import fmt
 from .ids import ENV_VAR, student_id
+from .scoring import MIME, named_in
+
+_INTEGRITY = "application/vnd.gametrees.integrity+json"
+_ID_LINE = re.compile(r"made from the id '([^']*)'")
+
+
+def record(outputs):
+    """The check's record (see :class:`~gametrees.classroom.scoring.Score`) among a cell's outputs, or None."""
+    for o in outputs:
+        data = o.get("data", {}) if isinstance(o, dict) else {}
+        if MIME in data:
+            return data[MIME]
+    return None
+
+
+def notebook_facts(nb):
+    """``(student id the notebook ran with or None, flags)`` read from an executed notebook's outputs."""
+    student, flags = None, []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            if MIME in data and data[MIME].get("student"):
+                student = student or data[MIME]["student"]
+            if _INTEGRITY in data:
+                flags = [f"{f['question']}: {f['use']}" for f in data[_INTEGRITY].get("flags", [])]
+            text = o.get("text", "") or data.get("text/plain", "")
+            m = _ID_LINE.search(text if isinstance(text, str) else "".join(text))
+            if m and student is None:
+                student = m.group(1)
+    return student, flags
 
 class GradeReport:
     """The score of one run of a notebook (see :func:`grade`).
@@ -25,7 +57,10 @@ class GradeReport:
     ----------
     path : pathlib.Path
     student : str
-        The id the notebook ran with.
+        The id the notebook ran with (read from its outputs).
+    flags : list of str
+        The graded answers the notebook asked the library for (see
+        :func:`gametrees.classroom.integrity.library_use`).
     cells : list of dict
         One per test cell: ``grade_id``, ``points``, ``earned``, ``error``
         (the exception's name, or None) and ``message`` (its text).
@@ -37,6 +72,7 @@ class GradeReport:
 
     def __init__(self, path, student, cells, errors, seconds):
         self.path, self.student, self.cells, self.errors, self.seconds = path, student, cells, errors, seconds
+        self.flags = []
 
     @property
     def score(self):
@@ -51,15 +87,24 @@ class GradeReport:
         for c in self.cells:
             mark = "✓" if c["earned"] == c["points"] else "✗"
             lines.append(f"{mark} {c['grade_id']}: {fmt(c['earned'])}/{fmt(c['points'])}")
-            if c["error"]:
+            rec = c.get("record")
+            if rec and not rec["ok"]:
+                found = named_in(rec["text"]) if "text" in rec else rec.get("misconceptions", [])
+                named = f" ({'; '.join(found)})" if found else ""
+                lines.append(f"    {rec['title']}{named}")
+            elif c["error"]:
                 first = (c["message"] or "").strip().splitlines()
                 lines.append(f"    {c['error']}: {first[0] if first else ''}")
+            for w in (rec or {}).get("warnings", []) if c is self.cells[0] else ():
+                lines.append(f"    ⚠ {w}")
+        for f in self.flags:
+            lines.append(f"⚑ answer asked of the library: {f}")
         for e in self.errors:
             lines.append(f"! cell {e['index']} (not a test cell) raised {e['error']}: {e['message']}")
         return "\n".join(lines)
 
 
-def _earned(outputs, points):
+def earned(outputs, points):
     """``(points earned, error name, message)`` of a test cell, scored as ``nbgrader autograde`` does:
     an error or anything written to standard error earns nothing; a result that reads as a number is
     partial credit; anything else earns every point."""
@@ -153,9 +198,12 @@ def grade(path, *, student=None, timeout=300, save=None):
         err = next((o for o in outputs if o.get("output_type") == "error"), None)
         if meta.get("grade"):
             points = float(meta.get("points", 0))
-            earned, error, message = _earned(outputs, points)
-            cells.append({"grade_id": meta.get("grade_id", f"cell-{i}"), "points": points, "earned": earned,
-                          "error": error, "message": message})
+            got, error, message = earned(outputs, points)
+            cells.append({"grade_id": meta.get("grade_id", f"cell-{i}"), "points": points, "earned": got,
+                          "error": error, "message": message, "record": record(outputs)})
         elif err:
             errors.append({"index": i, "error": err["ename"], "message": err["evalue"]})
-    return GradeReport(path, student_id(student), cells, errors, seconds)
+    used, flags = notebook_facts(nb)
+    report = GradeReport(path, used or student_id(student), cells, errors, seconds)
+    report.flags = flags
+    return report

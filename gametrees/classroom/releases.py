@@ -19,12 +19,35 @@ def _notebooks(src):
         if not found:
             raise ValueError(f"no notebooks (*.ipynb) in {str(src)!r}")
         return found
-    if src.suffix != ".ipynb" or not src.exists():
+    if not src.exists():
+        raise ValueError(f"src {str(src)!r} not found: give an instructor notebook (.ipynb) or a folder of them")
+    if src.suffix != ".ipynb":
         raise ValueError(f"src must be a notebook (.ipynb) or a folder of notebooks, got {str(src)!r}")
     return [src]
 
 
-def release(src, dst):
+def _targets(notebooks, src, dst, force):
+    """Where each notebook goes; a ValueError (nothing written) if a target is the source, lies in the
+    source folder, or exists and ``force`` is not given."""
+    src, dst = Path(src).resolve(), Path(dst)
+    single_file = dst.suffix == ".ipynb"
+    if single_file and len(notebooks) > 1:
+        raise ValueError(f"dst {str(dst)!r} is a notebook name, but src holds {len(notebooks)} notebooks")
+    outs = [dst if single_file else dst / p.name for p in notebooks]
+    folder = src if src.is_dir() else src.parent
+    for path, out in zip(notebooks, outs):
+        where = out.resolve()
+        if where == path.resolve() or (src.is_dir() and (where.parent == folder or folder in where.parents)):
+            raise ValueError(f"dst {str(dst)!r} is the source {str(src)!r} (or inside it): release never writes "
+                             "into its source; give another folder")
+    existing = [out for out in outs if out.exists()]
+    if existing and not force:
+        raise ValueError(f"{str(existing[0])!r} exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: "
+                         "release does not overwrite without force=True (--force)")
+    return outs
+
+
+def release(src, dst, force=False):
     """Write the student version of assignment notebooks.
 
     Runs nbgrader's own preprocessors, in the order ``nbgrader
@@ -46,7 +69,9 @@ def release(src, dst):
     dst : path
         A folder (created if needed); each notebook is written there under
         its own name. With a single notebook, ``dst`` may also be a file
-        name ending in ``.ipynb``.
+        name ending in ``.ipynb``. Never the source, nor a folder inside it.
+    force : bool
+        Overwrite student versions that exist at ``dst`` (never the source).
 
     Returns
     -------
@@ -56,8 +81,10 @@ def release(src, dst):
     Raises
     ------
     ValueError
-        If ``src`` is neither a notebook nor a folder with notebooks, or a
-        notebook has a solution region outside a solution cell.
+        If ``src`` is not found or is neither a notebook nor a folder with
+        notebooks; if ``dst`` is the source or inside its folder, or a file
+        there exists and ``force`` is False (nothing is written then); or if
+        a notebook has a solution region outside a solution cell.
     """
     import nbformat
 
@@ -65,7 +92,7 @@ def release(src, dst):
         import nbgrader  # noqa: F401
     except ImportError:
         raise ImportError("release() uses nbgrader's preprocessors: pip install nbgrader "
-                          "(it is in requirements.txt)") from None
+                          "(pip install -r requirements-instructor.txt)") from None
     from nbgrader.preprocessors import (
         CheckCellMetadata,
         ClearHiddenTests,
@@ -77,12 +104,10 @@ def release(src, dst):
     )
 
     notebooks = _notebooks(src)
-    dst = Path(dst)
-    single_file = dst.suffix == ".ipynb"
-    if single_file and len(notebooks) > 1:
-        raise ValueError(f"dst {str(dst)!r} is a notebook name, but src holds {len(notebooks)} notebooks")
+    outs = _targets(notebooks, src, dst, force)
     written = []
-    for path in notebooks:
+    prepared = []
+    for path, out in zip(notebooks, outs):
         nb = nbformat.read(path, as_version=4)
         resources = {}
         steps = (CheckCellMetadata(), LockCells(), ClearSolutions(), ClearOutput(), ClearHiddenTests(),
@@ -92,7 +117,8 @@ def release(src, dst):
                 nb, resources = step.preprocess(nb, resources)
             except RuntimeError as exc:
                 raise ValueError(f"{path.name}: {exc}") from None
-        out = dst if single_file else dst / path.name
+        prepared.append((nb, out))
+    for nb, out in prepared:  # written only when every notebook was prepared
         out.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, out)
         written.append(out)

@@ -27,7 +27,11 @@ this small public interface (never through the modules' private names):
 * :func:`setup_axes`: an Axes with a geometry's limits and no axis lines;
 * :func:`summary` ("alphabeta: value 3, 11 nodes visited, ...") and
   :func:`format_number` (3, −2, 4.33, +∞) for texts beside a figure;
-* :data:`PALETTE` and :class:`TextCollection` (what the texts of a figure are).
+* :data:`PALETTE` and :class:`TextCollection` (what the texts of a figure are);
+* :data:`MAX_FIGURE_PX` and :func:`figure_limit`: the most room a figure takes
+  on the page (900 x 480 px: JupyterLab's notebook column at 1366 px, and a
+  replay's tree under its controls), which every figure respects;
+  :data:`MIN_TEXT_PT`, the smallest text (7 pt, 9.7 px at 100 dpi).
 
 This package may import :mod:`gametrees.games`, :mod:`gametrees.trees`,
 :mod:`gametrees.search` and :mod:`gametrees.trace`; importing it loads
@@ -36,11 +40,11 @@ matplotlib, which is why ``import gametrees`` loads it only on first use.
 
 from .figure import Drawing, draw, side_by_side
 from .layout import tidy_layout, tree_children
-from .painter import PALETTE, Geometry, Painter, TextCollection, setup_axes
+from .painter import MAX_FIGURE_PX, MIN_TEXT_PT, PALETTE, Geometry, Painter, TextCollection, figure_limit, setup_axes
 from .scene import Prepared, Scene, format_number, format_value, summary
 
 __all__ = [
-    "PALETTE", "Drawing", "Geometry", "Painter", "Prepared", "Scene", "TextCollection",
-    "draw", "format_number", "format_value", "setup_axes", "side_by_side", "summary",
+    "MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Drawing", "Geometry", "Painter", "Prepared", "Scene", "TextCollection",
+    "draw", "figure_limit", "format_number", "format_value", "setup_axes", "side_by_side", "summary",
     "tidy_layout", "tree_children",
 ]

@@ -9,11 +9,16 @@ The look, in short: MAX nodes are up-triangles, MIN nodes down-triangles,
 chance nodes circles, leaves squares; the backed-up value is written inside
 (``≤ 2`` / ``≥ 5`` when pruning left only a bound); alpha and beta are written
 beside a node; pruned edges are grey, dashed and cut; the principal variation
-is bold; during a replay the current node has a halo, nodes not reached yet
+is a bold double line; during a replay the current node has a halo ring, nodes not reached yet
 are faint, and the nodes on the current path show their value so far as a
 bound (``≥ 3`` at a MAX node: it can only go up). Colours come from the
-Okabe-Ito palette (safe for colour-blind readers) and every status is also
-told by shape, line style or fill, so the figures read in greyscale.
+Okabe-Ito palette, and every status is also told by shape, line style or
+fill, so the figures read in greyscale; the colour pairs stay apart under
+simulated protanopia, deuteranopia and tritanopia
+(``tests/test_figures_readable.py``). Every figure fits the notebook column
+(:data:`~gametrees.drawing.MAX_FIGURE_PX`) and no text is smaller than
+:data:`~gametrees.drawing.MIN_TEXT_PT`. Boards of a game tree carry the move
+that led to them ("X c2"), as the replay's sentences name positions.
 
 Drawing never searches: it reads the annotations a search wrote on
 ``result.graph`` (or the state of the search in a frame).
@@ -41,7 +46,7 @@ from ..games import ConnectFour, TicTacToe
 from ..search import SearchResult
 from ..trace import Event, Frame
 from ..trace import frame as _frame
-from .painter import Geometry, Painter, setup_axes
+from .painter import MAX_FIGURE_PX, Geometry, Painter, figure_limit, setup_axes
 from .scene import Prepared, scene_from_frame, scene_from_graph, summary
 
 __all__ = ["Drawing", "draw", "side_by_side"]
@@ -184,24 +189,34 @@ class Drawing:
         game_tree = any("state" in G.nodes[n] for n in (prep.root,))
         self.auto_labels = labels is None and not game_tree and prep.mode == "shapes"
         edges = G.edges(data=True)
-        self.auto_moves = moves is None and prep.mode == "shapes" and (
-            any("prob" in d for _, _, d in edges) or (game_tree and any("move" in d for _, _, d in edges)))
+        self.auto_moves = moves is None and (
+            (prep.mode == "boards" and any("move" in d for _, _, d in edges))
+            or (prep.mode == "shapes"
+                and (any("prob" in d for _, _, d in edges) or (game_tree and any("move" in d for _, _, d in edges)))))
         self.options = {"labels": labels, "moves": moves, "windows": windows, "legend": legend}
         self.framed = framed
 
-    def geometry(self, title):
-        """``(Geometry, title wrapped to the figure's width)`` for a figure with this title (or None)."""
+    def geometry(self, title, *, dpi=100, max_px=MAX_FIGURE_PX):
+        """``(Geometry, title wrapped to the figure's width)`` for a figure with this title (or None).
+
+        The figure fits ``max_px`` pixels at ``dpi`` (default :data:`MAX_FIGURE_PX`,
+        the notebook column of JupyterLab at 1366 px; ``None``: no limit, see
+        :func:`figure_limit`): the nodes move closer and the marks shrink to a
+        legible size; only a tree too big even then gets a larger figure.
+        """
         wide = self.framed or bool(self.options["windows"])
-        width_guess = Geometry(self.prep, legend_rows=0, wide=wide).width
+        max_size = figure_limit(dpi, max_px)
+        width_guess = Geometry(self.prep, legend_rows=0, wide=wide, max_size=max_size).width
         entries = len(set(self.prep.kind.values())) + 3 + (2 if self.framed else 0)
-        rows = _legend_rows(self.prep, entries, max(width_guess, 5.0)) if self.options["legend"] else 0
+        least = min(5.0, max_size[0]) if max_size[0] is not None else 5.0
+        rows = _legend_rows(self.prep, entries, max(width_guess, least)) if self.options["legend"] else 0
         lines = 0
         if title:
-            chars = max(40, int(max(width_guess, 5.0) * 72 / 5.6))
+            chars = max(40, int(max(width_guess, least) * 72 / 5.6))
             title = "\n".join(textwrap.wrap(title, chars))
             lines = title.count("\n") + 1
         geom = Geometry(self.prep, legend_rows=rows, title_lines=lines,
-                         note=bool(self.prep.note) and self.options["legend"], wide=wide)
+                         note=bool(self.prep.note) and self.options["legend"], wide=wide, max_size=max_size)
         return geom, title
 
     def scene(self, fr=None):
@@ -224,10 +239,13 @@ class Drawing:
     def painter(self, geom):
         """The painter for this drawing at this geometry (labels and moves where there is room)."""
         opts = dict(self.options)
+        # Labels and moves are drawn at a readable size at any scale a figure is given (MIN_TEXT_PT);
+        # on a caller's own tiny Axes (scale below the figures' smallest) they are left out.
+        smallest = 0.4 if self.prep.mode == "boards" else 0.65
         if opts["labels"] is None:
-            opts["labels"] = self.auto_labels and geom.f >= 0.85
+            opts["labels"] = self.auto_labels and geom.f >= smallest
         if opts["moves"] is None:
-            opts["moves"] = self.auto_moves and geom.f >= 0.8
+            opts["moves"] = self.auto_moves and geom.f >= smallest
         return Painter(self.prep, geom, **opts)
 
     def paint(self, ax, geom, sc, title, legend=True):
@@ -289,9 +307,11 @@ def draw(x, ax=None, *, k=None, tree=None, boards=None, values=True, labels=None
         their utilities): an exercise sheet.
     labels, moves, windows : bool or None
         Node labels (A, B, ...) beside the nodes; move labels (or chance
-        probabilities) on the edges; alpha and beta beside the nodes. ``None``
+        probabilities) on the edges, or above each board the move that led
+        to it as a player says it ("X c2", "O d": the names the replay's
+        sentences use); alpha and beta beside the nodes. ``None``
         (default) decides: labels on trees without game states; moves on
-        game trees drawn with shapes and on chance edges; windows for the
+        game trees and on chance edges; windows for the
         nodes on the current path of a frame.
     legend : bool
         A small legend under the tree.
@@ -317,9 +337,10 @@ def draw(x, ax=None, *, k=None, tree=None, boards=None, values=True, labels=None
         ``best``), ``cut-marks`` (with ``edges``), ``nodes:<status>``
         (PathCollections with ``nodes``, ``kind`` and ``status`` attributes;
         status ``plain``, ``done``, ``active``, ``todo`` or ``pruned``),
-        ``current`` (the halo, with ``nodes``), the text layers ``values``,
+        ``best-line-core`` (the white core that makes the best line a double
+        line, with ``edges``), ``current`` (the halo, with ``nodes``), the text layers ``values``,
         ``labels``, ``windows``, ``moves`` and ``ellipsis``
-        (:class:`TextCollection`, with ``texts`` and ``nodes``), ``legend``,
+        (:class:`TextCollection`, with ``texts``, ``nodes`` and ``fontsizes``), ``legend``,
         ``note``; with boards also ``board-grid``, ``board-x``, ``board-o``,
         ``board-discs:<mark>`` and ``last-moves``.
 
@@ -362,7 +383,7 @@ def draw(x, ax=None, *, k=None, tree=None, boards=None, values=True, labels=None
                        values=values, max_depth=max_depth, max_children=max_children, nodes=nodes,
                        max_nodes=max_nodes, framed=fr is not None)
     text = _title_for(result if result is not None else G, fr, n_events, title)
-    geom, text = drawing.geometry(text)
+    geom, text = drawing.geometry(text, dpi=matplotlib.rcParams["figure.dpi"])
     if ax is None:
         ax = drawing.new_axes(geom)
     else:
@@ -397,7 +418,7 @@ def side_by_side(left, right, *, titles=None, **options):
     >>> import gametrees as gt
     >>> T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     >>> fig = side_by_side(gt.minimax(T), gt.alphabeta(T))
-    >>> [ax.get_title(loc="left") for ax in fig.axes]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [ax.get_title(loc="left").replace("\\n", " ") for ax in fig.axes]  # doctest: +NORMALIZE_WHITESPACE
     ['minimax: value 3, 13 nodes visited, 9 leaves evaluated',
      'alphabeta: value 3, 11 nodes visited, 7 leaves evaluated']
     >>> import matplotlib.pyplot as plt; plt.close(fig)
@@ -415,13 +436,17 @@ def side_by_side(left, right, *, titles=None, **options):
     elif not isinstance(titles, (list, tuple)) or len(titles) != 2 or not all(isinstance(t, str) for t in titles):
         raise TypeError(f"titles must be a pair of strings, got {titles!r}")
     titles = [summary(x, label) or "" for (x, _), label in zip(items, titles)]
-    drawings = []
-    for (x, G), t in zip(items, titles):
-        d = Drawing(G, **{k: v for k, v in options.items() if k != "title"})
-        geom, t = d.geometry(t)
-        drawings.append((d, geom, t))
     gap = 0.4
-    if max(geom.width for _, geom, _ in drawings) <= 9.0:  # side by side
+    dpi = matplotlib.rcParams["figure.dpi"]
+    max_w, max_h = MAX_FIGURE_PX
+    # Side by side when both fit half the column; else one above the other, each the column's width.
+    half = ((max_w - gap * dpi) / 2, max_h)
+    made = [Drawing(G, **{k: v for k, v in options.items() if k != "title"}) for _, G in items]
+    drawings = [(d, *d.geometry(t, dpi=dpi, max_px=half)) for d, t in zip(made, titles)]
+    beside = all(geom.width * dpi <= half[0] + 0.5 for _, geom, _ in drawings)
+    if not beside:
+        drawings = [(d, *d.geometry(t, dpi=dpi)) for d, t in zip(made, titles)]
+    if beside:  # side by side
         width = sum(geom.width for _, geom, _ in drawings) + gap
         height = max(geom.height for _, geom, _ in drawings)
         fig = plt.figure(figsize=(width, height))

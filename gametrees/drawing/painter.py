@@ -8,7 +8,8 @@ every mark); and :class:`Painter`, which adds the artists of one
 :class:`~gametrees.drawing.scene.Scene` to an Axes (shapes or game boards,
 edges and cut marks, values, labels, alpha and beta, the legend).
 
-It may import matplotlib, numpy, :mod:`gametrees.games` and
+It may import matplotlib, numpy, :mod:`gametrees.games`,
+:mod:`gametrees.search` (to name the moves above boards) and
 :mod:`gametrees.drawing.scene`; it never creates a figure (that is
 :mod:`gametrees.drawing.figure`).
 """
@@ -29,9 +30,11 @@ from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D, IdentityTransform
 
 from ..games import CHANCE, MAX, MIN, ConnectFour, TicTacToe
+from ..search.engine import move_name
 from .scene import format_number
 
-__all__ = ["PALETTE", "Geometry", "Painter", "TextCollection", "setup_axes"]
+__all__ = ["MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Geometry", "Painter", "TextCollection", "figure_limit",
+           "setup_axes"]
 
 
 # ----------------------------------------------------------------------------
@@ -54,7 +57,7 @@ _TINT = {MAX: "#CFE8F7", MIN: "#FBE3B3", CHANCE: "#BFE6DA", "leaf": "#FFFFFF"}
 _INK = "#000000"
 _GREY = "#8C8C8C"
 _FAINT = "#B8B8B8"
-_PRUNED_FILL = "#EBEBEB"
+_PRUNED_FILL = "#DDDDDD"
 _DASH = (0, (3.0, 2.0))
 
 # Node styles: face, edge colour, line width, line style, text colour.
@@ -71,8 +74,9 @@ _EDGE_STYLE = {
     "path": (_INK, 2.0, "solid", 1.2),
     "todo": ("#CFCFCF", 0.9, "solid", 0.8),
     "pruned": (_GREY, 1.0, _DASH, 0.9),
-    "best": (PALETTE["blue"], 3.4, "solid", 1.3),
+    "best": (PALETTE["blue"], 4.2, "solid", 1.3),
 }
+_BEST_CORE = 1.3  # the white line inside the best line: a double line
 
 _SHAPE_MARKER = {MAX: "^", MIN: "v", CHANCE: "o", "leaf": "s"}
 # Size of each marker's bounding box in points at scale 1, and the width a
@@ -83,6 +87,9 @@ _SHAPE_ROOM = {MAX: 17.0, MIN: 17.0, CHANCE: 20.0, "leaf": 18.0}
 _SHAPE_DY = {MAX: -7.0, MIN: 7.0, CHANCE: 0.0, "leaf": 0.0}
 
 _HALO = 1.55  # the current node's halo, relative to its marker
+# The current node's halo: an orange disc (or board frame) with a vermilion ring, far from every
+# node fill, the MIN tint included, under each colour-vision deficiency (tests/test_figures_readable.py).
+_HALO_FACE, _HALO_RING = PALETTE["orange"], PALETTE["vermilion"]
 
 # Inches per x unit and per level at scale 1, for shapes and for boards.
 _UNIT = {"shapes": (0.52, 0.80), "boards": (1.02, 1.45)}
@@ -106,19 +113,20 @@ def _digit_box():
 
 @lru_cache(maxsize=8192)
 def _text_path(s, size, ha, va, dx, dy, fit, weight):
+    """(the outline of ``s`` placed in points, its font size in points after shrinking to ``fit``)."""
     s = s.replace("$", r"\$")
     path = TextPath((0, 0), s, size=size, prop=_fontprops(weight))
     if not len(path.vertices):
-        return path
+        return path, size
     ext = path.get_extents()
     lo, hi = _digit_box()
     ax_ = {"left": ext.x0, "right": ext.x1}.get(ha, (ext.x0 + ext.x1) / 2)
     ay = {"bottom": lo * size, "top": hi * size}.get(va, (lo + hi) / 2 * size)
     scale = 1.0
     if fit and ext.width > fit:  # shrink to fit, but never below legibility
-        scale = max(fit / ext.width, 0.8)
+        scale = min(1.0, max(fit / ext.width, 0.8, MIN_TEXT_PT / size))
     t = Affine2D().translate(-ax_, -ay).scale(scale).translate(dx, dy)
-    return path.transformed(t)
+    return path.transformed(t), size * scale
 
 
 class TextCollection(PathCollection):
@@ -136,11 +144,16 @@ class TextCollection(PathCollection):
         The strings, one per item.
     nodes : tuple
         What each string belongs to (a node id, or an edge).
+    fontsizes : tuple of float
+        The font size of each string in points, as drawn (after shrinking
+        to fit its mark); ``points * dpi / 72`` pixels.
     """
 
     def __init__(self, items, ax, *, colors, zorder, gid):
         # items: (xy, text, size, ha, va, dx, dy, fit, weight, owner)
-        paths = [_text_path(t, size, ha, va, dx, dy, fit, w) for _, t, size, ha, va, dx, dy, fit, w, _ in items]
+        placed = [_text_path(t, size, ha, va, dx, dy, fit, w) for _, t, size, ha, va, dx, dy, fit, w, _ in items]
+        paths = [p for p, _ in placed]
+        self.fontsizes = tuple(size for _, size in placed)
         offsets = np.array([xy for xy, *_ in items], dtype=float).reshape(-1, 2)
         super().__init__(
             paths, sizes=[1.0], offsets=offsets, offset_transform=ax.transData, transform=IdentityTransform(),
@@ -179,6 +192,7 @@ class _Texts:
             fit=0.0, weight="normal", owner=None):
         if text == "" or text is None:
             return
+        size = max(size, MIN_TEXT_PT)  # every text readable at 100% zoom
         self.layers.setdefault(layer, []).append(
             ((xy, text, round(size, 2), ha, va, round(dx, 2), round(dy, 2), round(fit, 2), weight, owner),
              color))
@@ -209,38 +223,187 @@ _HALOED = ("labels", "moves", "windows")
 # ----------------------------------------------------------------------------
 
 
+#: The most room a figure takes on the page, in pixels: (width, height).
+#:
+#: Measured in JupyterLab 4 in Chromium at 1366x900 with the file browser open:
+#: the notebook's output column is 934 px wide and the visible notebook area
+#: 775 px high; a replay's controls, step sentence, window and counts take
+#: about 250 px of it. A figure of at most 900 x 480 px therefore sits in the
+#: column without sideways scrolling, and a replay (controls, sentence and
+#: tree) fits on the screen at once. :meth:`Drawing.geometry` keeps every
+#: figure inside it: the replay, the practice widget, "why did it play that?",
+#: the exports and :func:`gametrees.draw` (see :func:`figure_limit`).
+MAX_FIGURE_PX = (900, 480)
+
+#: The smallest text on a figure, in points: 7 pt is 9.7 px at the widgets'
+#: 100 dpi, readable at 100% zoom. Texts that shrink to fit never go below it.
+MIN_TEXT_PT = 7.0
+
+
+def figure_limit(dpi=100.0, size_px=MAX_FIGURE_PX):
+    """The largest figure, ``(width, height)`` in inches, that fits ``size_px`` pixels at ``dpi``.
+
+    ``size_px=None`` (or a ``None`` inside it) lifts the limit (in that direction).
+
+    Examples
+    --------
+    >>> figure_limit()
+    (9.0, 4.8)
+    >>> figure_limit(200, (900, None))
+    (4.5, None)
+    """
+    if size_px is None:
+        return None, None
+    if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not dpi > 0:
+        raise ValueError(f"dpi must be a positive number, got {dpi!r}")
+    if not isinstance(size_px, (tuple, list)) or len(size_px) != 2:
+        raise TypeError(f"size_px must be a (width, height) pair of pixels, got {size_px!r}")
+    out = []
+    for name, v in zip(("width", "height"), size_px):
+        if v is None:
+            out.append(None)
+        elif isinstance(v, bool) or not isinstance(v, numbers.Real) or not v > 0:
+            raise ValueError(f"the {name} in size_px must be a positive number of pixels, got {v!r}")
+        else:
+            out.append(round(float(v) / float(dpi), 6))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _window_text_width():
+    """Width of the widest alpha/beta note ("α=−∞"), in points per point of font size."""
+    return max(TextPath((0, 0), t, size=1, prop=_fontprops()).get_extents().width for t in ("α=−∞", "β=+∞"))
+
+
+# The smallest scale of the marks: a tree that is still too wide gets a wider figure.
+_MIN_MARK_SCALE = {"shapes": 0.7, "boards": 0.42}
+
+
 class Geometry:
-    """Axes limits, inches per unit, and the scale ``f`` of markers and fonts."""
+    """Axes limits, inches per unit, and the scale ``f`` of markers and fonts.
+
+    The figure fits ``max_size`` (inches, ``(width, height)``; see
+    :func:`figure_limit`): first the spacing of the nodes shrinks to what the
+    marks need, then the marks (down to ``_MIN_MARK_SCALE``, legible); only a
+    tree too big even then gets a larger figure.
+    """
 
     PADX = 0.8          # x units left and right of the outermost nodes
-    MAX_WIDTH = 16.0    # inches before marks shrink
-    MIN_SCALE = 0.7
+    MAX_WIDTH = 16.0    # inches before marks shrink, without a limit
 
-    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False):
+    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None):
         self.prep = prep
-        ux0, uy0 = _UNIT[prep.mode]
-        if wide and prep.mode == "boards":  # room for alpha and beta beside the boards
+        mode = prep.mode
+        ux0, uy0 = _UNIT[mode]
+        self.wide = wide
+        if wide and mode == "boards":  # room for alpha and beta beside the boards
             ux0 *= 1.4
         self.unit0 = (ux0, uy0)
+        max_w, max_h = max_size if max_size is not None else (None, None)
+        if max_w is None:
+            max_w = self.MAX_WIDTH
         span = prep.xmax - prep.xmin + 2 * self.PADX
-        f = min(1.0, self.MAX_WIDTH / (span * ux0))
-        self.f = max(f, self.MIN_SCALE)
-        self.ux = ux0 * self.f
-        self.uy = uy0 * (0.55 + 0.45 * self.f)
-        self.top = 0.45 if prep.mode == "shapes" else 0.62
-        self.bottom = 0.5 if prep.mode == "shapes" else 0.55
-        if any(not prep.children[n] for n in prep.hidden):  # "… 7" under a node
-            self.bottom += 0.25
-        self.legend_in = 0.32 * legend_rows + (0.22 if note else 0.0)
+        self.legend_in = 0.3 * legend_rows + (0.22 if note else 0.0)
         self.title_in = 0.2 * title_lines + (0.12 if title_lines else 0.0)
+        gaps = self._level_gaps()
+        floor = _MIN_MARK_SCALE[mode]
+        steps = max(1, int(round((1.0 - floor) / 0.05)))
+        for i in range(steps + 1):
+            f = 1.0 - (1.0 - floor) * i / steps
+            self.f = f
+            last = i == steps
+            ux = min(ux0 * f, max_w / span)
+            need_x = self._ux_needed(gaps)
+            if ux < need_x:
+                if not last:
+                    continue
+                # Still too wide: alpha and beta may overlap a neighbour's margin (they have a white halo).
+                ux = max(ux, self._ux_needed(gaps, windows=False))
+            top, bottom = self._margins()
+            uy = uy0 * (0.55 + 0.45 * f)
+            if max_h is not None and prep.levels:
+                room = (max_h - self.legend_in - self.title_in - top - bottom) / prep.levels
+                uy = min(uy, room)
+            need_y = self._uy_needed()
+            if uy < need_y:
+                if not last:
+                    continue
+                uy = need_y
+            break
+        self.ux, self.uy = ux, uy
+        self.top_in, self.bottom_in = top, bottom
         tree_w = span * self.ux
-        self.width = max(tree_w, 5.0 if legend_rows else 2.0)
+        self.width = max(tree_w, min(5.0, max_w) if legend_rows else 2.0)  # room for the legend
         extra = (self.width - tree_w) / self.ux / 2
         self.xlim = (prep.xmin - self.PADX - extra, prep.xmax + self.PADX + extra)
-        tree_h = (prep.levels + self.top + self.bottom) * self.uy
-        self.ylim = (-prep.levels - self.bottom - self.legend_in / self.uy, self.top)
+        tree_h = prep.levels * self.uy + top + bottom
+        self.ylim = (-prep.levels - (bottom + self.legend_in) / self.uy, top / self.uy)
         self.axes_h = tree_h + self.legend_in
         self.height = self.axes_h + self.title_in
+
+    # -- what the marks need -------------------------------------------------------
+
+    def _mark_size(self, kinds=None):
+        """(width, height) of the largest mark of these kinds (default: all), in points, at the scale ``self.f``."""
+        prep, f = self.prep, self.f
+        if prep.mode == "boards":
+            side = _BOARD_SIDE * f
+            if isinstance(prep.boards, ConnectFour):
+                w = side * 1.12
+                return w + 5.0 * f, w * prep.boards.rows / prep.boards.cols + 5.0 * f
+            return side, side
+        size = max(_SHAPE_SIZE[k] for k in (kinds or set(prep.kind.values())))
+        return size * max(f, 0.7), size * max(f, 0.7)
+
+    def _level_gaps(self):
+        """(least x distance, is the left one an inner node, their kinds) for neighbours on a level."""
+        prep = self.prep
+        levels = {}
+        for n in prep.order:
+            levels.setdefault(prep.depth[n], []).append(n)
+        out = {}
+        for nodes in levels.values():
+            nodes = sorted(nodes, key=lambda n: prep.pos[n][0])
+            for a, b in zip(nodes, nodes[1:]):
+                d = prep.pos[b][0] - prep.pos[a][0]
+                if d > 0:
+                    key = (bool(prep.children[a]), frozenset((prep.kind[a], prep.kind[b])))
+                    out[key] = min(d, out.get(key, d))
+        return [(d, inner, kinds) for (inner, kinds), d in out.items()]
+
+    def _ux_needed(self, gaps, windows=True):
+        """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep apart."""
+        need = 0.0
+        for d, inner, kinds in gaps:
+            w, _ = self._mark_size(kinds)
+            room = w + 4.0 + 0.15 * w
+            if windows and inner and self.wide and self.prep.mode == "boards":
+                room += 3.0 + _window_text_width() * max(8.0 * self.f, MIN_TEXT_PT)
+            need = max(need, room / d)
+        return need / 72
+
+    def _margins(self):
+        """(top, bottom) in inches: the root's mark and halo; the leaves' marks, values and labels."""
+        prep, f = self.prep, self.f
+        w, h = self._mark_size()
+        text = max(9.5 * f, MIN_TEXT_PT) + 2.0
+        if prep.mode == "boards":
+            top = h / 2 + 9.0 * f + 4.0
+            bottom = h / 2 + 4.5 * f + text + 4.0
+        else:
+            top = h * _HALO / 2 + 3.0
+            bottom = max(h * _HALO / 2, _SHAPE_SIZE["leaf"] * max(f, 0.7) / 2 + 3.0 * f + text) + 3.0
+        if any(not prep.children[n] for n in prep.hidden):  # "… 7" under a node
+            bottom += text
+        return top / 72, bottom / 72
+
+    def _uy_needed(self):
+        """Inches per level: a mark, the line to the next level and (boards) the value and move under/over it."""
+        _, h = self._mark_size()
+        text = max(9.5 * self.f, MIN_TEXT_PT)
+        if self.prep.mode == "boards":
+            return (h + 4.5 * self.f + 2 * text + 18.0) / 72
+        return (h + text + 6.0) / 72
 
     def fit_axes(self, ax):
         """Scale and units for an Axes of any size (a caller's own Axes)."""
@@ -314,6 +477,14 @@ class Painter:
             lc.edges = tuple(edges)
             ax.add_collection(lc, autolim=False)
             artists.append(lc)
+            if style == "best":
+                # A white core makes the best line a double line: it reads without its colour.
+                core = LineCollection([self._segment(u, v) for u, v in edges], colors="white",
+                                      linewidths=_BEST_CORE * max(f, 0.6), zorder=z + 0.01, capstyle="butt")
+                core.set_gid("best-line-core")
+                core.edges = tuple(edges)
+                ax.add_collection(core, autolim=False)
+                artists.append(core)
         if sc.cut:
             artists.append(self._cut_marks(ax, sc.cut))
         # -- nodes -----------------------------------------------------------
@@ -321,8 +492,8 @@ class Painter:
             artists += self._boards(ax, sc, texts)
         else:
             artists += self._shapes(ax, sc, texts)
-        # -- move labels on edges ----------------------------------------------
-        if self.moves:
+        # -- move labels on edges (boards carry theirs above them) ------------------
+        if self.moves and prep.mode == "shapes":
             G = prep.G
             for u in prep.order:
                 for v in prep.children[u]:
@@ -376,7 +547,8 @@ class Painter:
         if self.prep.mode == "boards":
             f, py = self.geom.f, 1 / (72 * self.geom.uy)
             bh = self._board_size()[1]
-            return (x0, y0 - (bh / 2 + 17.0 * f) * py), (x1, y1 + (bh / 2 + 2.5 * f) * py)
+            below = bh / 2 + 4.5 * f + max(9.5 * f, MIN_TEXT_PT) + 3.0  # under the value ("▲ 0")
+            return (x0, y0 - below * py), (x1, y1 + (bh / 2 + 2.5 * f) * py)
         return (x0, y0), (x1, y1)
 
     def half_height(self, n):
@@ -384,11 +556,11 @@ class Painter:
         f = self.geom.f
         if self.prep.mode == "boards":
             return self._board_size()[1] / 2
-        return _SHAPE_SIZE[self.prep.kind[n]] * max(f, 0.8) / 2
+        return _SHAPE_SIZE[self.prep.kind[n]] * max(f, 0.7) / 2
 
     def _shapes(self, ax, sc, texts):
         prep, f = self.prep, self.geom.f
-        fm = max(f, 0.8)  # marks and values shrink less than the spacing: they stay legible
+        fm = max(f, 0.7)  # marks and values shrink less than the spacing: they stay legible
         pos = prep.pos
         artists = []
         groups = {}
@@ -397,8 +569,8 @@ class Painter:
         if sc.current is not None and sc.current in pos:
             kind = prep.kind[sc.current]
             halo = _scatter(ax, *pos[sc.current], s=(_SHAPE_SIZE[kind] * fm * _HALO) ** 2,
-                              marker=_SHAPE_MARKER[kind], facecolors=PALETTE["yellow"],
-                              edgecolors=PALETTE["vermilion"], linewidths=2.2, zorder=3.5)
+                              marker=_SHAPE_MARKER[kind], facecolors=_HALO_FACE,
+                              edgecolors=_HALO_RING, linewidths=2.4, zorder=3.5)
             halo.set_gid("current")
             halo.nodes = (sc.current,)
             artists.append(halo)
@@ -428,8 +600,8 @@ class Painter:
                 if label is None:
                     pass
                 elif prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
-                    texts.add("labels", xy, str(label), color, 8.5 * f, va="top", dy=-(half + 3.0 * f),
-                              owner=n)
+                    below = half * _HALO + 3.0 if n == sc.current else half + 3.0 * f  # clear of the halo
+                    texts.add("labels", xy, str(label), color, 8.5 * f, va="top", dy=-below, owner=n)
                 else:
                     texts.add("labels", xy, str(label), color, 8.5 * f, ha="right", dx=-(half + 2.0 * f),
                               dy=half * 0.45 if kind != MIN else -half * 0.1, owner=n)
@@ -464,8 +636,8 @@ class Painter:
         artists = []
         if sc.current is not None and sc.current in pos:
             halo = _scatter(ax, *pos[sc.current], s=(max(bw, bh) + 14 * f) ** 2, marker="s",
-                              facecolors=PALETTE["yellow"], edgecolors=PALETTE["vermilion"],
-                              linewidths=2.2, zorder=3.5)
+                              facecolors=_HALO_FACE, edgecolors=_HALO_RING,
+                              linewidths=2.4, zorder=3.5)
             halo.set_gid("current")
             halo.nodes = (sc.current,)
             artists.append(halo)
@@ -561,6 +733,16 @@ class Painter:
                                   linewidths=0.6 * max(f, 0.7), zorder=4.3)
             coll.set_gid("board-o" if isinstance(game, TicTacToe) else f"board-discs:{mark}{':faded' if faded else ''}")
             artists.append(coll)
+        # the move that led to each board above it, as a player says it ("X c2", "O d")
+        if self.moves:
+            for n in prep.order:
+                pu = prep.parent.get(n)
+                if pu is None or "move" not in G.edges[pu, n]:
+                    continue
+                said = move_name(game, G.nodes[pu]["state"], G.edges[pu, n]["move"])
+                color = {"todo": _FAINT, "pruned": _GREY}.get(sc.style[n], "#303030")
+                above = bh / 2 + (9.0 * f + 2.0 if n == sc.current else 2.0)  # clear of the current halo
+                texts.add("moves", pos[n], said, color, 8.0 * f, va="bottom", dy=above, owner=n)
         # the value under each board, with the mover's shape
         vsize = 9.5 * f
         glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
@@ -623,20 +805,22 @@ class Painter:
                 if kind in kinds:
                     handles.append(Line2D([], [], ls="none", marker=_SHAPE_MARKER[kind], markersize=8,
                                           markerfacecolor=_TINT[kind], markeredgecolor=_INK, label=names[kind]))
-        else:
+        else:  # the frame's colour, and the glyph under the board (▲ MAX, ▼ MIN)
             for kind, name in ((MAX, "MAX to move"), (MIN, "MIN to move")):
                 if kind in kinds:
                     color = PALETTE["blue"] if kind == MAX else PALETTE["vermilion"]
-                    handles.append(Line2D([], [], ls="none", marker="s", markersize=9, markerfacecolor="white",
-                                          markeredgecolor=color, markeredgewidth=1.6, label=name))
+                    handles.append(Line2D([], [], ls="none", marker=_SHAPE_MARKER[kind], markersize=9,
+                                          markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.8,
+                                          label=name))
         if "best" in edges:
-            handles.append(Line2D([], [], color=_EDGE_STYLE["best"][0], lw=3, label="best line"))
+            handles.append((Line2D([], [], color=_EDGE_STYLE["best"][0], lw=_EDGE_STYLE["best"][1]),
+                            Line2D([], [], color="white", lw=_BEST_CORE)))
         if "pruned" in styles:
             handles.append(Line2D([], [], color=_GREY, lw=1.2, ls="--", marker="s", markersize=6,
                                   markerfacecolor=_PRUNED_FILL, markeredgecolor=_GREY, label="pruned"))
         if sc.current is not None or "current" in extra:
-            handles.append(Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor=PALETTE["yellow"],
-                                  markeredgecolor=PALETTE["vermilion"], markeredgewidth=2, label="current node"))
+            handles.append(Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor=_HALO_FACE,
+                                  markeredgecolor=_HALO_RING, markeredgewidth=2, label="current node"))
         if "todo" in styles or "todo" in extra:
             handles.append(Line2D([], [], ls="none", marker="s", markersize=7, markerfacecolor="white",
                                   markeredgecolor=_FAINT, label="not reached"))
@@ -647,7 +831,8 @@ class Painter:
         if not handles:
             return None
         ncol = max(1, min(len(handles), int(self.geom.width / 1.45)))
-        leg = ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=8,
+        labels = ["best line" if isinstance(h, tuple) else h.get_label() for h in handles]
+        leg = ax.legend(handles=handles, labels=labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=8,
                         frameon=False, handlelength=1.6, columnspacing=1.2, borderaxespad=0.2,
                         handletextpad=0.4)
         leg.set_gid("legend")

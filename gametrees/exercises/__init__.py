@@ -78,6 +78,8 @@ names. Nothing here imports matplotlib or ipywidgets.
 ``code_checks``             the checks of a learner's functions (a package: ``harness``,
                             ``diagnosis``, ``values``, ``pruning``, ``formulas``)
 ``lessons``                 the checks only one lesson uses
+``reasoning``               the checks of reasoning exercises in lessons 01, 06 and 07 (a
+                            tree's leaves, b*, rescaled leaves, UCB1 selection, back-up)
 ==========================  ================================================================
 
 Examples
@@ -130,6 +132,14 @@ from .lessons import (
     check_value,
     check_win_depth,
 )
+from .reasoning import (
+    check_backup,
+    check_effective_branching,
+    check_nim_leaves,
+    check_rescaled_choices,
+    check_ucb_choice,
+)
+from .lesson_checks_search import check_pruning_order, check_table_answers, check_table_search
 
 __all__ = [
     "BestMoveExercise",
@@ -145,9 +155,11 @@ __all__ = [
     "check_after_two_moves",
     "check_alphabeta",
     "check_average_branching",
+    "check_backup",
     "check_careless_table",
     "check_count_leaves",
     "check_depth_limited",
+    "check_effective_branching",
     "check_evaluation",
     "check_expectimax",
     "check_fast_wins",
@@ -156,9 +168,12 @@ __all__ = [
     "check_mcts",
     "check_minimax",
     "check_negamax",
+    "check_nim_leaves",
     "check_order_preserving_flip",
     "check_ordering_counts",
+    "check_rescaled_choices",
     "check_ucb",
+    "check_ucb_choice",
     "check_value",
     "check_win_depth",
     "generate",

@@ -31,6 +31,33 @@ class BadAnswer(Exception):
     """An answer that cannot be read; the message says what was expected."""
 
 
+_LITERAL_LIMIT = 2000  # characters of an answer read as a Python literal
+_NESTING_LIMIT = 20    # brackets open at once in it
+
+
+def literal(text):
+    """``text`` read as a Python literal (a tuple, list, ...), or None when it is not one or is too long or deep.
+
+    Never raises: ``ast.literal_eval`` on ``"(1," * 300`` runs out of memory, so long or deeply
+    nested text is not read at all.
+    """
+    if len(text) > _LITERAL_LIMIT:
+        return None
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    if deepest > _NESTING_LIMIT:
+        return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
 _PRUNED_WORDS = {"pruned", "prune", "x", "-", "—", "none", "skipped", "not visited", "unvisited"}
 _INF_WORDS = {"inf", "+inf", "infinity", "+infinity", "∞", "+∞", "math.inf", "+math.inf", "float('inf')"}
 _NEG_INF_WORDS = {"-inf", "-infinity", "-∞", "-math.inf", "float('-inf')", "-float('inf')"}
@@ -133,11 +160,10 @@ class NodeNames:
             if len(folded) == 1:
                 return folded[0]
             if s.startswith("("):
-                try:
-                    value = ast.literal_eval(s)
-                except (ValueError, SyntaxError):
+                value = literal(s)
+                if value is None or isinstance(value, str):
                     return None
-                return self.resolve(value) if not isinstance(value, str) else None
+                return self.resolve(value)
             if ref in self.G:
                 return ref
             return None
@@ -176,13 +202,6 @@ class NodeNames:
             n = self.resolve(ref)
             if n is not None:
                 nodes.append(n)
-            elif (isinstance(ref, str) and self.single_letters and len(ref.strip()) > 1
-                  and ref.strip().isalpha() and sum(self.resolve(ch) is not None for ch in ref.strip()) > 1):
-                for ch in ref.strip():  # "IJ" for I, J
-                    if self.resolve(ch) is not None:
-                        nodes.append(self.resolve(ch))
-                    else:
-                        unknown.append(ch)
             else:
                 unknown.append(ref)
         return nodes, unknown
@@ -192,10 +211,7 @@ class NodeNames:
         if s.lower() in ("", "none", "nothing", "-", "{}", "[]", "()", "∅", "ø", "set()"):
             return []
         if "(" in s:
-            try:
-                value = ast.literal_eval(s)
-            except (ValueError, SyntaxError):
-                value = None
+            value = literal(s)
             if isinstance(value, tuple) and value in self.G:
                 return [value]
             if isinstance(value, (list, tuple, set)):
@@ -204,6 +220,15 @@ class NodeNames:
         return [t.strip("'\"") for t in re.split(r"[\s,;]+", s) if t.strip("'\"")]
 
     def unknown_text(self, refs):
-        shown = ", ".join(repr(r) for r in refs)
-        return (f"There is no node {shown} in this tree: name nodes by their labels "
+        def short(r):
+            r = repr(r)
+            return r if len(r) <= 24 else r[:20] + "…" + r[-2:]
+
+        shown = ", ".join(short(r) for r in refs[:5]) + (f" (and {len(refs) - 5} more)" if len(refs) > 5 else "")
+        text = (f"There is no node {shown} in this tree: name nodes by their labels "
                 f"({self.span()}) or their ids, such as {self.root!r}.")
+        glued = next((r for r in refs if isinstance(r, str) and len(r.strip()) > 1
+                      and all(ch in self.by_label for ch in r.strip())), None)
+        if glued is not None:
+            text += f" For several nodes, separate them: {', '.join(glued.strip())!r}."
+        return text

@@ -161,8 +161,14 @@ def check_game_kinds(answer):
     """
     if not isinstance(answer, Mapping) or not answer:
         return malformed("Kinds of games", "Expected a dict such as {'chess': ('deterministic', 'perfect')}.")
+    if all(kind is None for kind in answer.values()):
+        return Feedback("Kinds of games: not answered yet.",
+                        [("bad", "Replace each None with a pair such as ('deterministic', 'perfect').", None)])
     rep = Report()
     for game, kind in answer.items():
+        if kind is None:
+            rep.bad(f"{game}: not answered yet.")
+            continue
         key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect four")
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
@@ -276,7 +282,7 @@ def check_fast_wins(game):
         passed += 1
         rep.good("Quicker losses score lower.")
     s, now = _first_fast_win()
-    out = run_learner(lambda: minimax(game, s, trace=False).move, (), printed)
+    out = run_learner(lambda: minimax(game, s, trace=False).move, (), printed, guard=False)
     if out.error:
         rep.bad(f"Searching {ttt_text(s)} with your game: {out.error}.")
     elif out.value in now:
@@ -515,12 +521,18 @@ def check_order_preserving_flip(tree, f):
     G = as_tree(tree, None)
     rep, printed = Report(), Printed()
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
+    unanswered = Feedback("Order-preserving flip: not answered yet.",
+                          [("bad", "f leaves every value as it is: change its body to your function.", None)])
+    if f is None:
+        return unanswered
     images = []
     for v in leaves:
         out = run_learner(f, (v,), printed)
         if out.problem():
             return Feedback("Order-preserving flip: f failed.", [("bad", f"f({fmt(v)}) {out.problem()}.", None)])
         images.append(out.value)
+    if images == leaves:
+        return unanswered
     broken = [(a, b, fa, fb_) for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:])) if not fa < fb_]
     if broken:
         a, b, fa, fb_ = broken[0]
@@ -536,8 +548,19 @@ def check_order_preserving_flip(tree, f):
     if before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
     else:
-        rep.bad(f"Expectimax still chooses {nodes.name(before)}: make the big values bigger (or the small ones "
-                "smaller) so the averages change places.")
+        top = max(leaves)
+        kids = list(G.successors(G.graph["root"]))
+        simple = all(G.nodes[k].get("player") == "chance" and
+                     all(not G.out_degree(n) for n in G.successors(k)) for k in kids)
+        holder = next((k for k in kids if any(G.nodes[n].get("utility") == top for n in G.successors(k))), None)
+        if simple and holder is not None:
+            way = ("brings the high values closer together" if holder == before else
+                   "stretches the high values further apart")
+            rep.bad(f"Expectimax still chooses {nodes.name(before)}. The largest leaf, {fmt(top)}, is under "
+                    f"{nodes.name(holder)}: try an order-keeping change that {way}, so the averages change places.")
+        else:
+            rep.bad(f"Expectimax still chooses {nodes.name(before)}: change how far apart the values are, keeping "
+                    "their order, until the averages change places.")
     if not broken and before != after:
         rep.note("Minimax's choice would not change: it only compares values, and f keeps their order.")
     return rep.feedback("Order-preserving flip")

@@ -73,24 +73,41 @@ class AtomicFile:
 
     >>> with AtomicFile(path) as tmp:   # doctest: +SKIP
     ...     tmp.write_text(source)       # ``path`` appears only if this succeeds
+
+    An error while writing names ``path``, the file the user asked for, never
+    the temporary file.
     """
 
     def __init__(self, path):
         self.path = path
 
+    def _error(self, error):
+        """``error`` (an OSError) again, naming the file asked for instead of the temporary one."""
+        reason = error.strerror or str(error)
+        return type(error)(error.errno, f"cannot write {str(self.path)!r}: {reason}")
+
     def __enter__(self):
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.stem}.", suffix=f".partial{self.path.suffix}",
-                                   dir=self.path.parent)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.stem}.", suffix=f".partial{self.path.suffix}",
+                                       dir=self.path.parent)
+        except OSError as error:
+            raise self._error(error) from None
         os.close(fd)
         self.tmp = Path(tmp)
         return self.tmp
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
-            os.chmod(self.tmp, 0o666 & ~_umask())
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
+            try:
+                os.chmod(self.tmp, 0o666 & ~_umask())
+                os.replace(self.tmp, self.path)
+            except OSError as error:
+                self.tmp.unlink(missing_ok=True)
+                raise self._error(error) from None
+            return False
+        self.tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is not None and str(exc.filename) == str(self.tmp):
+            raise self._error(exc) from None
         return False
 
 

@@ -2,9 +2,10 @@
 
 :func:`to_tikz` returns the source as a string; :func:`gametrees.export`
 writes it to a ``.tex`` file (a standalone LaTeX document that compiles with
-``pdflatex``) or a ``.tikz`` file (a bare ``tikzpicture`` to paste into an
-exam; it needs ``\\usepackage{tikz}`` and
-``\\usetikzlibrary{shapes.geometric}``). The picture uses the notebook's layout
+``pdflatex``; it needs the ``standalone`` class, in Debian's and Ubuntu's
+``texlive-latex-extra``, and TikZ, in ``texlive-pictures``) or a ``.tikz`` file
+(a bare ``tikzpicture`` to paste into an exam; it needs ``\\usepackage{tikz}``
+and ``\\usetikzlibrary{shapes.geometric}``). The picture uses the notebook's layout
 (:func:`~gametrees.drawing.tidy_layout`, one layout unit = 12 mm), its
 scene (values, bounds, windows, pruned branches) and its symbols: MAX an
 up-triangle, MIN a down-triangle, chance a circle, a leaf a square.
@@ -63,7 +64,8 @@ def _tikz_styles():
         r"gt pruned/.style={dashed, draw=gray, fill=black!7, text=gray}",
         r"gt todo/.style={draw=black!30, fill=white, text=black!45}",
         r"gt label/.style={font=\footnotesize, text=black!70, inner sep=2.5pt}",
-        r"gt window/.style={font=\scriptsize, align=left, inner sep=1.5pt, text=black!85}",
+        # beside the node's widest part, not on its slanted side (a triangle is 12 mm wide at its base)
+        r"gt window/.style={font=\scriptsize, align=left, inner sep=1.5pt, text=black!85, label distance=2.5mm}",
         r"gt move/.style={font=\scriptsize, text=black!75, inner sep=2pt}",
         f"gt cut/.style={{sloped, inner sep=0pt, font=\\large, text={_rgb('vermilion')}}}",
         f"gt best/.style={{very thick, draw={_rgb('blue')}}}",
@@ -151,7 +153,8 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
         counts[sc.style[n]] = counts.get(sc.style[n], 0) + 1
     what = ", ".join(f"{c} {s}" for s, c in sorted(counts.items()))
     lines.append(f"% A game tree drawn by gametrees {__version__}: {len(prep.order)} nodes ({what}).")
-    lines.append(r"% Needs \usepackage{tikz} and \usetikzlibrary{shapes.geometric} in the preamble.")
+    lines.append(r"% Needs \usepackage{tikz} and \usetikzlibrary{shapes.geometric} in the preamble "
+                 r"(LaTeX package tikz/pgf; Debian: texlive-pictures).")
     opts = [f"x={_fmt_coord(_UNIT_X_MM)}mm", f"y={_fmt_coord(_UNIT_Y_MM)}mm"]
     if scale < 1.0:
         opts.append(f"scale={scale:.3f}, transform shape")
@@ -225,7 +228,8 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
     if not standalone:
         return picture
     return (
-        "% Compile with pdflatex (or lualatex / xelatex).\n"
+        "% Compile with pdflatex (or lualatex / xelatex). LaTeX packages needed: the standalone class\n"
+        "% (Debian/Ubuntu: texlive-latex-extra), tikz/pgf (texlive-pictures), and the base (texlive-latex-base).\n"
         "\\documentclass[border=6pt]{standalone}\n"
         "\\usepackage{tikz}\n"
         "\\usetikzlibrary{shapes.geometric}\n"

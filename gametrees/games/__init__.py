@@ -21,7 +21,7 @@ protocol and only ever calls :meth:`Game.to_move`, :meth:`Game.is_terminal`,
 :meth:`Game.utility`, :meth:`Game.successors`, :meth:`Game.chances` (and
 :meth:`Game.canonical` when it folds symmetric positions together).
 
-Four games implement it:
+Five games implement it:
 
 :class:`TicTacToe`
     Noughts and crosses on bitboards, fast enough to search the full game tree
@@ -33,6 +33,8 @@ Four games implement it:
     Gravity four-in-a-row on any board size and any ``k`` in a row, on bitboards.
 :class:`DiceGame`
     A small game with chance states (a die roll), for expectimax.
+:class:`Pig`
+    Roll or hold, to a small target: a chance game where the decision matters.
 
 Values are always from MAX's point of view: +1 when MAX wins, 0 for a draw, -1 when
 MAX loses (the dice game's utility is a score difference instead).  States are plain,
@@ -56,6 +58,7 @@ X..
 from .connect_four import ConnectFour
 from .dice import DiceGame
 from .nim import Nim
+from .pig import Pig
 from .protocol import CHANCE, MAX, MIN, Game
 from .tictactoe import TicTacToe
 
@@ -67,5 +70,6 @@ __all__ = [
     "DiceGame",
     "Game",
     "Nim",
+    "Pig",
     "TicTacToe",
 ]

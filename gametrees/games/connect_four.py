@@ -396,7 +396,7 @@ class ConnectFour(Game):
 
     def check_state(self, state):
         """Return ``state`` if it is a consistent position, else raise."""
-        check_tuple_state(state, 2, "Connect Four")
+        check_tuple_state(state, 2, "Connect Four", "(x_bits, o_bits)")
         x, o = state
         for name, bits in (("x_bits", x), ("o_bits", o)):
             if isinstance(bits, bool) or not isinstance(bits, int):
@@ -410,7 +410,8 @@ class ConnectFour(Game):
                 )
         if x & o:
             raise ValueError(
-                f"invalid Connect Four state {state!r}: X and O share cells"
+                f"invalid Connect Four state {state!r}: X and O share a cell (both "
+                f"have a piece in the same cell)"
             )
         occupied = x | o
         for c in range(self.cols):

@@ -227,7 +227,7 @@ class DiceGame(Game):
 
     def check_state(self, state):
         """Return ``state`` if it is a valid state of this game, else raise."""
-        check_tuple_state(state, 4, "dice game")
+        check_tuple_state(state, 4, "dice game", "(turn, max_score, min_score, rolling)")
         turn, a, b, rolling = state
         for name, value in (("turn", turn), ("max_score", a), ("min_score", b)):
             if isinstance(value, bool) or not isinstance(value, int):

@@ -152,12 +152,14 @@ class Nim(Game):
     @staticmethod
     def check_state(state):
         """Return ``state`` if it is a valid Nim state, else raise (TypeError/ValueError)."""
-        check_tuple_state(state, 2, "Nim")
+        check_tuple_state(state, 2, "Nim", "(coins, player)")
         coins, player = state
         if isinstance(coins, bool) or not isinstance(coins, int):
             raise TypeError(f"a Nim state is (coins, player) with int coins, got {state!r}")
         if coins < 0:
-            raise ValueError(f"a Nim state cannot have negative coins, got {state!r}")
+            raise ValueError(
+                f"a Nim state's coins must be 0 or more (never negative), got {state!r}"
+            )
         if player not in _OTHER:
             raise ValueError(
                 f"a Nim state is (coins, player) with player {MAX!r} or {MIN!r}, "

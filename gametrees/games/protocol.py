@@ -9,7 +9,11 @@ for their arguments and states, so that all games word their errors alike.
 Imports: the standard library only (this is the lowest layer of the package).
 """
 
+import math
+import numbers
 import operator
+import reprlib
+import sys
 
 __all__ = [
     "CHANCE",
@@ -19,6 +23,7 @@ __all__ = [
     "as_int",
     "check_tuple_state",
     "int_at_least",
+    "number_problem",
 ]
 
 #: The role of the first player (X in tic-tac-toe and Connect Four).
@@ -62,17 +67,66 @@ def int_at_least(value, name, minimum):
     return value
 
 
-def check_tuple_state(state, size, what):
-    """Check that ``state`` is a tuple of ``size`` items (TypeError/ValueError)."""
+def check_tuple_state(state, size, what, form=None):
+    """Check that ``state`` is a tuple of ``size`` items (TypeError/ValueError).
+
+    ``form`` (e.g. ``"(x_bits, o_bits)"``) spells the expected tuple in the
+    message.
+
+    >>> check_tuple_state([0, 0], 2, "tic-tac-toe", "(x_bits, o_bits)")
+    Traceback (most recent call last):
+    ...
+    TypeError: a tic-tac-toe state must be a tuple (x_bits, o_bits), got [0, 0] of type list
+    """
+    shape = f" {form}" if form else ""
     if not isinstance(state, tuple):
         raise TypeError(
-            f"a {what} state must be a tuple, got {state!r} of type "
+            f"a {what} state must be a tuple{shape}, got {state!r} of type "
             f"{type(state).__name__}"
         )
     if len(state) != size:
         raise ValueError(
-            f"a {what} state must be a tuple of {size} items, got {state!r}"
+            f"a {what} state must be a tuple of {size} items{shape}, got {state!r}"
         )
+
+
+#: The largest finite float: a value must fit in a float (math.inf is allowed).
+_FLOAT_MAX = sys.float_info.max
+
+
+def number_problem(value):
+    """What is wrong with ``value`` as a game value, or ``None`` if it is usable.
+
+    A usable value is a real number (int, float, numpy number ...; not a bool)
+    that is not NaN and fits in a float: ``math.inf`` and ``-math.inf`` are
+    fine (a win or a loss), ``10**400`` is not (it cannot be averaged or
+    compared with floats reliably). Returns ``(error class, description)``:
+    ``TypeError`` for what is not a number, ``ValueError`` for NaN and for a
+    number too large.
+
+    >>> number_problem(3), number_problem(math.inf)
+    (None, None)
+    >>> number_problem(float("nan"))
+    (<class 'ValueError'>, 'NaN')
+    >>> number_problem("3")
+    (<class 'TypeError'>, "'3' (str)")
+    >>> number_problem(10**400)
+    (<class 'ValueError'>, 'a number too large for a float (an integer of about 401 digits)')
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return TypeError, f"{reprlib.repr(value)} ({type(value).__name__})"
+    if value != value:
+        return ValueError, "NaN"
+    if isinstance(value, numbers.Integral):
+        if -_FLOAT_MAX <= value <= _FLOAT_MAX:
+            return None
+        digits = int(abs(int(value)).bit_length() * math.log10(2)) + 1
+        return ValueError, f"a number too large for a float (an integer of about {digits} digits)"
+    try:
+        float(value)
+    except OverflowError:
+        return ValueError, "a number too large for a float"
+    return None
 
 
 # ---------------------------------------------------------------------------

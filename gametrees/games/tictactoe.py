@@ -366,23 +366,30 @@ class TicTacToe(Game):
     @staticmethod
     def check_state(state):
         """Return ``state`` if it is a reachable position, else raise."""
-        check_tuple_state(state, 2, "tic-tac-toe")
+        if isinstance(state, str):
+            raise TypeError(
+                f"a tic-tac-toe state must be a tuple (x_bits, o_bits), got the str {state!r}: "
+                f"TicTacToe.from_string('X.O/.X./...') reads a board written as text"
+            )
+        check_tuple_state(state, 2, "tic-tac-toe", "(x_bits, o_bits)")
         x, o = state
         for name, bits in (("x_bits", x), ("o_bits", o)):
             if isinstance(bits, bool) or not isinstance(bits, int):
                 raise TypeError(
-                    f"a tic-tac-toe state is (x_bits, o_bits) with two ints 0..511, "
-                    f"got {name}={bits!r}"
+                    f"a tic-tac-toe state is (x_bits, o_bits) with two ints 0..511 "
+                    f"(one bit per cell of the 3x3 board), got {name}={bits!r}"
                 )
             if not 0 <= bits <= FULL_BOARD:
                 raise ValueError(
-                    f"a tic-tac-toe state is (x_bits, o_bits) with two ints 0..511, "
-                    f"got {name}={bits!r}"
+                    f"a tic-tac-toe state is (x_bits, o_bits) with two ints 0..511 "
+                    f"(one bit per cell of the 3x3 board), got {name}={bits!r}"
                 )
         if x & o:
+            cells = [cell for cell in range(9) if (x & o) >> cell & 1]
+            which = f"cell {cells[0]}" if len(cells) == 1 else f"cells {cells}"
             raise ValueError(
-                f"invalid tic-tac-toe state {state!r}: X and O share cells "
-                f"(bits {x & o:#b})"
+                f"invalid tic-tac-toe state {state!r}: X and O share {which} (both "
+                f"have a mark on the same cell)"
             )
         nx, no = x.bit_count(), o.bit_count()
         problem = None

@@ -26,7 +26,16 @@ Options shared by all of them:
 ``table``
     A transposition table: ``True`` for a fresh one, or a dict to reuse
     across calls. ``symmetry=True`` stores positions under
-    ``game.canonical(state)`` so symmetric positions share an entry.
+    ``game.canonical(state)`` so symmetric positions share an entry. A
+    reused dict keeps its entries in sections, one per algorithm and rule
+    (``"alphabeta"``, ``"alphabeta-strict"``, ``"negamax-noprune"`` ...),
+    game (the game object itself; a tree by its content, so equal trees
+    share and different trees never do), evaluation function and symmetry
+    folding: an entry made under one never answers for another, so reuse
+    is always safe (and pays off for the same search of the same game).
+Deep searches
+    A search goes at most :data:`~gametrees.trees.MAX_PLIES` (2,000) plies
+    deep; a deeper one stops with a ValueError naming the limit.
 ``time_limit``
     Iterative deepening: search depth 1, 2, 3, ... (up to ``depth``) until
     the time in seconds runs out, trying the best move so far first; the

@@ -4,7 +4,8 @@
 ``_make_backed_up``: MAX takes the largest child value, MIN the smallest, a
 chance node (expectimax only) the probability-weighted sum.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trace` (:class:`Event`) and
+Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
+:mod:`gametrees.trace` (:class:`Event`) and
 :mod:`gametrees.search.engine`.
 """
 
@@ -14,16 +15,21 @@ from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
 from ..trace import Event
+from ..trees import MAX_PLIES
 from .engine import (
     EXACT,
+    FLOAT_MAX,
     INF,
     NO_LIMIT,
     SearchResult,
     SearchSetup,
     SearchTimeout,
+    bad_value,
     chance_error,
+    chance_nan,
     children_in_order,
     run_search,
+    too_deep,
 )
 
 __all__ = ["expectimax", "minimax"]
@@ -34,11 +40,14 @@ _new = tuple.__new__
 def _make_backed_up(with_chance):
     def search(setup, depth, deadline, first_move):
         game = setup.game
-        is_terminal, utility, to_move = game.is_terminal, game.utility, game.to_move
+        is_terminal, utility, to_move = game.is_terminal, setup.utility, game.to_move
         succ = game.successors
         chances = game.chances
         evaluate = setup.evaluate
         max_depth = NO_LIMIT if depth is None else depth
+        # A search without a depth limit stores values that hold at any depth:
+        # a position met again nearer the start (Nim) is answered, not searched again.
+        to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
         trace_on, tdepth = tracing, setup.trace_depth
@@ -54,6 +63,8 @@ def _make_backed_up(with_chance):
             tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
+                if ply > MAX_PLIES:
+                    too_deep(setup)
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
                 raise SearchTimeout(nodes)
             if is_terminal(state):
@@ -66,6 +77,9 @@ def _make_backed_up(with_chance):
                 leaves += 1
                 estimates += 1
                 v = evaluate(state)
+                if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
+                    if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
+                        v = bad_value(setup, v, state)
                 if tracing:
                     add(_new(Event, ("estimate", node, parent, ply, to_move(state), v, None, None,
                                      state, (), names)))
@@ -102,6 +116,9 @@ def _make_backed_up(with_chance):
                     else:
                         improved = False
                     if tracing:
+                        if bm is None:  # a first child at -inf (MAX) or +inf (MIN) is the best so far
+                            bm = m
+                            improved = True
                         add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
                                          (cid, v, improved, False), names)))
             elif player == CHANCE and with_chance:
@@ -110,20 +127,26 @@ def _make_backed_up(with_chance):
                 for m, c in kids:
                     cid = (c if is_tree else node + (m,)) if tracing else None
                     v = value(c, ply + 1, cid, node)
-                    best += probs[m] * v
+                    p = probs[m]
+                    if p:  # an impossible outcome adds nothing (not 0 * inf = NaN)
+                        best += p * v
                     if tracing:
                         add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
                                          (cid, v, False, False), names)))
+                if best != best:
+                    chance_nan(setup, state, probs)
             elif player == CHANCE:
                 chance_error(setup, state)
             else:
                 raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max', 'min' or 'chance'")
             if table is not None:
-                table[key] = (max_depth - ply, best, bm)
+                table[key] = (to_the_end or max_depth - ply, best, bm)
             if tracing:
                 add(_new(Event, ("exit", node, parent, ply, player, best, None, None, state, (EXACT,), names)))
             if ply == 0:
-                root_move = bm
+                # The first child with the best value, even when that value is
+                # -inf for MAX (+inf for MIN) and no child was strictly better.
+                root_move = bm if bm is not None or player == CHANCE or not kids else kids[0][0]
             return best
 
         root = setup.state

@@ -6,7 +6,10 @@ a search's arguments once and holds what the algorithms need;
 and builds the result.  :func:`children_in_order`, :func:`chance_error`,
 :class:`SearchTimeout`, :data:`NO_LIMIT` and the bound kinds :data:`EXACT`,
 :data:`LOWER`, :data:`UPPER` are shared by the algorithms in
-:mod:`gametrees.search.backed_up` and :mod:`gametrees.search.pruning`.
+:mod:`gametrees.search.backed_up` and :mod:`gametrees.search.pruning`, and so
+are the errors they raise at the edges: :func:`bad_value` (an evaluation that
+is not a number), :func:`chance_nan` (an expected value that is NaN) and
+:func:`too_deep` (past :data:`~gametrees.trees.MAX_PLIES`).
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` and
 :mod:`gametrees.trace` (for :func:`~gametrees.trace.annotate`).
@@ -16,19 +19,27 @@ from __future__ import annotations
 
 import gc
 import math
+import numbers
+import sys
 from time import perf_counter
+from typing import NamedTuple
 
-from ..games import CHANCE
+from ..games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Nim, TicTacToe
+from ..games.protocol import number_problem
 from ..trace import annotate
-from ..trees import TreeGame, as_game
+from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 
 __all__ = [
-    "EXACT", "INF", "LOWER", "NO_LIMIT", "UPPER",
-    "SearchResult", "SearchSetup", "SearchTimeout",
-    "chance_error", "children_in_order", "run_search",
+    "EXACT", "FLOAT_MAX", "INF", "LOWER", "NO_LIMIT", "START_NAME", "UPPER",
+    "PositionNames", "SearchResult", "SearchSetup", "SearchTimeout", "TableSection",
+    "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "run_search",
+    "too_deep",
 ]
 
 INF = math.inf
+#: The largest finite float: the searches' quick test of an evaluation's value
+#: (an int beyond it, like 10**400, cannot be mixed with floats).
+FLOAT_MAX = sys.float_info.max
 #: A depth no search reaches: "no depth limit" (and "trace every ply").
 NO_LIMIT = 1 << 62
 #: The kinds of a value: exact, or only a lower or an upper bound of the true value.
@@ -67,6 +78,8 @@ class SearchResult:
     """
 
     def __init__(self, algorithm, value, move, stats, trace, seconds, base, keep_graph):
+        # ``base``: the searched tree's snapshot (TreeGame.snapshot(), taken at
+        # search time) or None for a game, so ``graph`` shows the tree as it was searched.
         self.algorithm = algorithm
         self.value = value
         self.move = move
@@ -85,7 +98,15 @@ class SearchResult:
     @property
     def graph(self):
         if self._graph is None and self._want_graph and self._events:
-            self._graph = annotate(self._events, self._base, self.algorithm, self.stats)
+            paused = gc.isenabled()
+            if paused:  # many small dicts, no cycles: as in run_search
+                gc.disable()
+            try:
+                base = None if self._base is None else self._base.graph()
+                self._graph = annotate(self._events, base, self.algorithm, self.stats, in_place=True)
+            finally:
+                if paused:
+                    gc.enable()
         return self._graph
 
     def __repr__(self):
@@ -101,26 +122,81 @@ class SearchResult:
 # ----------------------------------------------------------------------------
 
 
+class TableSection(NamedTuple):
+    """The key of one section of a transposition table (see :class:`SearchSetup`).
+
+    A table dict passed to a search holds one section (a dict of entries)
+    per algorithm and rule, game, evaluation and symmetry folding, so that
+    entries made under one never answer for another.
+    """
+
+    algorithm: str
+    game: object
+    evaluate: object
+    symmetry: bool
+
+
+class _Same:
+    """An object as a dict key by identity (games and functions need not be hashable)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Same) and other.obj is self.obj
+
+    def __repr__(self):
+        return repr(self.obj)
+
+
+#: The games whose utility is known to return usable numbers (not checked again).
+_CHECKED_UTILITIES = frozenset(
+    cls.utility for cls in (TicTacToe, Nim, ConnectFour, DiceGame, TreeGame))
+
+
 class SearchSetup:
     """Checks the arguments once and holds what every algorithm needs.
 
     ``SearchSetup(name, tree_or_game, state, depth, evaluate, order, table,
-    symmetry, time_limit, trace, graph, trace_depth)`` takes the arguments of
-    the public search functions; the algorithms read its attributes (``game``,
-    ``state``, ``is_tree``, ``evaluate``, ``table``, ``key``, ``tracing``,
-    ``trace_depth``, ``label`` ...).
+    symmetry, time_limit, trace, graph, trace_depth, variant)`` takes the
+    arguments of the public search functions; the algorithms read its
+    attributes (``game``, ``state``, ``is_tree``, ``utility``, ``evaluate``,
+    ``table``, ``key``, ``tracing``, ``trace_depth``, ``label`` ...).
+
+    A start state handed in from outside is checked once here, by the game's
+    ``check_state`` (on a tree: that it is a node), never at every node. A
+    game's ``utility`` is wrapped in a check of its values unless the game
+    is one of the package's.
+
+    ``table``: the entries go to the section ``table[TableSection(...)]``
+    of the dict, one per ``variant`` (the algorithm and its rule, e.g.
+    ``"alphabeta-strict"``), game (a game object itself; a tree by its
+    content, :attr:`~gametrees.trees.TreeGame.table_key`), evaluation and
+    symmetry folding.
     """
 
     def __init__(self, name, tree_or_game, state, depth, evaluate, order, table, symmetry,
-                 time_limit, trace, graph, trace_depth=None):
+                 time_limit, trace, graph, trace_depth=None, variant=None):
         self.name = name
         game = self.game = as_game(tree_or_game)
         self.is_tree = isinstance(game, TreeGame)
         if state is None:
             state = game.initial
-        elif self.is_tree and state not in game.graph:
-            raise ValueError(f"start node {state!r} is not a node of the tree")
+        elif self.is_tree:
+            if state not in game.graph:
+                raise ValueError(f"start node {state!r} is not a node of the tree")
+        elif callable(getattr(game, "check_state", None)):
+            game.check_state(state)
         self.state = state
+        utility = game.utility
+        if getattr(type(game), "utility", None) not in _CHECKED_UTILITIES:
+            utility = _checked_utility(self, utility)
+        self.utility = utility
         if self.is_tree and name != "expectimax":
             chance = next((n for n, p in game.players.items() if p == CHANCE), None)
             if chance is not None:
@@ -132,8 +208,10 @@ class SearchSetup:
         self.depth = depth
         if evaluate is not None and not callable(evaluate):
             raise TypeError(f"evaluate must be a function state -> number, got {evaluate!r}")
+        evaluate_key = evaluate
         if evaluate is None and (depth is not None or time_limit is not None):
             evaluate = game.estimate if self.is_tree else getattr(game, "evaluate", None)
+            evaluate_key = "the tree's estimates" if self.is_tree else evaluate
             if evaluate is None:
                 raise ValueError(
                     f"a depth limit (depth={depth}, time_limit={time_limit}) needs an evaluation "
@@ -150,10 +228,17 @@ class SearchSetup:
             table = None
         elif not isinstance(table, dict):
             raise TypeError(f"table must be True, False or a dict, got {type(table).__name__}")
-        self.table = table
-        self.key = game.canonical if symmetry else None
         if symmetry and table is None:
             raise ValueError("symmetry=True folds symmetric positions in the transposition table: pass table=True too")
+        if table is not None:
+            section = TableSection(variant or name, game.table_key if self.is_tree else _Same(game),
+                                   evaluate_key, bool(symmetry))
+            try:
+                table = table.setdefault(section, {})
+            except TypeError:  # an evaluate that cannot be a dict key
+                table = table.setdefault(section._replace(evaluate=_Same(evaluate_key)), {})
+        self.table = table
+        self.key = game.canonical if symmetry else None
         if time_limit is not None:
             if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
                 raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -168,9 +253,11 @@ class SearchSetup:
             raise ValueError(f"trace_depth must be None or an int >= 0, got {trace_depth!r}")
         self.trace_depth = NO_LIMIT if trace_depth is None else trace_depth
         self.keep = "graph-only" if graph and not trace else bool(graph)
-        self.base = game.graph if self.is_tree else None
+        # The tree as it is now (taken by run_search): result.graph must not
+        # change if the tree is edited later.
+        self.base = None
         # Tracing only: fast label lookups (a dict's own method on a tree).
-        self.label = game.labels.__getitem__ if self.is_tree else _path_label
+        self.label = game.labels.__getitem__ if self.is_tree else PositionNames(game, state)
 
     def ordered(self, state, kids):
         moves = [m for m, _ in kids]
@@ -191,9 +278,145 @@ class SearchSetup:
             return self.game.move_label(self.state, move)
         return move
 
+    def where(self, state):
+        """``state`` as a message names it: a tree's node by its label, a game's state."""
+        if self.is_tree:
+            label = self.game.labels.get(state, state)
+            return f"node {label}" if label == state else f"node {label} ({state!r})"
+        return f"state {state!r}"
 
-def _path_label(path):
-    return "root" if not path else "-".join(map(str, path))
+
+def _checked_utility(setup, utility):
+    """``utility`` of a game not known to the package, with its values checked."""
+    def checked(state):
+        v = utility(state)
+        if v.__class__ is not float or v != v:
+            if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
+                v = bad_value(setup, v, state, "utility")
+        return v
+
+    return checked
+
+
+def bad_value(setup, v, state, source="evaluate"):
+    """Return ``v`` if it is a usable value after all (e.g. a numpy float), else raise.
+
+    The searches call this only when their quick test (a float that is not
+    NaN, or an int that fits in a float) fails, so checking costs nothing on
+    the usual path. The error names the function, the value and the state.
+    """
+    problem = number_problem(v)
+    if problem is None:
+        return v
+    error, text = problem
+    if text == "NaN":
+        advice = "; NaN compares false with everything, so the search would silently ignore it"
+    elif text.startswith("a number too large"):
+        advice = "; use math.inf and -math.inf for a win and a loss"
+    else:
+        advice = ""
+    raise error(
+        f"{source} returned {text} for {setup.where(state)}: expected a number from MAX's "
+        f"point of view{advice}"
+    )
+
+
+def chance_nan(setup, state, probs):
+    """Raise the ValueError of a chance node whose expected value came out NaN."""
+    bad = next((m for m, p in probs.items() if p != p), None)
+    if bad is not None:
+        why = f"the probability of outcome {bad!r} is NaN"
+    else:
+        why = ("its outcomes include +inf and -inf with probabilities above 0, and "
+               "+inf plus -inf is not a number")
+    raise ValueError(
+        f"{setup.name}: the expected value of chance {setup.where(state)} is undefined "
+        f"(NaN, not a number): {why}; give the outcomes finite values, or one of them probability 0"
+    )
+
+
+def too_deep(setup):
+    """Raise the ValueError of a search that went past :data:`~gametrees.trees.MAX_PLIES`."""
+    raise ValueError(
+        f"{setup.name}: the search went deeper than {MAX_PLIES:,} plies below the start "
+        f"(the limit: Python recurses once per ply); pass depth=... (at most {MAX_PLIES:,}) "
+        "with an evaluation, or search a smaller game"
+    )
+
+
+#: The name of the position a game search starts from.
+START_NAME = "the start position"
+_TTT_FILES = "abc"
+_C4_FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def move_name(game, state, move) -> str:
+    """The move ``move`` in ``state`` as a player says it: "X c2", "O d", "MAX takes 2".
+
+    Tic-tac-toe names a cell by its column a-c (left to right) and its row
+    1-3 (top to bottom, as the board is printed): cell 0 is a1, cell 5 is c2.
+    Connect Four names the column a, b, ... (left to right). X is MAX, O is MIN
+    in both. Nim says how many coins are taken; another game gives the mover
+    (MAX, MIN or chance) and the move.
+
+    Examples
+    --------
+    >>> from gametrees.games import ConnectFour, Nim, TicTacToe
+    >>> move_name(TicTacToe(), (0, 0), 5), move_name(TicTacToe(), (1, 0), 0)
+    ('X c2', 'O a1')
+    >>> move_name(ConnectFour(), ConnectFour().initial, 3), move_name(Nim(6), (6, "max"), 2)
+    ('X d', 'MAX takes 2')
+    """
+    player = game.to_move(state)
+    if isinstance(game, (TicTacToe, ConnectFour)):
+        mark = "X" if player == MAX else "O"
+        if isinstance(game, TicTacToe) and isinstance(move, numbers.Integral) and 0 <= move < 9:
+            return f"{mark} {_TTT_FILES[move % 3]}{move // 3 + 1}"
+        if isinstance(game, ConnectFour) and isinstance(move, numbers.Integral) and 0 <= move < len(_C4_FILES):
+            return f"{mark} {_C4_FILES[move]}"
+        return f"{mark} {move}"
+    role = {MAX: "MAX", MIN: "MIN", CHANCE: "chance"}.get(player, str(player))
+    if isinstance(game, Nim):
+        return f"{role} takes {move}"
+    return f"{role} {move}"
+
+
+class PositionNames:
+    """Names of the positions of a game search, as a player says them.
+
+    A node of a traced game search is the path of moves from the start
+    ``state``; its name lists the moves: ``"after X c2, O a1"`` (tic-tac-toe),
+    ``"after X d, O c"`` (Connect Four), ``"after MAX takes 2, MIN takes 1"``
+    (Nim); the start itself is :data:`START_NAME`. :mod:`gametrees.trace`
+    words its sentences for names of this form (``"the position after ..."``)
+    and the drawings label each board with its last move.
+
+    Examples
+    --------
+    >>> from gametrees.games import TicTacToe
+    >>> names = PositionNames(TicTacToe(), (0, 0))
+    >>> names(()), names((5, 0))
+    ('the start position', 'after X c2, O a1')
+    """
+
+    def __init__(self, game, state):
+        self.game, self.state = game, state
+        self._cache = {(): (START_NAME, state)}
+
+    def _name_and_state(self, path):
+        hit = self._cache.get(path)
+        if hit is None:
+            parent_name, parent_state = self._name_and_state(path[:-1])
+            move = path[-1]
+            said = move_name(self.game, parent_state, move)
+            name = f"{parent_name}, {said}" if path[:-1] else f"after {said}"
+            hit = self._cache[path] = (name, self.game.result(parent_state, move))
+        return hit
+
+    def __call__(self, path) -> str:
+        if not isinstance(path, tuple):
+            return str(path)
+        return self._name_and_state(path)[0]
 
 
 def run_search(setup: SearchSetup, make_search):
@@ -211,7 +434,10 @@ def run_search(setup: SearchSetup, make_search):
     if paused:
         gc.disable()
     try:
-        return _run_timed(setup, make_search)
+        if setup.is_tree and setup.keep:  # (with the collector paused too: many small dicts)
+            setup.base = setup.game.snapshot()
+        with deep_recursion(MAX_PLIES):  # the searches stop themselves at MAX_PLIES
+            return _run_timed(setup, make_search)
     finally:
         if paused:
             gc.enable()
@@ -225,7 +451,7 @@ def _run_timed(setup, make_search):
         deadline = t0 + setup.time_limit
         totals = dict.fromkeys(("nodes_visited", "leaves_evaluated", "cutoffs", "tt_hits", "estimates"), 0)
         best = None
-        limit = setup.depth if setup.depth is not None else NO_LIMIT
+        limit = setup.depth if setup.depth is not None else MAX_PLIES
         d = 1 if limit >= 1 else 0
         while True:
             try:

@@ -6,7 +6,8 @@ negamax with ``prune=False``).  A cutoff is decided in the loops of
 ``_make_alphabeta`` and ``_make_negamax`` (``cut = ...``); ``_window_bound``
 and ``_node_bound`` say whether a returned value is exact or only a bound.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trace` (:class:`Event`) and
+Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
+:mod:`gametrees.trace` (:class:`Event`) and
 :mod:`gametrees.search.engine`.
 """
 
@@ -16,8 +17,10 @@ from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
 from ..trace import Event
+from ..trees import MAX_PLIES
 from .engine import (
     EXACT,
+    FLOAT_MAX,
     INF,
     LOWER,
     NO_LIMIT,
@@ -25,9 +28,11 @@ from .engine import (
     SearchResult,
     SearchSetup,
     SearchTimeout,
+    bad_value,
     chance_error,
     children_in_order,
     run_search,
+    too_deep,
 )
 
 __all__ = ["alphabeta", "negamax"]
@@ -71,9 +76,12 @@ def _window_bound(v, a0, b0, strict):
 def _make_alphabeta(strict):
     def search(setup, depth, deadline, first_move):
         game = setup.game
-        is_terminal, utility, to_move, succ = game.is_terminal, game.utility, game.to_move, game.successors
+        is_terminal, utility, to_move, succ = game.is_terminal, setup.utility, game.to_move, game.successors
         evaluate = setup.evaluate
         max_depth = NO_LIMIT if depth is None else depth
+        # A search without a depth limit stores values that hold at any depth:
+        # a position met again nearer the start (Nim) is answered, not searched again.
+        to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
         trace_on, tdepth = tracing, setup.trace_depth
@@ -91,6 +99,8 @@ def _make_alphabeta(strict):
             tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
+                if ply > MAX_PLIES:
+                    too_deep(setup)
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
                 raise SearchTimeout(nodes)
             if is_terminal(state):
@@ -104,6 +114,9 @@ def _make_alphabeta(strict):
                 leaves += 1
                 estimates += 1
                 v = evaluate(state)
+                if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
+                    if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
+                        v = bad_value(setup, v, state)
                 if tracing:
                     kind = EXACT
                     add(_new(Event, ("estimate", node, parent, ply, to_move(state), v, None, None,
@@ -153,6 +166,9 @@ def _make_alphabeta(strict):
                     if not cut and v > alpha:
                         alpha = v
                     if tracing:
+                        if bm is None:  # a first child at -inf is MAX's best so far
+                            bm = m
+                            improved = True
                         if improved:
                             best_kind = kind
                         up_ok = up_ok and kind != LOWER
@@ -180,6 +196,9 @@ def _make_alphabeta(strict):
                     if not cut and v < beta:
                         beta = v
                     if tracing:
+                        if bm is None:  # a first child at +inf is MIN's best so far
+                            bm = m
+                            improved = True
                         if improved:
                             best_kind = kind
                         low_ok = low_ok and kind != UPPER
@@ -195,13 +214,15 @@ def _make_alphabeta(strict):
                                                  rest, is_tree, names, rule))
                         break
             if table is not None:
-                table[key] = (max_depth - ply, _window_bound(v, a0, b0, strict), v, bm)
+                table[key] = (to_the_end or max_depth - ply, _window_bound(v, a0, b0, strict), v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
                         if ply < tdepth else _window_bound(v, a0, b0, strict))
                 add(_new(Event, ("exit", node, parent, ply, player, v, alpha, beta, state, (kind,), names)))
             if ply == 0:
-                root_move = bm
+                # The first child with the best value, even when that value is
+                # -inf for MAX (+inf for MIN) and no child was strictly better.
+                root_move = bm if bm is not None or not kids else kids[0][0]
             return v
 
         root = setup.state
@@ -273,9 +294,12 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
 def _make_negamax(prune, strict):
     def search(setup, depth, deadline, first_move):
         game = setup.game
-        is_terminal, utility, to_move, succ = game.is_terminal, game.utility, game.to_move, game.successors
+        is_terminal, utility, to_move, succ = game.is_terminal, setup.utility, game.to_move, game.successors
         evaluate = setup.evaluate
         max_depth = NO_LIMIT if depth is None else depth
+        # A search without a depth limit stores values that hold at any depth:
+        # a position met again nearer the start (Nim) is answered, not searched again.
+        to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
         trace_on, tdepth = tracing, setup.trace_depth
@@ -294,6 +318,8 @@ def _make_negamax(prune, strict):
             tracing = trace_on and ply <= tdepth
             if ply > deepest:
                 deepest = ply
+                if ply > MAX_PLIES:
+                    too_deep(setup)
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
                 raise SearchTimeout(nodes)
             if is_terminal(state) or ply >= max_depth:
@@ -301,7 +327,13 @@ def _make_negamax(prune, strict):
                 terminal = is_terminal(state)
                 if not terminal:
                     estimates += 1
-                v = utility(state) if terminal else evaluate(state)
+                if terminal:
+                    v = utility(state)
+                else:
+                    v = evaluate(state)
+                    if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
+                        if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
+                            v = bad_value(setup, v, state)
                 if tracing:
                     kind = EXACT
                     add(_new(Event, ("leaf" if terminal else "estimate", node, parent, ply,
@@ -357,6 +389,9 @@ def _make_negamax(prune, strict):
                 if not cut and v > alpha:
                     alpha = v
                 if tracing:
+                    if bm is None:  # a first child at -inf is the mover's best so far
+                        bm = m
+                        improved = True
                     if improved:
                         best_kind = kind
                     up_ok = up_ok and kind != LOWER
@@ -377,7 +412,7 @@ def _make_negamax(prune, strict):
             bound = _window_bound(v, a0, b0, strict) if prune else EXACT
             if table is not None:
                 max_bound = bound if mine > 0 else {LOWER: UPPER, UPPER: LOWER}.get(bound, bound)
-                table[key] = (max_depth - ply, max_bound, mine * v, bm)
+                table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
                                     *_max_view(mine, a0, b0), strict)
@@ -385,7 +420,7 @@ def _make_negamax(prune, strict):
                 add(_new(Event, ("exit", node, parent, ply, player, mine * v,
                                  *_max_view(mine, alpha, beta), state, (kind,), names)))
             if ply == 0:
-                root_move = bm
+                root_move = bm if bm is not None or not kids else kids[0][0]
             return v if mine == color else -v
 
         root = setup.state
@@ -429,6 +464,7 @@ def negamax(tree_or_game, state=None, *, prune=True, strict=False, depth=None, e
     for name, flag in (("prune", prune), ("strict", strict)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
+    variant = "negamax" + ("-strict" if strict else "") + ("" if prune else "-noprune")
     setup = SearchSetup("negamax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph, trace_depth)
+                        time_limit, trace, graph, trace_depth, variant)
     return run_search(setup, _negamax_search[prune, strict])

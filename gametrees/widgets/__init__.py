@@ -6,6 +6,8 @@
                        Four against an agent, and why it played its move
 ``practice_widget``    :func:`practice` / :class:`Practice`: a generated tree
                        to work out by hand, with the answer boxes on the figure
+``explore_widget``     :func:`explore` / :class:`Explore`: type a tree, choose
+                       the search, root and order, and replay it at once
 ``output``             what they share: a figure as PNG, and a static output
                        where widgets do not run
 =====================  ======================================================
@@ -18,7 +20,8 @@ ipywidgets, which is why ``import gametrees`` loads it only on first use.
 """
 
 from .board_widget import Board, play
+from .explore_widget import Explore, explore
 from .practice_widget import MODES, Practice, practice
 from .replay_widget import Replay, replay
 
-__all__ = ["MODES", "Board", "Practice", "Replay", "play", "practice", "replay"]
+__all__ = ["MODES", "Board", "Explore", "Practice", "Replay", "explore", "play", "practice", "replay"]

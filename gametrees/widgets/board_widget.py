@@ -2,9 +2,10 @@
 
 :func:`play` returns a :class:`Board`: tic-tac-toe or Connect Four against an
 agent, with "who starts", "New game", a status line, and after each agent
-move a "Why did it play that?" button that draws the tree the agent searched
-(its top two plies with their values) or, for Monte Carlo tree search, its
-visit counts.
+move that came from a search a "Why did it play that?" button that draws the
+tree the agent searched (its top two plies with their values) or, for Monte
+Carlo tree search, its visit counts. Against an agent that searches nothing
+(the random agent) there is no such button.
 
 The board never searches itself (the agent searches when it is its turn) and
 draws trees through :mod:`gametrees.drawing`. Where no widget front end runs
@@ -38,6 +39,9 @@ __all__ = ["Board", "play"]
 # ----------------------------------------------------------------------------
 
 _MARK = {MAX: "X", MIN: "O"}
+# An empty cell's label. Not "": ipywidgets' button view rewrites its text only when the
+# label is non-empty, so a cell set back to "" would keep showing the last game's X or O.
+_EMPTY = "\u00a0"  # no-break space
 
 
 def _resolve_agent(game, agent, seed):
@@ -88,7 +92,8 @@ class Board(widgets.VBox):
     new : ipywidgets.Button
         New game.
     why_button : ipywidgets.Button
-        "Why did it play that?": draws what the agent's last search saw.
+        "Why did it play that?": draws what the agent's last search saw;
+        shown only after a move for which the agent recorded a search.
     why_image : ipywidgets.Image
         Where that figure appears.
     """
@@ -110,7 +115,7 @@ class Board(widgets.VBox):
         self._searched = None  # (state, move) of the agent's last move
 
         if isinstance(game, TicTacToe):
-            self.cells = [widgets.Button(description="", layout=widgets.Layout(width="64px", height="64px"))
+            self.cells = [widgets.Button(description=_EMPTY, layout=widgets.Layout(width="64px", height="64px"))
                           for _ in range(9)]
             for i, b in enumerate(self.cells):
                 b.style.font_size = "28px"
@@ -137,8 +142,9 @@ class Board(widgets.VBox):
                                             value="agent" if agent_first else "you",
                                             description="", style={"button_width": "110px"})
         self.new = widgets.Button(description="New game", button_style="primary")
+        # Shown only while there is a search to explain (never for an agent that records none).
         self.why_button = widgets.Button(description="Why did it play that?", disabled=True,
-                                         layout=widgets.Layout(width="auto"))
+                                         layout=widgets.Layout(width="auto", display="none"))
         self.why_text = widgets.HTML()
         self.why_image = widgets.Image(format="png", layout=widgets.Layout(max_width="none",
                                                                          display="none"))
@@ -308,7 +314,7 @@ class Board(widgets.VBox):
             text = TicTacToe.to_string(state).replace("/", "")
             for i, b in enumerate(self.cells):
                 mark = text[i]
-                b.description = "" if mark == "." else mark
+                b.description = _EMPTY if mark == "." else mark
                 b.style.text_color = {"X": "#0072B2", "O": "#D55E00"}.get(mark, "black")
                 b.style.button_color = "#FFF3A8" if i == last else None
                 b.tooltip = f"cell {i}"
@@ -316,7 +322,9 @@ class Board(widgets.VBox):
             for c, b in enumerate(self.cells):
                 b.disabled = c not in legal and not self.over
             self._picture.value = _connect4_svg(game, state, last)
-        self.why_button.disabled = self._searched is None
+        explainable = self._searched is not None and _recorded_search(self.agent)
+        self.why_button.disabled = not explainable
+        self.why_button.layout.display = "" if explainable else "none"
 
     def __repr__(self):
         name = type(self.game).__name__
@@ -374,6 +382,15 @@ def _best_reply(G, node):
     same = [c for c in kids if G.nodes[c]["value"] == value]
     exact = [c for c in same if G.nodes[c].get("bound", "exact") == "exact"]
     return (exact or same or [None])[0]
+
+
+def _recorded_search(agent):
+    """Did the agent record a search for its last move (a tree or Monte Carlo visit counts)?"""
+    result = getattr(agent, "last_result", None)
+    if isinstance(result, SearchResult) and result.graph is not None:
+        return True
+    visits = getattr(agent, "last_visits", None)
+    return isinstance(visits, dict) and bool(visits)
 
 
 def _why_figure(game, agent, state, move):

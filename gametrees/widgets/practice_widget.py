@@ -214,7 +214,7 @@ class Practice(widgets.VBox):
         self.root.disabled = isinstance(self._tree_arg, nx.DiGraph)
         self.difficulty.disabled = self._tree_arg is not None
         self._drawing = Drawing(G, labels=True, windows=False, legend=True, values=False)
-        self._geom, _ = self._drawing.geometry(None)
+        self._geom, _ = self._drawing.geometry(None, dpi=self._dpi)  # fits the page: drawing.MAX_FIGURE_PX
         self.figure = new_figure(self._dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
         self.boxes, self.cuts = {}, {}
@@ -440,8 +440,10 @@ class Practice(widgets.VBox):
         parts = []
         if "values" in answer:
             parts.append(self._check_values(answer["values"]))
-        if "pruned" in answer:
-            parts.append(self.exercise.check(answer["pruned"]))
+        if "pruned" in answer:  # no cut where something is pruned: not answered yet (no rule guessed)
+            marks = answer["pruned"] or (None if self.exercise.solution() else [])
+            self.exercise.answer_form = "cut (✂) each edge alpha-beta never follows"
+            parts.append(self.exercise.check(marks, subtrees=True))
         fb = parts[0] if len(parts) == 1 else Feedback(
             " ".join(p.title for p in parts), [item for p in parts for item in p.items])
         self.last_feedback = fb

@@ -46,13 +46,17 @@ _SPEEDS = [("¼×", 2400), ("½×", 1200), ("1×", 600), ("2×", 300), ("4×", 1
 
 def _window_words(fr, names):
     """The current node's alpha-beta window, in words (HTML)."""
-    node = fr.current if fr.current in fr.alpha else (fr.path[-1] if fr.path else None)
-    if node is None or node not in fr.alpha:
-        if not fr.alpha:
-            return "No window: this search does not prune, so it looks at every child."
+    if not fr.alpha:
+        return "No window: this search does not prune, so it looks at every child."
+    if not fr.path:  # the root is done: no window is open, nothing is still to be pruned
         return "The search is over: no node is open any more."
+    node = fr.current if fr.current in fr.alpha else fr.path[-1]
+    if node not in fr.alpha:
+        node = fr.path[-1]
     a, b = fr.alpha[node], fr.beta[node]
-    name = html.escape(str(names(node)))
+    label = str(names(node))
+    # A game position reads "the position after X c2" (gametrees.search.PositionNames).
+    name = html.escape(f"the position {label}" if label.startswith("after ") else label)
     role = fr.players.get(node)
     lines = [f"<b>Window at {name}</b>: α = {format_number(a)}, β = {format_number(b)}."]
     if a == -math.inf:
@@ -66,15 +70,17 @@ def _window_words(fr, names):
                      f"to {name}.")
     if role == MAX:
         if b == math.inf:
-            lines.append(f"{name} is a MAX node; with β = +∞ nothing can be pruned at {name} yet.")
+            lines.append(f"{name[:1].upper() + name[1:]} is a MAX node; with β = +∞ nothing can be pruned at "
+                         f"{name} yet.")
         else:
-            lines.append(f"{name} is a MAX node: once a child gives it {format_number(b)} or more, MIN will avoid "
+            lines.append(f"{name[:1].upper() + name[1:]} is a MAX node: once a child gives it {format_number(b)} or more, MIN will avoid "
                          f"{name}, and {name}'s other children are pruned.")
     elif role == MIN:
         if a == -math.inf:
-            lines.append(f"{name} is a MIN node; with α = −∞ nothing can be pruned at {name} yet.")
+            lines.append(f"{name[:1].upper() + name[1:]} is a MIN node; with α = −∞ nothing can be pruned at "
+                         f"{name} yet.")
         else:
-            lines.append(f"{name} is a MIN node: once a child gives it {format_number(a)} or less, MAX will avoid "
+            lines.append(f"{name[:1].upper() + name[1:]} is a MIN node: once a child gives it {format_number(a)} or less, MAX will avoid "
                          f"{name}, and {name}'s other children are pruned.")
     return "<br>".join(lines)
 
@@ -86,6 +92,8 @@ class Replay(widgets.VBox):
     ----------
     slider : ipywidgets.IntSlider
         The step shown, 1..number of events (step ``s`` is event ``s - 1``).
+        It takes the keyboard when its handle has the focus: ←/→ one step,
+        Home/End the first/last step (tested in ``tests/test_browser.py``).
     play : ipywidgets.Play
         Play/Pause (and stop) in the browser, linked to the slider.
     speed : ipywidgets.SelectionSlider
@@ -121,7 +129,7 @@ class Replay(widgets.VBox):
         if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not -n <= start < n:
             raise ValueError(f"start must be an event index in 0..{n - 1}, got {start!r}")
         self._drawing = Drawing(result.graph, framed=True, **options)
-        self._geom, _ = self._drawing.geometry(None)
+        self._geom, _ = self._drawing.geometry(None, dpi=dpi)  # fits the page: gametrees.drawing.MAX_FIGURE_PX
         self.figure = new_figure(dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
         self._artists = []
@@ -131,8 +139,11 @@ class Replay(widgets.VBox):
         self._names = self.trace[0].names
         self._cuts = [i for i, e in enumerate(self.trace) if e.kind == "prune"]
 
+        # The slider's handle takes the keyboard (click or Tab to it): ←/→ one step, Home/End first/last.
         self.slider = widgets.IntSlider(value=start % n + 1, min=1, max=n, description="step",
-                                        continuous_update=True, layout=widgets.Layout(width="420px"))
+                                        continuous_update=True, layout=widgets.Layout(width="420px"),
+                                        tooltip="drag, or focus the handle and press ← → (one step), "
+                                                "Home (first step), End (last step)")
         self.play = widgets.Play(value=start % n + 1, min=1, max=n, interval=int(interval),
                                  description="Play", show_repeat=False)
         widgets.jslink((self.play, "value"), (self.slider, "value"))
@@ -150,7 +161,9 @@ class Replay(widgets.VBox):
         self.sentence = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
         self.window = widgets.HTML()
         self.info = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="none"))
+        # Figures fit the notebook column (gametrees.drawing.MAX_FIGURE_PX); a tree too big even for
+        # that is scaled down to the column's width rather than scrolled sideways.
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         scroller = widgets.Box([self.image], layout=widgets.Layout(overflow="auto", width="100%"))
 
         self.restart.on_click(lambda _: self.reset())
@@ -258,7 +271,7 @@ class Replay(widgets.VBox):
         if self._static_png is None:
             fig = new_figure(self.figure.dpi)
             title = summary(self.result)
-            geom, title = self._drawing.geometry(title)
+            geom, title = self._drawing.geometry(title, dpi=self.figure.dpi)
             ax = self._drawing.new_axes(geom, fig)
             self._drawing.paint(ax, geom, self._drawing.scene(), title)
             self._static_png = render_png(fig)
@@ -304,7 +317,7 @@ def replay(result, *, start=0, interval=600, dpi=100, **options):
     >>> r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
     >>> w = gt.replay(r)
     >>> w.k, w.frame.text
-    (0, 'Start at the root A, a MAX node with window α = -∞, β = +∞.')
+    (0, 'Start at the root A, a MAX node with window α = −∞, β = +∞.')
     >>> w.next_cut.click()            # jump to the first cutoff
     >>> w.k, w.frame.event.kind
     (13, 'prune')

@@ -13,17 +13,19 @@ May import: the standard library, networkx, :mod:`gametrees.games`,
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import numbers
 import random
+import sys
 
 import networkx as nx
 
 from ...games import CHANCE, MAX, MIN
 from ...trees import textbook_labels, tree_from_nested, validate_tree
 from ..answers import NodeNames
-from ..feedback import ROLE_NAMES, close, fmt, fmt_prob, is_are
+from ..feedback import ROLE_NAMES, Feedback, close, fmt, fmt_prob, is_are, malformed
 
 # ============================================================================
 # Trees: generation, outlines
@@ -342,8 +344,53 @@ def leaves_under(G, n):
 
 
 # ============================================================================
-# Exercises
+# Exercises: answers that cannot crash a check; uses of the worked answer
 # ============================================================================
+
+_PACKAGE = __name__.split(".")[0]  # "gametrees": frames whose module starts with it are the library's
+
+
+def from_learner(depth=2):
+    """Whether the code ``depth`` frames up (the caller of the caller) is outside the gametrees package."""
+    try:
+        name = sys._getframe(depth).f_globals.get("__name__", "")
+    except ValueError:
+        return True
+    return not (name == _PACKAGE or name.startswith(_PACKAGE + "."))
+
+
+def _unanswered(answer):
+    return answer is None or (isinstance(answer, str) and not answer.strip())
+
+
+def _safe_check(check):
+    """``check`` that never raises on an answer: blank is "not answered yet", anything unreadable is
+    "could not read your answer" with the form expected."""
+
+    @functools.wraps(check)
+    def safe_check(self, answer, **options):
+        if _unanswered(answer):
+            return Feedback(f"{self.what}: not answered yet.",
+                            [("bad", f"Nothing answered yet: {self.answer_form}.", None)])
+        try:
+            return check(self, answer, **options)
+        except (Exception, MemoryError, RecursionError) as exc:  # noqa: BLE001 -- never out of a check
+            return malformed(self.what, f"Could not read your answer ({type(exc).__name__}): "
+                                        f"{self.answer_form}.")
+
+    return safe_check
+
+
+def _watched(method, name):
+    """``method``, recording in ``.library_uses`` each call made from outside the package."""
+
+    @functools.wraps(method)
+    def watched(self, *args, **kwargs):
+        if from_learner():
+            self.note_use(f".{name}()")
+        return method(self, *args, **kwargs)
+
+    return watched
 
 
 class Exercise:
@@ -376,9 +423,20 @@ class Exercise:
     kind = "exercise"
     _chance = False
     _what = "Answer"
+    #: The form of the answer, for "could not read your answer" (each kind says its own).
+    answer_form = "see the question for the form of the answer"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "check" in cls.__dict__:
+            cls.check = _safe_check(cls.__dict__["check"])
+        for name in ("solution", "explain", "show_solution"):
+            if name in cls.__dict__:
+                setattr(cls, name, _watched(cls.__dict__[name], name))
 
     def __init__(self, tree=None, *, seed=None, difficulty="easy", root_player=None, depth=None,
                  branching=None, values=None, ragged=None, players=None, probabilities=None):
+        self.library_uses = []
         overrides = {"depth": depth, "branching": branching, "values": values, "ragged": ragged,
                      "players": players, "probabilities": probabilities, "root_player": root_player}
         if tree is not None:
@@ -459,6 +517,22 @@ class Exercise:
             )
         return show(self.result, **kwargs)
 
+    @property
+    def result(self):
+        """The engine's search of the tree (reading it from a notebook is recorded in ``.library_uses``)."""
+        if from_learner():
+            self.note_use(".result")
+        return self._result
+
+    @result.setter
+    def result(self, value):
+        self._result = value
+
+    def note_use(self, what):
+        """Record that the learner's code asked the library for the worked answer (``what``, e.g. ``".solution()"``)."""
+        if what not in self.library_uses:
+            self.library_uses.append(what)
+
     def _root_text(self):
         r = self.nodes.root
         return f"{self.nodes.name(r)} is a {ROLE_NAMES.get(self.root_player, '?')} node at the root"
@@ -499,6 +573,10 @@ class Exercise:
         probs = child_probs(self.tree, n)
         terms = " + ".join(f"{fmt_prob(p)} × {fmt(self._value_of(c))}" for c, p in probs.items())
         return f"{terms} = {fmt(self._value_of(n))}"
+
+
+Exercise.explain = _watched(Exercise.explain, "explain")
+Exercise.show_solution = _watched(Exercise.show_solution, "show_solution")
 
 
 def roles_hint(G, nodes, n, learner, kid_values):

@@ -33,6 +33,8 @@ class BestMoveExercise(Exercise):
     ✗ D is worth 2 (D is a MIN node over K = 14, L = 5, M = 2), but B is worth 3: MAX moves to B.
     """
 
+    _what = "Best move"
+    answer_form = "give the label of one of the root's children, such as 'B'"
     kind = "best_move"
 
     def __init__(self, tree=None, *, chance=False, **kwargs):

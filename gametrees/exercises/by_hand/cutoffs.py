@@ -147,13 +147,15 @@ class PruningExercise(_AlphaBetaExercise):
     >>> ex.solution()
     ['I', 'J']
     >>> ex.check("I, J, L")
-    ✗ Pruned leaves: 1 of 2 points right.
+    ✗ Pruned leaves: 1 of 2 right.
     ✓ I and J are pruned: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops.
     ✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, so D must look on (no window has closed).
         Hint: If L were 1 instead of 5, D would return 1 instead of 2.
     """
 
     kind = "pruning"
+    _what = "Pruned leaves"
+    answer_form = "give the pruned leaves as a list such as ['I', 'J'] or a string \"I, J\" ([] if none)"
 
     def _setup(self):
         super()._setup()
@@ -171,8 +173,14 @@ class PruningExercise(_AlphaBetaExercise):
     def solution(self):
         return [self.nodes.name(n) for n in self.pruned]
 
-    def check(self, answer):
-        what = "Pruned leaves"
+    def check(self, answer, *, subtrees=False):
+        """Check the pruned leaves in ``answer``.
+
+        With ``subtrees=True`` (the practice widget's cuts) a pruned inner node
+        stands for the leaves below it; otherwise naming an inner node is a
+        mistake (the question asks for leaves).
+        """
+        what = self._what
         try:
             named, unknown = self.nodes.many(answer, "the pruned leaves")
         except BadAnswer as exc:
@@ -185,13 +193,20 @@ class PruningExercise(_AlphaBetaExercise):
             if not self.tree.out_degree(n):
                 claimed.add(n)
             elif self._status(n) == "pruned":
-                claimed.update(leaves_under(self.tree, n))  # a pruned subtree stands for its leaves
+                below = leaves_under(self.tree, n)
+                claimed.update(below)  # the leaves are meant, but the question asks for leaves
+                if not subtrees:
+                    rep.bad(f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves alpha-beta never "
+                            f"evaluates, so name {self.nodes.names(below)} (the leaves below "
+                            f"{self.nodes.name(n)}) instead.")
             else:
                 text, hint = self._not_pruned(n)
                 rep.bad(text.replace(" is evaluated:", " is visited, not pruned:", 1), hint)
         truth = set(self.pruned)
         other_rule = "strict" if self.rule == "textbook" else "textbook"
-        if claimed != truth and claimed == set(self.other_pruned):
+        # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
+        # answer tells nothing about ties.
+        if claimed and claimed != truth and claimed == set(self.other_pruned):
             rep.bad(
                 f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.rule)}.",
                 "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
@@ -213,8 +228,7 @@ class PruningExercise(_AlphaBetaExercise):
             rep.bad(*self._not_pruned(x))
         if not truth and not claimed and not unknown:
             rep.good("Nothing is pruned: no node's value ever falls outside its window.")
-        return rep.feedback(what, "points right" if not rep.items or any(k == "bad" for k, _, _ in rep.items)
-                            else "right", count_ok=False)
+        return rep.feedback(what, count_ok=False)
 
 
 class OrderExercise(_AlphaBetaExercise):
@@ -237,12 +251,14 @@ class OrderExercise(_AlphaBetaExercise):
     >>> " ".join(ex.solution())
     'A B E F G C H D K L M'
     >>> ex.check("A B E F G C H I D K L M")
-    ✗ Visiting order: 1 of 2 points right.
+    ✗ Visiting order: 1 of 2 right.
     ✓ The first 7 are right: A, B, E, F, G, C and H.
     ✗ Step 8: you wrote I, but I is never visited: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops: I and J are never looked at. The search goes on to D.
     """
 
     kind = "order"
+    _what = "Visiting order"
+    answer_form = "give the nodes in the order they are visited, as a list such as ['A', 'B', 'E'] or a string \"A, B, E\""
 
     def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
@@ -351,7 +367,7 @@ class OrderExercise(_AlphaBetaExercise):
         for cut, ns in by_cut.items():
             why = f": {cut.text(self.nodes, pruned=False)}" if cut else ""
             rep.bad(f"{self.nodes.names(ns)} {is_are(ns)} never visited{why}.")
-        return rep.feedback(what, "points right")
+        return rep.feedback(what)
 
 
 def _parse_window(answer):
@@ -438,6 +454,12 @@ class WindowExercise(_AlphaBetaExercise):
         return (f"Window{self._origin()}: {self._root_text()}. {self._rule_question()} What are α and β at "
                 f"{name} when {name} returns its value (after its last child; a cutoff returns at once, "
                 f"before α or β changes)? Answer as a pair (alpha, beta), e.g. (3, math.inf) or \"3, +inf\".")
+
+    @property
+    def _what(self):
+        return f"Window at {self.nodes.name(self.node)}"
+
+    answer_form = "give (α, β) as a pair of numbers, such as (3, math.inf) or \"3, +inf\""
 
     def solution(self):
         return tuple(plain(x) for x in self.window)

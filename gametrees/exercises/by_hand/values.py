@@ -56,6 +56,8 @@ class ValuesExercise(Exercise):
         self.rule = rule
         super().__init__(tree, **kwargs)
 
+    answer_form = "give the values as a dict from node label to value, such as {'A': 3, 'B': 5}"
+
     @property
     def _what(self):
         return {"minimax": "Minimax values", "alphabeta": "Alpha-beta values",

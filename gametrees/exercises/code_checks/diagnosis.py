@@ -17,8 +17,8 @@ import math
 from ...games import CHANCE, MAX, MIN
 from ..answers import NodeNames
 from ..by_hand.base import chance_hint, child_probs, inline, roles_hint
-from ..feedback import Feedback, ROLE_NAMES, close, fmt, fmt_prob
-from .harness import CountingTree, Outcome, error_hint, exact_values, run_learner
+from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob
+from .harness import WRITE_IT_YOURSELF, CountingTree, Outcome, error_hint, exact_values, run_learner
 
 # ============================================================================
 # Explaining a wrong value at one node
@@ -155,14 +155,36 @@ def smallest_failure(failures):
 
 
 def printed_note(rep, printed):
-    """Adds a note to ``rep`` when the learner's function printed something while checked."""
+    """Adds a note to ``rep`` when the learner's function printed something while checked.
+
+    When it called gametrees' own search or evaluation (``printed.library``), every other line is
+    dropped for one plain ✗: the check fails, whatever the values were.
+    """
+    if printed.library:
+        rep.library = list(printed.library)
+        return
     k = printed.lines()
     if k:
         rep.note(f"Your function printed {k} line{'s' if k > 1 else ''} while being checked (not shown).")
 
 
+def library_feedback(name, used, what=None):
+    """The feedback of a check whose learner function called gametrees' own search or evaluation
+    (``used``: what it called): one plain ✗, whatever the values were; ``.library`` lists ``used``."""
+    what = what or ("evaluation" if "evaluation" in name else "search")
+    plainly = WRITE_IT_YOURSELF.replace("search", what)
+    fb = Feedback(f"{name}: {plainly}.", [(
+        "bad", f"Your function hands the work to gametrees' own {and_list(used)}: {plainly}. Your own helper "
+               "functions and the game's methods (game.actions, game.result, game.utility, ...) are fine; "
+               "gametrees' searches, agents and evaluation functions are not.", None)])
+    fb.library = list(used)
+    return fb
+
+
 def checker_feedback(name, rep, passed, total, unit="checks passed"):
     """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks passed.'``."""
+    if getattr(rep, "library", None):
+        return library_feedback(name, rep.library)
     title = (f"{name}: all {total} {unit}." if passed == total
              else f"{name}: {passed} of {total} {unit}.")
     return Feedback(title, rep.items)

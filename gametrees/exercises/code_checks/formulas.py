@@ -178,11 +178,12 @@ def check_evaluation(fn, positions=None):
     if open_rows and not all(close(v, k * e, 1e-9) for _, v, e in open_rows):
         r = [v / e for _, v, e in open_rows]
         movers = [game.to_move(s) for s, _, _ in open_rows]
+        # A sign diagnosis needs estimates that have a sign: an evaluation returning 0 gets neither.
         if all(close(x, r[0], 1e-9) for x in r) and r[0] < 0:
             rep.bad("Every one of your estimates has the opposite sign.",
                     "The evaluation is from X's (MAX's) point of view, like the utility: positive is good for X, "
                     "whoever moves next.")
-        elif (any(m == MIN for m in movers) and any(m == MAX for m in movers)
+        elif (any(m == MIN for m in movers) and any(m == MAX for m in movers) and not close(r[0], 0, 1e-9)
               and all(close(x * (1 if m == MAX else -1), abs(r[0]), 1e-9) for x, m in zip(r, movers))):
             rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of view of "
                     "the player to move.",

@@ -12,8 +12,9 @@ built once, on first use, into :data:`CACHE`.
 
 May import: the standard library, :mod:`gametrees.games`,
 :mod:`gametrees.search`, :mod:`gametrees.trees`,
-:mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
-:mod:`gametrees.exercises.by_hand.base`.
+:mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
+:mod:`gametrees.exercises.by_hand.base` and
+:mod:`gametrees.exercises.code_checks.guard`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ...games import CHANCE, Game, MAX, MIN, TicTacToe
 from ...search import expectimax
 from ...trees import TreeGame, tree_from_nested
 from ..by_hand.base import random_spec
+from .guard import LibraryGuard, UsedLibrary
 
 # ============================================================================
 # Checkers for a learner's functions: running learner code safely
@@ -40,6 +42,10 @@ from ..by_hand.base import random_spec
 _BUDGET = 50_000  # calls to the game per run of the learner's function
 # The gametrees package: frames in its files are not the learner's.
 _HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+#: What a learner is told whose function hands the work to gametrees' own search or evaluation.
+WRITE_IT_YOURSELF = "this question asks you to write the search yourself"
 
 
 class _TooManyCalls(BaseException):
@@ -85,22 +91,41 @@ class Outcome:
 
 
 class Printed:
-    """Collects what learner code prints while it is checked (so outputs stay short and stable)."""
+    """Collects what learner code prints while it is checked (so outputs stay short and stable), and
+    the gametrees search or evaluation functions it called (``library``: their names)."""
 
     def __init__(self):
         self.buffer = io.StringIO()
+        self.library = []
 
     def lines(self):
         return len(self.buffer.getvalue().splitlines())
 
 
-def run_learner(fn, args, printed, game=None):
-    """Calls ``fn(*args)`` with its prints going to ``printed`` (and ``game``'s call count reset); an :class:`Outcome`."""
+def run_learner(fn, args, printed, game=None, guard=True):
+    """Calls ``fn(*args)`` with its prints going to ``printed`` (and ``game``'s call count reset); an :class:`Outcome`.
+
+    With ``guard`` (the default), a call into gametrees' own search or evaluation inside ``fn`` stops it
+    (see :class:`~gametrees.exercises.code_checks.guard.LibraryGuard`) and is listed in ``printed.library``.
+    """
     if game is not None:
         game.calls = 0
+    watch = LibraryGuard() if guard else None
+    outcome = _call(fn, args, printed, watch)
+    for name in getattr(watch, "used", ()):  # seen, even where the learner's code swallowed it
+        if name not in printed.library:
+            printed.library.append(name)
+    if watch is not None and watch.used and not outcome.error:
+        return Outcome(error=f"called {watch.used[0]}: {WRITE_IT_YOURSELF}")
+    return outcome
+
+
+def _call(fn, args, printed, watch):
     try:
-        with contextlib.redirect_stdout(printed.buffer):
+        with contextlib.redirect_stdout(printed.buffer), (watch or contextlib.nullcontext()):
             value = fn(*args)
+    except UsedLibrary as exc:
+        return Outcome(error=f"called {exc.name}: {WRITE_IT_YOURSELF}")
     except _TooManyCalls:
         return Outcome(error=f"made more than {_BUDGET:,} calls to the game without finishing "
                               "(does it loop, or search the same positions over and over?)")

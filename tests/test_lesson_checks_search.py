@@ -1,0 +1,234 @@
+"""Tests of lessons 03-05's reasoning checks (gametrees.exercises.lesson_checks_search) and of the
+sign diagnoses of check_evaluation: each feedback is checked for being true of the answer it was given
+(unanswered, partial, wrong in each named way, right)."""
+
+import math
+
+import pytest
+
+import gametrees as gt
+from gametrees import exercises as ex
+from gametrees.exercises.lesson_checks_search import table_answer
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def text(fb):
+    return "\n".join(fb.lines) + "\n" + "\n".join(h for h in fb.hints if h)
+
+
+def open_lines(state):
+    board = gt.TicTacToe.to_string(state).replace("/", "")
+    game = gt.TicTacToe()
+    if game.is_terminal(state):
+        return 100 * game.utility(state)
+    x_open = sum(all(board[i] != "O" for i in line) for line in LINES)
+    o_open = sum(all(board[i] != "X" for i in line) for line in LINES)
+    return x_open - o_open
+
+
+# ---------------------------------------------------------------- check_evaluation: sign diagnoses
+
+SIGN_WORDS = ("opposite sign", "point of view of the player to move")
+
+
+def test_check_evaluation_zero_everywhere_gets_no_sign_diagnosis():
+    fb = ex.check_evaluation(lambda s: 0)
+    assert not fb.ok
+    assert not any(w in text(fb) for w in SIGN_WORDS)       # 0 has no sign
+    assert "you returned 0, but 8 lines are open for X and 4 for O" in text(fb)
+
+
+def test_check_evaluation_constant_gets_no_viewpoint_diagnosis():
+    fb = ex.check_evaluation(lambda s: 3)
+    assert not fb.ok
+    assert not any(w in "\n".join(fb.lines) for w in SIGN_WORDS)
+    assert "a full board without a line is a draw, worth 0; you returned 3" in text(fb)
+
+
+def test_check_evaluation_sign_flipped_and_mover_view_and_right():
+    flipped = ex.check_evaluation(lambda s: -open_lines(s))
+    assert "Every one of your estimates has the opposite sign" in text(flipped)
+
+    def mover(state):
+        x, o = state
+        return open_lines(state) if bin(x).count("1") == bin(o).count("1") else -open_lines(state)
+
+    fb = ex.check_evaluation(mover)
+    assert "Where O is to move your estimates have the opposite sign" in text(fb)
+    assert "Every one of your estimates" not in text(fb)
+    assert ex.check_evaluation(open_lines).ok
+
+
+# ---------------------------------------------------------------- check_pruning_order (lesson 03)
+
+TREE = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]
+
+
+def leaves(nested):
+    return gt.alphabeta(gt.tree_from_nested(nested)).stats["leaves_evaluated"]
+
+
+def test_pruning_order_unanswered_says_only_that():
+    for blank in (None, []):
+        fb = ex.check_pruning_order(TREE, blank)
+        assert not fb.ok and "not answered yet" in fb.title
+        assert not any(str(v) in text(fb) for v in (6, 10, 11, 9))   # no values, no order given away
+
+
+def test_pruning_order_right_answers():
+    for answer in ([[6, 10, 11], [2, 4, 8], [5, 7, 9]], [[6, 11, 10], [4, 2, 8], [5, 9, 7]],
+                   ([6, 10, 11], [5, 9, 7], [2, 8, 4])):
+        fb = ex.check_pruning_order(TREE, answer)
+        assert fb.ok, text(fb)
+        assert "evaluates 5 of the 9 leaves" in text(fb) and leaves(answer) == 5
+
+
+def test_pruning_order_wrong_first_node():
+    fb = ex.check_pruning_order(TREE, TREE)
+    assert not fb.ok and fb.title.endswith(f"{leaves(TREE)} leaves evaluated, 5 is possible.")
+    assert "Your first MIN node is worth 5, but your third is worth 6" in text(fb)
+    assert "starts with" not in text(fb)   # every later node does start with a leaf ≤ α here
+    assert [min(c) for c in TREE] == [5, 2, 6] and TREE[1][0] <= 5
+
+
+def test_pruning_order_wrong_first_leaf():
+    answer = [[6, 10, 11], [2, 4, 8], [7, 5, 9]]
+    fb = ex.check_pruning_order(TREE, answer)
+    assert not fb.ok and leaves(answer) == 6
+    assert "Your third MIN node (leaves [7, 5, 9]) starts with 7 > α = 6" in text(fb)
+    assert "with 5 first it would stop after one leaf" in text(fb)
+    assert "Your first MIN node" not in text(fb)
+
+
+def test_pruning_order_not_a_rearrangement():
+    partial = ex.check_pruning_order(TREE, [[6, 10, 11]])
+    assert not partial.ok and "not a rearrangement" in partial.title
+    assert "The tree has 3 MIN nodes under the root; your answer has 1." in text(partial)
+    moved = ex.check_pruning_order(TREE, [[6, 10, 2], [11, 4, 8], [5, 7, 9]])
+    assert "Your MIN node with leaves [6, 10, 2] is not in the tree" in text(moved)
+    assert not ex.check_pruning_order(TREE, "6, 10, 11").ok
+    with pytest.raises(ValueError, match="tree must be a list of at least 2"):
+        ex.check_pruning_order([1, 2], [[1], [2]])
+
+
+# ---------------------------------------------------------------- check_table_answers (lesson 05)
+
+ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
+QUERIES = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 4)]
+RIGHT = [3, "search", "search", 3]
+
+
+def test_table_answer_rule():
+    assert [table_answer(ENTRY, *q) for q in QUERIES] == [3, None, None, 3]
+    upper = {"value": -1, "flag": "upper", "depth": 2}
+    assert table_answer(upper, -1, 1, 2) == -1 and table_answer(upper, -2, 1, 2) is None
+    assert table_answer({"value": 0, "flag": "exact", "depth": 5}, 3, 4, 5) == 0
+    with pytest.raises(ValueError, match="flag"):
+        table_answer({"value": 0, "flag": "low", "depth": 1}, 0, 1, 1)
+
+
+def test_table_answers_unanswered_and_partial():
+    for blank in (None, [None] * 4):
+        fb = ex.check_table_answers(ENTRY, QUERIES, blank)
+        assert "not answered yet" in fb.title and "3" not in text(fb)
+    fb = ex.check_table_answers(ENTRY, QUERIES, [3, None, None, None])
+    assert fb.lines[0].startswith("✓ Search 1") and sum("not answered yet" in l for l in fb.lines) == 3
+    assert "expected a list of 4 answers" in ex.check_table_answers(ENTRY, QUERIES, [3]).title
+
+
+def test_table_answers_right_and_each_mistake():
+    assert ex.check_table_answers(ENTRY, QUERIES, RIGHT).ok
+    trusting = ex.check_table_answers(ENTRY, QUERIES, [3, 3, 3, 3])   # every bound used as exact
+    assert "Search 2" in text(trusting) and "3 < β = 5: it may lie inside the window" in text(trusting)
+    assert "comes from a search 4 plies deep, and this one needs 6" in text(trusting)
+    assert trusting.lines[0].startswith("✓") and trusting.lines[3].startswith("✓")
+    timid = ex.check_table_answers(ENTRY, QUERIES, ["search"] * 4)
+    assert "the table can answer 3 without a search" in text(timid) and timid.score == (2, 4)
+    wrong_value = ex.check_table_answers(ENTRY, QUERIES, [2, "search", "search", 3])
+    assert "answers with the stored value 3, not 2" in text(wrong_value)
+    assert 'give a number or "search"' in text(ex.check_table_answers(ENTRY, QUERIES, [3, "search", "search", "x"]))
+
+
+# ---------------------------------------------------------------- check_table_search (lesson 05)
+
+def _sign(game, state):
+    return 1 if game.to_move(state) == "max" else -1
+
+
+def careless(game, state, alpha, beta, table):
+    if state in table:
+        return table[state]
+    if game.is_terminal(state):
+        return _sign(game, state) * game.utility(state)
+    value = -math.inf
+    for _, child in game.successors(state):
+        value = max(value, -careless(game, child, -beta, -alpha, table))
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    table[state] = value
+    return value
+
+
+def with_bounds(game, state, alpha, beta, table, probe_lower_wrong=False):
+    alpha0 = alpha
+    if state in table:
+        value, flag = table[state]
+        lower_ok = value >= (alpha if probe_lower_wrong else beta)
+        if flag == "exact" or (flag == "lower" and lower_ok) or (flag == "upper" and value <= alpha):
+            return value
+    if game.is_terminal(state):
+        return _sign(game, state) * game.utility(state)
+    value = -math.inf
+    for _, child in game.successors(state):
+        value = max(value, -with_bounds(game, child, -beta, -alpha, table, probe_lower_wrong))
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    table[state] = (value, "lower" if value >= beta else "upper" if value <= alpha0 else "exact")
+    return value
+
+
+def test_table_search_right():
+    fb = ex.check_table_search(with_bounds)
+    assert fb.ok and "all 720 searches right" in fb.title
+
+
+def test_table_search_catches_the_careless_table():
+    fb = ex.check_table_search(careless)
+    assert not fb.ok
+    assert "With a table that keeps nothing the same search is right" in text(fb)
+    assert "a bound used as if it were exact" in text(fb)
+    assert "opposite sign" not in text(fb)
+
+
+def test_table_search_catches_a_wrong_probe():
+    fb = ex.check_table_search(lambda g, s, a, b, t: with_bounds(g, s, a, b, t, probe_lower_wrong=True))
+    assert not fb.ok and "a bound used as if it were exact" in text(fb)
+
+
+def test_table_search_blames_the_recursion_not_the_table():
+    def max_view(game, state, alpha, beta, table):   # utility not turned to the mover's view
+        if game.is_terminal(state):
+            return game.utility(state)
+        value = -math.inf
+        for _, child in game.successors(state):
+            value = max(value, -max_view(game, child, -beta, -alpha, table))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return value
+
+    fb = ex.check_table_search(max_view)
+    assert not fb.ok and "keeps nothing the same search is right" not in text(fb)
+    assert "it is wrong even when the table keeps nothing" in text(fb)
+    assert "With one table shared" not in text(fb)   # the second part waits for the first
+
+
+def test_table_search_unanswered_library_and_bad_signature():
+    stub = ex.check_table_search(lambda g, s, a, b, t: None)
+    assert not stub.ok and "returned None" in text(stub)
+    lib = ex.check_table_search(lambda g, s, a, b, t: gt.negamax(g, s).value)
+    assert not lib.ok and "write the search yourself" in text(lib)
+    assert "could not be called" in ex.check_table_search(lambda g, s: 0).title
