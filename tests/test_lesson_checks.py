@@ -69,6 +69,13 @@ class PlainTicTacToe(TicTacToe):
     pass
 
 
+class DrawsOnlyTicTacToe(TicTacToe):
+    """Changed, but wrongly: every win and loss worth 2 and -2, whenever it happens."""
+
+    def utility(self, state):
+        return 2 * super().utility(state)
+
+
 class SlowLossTicTacToe(TicTacToe):
     def utility(self, state):
         base = super().utility(state)
@@ -77,9 +84,13 @@ class SlowLossTicTacToe(TicTacToe):
 
 def test_check_fast_wins():
     assert ex.check_fast_wins(FastTicTacToe()).ok
-    fb = ex.check_fast_wins(PlainTicTacToe())
+    fb = ex.check_fast_wins(PlainTicTacToe())  # the lesson's starter: the plain utility, unchanged
+    assert not fb.ok and fb.title == "check_fast_wins: not answered yet."
+    assert "1 + " not in repr(fb) and "empty cells" not in repr(fb)  # nothing of the answer given away
+    fb = ex.check_fast_wins(DrawsOnlyTicTacToe())
     assert not fb.ok and "quicker wins should score more" in repr(fb)
     assert "minimax with your utility plays" in repr(fb)
+    assert "Multiply" not in repr(fb)  # a nudge, not the solution
     fb = ex.check_fast_wins(SlowLossTicTacToe())
     assert not fb.ok and "quicker loss should score lower" in repr(fb)
     with pytest.raises(TypeError, match="TicTacToe"):
@@ -369,7 +380,12 @@ def test_check_effective_branching_each_way():
     assert "3^7 = 2187" in repr(ex.check_effective_branching(7, 3))
     assert "not a quotient" in repr(ex.check_effective_branching(7, 44 / 7))
     fb = ex.check_effective_branching(7, 2)
-    assert not fb.ok and "2^7 ≈ 128.0 leaves, but the game has 44" in repr(fb)
+    assert not fb.ok and "2^7 ≈ 128 leaves, but the game has 44" in repr(fb)
+    assert "44^7 ≈ 319,277,809,664 leaves" in repr(ex.check_effective_branching(7, 44))
+    assert "1e+50^7 ≈ more than 10^300 leaves" in repr(ex.check_effective_branching(7, 1e50))   # no OverflowError
+    for wrong in (0, -2):
+        fb = ex.check_effective_branching(7, wrong)
+        assert not fb.ok and "it is positive" in repr(fb) and "leaves, but" not in repr(fb)
 
 
 def test_check_game_kinds_unanswered_and_partial():

@@ -252,6 +252,10 @@ def check_fast_wins(game):
             rep.bad(f"utility of {ttt_text(s)}: {out.problem()}.", error_hint(out.error))
             return checker_feedback("check_fast_wins", rep, 0, 4)
         got[s] = float(out.value)
+    if all(got[s] == base.utility(s) for s in finals):
+        return Feedback("check_fast_wins: not answered yet.", [(
+            "bad", "Your utility still scores every finished game as the plain one does (+1, 0, -1): change "
+                   "it, then run the check again.", None)])
     passed = 0
     signs = [s for s in finals if (got[s] > 0) - (got[s] < 0) != base.utility(s)]
     if signs:
@@ -271,7 +275,7 @@ def check_fast_wins(game):
         a, b = slow[0]
         rep.bad(f"A win with {empty(b)} empty cells ({ttt_text(b)}) scores {fmt(got[b])}, no more than one with "
                 f"{empty(a)} ({ttt_text(a)}, {fmt(got[a])}): quicker wins should score more.",
-                "Multiply the plain utility by (1 + the number of empty cells).")
+                "Let the score of a win grow with the number of cells still empty when it ends.")
     else:
         passed += 1
         rep.good("Quicker wins score more.")

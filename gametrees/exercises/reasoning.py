@@ -136,8 +136,15 @@ def check_effective_branching(coins, answer):
     elif near(leaves / d):
         rep.bad(f"You wrote {x:.3f} = {leaves} / {d}: b* is the d-th root of the leaves, not a quotient: "
                 f"b*^{d} = {leaves}.")
+    elif x <= 0:
+        rep.bad(f"You wrote {fmt(round(x, 4))}, but a branching factor counts moves: it is positive. "
+                f"Solve b*^{d} = {leaves}: b* = {leaves} ** (1 / {d}).")
     else:
-        rep.bad(f"You wrote {fmt(round(x, 4))}; then {fmt(round(x, 3))}^{d} ≈ {x ** d:.1f} leaves, but the game "
+        power = math.inf if math.log10(x) * d > 300 else x ** d
+        shown = ("more than 10^300" if power == math.inf else f"{power:.3g}" if power >= 1e15
+                 else f"{power:,.0f}" if power >= 100 else f"{power:.1f}")
+        wrote = (fmt(round(x, 4)), fmt(round(x, 3))) if x < 1e6 else (f"{x:.3g}",) * 2
+        rep.bad(f"You wrote {wrote[0]}; then {wrote[1]}^{d} ≈ {shown} leaves, but the game "
                 f"has {leaves}. Solve b*^{d} = {leaves}: b* = {leaves} ** (1 / {d}).")
     return rep.feedback(f"Effective branching factor of Nim with {coins} coins")
 

@@ -493,7 +493,7 @@ class WindowExercise(_AlphaBetaExercise):
             elif now != prev:
                 steps.append(f"after {self.nodes.name(u.info[0])} = {fmt(u.info[1])}, {sym} = {fmt(now)}")
                 prev = now
-        verb = "raises" if owner == MAX else "lowers"
+        verb, verbing = ("raises", "raising") if owner == MAX else ("lowers", "lowering")
         s = f"{name} ({ROLE_NAMES[player]}) is entered with {sym} = {fmt(start)}{from_where}"
         if steps:
             s += f" and {verb} it with each better child value: {'; '.join(steps)}"
@@ -506,7 +506,7 @@ class WindowExercise(_AlphaBetaExercise):
             else:
                 op, bound = (">" if self.strict else "≥"), f"β = {fmt(cut_update.beta)}"
             s += (f"; then {c} = {cv} {op} {bound}" if steps else f"; its child {c} = {cv} {op} {bound}")
-            s += f" is a cutoff, so {name} returns at once, without {verb[:-1]}ing {sym}"
+            s += f" is a cutoff, so {name} returns at once, without {verbing} {sym}"
         return s + f". So {sym} = {fmt(final)} when {name} returns.", cut_update
 
     def check(self, answer):

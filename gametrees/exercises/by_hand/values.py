@@ -127,6 +127,8 @@ class ValuesExercise(Exercise):
             if n is None:
                 unknown.append(key)
                 continue
+            if val is None:  # a starter's placeholder: not answered, like a missing key
+                continue
             if n in given and given[n] != val:
                 rep.bad(f"{self.nodes.name(n)}: you gave two different values, {given[n]!r} and {val!r}.")
                 continue
@@ -148,7 +150,8 @@ class ValuesExercise(Exercise):
                     rep.bad(f"{name} is never visited, so alpha-beta gives it no value{why}.")
                 continue
             if n not in parsed:
-                rep.bad(f"{name}: no value given.", self._why(n))
+                # No hint: it would hand over the value the learner has not worked out yet.
+                rep.bad(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
                 rep.bad(f"{name}: {parsed[n]}; write a number such as 3 or -2.5"
                         + (", or a bound such as '≤ 2'." if self.algorithm == "alphabeta" else "."))
