@@ -1041,8 +1041,8 @@ def test_check_evaluation_wrong_viewpoint():
 
 
 def test_check_evaluation_names_counts_and_positions():
-    fb = ex.check_evaluation(lambda s: 0, positions=["X../.O./..."])
-    assert fb.lines == ["✗ 'X../.O./...' (X to move): you returned 0, but 4 lines are open for X and 5 for O, "
+    fb = ex.check_evaluation(lambda s: 1, positions=["X../.O./..."])
+    assert fb.lines[:1] == ["✗ 'X../.O./...' (X to move): you returned 1, but 4 lines are open for X and 5 for O, "
                         "so the estimate is 4 - 5 = -1."]
     with pytest.raises(ValueError, match="impossible tic-tac-toe position"):
         ex.check_evaluation(open_lines, positions=["XX./.../..."])

@@ -36,7 +36,29 @@ def test_check_evaluation_zero_everywhere_gets_no_sign_diagnosis():
     fb = ex.check_evaluation(lambda s: 0)
     assert not fb.ok
     assert not any(w in text(fb) for w in SIGN_WORDS)       # 0 has no sign
-    assert "you returned 0, but 8 lines are open for X and 4 for O" in text(fb)
+
+
+def test_check_evaluation_untouched_template_none_or_not_implemented_is_only_unanswered():
+    def my_open_lines(state):
+        return 0   # your code here
+
+    def nothing(state):
+        pass
+
+    def later(state):
+        raise NotImplementedError
+
+    for fn in (my_open_lines, nothing, later, lambda game, state: 0):
+        fb = ex.check_evaluation(fn)
+        assert not fb.ok
+        assert fb.title == "check_evaluation: not answered yet."
+        assert len(fb.lines) == 1 and "returns 0 (or nothing) on every position" in fb.lines[0]
+        assert not any(ch.isdigit() and ch != "0" for ch in text(fb))   # no position's value given away
+    # Where 0 is right everywhere (a draw), a 0 is an answer, and a right one.
+    assert ex.check_evaluation(lambda s: 0, positions=["XOX/XOO/OXX"]).ok
+    # A real bug (an error other than NotImplementedError) is reported as such, without expected values.
+    fb = ex.check_evaluation(lambda s: [][1])
+    assert "raised IndexError" in text(fb) and "lines are open" not in text(fb)
 
 
 def test_check_evaluation_constant_gets_no_viewpoint_diagnosis():
@@ -232,3 +254,100 @@ def test_table_search_unanswered_library_and_bad_signature():
     lib = ex.check_table_search(lambda g, s, a, b, t: gt.negamax(g, s).value)
     assert not lib.ok and "write the search yourself" in text(lib)
     assert "could not be called" in ex.check_table_search(lambda g, s: 0).title
+
+
+# ---------------------------------------------------------------- check_scale_choices (lesson 04)
+
+SCALE_MOVES = {"a": "win", "b": (6, [7, -2]), "c": (3, [4, 2])}
+SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
+               "depth 1, one scale": "a", "depth 2, one scale": "a"}
+
+
+def test_scale_choices_unanswered_says_only_that():
+    for answer in (None, dict.fromkeys(ex.lesson_checks_search.SCALE_QUESTIONS)):
+        fb = ex.check_scale_choices(SCALE_MOVES, answer)
+        assert not fb.ok and fb.title == "Which move each search plays: not answered yet."
+        assert fb.lines == ["✗ Give a move ('a', 'b', 'c') for each of the four questions, in place of None."]
+
+
+def test_scale_choices_right_and_partial():
+    fb = ex.check_scale_choices(SCALE_MOVES, SCALE_RIGHT)
+    assert fb.ok and fb.title == "Which move each search plays: right."
+    assert "b = min(7, -2) = -2, c = min(4, 2) = 2" in text(fb)
+    partial = dict(SCALE_RIGHT, **{"depth 2, one scale": None})
+    fb = ex.check_scale_choices(SCALE_MOVES, partial)
+    assert not fb.ok and fb.title == "Which move each search plays: 3 of 4 right (1 not answered yet)."
+    assert "✗ depth 2, one scale: not answered yet." in fb.lines
+
+
+def test_scale_choices_each_named_mistake():
+    # the win taken although it is scored 1, below the estimate 6
+    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, utility ±1": "a"}))
+    assert "✗ depth 1, utility ±1: you chose a, but a wins (worth 1), b = 6, c = 3, so the search plays b." in fb.lines
+    assert "scores it with the game's utility, 1, and the estimate 6 of b is larger" in text(fb)
+    # depth 2 answered with the depth-1 choice
+    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 2, utility ±1": "b"}))
+    assert "so the search plays c" in text(fb) and "not its own estimate" in text(fb)
+    # depth 2 with O taking the largest reply (a tree where that differs from the depth-1 choice)
+    moves = {"a": "win", "b": (6, [3, 1]), "c": (2, [9, 0]), "d": (4, [5, 4])}
+    fb = ex.check_scale_choices(moves, {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
+                                        "depth 1, one scale": "a", "depth 2, one scale": "a"})
+    assert "you chose c, but" in text(fb) and "so the search plays d" in text(fb)
+    assert "O chooses the reply that is worst for X" in text(fb)
+    # one scale, the win skipped
+    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, one scale": "b"}))
+    assert "a wins (worth 100)" in text(fb) and "more than any estimate (at most 8)" in text(fb)
+    # not a move, not a question, not a dict
+    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, one scale": "z", "depth 3": "a"}))
+    assert "'z' is not one of the moves a, b, c" in text(fb) and "'depth 3' is not one of the questions" in text(fb)
+    assert not ex.check_scale_choices(SCALE_MOVES, "b").ok
+
+
+def test_scale_choices_bad_tree():
+    with pytest.raises(ValueError, match="exactly one move that wins"):
+        ex.check_scale_choices({"a": (1, [1]), "b": (2, [2])}, SCALE_RIGHT)
+    with pytest.raises(ValueError, match="tie"):
+        ex.check_scale_choices({"a": "win", "b": (6, [1]), "c": (6, [0])}, SCALE_RIGHT)
+    with pytest.raises(ValueError, match="move 'b'"):
+        ex.check_scale_choices({"a": "win", "b": 6}, SCALE_RIGHT)
+
+
+# ---------------------------------------------------------------- check_quiet_positions (lesson 04)
+
+def quiet_positions():
+    c4 = gt.ConnectFour()
+    return c4, {"A": c4.from_moves([0, 1, 1, 2, 5, 2, 2]),   # quiet: X's diagonal three has nothing under its end
+                "B": c4.from_moves([3, 3, 4, 4, 2, 5]),      # X to move wins at once in column 1
+                "C": c4.from_moves([3, 2, 3, 2, 3]),         # O must block column 3
+                "D": c4.from_moves([3, 3, 4, 4, 5]),         # O cannot stop both ends: lost
+                "E": c4.from_moves([3, 3, 4, 4])}            # quiet (although X forces a win in 3 plies)
+
+
+def test_quiet_positions_unanswered_right_and_forms():
+    c4, positions = quiet_positions()
+    fb = ex.check_quiet_positions(c4, positions, None)
+    assert not fb.ok and fb.title == "Quiet positions: not answered yet."
+    assert fb.lines == ["✗ Give the set of the names of the quiet positions (of A, B, C, D, E), in place of None."]
+    for answer in ({"A", "E"}, ["E", "A"], "A, E"):
+        fb = ex.check_quiet_positions(c4, positions, answer)
+        assert fb.ok and fb.title == "Quiet positions: right, A, E."
+    assert not ex.check_quiet_positions(c4, positions, 5).ok
+
+
+def test_quiet_positions_each_named_mistake_and_partial():
+    c4, positions = quiet_positions()
+    fb = ex.check_quiet_positions(c4, positions, {"E"})     # partial: A left out
+    assert fb.title == "Quiet positions: 4 of 5 positions right; you named 1 of the 2 quiet ones."
+    assert ("✗ You left out A, but it is quiet: O cannot win at once, and 7 moves (columns 0, 1, 2, 3, 4, 5, 6) "
+            "leave X no win at once.") in fb.lines
+    fb = ex.check_quiet_positions(c4, positions, {"A", "B", "C", "D", "E", "Z"})
+    lines = "\n".join(fb.lines)
+    assert "You called B quiet, but it is not: X, to move, wins at once (column 1)" in lines
+    assert "You called C quiet, but it is not: only column 3 leaves X no win at once: O's move is forced" in lines
+    assert "You called D quiet, but it is not: after every move of O, X wins at once: the position is lost" in lines
+    assert "'Z' is not one of the positions A, B, C, D, E." in lines
+    over = c4.from_moves([3, 3, 4, 4, 5, 5, 6])
+    fb = ex.check_quiet_positions(c4, {"F": over}, {"F"})
+    assert "the game is over" in text(fb) and not fb.ok
+    with pytest.raises(ValueError, match="positions must be a non-empty dict"):
+        ex.check_quiet_positions(c4, [], {"A"})

@@ -80,6 +80,9 @@ names. Nothing here imports matplotlib or ipywidgets.
 ``lessons``                 the checks only one lesson uses
 ``reasoning``               the checks of reasoning exercises in lessons 01, 06 and 07 (a
                             tree's leaves, b*, rescaled leaves, UCB1 selection, back-up)
+``lesson_checks_search``    the checks of reasoning exercises in lessons 03-05 (the order for
+                            the most pruning, which move each depth plays on which scale, quiet
+                            positions, what a table entry answers, a table search)
 ==========================  ================================================================
 
 Examples
@@ -139,7 +142,13 @@ from .reasoning import (
     check_rescaled_choices,
     check_ucb_choice,
 )
-from .lesson_checks_search import check_pruning_order, check_table_answers, check_table_search
+from .lesson_checks_search import (
+    check_pruning_order,
+    check_quiet_positions,
+    check_scale_choices,
+    check_table_answers,
+    check_table_search,
+)
 
 __all__ = [
     "BestMoveExercise",
@@ -171,7 +180,12 @@ __all__ = [
     "check_nim_leaves",
     "check_order_preserving_flip",
     "check_ordering_counts",
+    "check_pruning_order",
+    "check_quiet_positions",
     "check_rescaled_choices",
+    "check_scale_choices",
+    "check_table_answers",
+    "check_table_search",
     "check_ucb",
     "check_ucb_choice",
     "check_value",

@@ -63,6 +63,8 @@ def check_evaluation(fn, positions=None):
     estimate (more than 8 open lines' worth: e.g. ``math.inf``, 100, or 1
     with the scale 1/10). A full board without a line scores 0.
 
+    A function that returns 0 (the template), None or raises NotImplementedError
+    on every position is not answered yet, and the feedback says only that.
     The feedback flags the evaluation from the wrong viewpoint: signs flipped
     everywhere, or flipped when O is to move (the player-to-move view), and
     counting only lines a side has already started.
@@ -129,6 +131,14 @@ def check_evaluation(fn, positions=None):
         x_open, o_open = open_lines(s)
         winner = game.utility(s) if game.is_terminal(s) else None
         rows.append((s, out, x_open, o_open, winner))
+    # The untouched template (return 0), or a function that returns None or raises NotImplementedError
+    # everywhere, is not an answer yet: say so, and give away no position's value.
+    if all(isinstance(o.exc, NotImplementedError) or (not o.error and o.value is None)
+           or (not o.problem() and float(o.value) == 0) for _, o, _, _, _ in rows) \
+            and any((xo != oo) if w is None else w != 0 for _, _, xo, oo, w in rows):
+        return Feedback("check_evaluation: not answered yet.", [(
+            "bad", "Your function returns 0 (or nothing) on every position, like the template: replace the "
+                   "template's line with your evaluation.", None)])
     # The learner's scale: value / (x_open - o_open), the same on every open position.
     ratios = [float(o.value) / (xo - oo) for s, o, xo, oo, w in rows
               if w is None and xo != oo and not o.problem() and not math.isinf(float(o.value))]
