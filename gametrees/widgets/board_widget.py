@@ -29,6 +29,7 @@ import networkx as nx
 from ..drawing import Drawing, draw, format_number
 from ..games import MAX, MIN, ConnectFour, TicTacToe
 from ..search import SearchResult
+from ..search.engine import move_name
 from .output import bundle_with_png, new_figure, render_png
 
 __all__ = ["Board", "play"]
@@ -276,10 +277,9 @@ class Board(widgets.VBox):
         return "click an empty cell" if isinstance(self.game, TicTacToe) else "click ▼ above a column"
 
     def _move_words(self, move):
-        if isinstance(self.game, TicTacToe):
-            r, c = divmod(move, 3)
-            return f"cell {move} (row {r + 1}, column {c + 1})"
-        return f"column {move}"
+        # The square as the replays and the why-figure name it ("c3", "d"), beside the number clicked.
+        square = move_name(self.game, self.game.initial, move).split(" ", 1)[1]
+        return f"cell {move} ({square})" if isinstance(self.game, TicTacToe) else f"column {move} ({square})"
 
     def _illegal_words(self, move, legal):
         if isinstance(self.game, TicTacToe):
@@ -495,7 +495,7 @@ def play(game, agent=None, *, agent_first=False, seed=None):
     >>> import gametrees as gt
     >>> board = gt.play(gt.TicTacToe(), seed=0)
     >>> board.click(4)
-    'The agent played cell 8 (row 3, column 3). Your move: click an empty cell.'
+    'The agent played cell 8 (c3). Your move: click an empty cell.'
     >>> board.click(8)
     'Cell 8 is taken: choose an empty cell.'
     >>> fig = board.why()             # what the agent's search saw
