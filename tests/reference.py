@@ -75,8 +75,8 @@ def all_values(spec, root_player="max"):
     return out
 
 
-def reference_alphabeta(spec, root_player="max", strict=False):
-    """AIMA's alpha-beta (fail-soft) on nested lists.
+def reference_alphabeta(spec, root_player="max", strict=False, alpha=-math.inf, beta=math.inf):
+    """AIMA's alpha-beta (fail-soft) on nested lists, from the window (alpha, beta) at the root.
 
     Returns (value, best root child index, visited leaf paths in order,
     {path: returned value} for every visited node).
@@ -113,7 +113,7 @@ def reference_alphabeta(spec, root_player="max", strict=False):
         returned[path] = v
         return v
 
-    value = search(spec, (), -math.inf, math.inf)
+    value = search(spec, (), alpha, beta)
     return value, visited, returned
 
 

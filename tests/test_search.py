@@ -377,3 +377,20 @@ def test_repr_has_no_memory_address():
     assert repr(r) == ("SearchResult(algorithm='alphabeta', value=3, move=(0,), "
                        "nodes_visited=11, leaves_evaluated=7)")
     assert "0x" not in repr(r.trace[0])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nested_trees, root_players, st.booleans(), st.integers(-6, 6), st.integers(1, 8))
+def test_alphabeta_from_a_window_matches_the_reference(spec, root, strict, alpha, width):
+    """alphabeta(window=(a, b)) returns what the textbook's alphabeta(root, a, b) returns, leaf for leaf."""
+    value, visited, _ = reference_alphabeta(spec, root, strict, alpha, alpha + width)
+    r = gt.alphabeta(gt.tree_from_nested(spec, root_player=root), strict=strict, window=(alpha, alpha + width))
+    assert r.value == value
+    assert [n for n, _ in sorted(r.graph.nodes(data="order"), key=lambda x: x[1] or 0)
+            if r.graph.out_degree(n) == 0 and r.graph.nodes[n]["status"] == "visited"] == visited
+
+
+@pytest.mark.parametrize("window", [(1, 1), (2, 1), (float("nan"), 1), (0,), "ab", None])
+def test_a_bad_window_is_named(window):
+    with pytest.raises(ValueError, match="window"):
+        gt.alphabeta(gt.tree_from_nested([1, 2]), window=window)

@@ -170,7 +170,8 @@ def check_code(checker, fn, **options):
             args = None
         if args is not None:
             try:
-                with contextlib.redirect_stdout(_Sink()), swapped(fn, options.get("uses"), textbook_alphabeta_value if options.get("alphabeta") else engine_value):
+                stand_in = engine_alphabeta_value if options.get("alphabeta") else engine_value
+                with contextlib.redirect_stdout(_Sink()), swapped(fn, options.get("uses"), stand_in):
                     fn(*args)
             except NotImplementedError:
                 what = getattr(fn, "__name__", "your function")
@@ -334,31 +335,15 @@ def engine_value(game, state, *rest, **options):
         return minimax(game, state, table=True).value
 
 
-def textbook_alphabeta_value(game, state, alpha=-math.inf, beta=math.inf, *rest, **options):
-    """A correct alpha-beta value (textbook rule) on the game protocol, standing in for the learner's
-    ``alphabeta_value`` while their best-move function is graded.
+def engine_alphabeta_value(game, state, alpha=-math.inf, beta=math.inf, *rest, **options):
+    """The engine's alpha-beta from the window (alpha, beta), with the library guard paused.
 
-    Not the engine's: the check counts the leaves the best-move function makes the game evaluate,
-    which depend on the (α, β) window each call receives, and the engine has no way to start a
-    search with a given window. So this is the textbook's own ten lines.
+    It stands in for the learner's ``alphabeta_value`` while their best-move function is graded:
+    it returns what a correct ``alphabeta_value(game, state, alpha, beta)`` returns and makes the
+    game evaluate the same leaves, which the check counts.
     """
-    if game.is_terminal(state):
-        return game.utility(state)
-    maximizing = game.to_move(state) == MAX
-    value = -math.inf if maximizing else math.inf
-    for move in game.actions(state):
-        v = textbook_alphabeta_value(game, game.result(state, move), alpha, beta)
-        if maximizing:
-            value = max(value, v)
-            if value >= beta:
-                return value
-            alpha = max(alpha, value)
-        else:
-            value = min(value, v)
-            if value <= alpha:
-                return value
-            beta = min(beta, value)
-    return value
+    with paused():
+        return alphabeta(game, state, window=(alpha, beta)).value
 
 
 @contextlib.contextmanager
@@ -438,7 +423,7 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
     own = _check_decisions(fn, alphabeta, tictactoe)
     if own.ok or getattr(own, "library", None):  # right with their own value function; or refused
         return own
-    with swapped(fn, uses, textbook_alphabeta_value if alphabeta else engine_value) as names:
+    with swapped(fn, uses, engine_alphabeta_value if alphabeta else engine_value) as names:
         graded = _check_decisions(fn, alphabeta, tictactoe) if names else own
     if not names:
         return own

@@ -243,6 +243,7 @@ class SearchSetup:
             if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
                 raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self.time_limit = time_limit
+        self.window = (-INF, INF)  # alpha-beta's window at the root (alphabeta(window=...))
         if trace is None:
             trace = self.is_tree
         if graph is None:

@@ -226,7 +226,7 @@ def _make_alphabeta(strict):
             return v
 
         root = setup.state
-        v = ab(root, 0, -INF, INF, root if is_tree else (), None)
+        v = ab(root, 0, *setup.window, root if is_tree else (), None)
         stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": cutoffs,
                  "tt_hits": hits, "depth_reached": deepest,
                  "estimates": estimates}
@@ -246,7 +246,8 @@ _alphabeta_search = {False: _make_alphabeta(False), True: _make_alphabeta(True)}
 
 
 def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=None, order=None,
-              table=False, symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
+              table=False, symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None,
+              window=(-INF, INF)) -> SearchResult:
     """Alpha-beta: minimax's value, skipping branches that cannot matter.
 
     alpha is the best value MAX can already guarantee on the path to a node,
@@ -263,6 +264,11 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
         the root; they prune different nodes when values tie.
     depth, evaluate, order, table, symmetry, time_limit, trace, graph
         See :mod:`gametrees.search`.
+    window : (alpha, beta)
+        The window at the root, ``(-inf, inf)`` by default: the search then
+        behaves as a call ``alphabeta(state, alpha, beta)`` inside a larger
+        search (a value outside the window is only a bound, fail-soft), and
+        evaluates the same leaves.
 
     Notes
     -----
@@ -281,8 +287,16 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
     """
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
+    try:
+        alpha, beta = window
+        ok = all(isinstance(x, (int, float)) and not isinstance(x, bool) and x == x for x in window)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok or not alpha < beta:
+        raise ValueError(f"window must be a pair of numbers (alpha, beta) with alpha < beta, got {window!r}")
     setup = SearchSetup("alphabeta-strict" if strict else "alphabeta", tree_or_game, state, depth,
                    evaluate, order, table, symmetry, time_limit, trace, graph, trace_depth)
+    setup.window = (alpha, beta)
     return run_search(setup, _alphabeta_search[strict])
 
 
