@@ -166,7 +166,7 @@ class PruningExercise(_AlphaBetaExercise):
 
     kind = "pruning"
     _what = "Pruned leaves"
-    answer_form = "give the pruned leaves as a list such as ['I', 'J'] or a string \"I, J\" ([] if none)"
+    answer_form = "give the pruned leaves as a list of labels or a string of labels separated by commas ([] if none)"
 
     def _setup(self):
         super()._setup()
@@ -353,7 +353,7 @@ class OrderExercise(_AlphaBetaExercise):
 
     kind = "order"
     _what = "Visiting order"
-    answer_form = "give the nodes in the order they are visited, as a list such as ['A', 'B', 'E'] or a string \"A, B, E\""
+    answer_form = "give the nodes in the order they are visited, as a list of labels or a string of labels separated by commas"
 
     def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
@@ -676,8 +676,9 @@ class WindowExercise(_AlphaBetaExercise):
                 values.append(None)
                 continue
             values.append(v)
-        if all(v is None for v in values) and not rep.items:
-            return malformed(what, f"Could not read your answer: {self.answer_form}.")
+        if all(v is None for v in values):
+            reasons = " ".join(text for _, text, _ in rep.items)
+            return malformed(what, f"Could not read your answer: {self.answer_form}. {reasons}".strip())
         self._last_wrong = []
         swapped = (all(v is not None for v in values) and close(values[0], self.window[1])
                    and close(values[1], self.window[0]) and not close(values[0], values[1]))
@@ -745,7 +746,9 @@ class WindowExercise(_AlphaBetaExercise):
     def _twin_text(self, twin, wrong):
         which, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         i = 0 if which == "alpha" else 1
-        if close(twin.window[i], self.window[i]) or (math.isinf(self.window[i]) != math.isinf(twin.window[i])):
-            return None
+        if math.isinf(self.window[i]) != math.isinf(twin.window[i]):
+            return None  # not the same story: one bound is still open, the other not
+        if math.isfinite(self.window[i]) and close(twin.window[i], self.window[i]):
+            return None  # the twin would show this exercise's number
         return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
                 f"{twin._story(which)[0]}")
