@@ -991,7 +991,7 @@ def test_check_alphabeta_wrong_bound_updated():
 
 def test_check_alphabeta_shared_bounds():
     fb = ex.check_alphabeta(shared_bounds)  # misconception 6
-    assert ("✗ A (MAX) was searched with α = −∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
+    assert ("✗ A (MAX) was searched with α = -∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
             "but 1 < β = +∞, so the window it was given does not allow a cut.") in fb.lines
     assert "global or shared bound" in text(fb)
     assert globals()["shared_bounds"] is shared_bounds  # the watched name is restored

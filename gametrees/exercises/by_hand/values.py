@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...games import CHANCE, MAX, MIN
+from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
@@ -145,7 +145,7 @@ class ValuesExercise(Exercise):
             return malformed(what, f"Could not read your answer: {self.nodes.unknown_text(unknown)} "
                                    f"({self.answer_form}).")
         if parsed and all(isinstance(p, BadAnswer) for p in parsed.values()):
-            return malformed(what, f"Could not read any of your values: write numbers such as 3 or -2.5"
+            return malformed(what, "Could not read any of your values: write numbers such as 3 or -2.5"
                                    + (", or bounds such as '≤ 3'" if self.algorithm == "alphabeta" else "")
                                    + f" ({self.answer_form}).")
         if unknown:
