@@ -214,7 +214,7 @@ def test_pruning_feedback_follows_the_rules(seed, difficulty, rule):
         for x in set(answer) - set(sol):  # every over-pruned leaf is named (or the other rule is)
             assert any(line.startswith(f"✗ {x} is marked pruned") for line in fb.lines) or "tie-rule" in fb.tags
         for cut in e.info.cuts:  # every cut with missed leaves is named by the node that cuts
-            missed = [e.nodes.name(x) for p in cut.pruned for x in gt.exercises.by_hand.base.leaves_under(e.tree, p)
+            missed = [e.nodes.name(x) for p in cut.pruned for x in gt.exercises.by_hand.leaves_under(e.tree, p)
                       if e.nodes.name(x) not in answer]
             if missed and "tie-rule" not in fb.tags:
                 c = e.nodes.name(cut.node)

@@ -1,7 +1,8 @@
 """The exercise by hand on the decision at the root: :class:`BestMoveExercise`.
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
-:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.base`.
+:mod:`gametrees.exercises.feedback` and the modules ``trees`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import networkx as nx
 from ...games import CHANCE, MAX, MIN
 from ...search import alphabeta, expectimax, minimax
 from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, fmt_prob, is_are, malformed, or_list
-from .base import Exercise, child_probs, inline
+from .exercise import Exercise
+from .trees import child_probs, inline
 
 class BestMoveExercise(Exercise):
     """The best move at the root.

@@ -5,7 +5,8 @@ visited in, and the (α, β) window at a node.
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
-:mod:`gametrees.exercises.by_hand.base`.
+and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from ...games import MAX, MIN
 from ...search import alphabeta, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, constant_answer, inline, leaves_under
+from .diagnoses import constant_answer
+from .exercise import RULES, Exercise
+from .search_info import SearchInfo
+from .trees import inline, leaves_under
 
 def _rule_text(rule):
     if rule == "textbook":

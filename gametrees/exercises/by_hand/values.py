@@ -2,7 +2,8 @@
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
-:mod:`gametrees.exercises.by_hand.base`.
+and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, child_probs, constant_answer, inline, rule_question, value_slip
+from .diagnoses import constant_answer, rule_question, value_slip
+from .exercise import RULES, Exercise
+from .search_info import SearchInfo
+from .trees import child_probs, inline
 
 class ValuesExercise(Exercise):
     """The value of every inner node: minimax by default, or what alpha-beta returns.

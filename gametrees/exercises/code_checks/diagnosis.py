@@ -6,7 +6,7 @@ and :func:`group_line`, :func:`printed_note` and :func:`checker_feedback`
 word a check's lines and verdict.
 
 May import: :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`,
-:mod:`gametrees.exercises.answers`, :mod:`gametrees.exercises.by_hand.base` and
+:mod:`gametrees.exercises.answers`, :mod:`gametrees.exercises.by_hand` (its public names) and
 :mod:`gametrees.exercises.code_checks.harness`.
 """
 
@@ -17,7 +17,7 @@ import math
 from ...games import CHANCE, MAX, MIN
 from ..answers import NodeNames
 from ..attempts import escalate
-from ..by_hand.base import chance_hint, child_probs, inline, roles_hint, value_slip
+from ..by_hand import chance_hint, child_probs, inline, roles_hint, value_slip
 from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob, tagged
 from .harness import WRITE_IT_YOURSELF, CountingTree, Outcome, error_hint, exact_values, run_learner
 
