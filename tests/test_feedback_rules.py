@@ -266,7 +266,7 @@ def test_window_feedback_follows_the_rules(seed, difficulty):
     right = {number_text(a), number_text(b)}
     for junk in (["Z9"], "[[[", "Z, Y"):
         fb = seen(make("window", seed, difficulty).check(junk))
-        assert fb.status == "unreadable" and not fb.tags and not (numbers_in(first_text(fb)) & right - {"3"})
+        assert fb.status == "unreadable" and not fb.tags and not (numbers_in(first_text(fb)) & right)
     bump = lambda x, d: x + d if math.isfinite(x) else 0  # noqa: E731
     answers = {"all_wrong": (bump(a, 1), bump(b, -1) if bump(b, -1) != bump(a, 1) else bump(b, -2)),
                "partly": (a, bump(b, -1) if bump(b, -1) != a else bump(b, 1))}

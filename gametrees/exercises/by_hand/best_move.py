@@ -36,7 +36,7 @@ class BestMoveExercise(Exercise):
     """
 
     _what = "Best move"
-    answer_form = "give the label of one of the root's children, such as 'B'"
+    answer_form = "give the label of one of the root's children"
     kind = "best_move"
 
     def __init__(self, tree=None, *, chance=False, **kwargs):
@@ -73,8 +73,8 @@ class BestMoveExercise(Exercise):
     def _question(self):
         role = ROLE_NAMES[self.root_player]
         return (f"Best move{self._origin()}: {self._root_text()}. Which move should {role} make? Name the "
-                f"child of {self.nodes.name(self.nodes.root)} it should move to (e.g. "
-                f"'{self.nodes.name(self.children[0])}').")
+                f"child of {self.nodes.name(self.nodes.root)} it should move to: "
+                f"{or_list(self.nodes.name(c) for c in self.children)}.")
 
     def solution(self):
         return self.nodes.name(self.best_child)
