@@ -112,12 +112,12 @@ class BestMoveExercise(Exercise):
         kids = or_list(self.nodes.name(c) for c in self.children)
         if n == root:
             rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n not in self.children:
             path = nx.shortest_path(self.tree, root, n)
             rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a child, "
                     f"here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n in self.best:
             rep.good(f"{self.nodes.name(n)} is a best move for {role}.")
             ties = [c for c in self.best if c != n]
