@@ -445,7 +445,8 @@ class Practice(widgets.VBox):
             self.exercise.answer_form = "cut (✂) each edge alpha-beta never follows"
             parts.append(self.exercise.check(marks, subtrees=True))
         fb = parts[0] if len(parts) == 1 else Feedback(
-            " ".join(p.title for p in parts), [item for p in parts for item in p.items])
+            " ".join(p.title for p in parts), [item for p in parts for item in p.items],
+            tags=[t for p in parts for t in p.tags])
         self.last_feedback = fb
         self.feedback.value = fb._repr_html_()
         self._mark(answer)
@@ -468,8 +469,8 @@ class Practice(widgets.VBox):
             title = f"{ex.what}: nothing typed yet."
         items.append(("note", f"Still empty: {and_list(empty)}. Type a value in the box beside "
                               f"{'it' if len(empty) == 1 else 'each'}.", None))
-        out = Feedback(title, items)
-        out.ok = False
+        out = Feedback(title, items, tags=fb.tags)
+        out.ok, out.status, out.attempt = False, "wrong" if good + bad else "unanswered", fb.attempt
         return out
 
     def _mark(self, answer):
@@ -489,7 +490,7 @@ class Practice(widgets.VBox):
                     try:
                         op, x = parse_value(text, allow_pruned=allow)
                         want_op, want = parse_value(solution[label])
-                        right = (op in (want_op, "eq") and x is not None and close(x, want, tol))
+                        right = op == want_op and x is not None and close(x, want, tol)  # a bound is not a value
                     except BadAnswer:
                         right = False
                 box.style.background = _GOOD if right else _BAD
@@ -648,7 +649,7 @@ def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook",
     True
     >>> w.cuts["L"].value = True        # L is evaluated: D must look on
     >>> print(w.check().lines[-1])
-    ✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, so D must look on (no window has closed).
+    ✗ The edge D–L is cut, but alpha-beta follows that edge: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
     >>> w.new_tree(seed=7); w.seed
     7
     """
