@@ -33,7 +33,12 @@ from .l01_game_trees import check_effective_branching, check_game_kinds, check_n
 from .l02_minimax import check_fast_wins, check_position
 from .l03_alpha_beta import check_fail_soft_hard, check_pruning_order
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
-from .l05_search_enhancements import check_after_two_moves, check_negamax, check_table_answers, check_table_search
+from .l05_search_enhancements import (
+    check_after_two_moves,
+    check_negamax,
+    check_table_answers,
+    check_table_search,
+)
 from .l06_expectimax import check_order_preserving_flip, check_rescaled_choices
 from .l07_monte_carlo import check_backup, check_mcts, check_ucb_choice
 

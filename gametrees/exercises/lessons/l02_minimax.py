@@ -12,7 +12,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 
-from ...games import MAX, MIN, TicTacToe
+from ...games import MAX, TicTacToe
 from ...search import minimax
 from ...trees import expand
 from ..attempts import escalate

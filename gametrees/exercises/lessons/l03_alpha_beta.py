@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import numbers
 import random
-
 from collections.abc import Mapping
 
 from ...search import alphabeta, minimax

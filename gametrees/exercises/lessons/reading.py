@@ -68,7 +68,7 @@ def twin_tree(G, seed, avoid=(), values=None):
     """
     leaves = [n for n in G if G.out_degree(n) == 0]
     old = [G.nodes[n]["utility"] for n in leaves]
-    low, high = values or (int(math.floor(min(old))), int(math.ceil(max(old))))
+    low, high = values or (math.floor(min(old)), math.ceil(max(old)))
     if high - low < 4:
         low, high = low - 3, high + 3
     rng = random.Random(seed)
