@@ -400,3 +400,33 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     assert ours <= seen
     for tag in ours:
         assert any(name.startswith("check_") for name in CATALOGUE[tag].detected_by)
+
+
+# --------------------------------------------------------------------------------- lesson 03's figures
+
+def test_inner_labels_sit_away_from_the_incoming_edge_and_keep_their_bars():
+    """03's tie figure: a right child's label goes right of it, clear of the edge from its parent above left."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gametrees.drawing.painter import TextCollection
+
+    tie = gt.tree_from_nested([[[3, 4], [5, 6]], [[4, 2], [7, 8], [9, 1]]])
+    fig = gt.side_by_side(gt.alphabeta(tie), gt.alphabeta(tie, strict=True))
+    fig.canvas.draw()
+    parent = {tie.nodes[v]["label"]: tie.nodes[u]["label"] for u, v in tie.edges}
+    x = {}
+    for ax in fig.axes:
+        for coll in ax.collections:
+            if isinstance(coll, TextCollection) and coll.get_gid() == "labels":
+                assert coll.get_snap() is False      # E, F, H, T keep their thin bars at 100 dpi
+                for path, label, offset in zip(coll.get_paths(), coll.texts, coll.get_offsets()):
+                    x.setdefault(label, (path.vertices[:, 0].min(), path.vertices[:, 0].max(), offset[0]))
+    pos = {label: x[label][2] for label in x}
+    for label in ("E", "H"):       # right children of B and C: to the right
+        assert pos[parent[label]] < pos[label] and x[label][0] > 0, label
+    for label in ("B", "D", "F", "G"):   # left children or straight below: to the left
+        assert pos[parent[label]] >= pos[label] - 1e-9 and x[label][1] < 0, label
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
