@@ -13,7 +13,7 @@ built once, on first use, into :data:`CACHE`.
 May import: the standard library, :mod:`gametrees.games`,
 :mod:`gametrees.search`, :mod:`gametrees.trees`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
-:mod:`gametrees.exercises.by_hand.base` and
+:mod:`gametrees.exercises.by_hand` (its public names) and
 :mod:`gametrees.exercises.code_checks.guard`.
 """
 
@@ -32,7 +32,7 @@ import traceback
 from ...games import CHANCE, Game, MAX, MIN, TicTacToe
 from ...search import expectimax
 from ...trees import TreeGame, tree_from_nested
-from ..by_hand.base import random_spec
+from ..by_hand import random_spec
 from .guard import LibraryGuard, UsedLibrary
 
 # ============================================================================
