@@ -353,7 +353,7 @@ def test_pruning_order_blank_junk_right():
     for answer in ([[6, 10, 11], [2, 4, 8], [5, 7, 9]], [[6, 11, 10], [4, 2, 8], [5, 9, 7]],
                    ([6, 10, 11], [5, 9, 7], [2, 8, 4])):
         fb = ex.check_pruning_order(TREE, answer)
-        assert fb.ok and "evaluates 5 of the 9 leaves" in text(fb) and leaves(answer) == 5
+        assert fb.ok and "evaluates 5 leaves, the fewest" in text(fb) and leaves(answer) == 5
     with pytest.raises(ValueError, match="tree must be a list of at least 2"):
         ex.check_pruning_order([1, 2], [[1], [2]])
 
@@ -430,3 +430,29 @@ def test_inner_labels_sit_away_from_the_incoming_edge_and_keep_their_bars():
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_pruning_order_worst_count_and_the_halving_misconception():
+    assert max(leaves(t) for t in ([[4, 8, 2], [5, 9, 7], [6, 10, 11]], TREE)) == 9
+    from gametrees.exercises.lessons.l03_alpha_beta import _count_two_level, _most
+    assert _most(TREE) == 9
+    import random
+    rng = random.Random(3)
+    for _ in range(200):   # the check's own count is alpha-beta's
+        t = [[rng.randint(-4, 4) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(2, 4))]
+        assert _count_two_level(t) == leaves(t), t
+    right = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
+    assert ex.check_pruning_order(TREE, right, worst=9).ok
+    for halving in (5, 4.5):
+        attempts.reset()
+        first = ex.check_pruning_order(TREE, right, worst=halving)
+        assert first.score == (1, 2) and first.tags == ("ordering-halves-work",)
+        assert not has_number(first, 9) and "The worst order: you wrote" in text(first)
+        second = ex.check_pruning_order(TREE, right, worst=halving)
+        assert_rules(first, second)
+        assert not has_number(second, 9)
+    attempts.reset()
+    fb = ex.check_pruning_order(TREE, None, worst=7)        # partly answered: the order is still to come
+    assert fb.score == (0, 2) and "The order: not answered yet." in text(fb) and fb.tags == ()
+    assert not has_number(fb, 9) and not has_number(fb, 5)
+    assert "could not read 'nine'" in text(ex.check_pruning_order(TREE, right, worst="nine"))

@@ -124,7 +124,7 @@ _ENTRIES = [
         "ordering-halves-work", "Ordering ignored; 'halves the work'",
         "Predicted the same number of leaves for best-first and worst-first orders, or b^d / 2.",
         "Perfect ordering examines about b^(d/2) leaves; the worst order saves nothing.",
-        ("check_ordering_counts", "check_pruning_order")),
+        ("check_pruning_order",)),
     # -- alpha-beta in code -------------------------------------------------------
     Misconception(
         "root-window-restart", "Root restarts the window per child",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...games import MAX, MIN
 from ...search import minimax
 from ..attempts import escalate
-from ..by_hand.base import as_tree
+from ..by_hand import as_tree
 from ..feedback import ROLE_NAMES, Report, close, fmt
 from .reading import nested_text, number_answer, tree_key, twin_tree, worked_minimax
 

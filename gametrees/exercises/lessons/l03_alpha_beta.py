@@ -9,6 +9,7 @@ is the notebook's folded solution.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import random
@@ -46,7 +47,29 @@ def _fewest(nested):
     return [sorted(c) for c in sorted(nested, key=lambda c: (-min(c), len(c)))]
 
 
-def check_pruning_order(tree, answer):
+def _count_two_level(nested):
+    """Leaves alpha-beta (textbook rule, left to right) evaluates in a MAX root over MIN nodes over leaves."""
+    alpha, count = -math.inf, 0
+    for node in nested:
+        value = math.inf
+        for leaf in node:
+            count += 1
+            value = min(value, leaf)
+            if value <= alpha:
+                break
+        alpha = max(alpha, value)
+    return count
+
+
+def _most(nested):
+    """The most leaves any arrangement of ``nested`` makes alpha-beta evaluate (every arrangement tried)."""
+    per_node = [list(itertools.permutations(node)) for node in nested]
+    return max(_count_two_level(arranged)
+               for nodes in itertools.permutations(range(len(nested)))
+               for arranged in itertools.product(*(per_node[i] for i in nodes)))
+
+
+def check_pruning_order(tree, answer, worst=None):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -55,12 +78,16 @@ def check_pruning_order(tree, answer):
     (textbook rule, children left to right) evaluates as few leaves as
     possible. The fewest is measured with the engine on the arrangement
     "best MIN node first, smallest leaf first" (the Knuth-Moore count
-    ``2b - 1`` on a uniform tree).
+    ``2b - 1`` on a uniform tree). ``worst``, if given, is the learner's count
+    of the leaves alpha-beta evaluates in the *worst* arrangement (found by
+    trying every one); giving the best order's count or half of all leaves
+    there is the misconception ``ordering-halves-work``.
 
     The feedback names what the learner's order costs and why: a first MIN
     node that is not the best (so α starts too low, and the best node must
     be searched to its end), or a later MIN node whose first leaf is above α
-    although a leaf at most α exists (so it cannot stop after one leaf).
+    although a leaf at most α exists (so it cannot stop after one leaf). It
+    never gives the best order, its count or the worst count.
 
     Examples
     --------
@@ -73,60 +100,92 @@ def check_pruning_order(tree, answer):
     """
     what = "Order for the most pruning"
     tree = _two_level(tree, "tree")
-    if answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0):
+    if (answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
                                 "MIN node, in the order alpha-beta should search them.")
-    try:
-        mine = _two_level(answer, "your answer", fewest=1)
-    except ValueError:
-        return malformed(what, f"Could not read {answer!r}: give nested lists of numbers with the same shape as the "
-                               f"tree, one list per MIN node, such as [[3, 12, 8], [2, 4, 6]].")
     key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
-    rep = Report()
-    # The same tree: the same MIN nodes (as multisets of leaves), in any order.
-    want = sorted(sorted(c) for c in tree)
-    got = sorted(sorted(c) for c in mine)
-    if got != want:
-        extra = [c for c in mine if sorted(c) not in want]
-        missing = [c for c in tree if sorted(c) not in got]
-        if len(mine) != len(tree):
-            rep.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has {len(mine)}.")
-        if extra:
-            rep.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only reorder a node's "
-                    f"leaves and the nodes themselves, never move a leaf to another node or change it.")
-        if missing:
-            rep.bad(f"The tree's MIN node with leaves {missing[0]} is missing from your answer.")
-        if not rep.items:
-            rep.bad("Your answer repeats one MIN node and leaves out another: each must appear once.")
-        return escalate(key, Feedback(f"{what}: not a rearrangement of the tree.", rep.items))
-    best = _fewest(tree)
-    fewest, used = _leaves_evaluated(best), _leaves_evaluated(mine)
     total = sum(len(c) for c in tree)
-    if used == fewest:
-        rep.good(f"Alpha-beta evaluates {used} of the {total} leaves, the fewest any order allows: the best MIN "
-                 f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and every later "
-                 f"MIN node stops at its first leaf, which is at most α.")
-        return escalate(key, Feedback(f"{what}: right.", rep.items))
-    rep.bad(f"Alpha-beta evaluates {used} of the {total} leaves in your order; another order needs fewer.")
-    top = max(min(c) for c in tree)
-    if min(mine[0]) < top:
-        rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), and it sets α "
-                f"for the rest of the search: is it the MIN node worth the most to MAX? A later MIN node worth more "
-                f"than α cannot stop early: none of its leaves is at most α.",
-                "MAX's best child should be searched first: the higher α is early, the sooner later MIN nodes stop.")
-    alpha = -math.inf
-    for i, c in enumerate(mine):
-        if i and c[0] > alpha and min(c) <= alpha:
-            rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = {fmt(alpha)}, so it "
-                    f"cannot stop after its first leaf. Which of its leaves would let it stop at once?",
-                    "Under a MIN node searched later, put a leaf at most α first: MIN can then already hold MAX "
-                    "to α or less, and the other leaves cannot matter.")
-        alpha = max(alpha, min(c))
+    rep = Report()
+    mine = None
+    if answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0):
+        rep.bad("The order: not answered yet.")
+    else:
+        try:
+            mine = _two_level(answer, "your answer", fewest=1)
+        except ValueError:
+            if is_blank(worst):
+                return malformed(what, f"Could not read {answer!r}: give nested lists of numbers with the same "
+                                       f"shape as the tree, one list per MIN node, such as [[3, 12, 8], [2, 4, 6]].")
+            rep.bad(f"The order: could not read {answer!r}: give nested lists of numbers, one list per MIN node.")
+    if mine is not None:
+        # The same tree: the same MIN nodes (as multisets of leaves), in any order.
+        want = sorted(sorted(c) for c in tree)
+        got = sorted(sorted(c) for c in mine)
+        if got != want:
+            extra = [c for c in mine if sorted(c) not in want]
+            missing = [c for c in tree if sorted(c) not in got]
+            wrong_shape = Report()
+            if len(mine) != len(tree):
+                wrong_shape.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has {len(mine)}.")
+            if extra:
+                wrong_shape.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only reorder a "
+                                f"node's leaves and the nodes themselves, never move a leaf to another node or "
+                                f"change it.")
+            if missing:
+                wrong_shape.bad(f"The tree's MIN node with leaves {missing[0]} is missing from your answer.")
+            if not wrong_shape.items:
+                wrong_shape.bad("Your answer repeats one MIN node and leaves out another: each must appear once.")
+            return escalate(key, Feedback(f"{what}: not a rearrangement of the tree.", wrong_shape.items))
+        fewest, used = _leaves_evaluated(_fewest(tree)), _leaves_evaluated(mine)
+        if used == fewest:
+            rep.good(f"Alpha-beta evaluates {used} leaves, the fewest any order allows: the best MIN "
+                     f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and every "
+                     f"later MIN node stops at its first leaf, which is at most α.")
+        else:
+            rep.bad(f"Alpha-beta evaluates {used} leaves in your order; another order needs fewer.")
+            top = max(min(c) for c in tree)
+            if min(mine[0]) < top:
+                rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), and it "
+                        f"sets α for the rest of the search: is it the MIN node worth the most to MAX? A later MIN "
+                        f"node worth more than α cannot stop early: none of its leaves is at most α.",
+                        "MAX's best child should be searched first: the higher α is early, the sooner later MIN "
+                        "nodes stop.")
+            alpha = -math.inf
+            for i, c in enumerate(mine):
+                if i and c[0] > alpha and min(c) <= alpha:
+                    rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = {fmt(alpha)}, "
+                            f"so it cannot stop after its first leaf. Which of its leaves would let it stop at once?",
+                            "Under a MIN node searched later, put a leaf at most α first: MIN can then already "
+                            "hold MAX to α or less, and the other leaves cannot matter.")
+                alpha = max(alpha, min(c))
+    if not is_blank(worst):
+        most = _most(tree)
+        best_count = _leaves_evaluated(_fewest(tree))
+        w = worst if isinstance(worst, numbers.Real) and not isinstance(worst, bool) else None
+        if w is None:
+            rep.bad(f"The worst order: could not read {worst!r}: give a number of leaves.")
+        elif w == most:
+            rep.good(f"The worst order: {most} leaves: a MIN node stops only at a leaf at most α; "
+                     f"searched from the worst MIN node to the best, every leaf of a later node is above α, so "
+                     f"none stops before its end.")
+        elif w in (best_count, total / 2):
+            rep.bad(f"The worst order: you wrote {fmt(w)}. Does the order of the children change nothing, or only "
+                    f"halve the work? Arrange the tree so that no MIN node ever meets a leaf at most α before its "
+                    f"last leaf, and count what alpha-beta then evaluates.", tag="ordering-halves-work")
+        else:
+            rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: arrange "
+                    f"the MIN nodes and their leaves so that this happens as late as possible, and count.")
+    if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
+        return unanswered(what, "Give the rearranged tree.")
 
     def twin(_fb):
-        return _worked_order(tree, mine)
+        return _worked_order(tree, mine or tree)
 
-    return escalate(key, Feedback(f"{what}: {used} leaves evaluated; fewer is possible.", rep.items), twin=twin)
+    fb = rep.feedback(what)
+    if mine is not None and not fb.ok and rep.items[0][0] == "bad" and "another order needs fewer" in rep.items[0][1]:
+        fb = Feedback(f"{what}: {_leaves_evaluated(mine)} leaves evaluated; fewer is possible.", fb.items,
+                      tags=fb.tags)
+    return escalate(key, fb, twin=twin)
 
 
 def _twin_numbers(tree, seed):
@@ -149,7 +208,7 @@ def _worked_order(tree, mine):
     return (f"{twin}: MIN takes each node's smallest leaf, so {worths}. Search the one worth {top} first: it is "
             f"searched to its end ({len(best[0])} leaves; α is still -∞ there) and sets α = {top}. Every other "
             f"MIN node has a leaf at most {top}: put it first and the node stops after one leaf. Order "
-            f"{best}: {_leaves_evaluated(best)} leaves evaluated.")
+            f"{best}.")
 
 
 def _returns(G, hard):
