@@ -298,29 +298,31 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
     r = gt.alphabeta(T)
     c = next(n for n in T if T.nodes[n]["label"] == "C")
     assert r.value == 4 and r.graph.nodes[c]["value"] == 3        # the engine is fail-soft
-    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root": 4}).ok
-    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "3", "hard": "4", "root": 4.0}).ok
+    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 4}).ok
+    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "3", "hard": "4", "root_soft": 4.0, "root_hard": "4"}).ok
     with pytest.raises(ValueError, match="not cut off"):
-        ex.check_fail_soft_hard(CUTOFF, "B", {"soft": 4, "hard": 4, "root": 4})
+        ex.check_fail_soft_hard(CUTOFF, "B", {"soft": 4, "hard": 4})
     with pytest.raises(ValueError, match="inner node"):
         ex.check_fail_soft_hard(CUTOFF, "Z", {})
 
 
 def test_fail_soft_hard_blank_junk():
-    for blank in (None, {"soft": None, "hard": None, "root": None}, {}):
+    for blank in (None, {"soft": None, "hard": None, "root_soft": None, "root_hard": None}, {}):
         assert ex.check_fail_soft_hard(CUTOFF, "C", blank).status == "unanswered"
     for junk in ("3, 4, 4", [3, 4, 4]):
         fb = ex.check_fail_soft_hard(CUTOFF, "C", junk)
         assert fb.status == "unreadable" and fb.tags == ()
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "three", "hard": 4, "root": None})
-    assert fb.score == (1, 3) and "could not read 'three'" in text(fb) and "The root: not answered yet." in text(fb)
+    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "three", "hard": 4, "root_soft": None, "root_hard": 4})
+    assert fb.score == (2, 4) and "could not read 'three'" in text(fb)
+    assert "The root under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"soft": 1, "hard": 7, "root": 9}
+    answer = {"soft": 1, "hard": 7, "root_soft": 9, "root_hard": 9}
     first = ex.check_fail_soft_hard(CUTOFF, "C", answer)
-    assert first.score == (0, 3) and first.tags == ("cut-value-as-minimax",)
-    assert all(f"{part}: you wrote" in text(first) for part in ("Fail-soft", "Fail-hard", "The root"))
+    assert first.score == (0, 4) and first.tags == ("cut-value-as-minimax",)
+    assert all(f"{part}: you wrote" in text(first)
+               for part in ("Fail-soft", "Fail-hard", "The root under fail-soft", "The root under fail-hard"))
     assert not has_number(first, 3) and not has_number(first, 4)
     second = ex.check_fail_soft_hard(CUTOFF, "C", answer)
     assert_rules(first, second)
@@ -330,8 +332,8 @@ def test_fail_soft_hard_all_wrong_then_twin():
 
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 4, "hard": 3, "root": 4})
-    assert fb.score == (1, 3) and fb.tags == ("fail-hard-bound",)
+    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 4, "hard": 3, "root_soft": 4, "root_hard": 4})
+    assert fb.score == (2, 4) and fb.tags == ("fail-hard-bound",)
     assert "Fail-soft: you wrote 4, the bound of C's window" in text(fb)
     assert "returns 3" not in text(fb)
 
@@ -390,13 +392,15 @@ def test_pruning_order_not_a_rearrangement():
 
 def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     ours = {"nodes-for-leaves", "uniform-branching", "average-as-branching", "chance-vs-hidden",
-            "opponent-reply-ignored"}
+            "opponent-reply-ignored", "ordering-halves-work", "pruning-changes-value"}
     assert ours <= set(CATALOGUE)
     seen = set()
     seen |= set(ex.check_nim_leaves(5, 28).tags) | set(ex.check_nim_leaves(5, 243).tags)
     seen |= set(ex.check_effective_branching(7, 95 / 52).tags)
     seen |= set(ex.check_game_kinds({"Mastermind": ("chance", "hidden")}).tags)
     seen |= set(ex.check_position(POSITION, {"value": 0, "move": 3}).tags)
+    seen |= set(ex.check_pruning_order(TREE, TREE, worst=5).tags)
+    seen |= set(ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 3}).tags)
     assert ours <= seen
     for tag in ours:
         assert any(name.startswith("check_") for name in CATALOGUE[tag].detected_by)
@@ -456,3 +460,12 @@ def test_pruning_order_worst_count_and_the_halving_misconception():
     assert fb.score == (0, 2) and "The order: not answered yet." in text(fb) and fb.tags == ()
     assert not has_number(fb, 9) and not has_number(fb, 5)
     assert "could not read 'nine'" in text(ex.check_pruning_order(TREE, right, worst="nine"))
+
+
+def test_fail_soft_hard_two_root_values_is_the_changed_value_misconception():
+    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 3})
+    assert fb.score == (3, 4) and fb.tags == ("pruning-changes-value",)
+    assert "The root under fail-hard: you wrote 3, and another value" in text(fb)
+    attempts.reset()
+    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 7, "root_soft": 6, "root_hard": 6})
+    assert fb.tags == () and not has_number(fb, 4)    # the same wrong value twice: a slip, not that belief

@@ -119,7 +119,7 @@ _ENTRIES = [
         "Expects alpha-beta (or another order of the children) to give the root a different value than "
         "minimax.",
         "Alpha-beta returns the minimax value at the root; only which leaves are visited changes.",
-        ("check_pruning_order",)),
+        ("check_fail_soft_hard",)),
     Misconception(
         "ordering-halves-work", "Ordering ignored; 'halves the work'",
         "Predicted the same number of leaves for best-first and worst-first orders, or b^d / 2.",

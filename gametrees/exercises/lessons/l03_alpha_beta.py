@@ -260,21 +260,23 @@ def check_fail_soft_hard(tree, node, answer):
 
     ``tree`` is nested lists (MAX at the root, textbook rule, children left to
     right); ``node`` is the label of a node whose search is cut off;
-    ``answer`` is ``{"soft": v, "hard": w, "root": r}``: what ``node``
-    returns to its parent in the lesson's (fail-soft) alpha-beta, what it
-    returns when a cut-off returns the bound it crossed instead (fail-hard:
-    β at a MAX node, α at a MIN node), and the root's value (the same under
-    both). Named mistakes: the node's minimax value for a cut-off node
-    (``cut-value-as-minimax``), the window's bound given as the fail-soft
-    return (``fail-hard-bound``).
+    ``answer`` is ``{"soft": v, "hard": w, "root_soft": r, "root_hard": s}``:
+    what ``node`` returns to its parent in the lesson's (fail-soft)
+    alpha-beta, what it returns when a cut-off returns the bound it crossed
+    instead (fail-hard: β at a MAX node, α at a MIN node), and the root's
+    value under each (the same: minimax's). Named mistakes: the node's
+    minimax value for a cut-off node (``cut-value-as-minimax``), the window's
+    bound given as the fail-soft return (``fail-hard-bound``), two different
+    root values (``pruning-changes-value``).
 
     Examples
     --------
-    >>> check_fail_soft_hard([[4, 9], [7, 3, 1]], "C", {"soft": 3, "hard": 4, "root": 4})
-    ✓ What C returns: all 3 right.
+    >>> check_fail_soft_hard([[4, 9], [7, 3, 1]], "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 4})
+    ✓ What C returns: all 4 right.
     ✓ Fail-soft: C returns 3, the value it had when it stopped.
     ✓ Fail-hard: C returns 4, the bound α it crossed.
-    ✓ The root: 4, the same under both (only cut-off nodes return something else).
+    ✓ The root under fail-soft: 4, minimax's value.
+    ✓ The root under fail-hard: 4, minimax's value (only cut-off nodes return something else).
     """
     G = tree_from_nested(tree)
     labels = {G.nodes[n]["label"]: n for n in G}
@@ -284,21 +286,26 @@ def check_fail_soft_hard(tree, node, answer):
     if soft[node] == hard[node]:
         raise ValueError(f"{node} is not cut off in this tree, so fail-soft and fail-hard return the same")
     what = f"What {node} returns"
-    form = "give a dict such as {'soft': 2, 'hard': 5, 'root': 5}"
+    form = "give a dict such as {'soft': 2, 'hard': 5, 'root_soft': 5, 'root_hard': 5}"
     if not isinstance(answer, Mapping):
         if is_blank(answer):
             return unanswered(what, f"Replace None: {form}.")
         return malformed(what, f"Could not read {answer!r}: {form}.")
-    parts = {k: answer.get(k) for k in ("soft", "hard", "root")}
+    parts = {k: answer.get(k) for k in ("soft", "hard", "root_soft", "root_hard")}
     if all(is_blank(v) for v in parts.values()):
         return unanswered(what, f"Replace each None with a number: {form}.")
     nid = labels[node]
     exact = _minimax_values(G)
     root = G.nodes[G.graph["root"]]["label"]
+    assert soft[root] == hard[root] == minimax(G, trace=False).value
+    roots = [_number(parts[k]) for k in ("root_soft", "root_hard")]
+    split = None not in roots and roots[0] != roots[1]   # two root values: the variant changes the value?
     rep = Report()
-    for part, right in (("soft", soft[node]), ("hard", hard[node]), ("root", soft[root])):
+    for part, right in (("soft", soft[node]), ("hard", hard[node]), ("root_soft", soft[root]),
+                        ("root_hard", hard[root])):
         given = parts[part]
-        name = {"soft": "Fail-soft", "hard": "Fail-hard", "root": "The root"}[part]
+        name = {"soft": "Fail-soft", "hard": "Fail-hard", "root_soft": "The root under fail-soft",
+                "root_hard": "The root under fail-hard"}[part]
         if is_blank(given):
             rep.bad(f"{name}: not answered yet.")
             continue
@@ -309,8 +316,9 @@ def check_fail_soft_hard(tree, node, answer):
             rep.good({"soft": f"Fail-soft: {node} returns {fmt(right)}, the value it had when it stopped.",
                       "hard": f"Fail-hard: {node} returns {fmt(right)}, the bound "
                               f"{'α' if G.nodes[nid]['player'] == 'min' else 'β'} it crossed.",
-                      "root": f"The root: {fmt(right)}, the same under both (only cut-off nodes return "
-                              f"something else)."}[part])
+                      "root_soft": f"The root under fail-soft: {fmt(right)}, minimax's value.",
+                      "root_hard": f"The root under fail-hard: {fmt(right)}, minimax's value (only cut-off nodes "
+                                   f"return something else)."}[part])
         elif part == "soft" and x == exact[node]:
             rep.bad(f"Fail-soft: you wrote {fmt(x)}, what {node} would be worth after looking at every child. Does "
                     f"{node} look at every child? Follow the code: when does its loop return, and what does "
@@ -326,8 +334,13 @@ def check_fail_soft_hard(tree, node, answer):
             rep.bad(f"Fail-hard: you wrote {fmt(x)}. A fail-hard cut-off returns the bound it crossed instead of "
                     f"`value`: which bound does a {G.nodes[nid]['player'].upper()} node test, and what is it "
                     f"at {node} when it stops?")
+        elif split:
+            rep.bad(f"{name}: you wrote {fmt(x)}, and another value for the other version. Can returning a "
+                    f"different bound from a cut-off node change the root's value? A cut-off child's return, either "
+                    f"way, is at most the best so far: does it change which child is best, or its value?",
+                    tag="pruning-changes-value")
         else:
-            rep.bad(f"The root: you wrote {fmt(x)}. MAX at the root takes the largest of what its children "
+            rep.bad(f"{name}: you wrote {fmt(x)}. MAX at the root takes the largest of what its children "
                     f"return, and a cut-off child's return is at most the best so far: does either version change "
                     f"which child is best, or its value?")
 
