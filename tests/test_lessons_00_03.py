@@ -469,3 +469,51 @@ def test_fail_soft_hard_two_root_values_is_the_changed_value_misconception():
     attempts.reset()
     fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 7, "root_soft": 6, "root_hard": 6})
     assert fb.tags == () and not has_number(fb, 4)    # the same wrong value twice: a slip, not that belief
+
+
+# --------------------------------------------------------------------------------- lesson 02: claims
+
+def _o_wins_now(game, state):
+    return any(game.is_terminal(c) and game.utility(c) == -1 for _, c in game.successors(state))
+
+
+def test_minimax_claims_are_true_as_stated():
+    from gametrees.exercises.lessons.l02_minimax import MINIMAX_CLAIMS
+    assert {k: v[1] for k, v in MINIMAX_CLAIMS.items()} == {"a": False, "b": True, "c": True, "d": False}
+    game = TicTacToe()
+    assert gt.minimax(game).value == 0        # a and d: the promise is a draw or better
+    # c: a lost position where bare minimax plays a move after which O wins at once, though another move does not
+    found = None
+    for s in gt.expand(game, merge=True):
+        if game.is_terminal(s) or game.to_move(s) != "max":
+            continue
+        kids = dict(game.successors(s))
+        if all(gt.minimax(game, c).value == -1 for c in kids.values()):
+            move = gt.minimax(game, s).move
+            if _o_wins_now(game, kids[move]) and not all(_o_wins_now(game, c) for c in kids.values()):
+                found = s
+                break
+    assert found is not None
+
+
+def test_minimax_claims_each_way():
+    right = {"a": False, "b": True, "c": True, "d": False}
+    assert ex.check_minimax_claims(right).ok
+    assert ex.check_minimax_claims(dict.fromkeys(right)).status == "unanswered"
+    for junk in ("a", [True] * 4):
+        assert ex.check_minimax_claims(junk).status == "unreadable"
+    all_wrong = {k: not v for k, v in right.items()}
+    attempts.reset()
+    first = ex.check_minimax_claims(all_wrong)
+    assert first.score == (0, 4) and first.tags == ("correct-read-as-bug",)
+    for key in right:
+        line = next(line for line in first.lines if line.startswith(f"✗ {key}:"))
+        assert "not right" in line and "true" not in line.lower().split("not right")[1][:8]
+    assert "false" not in text(first).lower() and " true" not in text(first).lower()
+    second = ex.check_minimax_claims(all_wrong)
+    assert_rules(first, second)
+    assert "tic-tac-toe" not in twins(second)[0]
+    attempts.reset()
+    fb = ex.check_minimax_claims({"a": False, "b": True, "c": "yes", "d": None})
+    assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
+    assert fb.tags == ()

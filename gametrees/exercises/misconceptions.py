@@ -82,7 +82,7 @@ _ENTRIES = [
         "Calls a correct minimax agent wrong because it loses, or ends a lost game fast.",
         "Minimax is a worst-case guarantee: a weaker MIN can only help MAX; when every line loses, any move "
         "scores the same.",
-        ("check_game_kinds",)),
+        ("check_minimax_claims",)),
     # -- alpha-beta by hand -------------------------------------------------------
     Misconception(
         "wrong-bound-updated", "Wrong bound updated",

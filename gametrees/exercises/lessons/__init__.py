@@ -6,7 +6,8 @@ module                         checks
 ``l00_start_here``             :func:`check_value`
 ``l01_game_trees``             :func:`check_nim_leaves`, :func:`check_effective_branching`,
                                :func:`check_game_kinds`
-``l02_minimax``                :func:`check_position`, :func:`check_fast_wins`
+``l02_minimax``                :func:`check_position`, :func:`check_minimax_claims`,
+                               :func:`check_fast_wins`
 ``l03_alpha_beta``             :func:`check_fail_soft_hard`, :func:`check_pruning_order`
 ``l04_depth_and_evaluation``   :func:`check_win_depth`, :func:`check_scale_choices`,
                                :func:`check_quiet_positions`
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from .l00_start_here import check_value
 from .l01_game_trees import check_effective_branching, check_game_kinds, check_nim_leaves
-from .l02_minimax import check_fast_wins, check_position
+from .l02_minimax import check_fast_wins, check_minimax_claims, check_position
 from .l03_alpha_beta import check_fail_soft_hard, check_pruning_order
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
 from .l05_search_enhancements import (
@@ -50,6 +51,7 @@ __all__ = [
     "check_fast_wins",
     "check_game_kinds",
     "check_mcts",
+    "check_minimax_claims",
     "check_negamax",
     "check_nim_leaves",
     "check_order_preserving_flip",

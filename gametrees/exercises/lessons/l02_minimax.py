@@ -22,7 +22,7 @@ from ..code_checks.values import ttt_text
 from ..feedback import Feedback, Report, fmt, malformed, or_list
 from .reading import is_blank, unanswered
 
-__all__ = ["check_fast_wins", "check_position"]
+__all__ = ["MINIMAX_CLAIMS", "check_fast_wins", "check_minimax_claims", "check_position"]
 
 _FILES = "abc"
 
@@ -233,3 +233,70 @@ def check_fast_wins(game):
     if rep.tags and not fb.tags:
         fb = Feedback(fb.title, fb.items, tags=rep.tags)
     return escalate("lesson02.fast_wins", fb, twin=twin)
+
+
+# Claims about what minimax promises (lesson 02, exercise 4): key -> (claim, true?, question to re-apply).
+MINIMAX_CLAIMS = {
+    "a": ("MinimaxAgent drew some of its games against the random player above, so it has a bug.", False,
+          "What does the value of the empty board promise the minimax player: a win, or at least a draw?"),
+    "b": ("Against an opponent who plays badly, the minimax player can only end at the minimax value or better.",
+          True,
+          "The minimax value assumes the opponent's best reply everywhere: what can a worse reply do to it?"),
+    "c": (("In a position where every move loses against best play, bare minimax (gt.minimax) may choose a move "
+           "that lets the opponent win at once, though another move would make the opponent find the win."), True,
+          ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses from "
+           "slow ones?")),
+    "d": ("The minimax player wins only the games in which its opponent plays its best.", False,
+          "Against best play, what does the empty board's value say the game ends in?"),
+}
+
+
+def check_minimax_claims(answer):
+    """Check True/False verdicts on claims about what minimax promises (lesson 02).
+
+    ``answer`` maps a claim's key (see :data:`MINIMAX_CLAIMS`) to ``True`` or
+    ``False``. A wrong verdict is named with the question to ask again (each
+    is a yes/no choice, so the feedback never says which way); calling a
+    correct agent's draw a bug is ``correct-read-as-bug``.
+
+    Examples
+    --------
+    >>> check_minimax_claims({"a": False, "b": True, "c": True, "d": False}).ok
+    True
+    >>> check_minimax_claims({"a": None, "b": None, "c": None, "d": None}).status
+    'unanswered'
+    """
+    what = "Claims about minimax"
+    form = "give a dict such as {'a': True, 'b': False, ...}, one True or False per claim"
+    if not isinstance(answer, Mapping):
+        if is_blank(answer):
+            return unanswered(what, f"Replace None: {form}.")
+        return malformed(what, f"Could not read {answer!r}: {form}.")
+    if all(v is None for v in answer.values()):
+        return unanswered(what, f"Replace each None with True or False: {form}.")
+    rep = Report()
+    for key, given in answer.items():
+        claim = MINIMAX_CLAIMS.get(str(key).strip().lower())
+        if claim is None:
+            rep.note(f"{key!r}: no such claim (the claims are {', '.join(MINIMAX_CLAIMS)}).")
+            continue
+        _, truth, question = claim
+        if given is None:
+            rep.bad(f"{key}: not answered yet.")
+        elif not isinstance(given, bool):
+            rep.bad(f"{key}: could not read {given!r}: give True or False.")
+        elif given == truth:
+            rep.good(f"{key}: {'true' if truth else 'false'}.")
+        elif key == "a":
+            rep.bad(f"{key}: not right. {question} Compare what happened in those games with that promise.",
+                    tag="correct-read-as-bug")
+        else:
+            rep.bad(f"{key}: not right. {question}")
+
+    def twin(_fb):
+        return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so it has "
+                "a bug'. Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every reply leaves "
+                "MAX a move back to a multiple of 4), so minimax promises MAX a win from the start whatever MIN "
+                "does: a loss would be a bug, and the claim is true.")
+
+    return escalate("lesson02.minimax_claims", rep.feedback(what), twin=twin)
