@@ -27,6 +27,7 @@ B = min(3, 12) = 3; C = min(2, 4) = 2; A = max(3, 2) = 3.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
 import random
@@ -104,7 +105,7 @@ def worked_minimax(G):
 def tree_key(prefix, G):
     """A key for :func:`~gametrees.exercises.attempts.escalate` that is the same for the same tree, however built."""
     nodes = sorted((repr(n), G.nodes[n].get("player"), G.nodes[n].get("utility")) for n in G)
-    return f"{prefix}:{hash(tuple(nodes)) & 0xFFFFFFFF:08x}"
+    return f"{prefix}:{hashlib.sha1(repr(nodes).encode()).hexdigest()[:10]}"   # the same in every kernel
 
 
 def nested_text(G, n=None):
