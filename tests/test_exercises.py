@@ -419,7 +419,7 @@ def test_malformed_values_answers_are_feedback_not_errors():
         fb = ex.ValuesExercise(TEXTBOOK).check(answer)
         assert not fb.ok and fb.status == "unreadable" and "give the values as a dict" in text(fb)
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": "three", "B": 3, "C": 2, "D": 2})
-    assert "✗ A: 'three' is not a number; write a number such as 3 or -2.5." in fb.lines
+    assert "✗ A: 'three' is not a number; write a plain number (digits, a decimal point if needed, a minus sign for negatives)." in fb.lines
 
 
 def test_alphabeta_values_and_bounds():

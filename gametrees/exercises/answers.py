@@ -22,6 +22,8 @@ import networkx as nx
 
 from .feedback import and_list
 
+__all__ = ["BadAnswer", "NodeNames", "OP_TEXT", "literal", "parse_value"]
+
 # ============================================================================
 # Reading answers
 # ============================================================================

@@ -36,7 +36,7 @@ class BestMoveExercise(Exercise):
     """
 
     _what = "Best move"
-    answer_form = "give the label of one of the root's children, such as 'B'"
+    answer_form = "give the label of one of the root's children"
     kind = "best_move"
 
     def __init__(self, tree=None, *, chance=False, **kwargs):
@@ -73,8 +73,8 @@ class BestMoveExercise(Exercise):
     def _question(self):
         role = ROLE_NAMES[self.root_player]
         return (f"Best move{self._origin()}: {self._root_text()}. Which move should {role} make? Name the "
-                f"child of {self.nodes.name(self.nodes.root)} it should move to (e.g. "
-                f"'{self.nodes.name(self.children[0])}').")
+                f"child of {self.nodes.name(self.nodes.root)} it should move to: "
+                f"{or_list(self.nodes.name(c) for c in self.children)}.")
 
     def solution(self):
         return self.nodes.name(self.best_child)
@@ -112,12 +112,12 @@ class BestMoveExercise(Exercise):
         kids = or_list(self.nodes.name(c) for c in self.children)
         if n == root:
             rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n not in self.children:
             path = nx.shortest_path(self.tree, root, n)
             rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a child, "
                     f"here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n in self.best:
             rep.good(f"{self.nodes.name(n)} is a best move for {role}.")
             ties = [c for c in self.best if c != n]

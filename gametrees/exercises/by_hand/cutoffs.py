@@ -182,7 +182,7 @@ class PruningExercise(_AlphaBetaExercise):
 
     def _question(self):
         return (f"Pruning{self._origin()}: {self._root_text()}. {self._rule_question()} Which leaves are "
-                f"never evaluated (pruned)? Answer with a list such as ['I', 'J'] or a string \"I, J\" "
+                f"never evaluated (pruned)? Answer with a list of labels or a string of labels separated by commas "
                 f"([] if none).")
 
     def solution(self):
@@ -390,7 +390,7 @@ class OrderExercise(_AlphaBetaExercise):
                 f"In which order does {alg} visit the nodes? List every node it visits, in order, starting "
                 f"with the root {self.nodes.name(self.nodes.root)}")
         return (f"Visiting order{self._origin()}: {self._root_text()}. {how} {what} "
-                f"(e.g. \"A, B, E\" or ['A', 'B', 'E']).")
+                f"(a list of labels, or a string of labels separated by commas).")
 
     def solution(self):
         return [self.nodes.name(n) for n in self.sequence]
@@ -530,11 +530,11 @@ def _parse_window(answer):
         parts = [t for t in re.split(r"[,;]\s*|\s+", s) if t]
         parts = [t for t in parts if t]
         if len(parts) != 2:
-            raise BadAnswer(f"write two values, alpha then beta, e.g. \"3, +inf\"; could not read {answer!r}")
+            raise BadAnswer(f"write two values, alpha then beta, separated by a comma; could not read {answer!r}")
         return parts[0], parts[1]
     if isinstance(answer, (list, tuple)) and len(answer) == 2:
         return answer[0], answer[1]
-    raise BadAnswer(f"give the window as a pair (alpha, beta), e.g. (3, math.inf); got {answer!r}")
+    raise BadAnswer(f"give the window as a pair of numbers (alpha, beta); got {answer!r}")
 
 
 class WindowExercise(_AlphaBetaExercise):
@@ -596,13 +596,15 @@ class WindowExercise(_AlphaBetaExercise):
         name = self.nodes.name(self.node)
         return (f"Window{self._origin()}: {self._root_text()}. {self._rule_question()} What are α and β at "
                 f"{name} when {name} returns its value (after its last child; a cutoff returns at once, "
-                f"before α or β changes)? Answer as a pair (alpha, beta), e.g. (3, math.inf) or \"3, +inf\".")
+                f"before α or β changes)? Answer as a pair of numbers (alpha, beta); where there is no bound yet, "
+                f"write -math.inf (or \"-inf\") for α and math.inf (or \"+inf\") for β.")
 
     @property
     def _what(self):
         return f"Window at {self.nodes.name(self.node)}"
 
-    answer_form = "give (α, β) as a pair of numbers, such as (3, math.inf) or \"3, +inf\""
+    answer_form = ("give (α, β) as a pair of numbers; where there is no bound yet, write -math.inf (or \"-inf\") "
+                   "for α and math.inf (or \"+inf\") for β")
 
     def solution(self):
         return tuple(plain(x) for x in self.window)
@@ -672,7 +674,7 @@ class WindowExercise(_AlphaBetaExercise):
             try:
                 op, v = parse_value(x)
             except BadAnswer as exc:
-                rep.bad(f"{sym} at {name}: {exc}; write a number such as 3, -inf or +inf.")
+                rep.bad(f"{sym} at {name}: {exc}; write a plain number, or -inf / +inf.")
                 values.append(None)
                 continue
             if op != "eq":

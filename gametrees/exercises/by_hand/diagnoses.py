@@ -10,6 +10,21 @@ test trees are not graded answers).
 
 May import: the standard library, :mod:`gametrees.games` and
 :mod:`gametrees.exercises.feedback`.
+
+Examples
+--------
+>>> from gametrees import tree_from_nested
+>>> from gametrees.exercises.answers import NodeNames
+>>> G = tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]); nodes = NodeNames(G)
+>>> D = nodes.by_label["D"]
+>>> rule_question(G, nodes, D)
+"D is a MIN node: which of its children's values does MIN take? (the smallest)"
+>>> value_slip(G, nodes, D, 14, [14, 5, 2])[1]
+'roles-inverted'
+>>> value_slip(G, nodes, D, 7, [14, 5, 2]) is None   # a plain slip names no misconception
+True
+>>> constant_answer([0, 0, 0]), constant_answer([3, 2])
+(True, False)
 """
 
 from __future__ import annotations

@@ -7,6 +7,17 @@ events the engine recorded.
 
 May import: the standard library, :mod:`gametrees.games` and
 :mod:`gametrees.exercises.feedback`.
+
+Examples
+--------
+>>> from gametrees import alphabeta, tree_from_nested
+>>> from gametrees.exercises.answers import NodeNames
+>>> G = tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]); nodes = NodeNames(G)
+>>> info = SearchInfo(alphabeta(G, trace=True), nodes)
+>>> [cut.text(nodes) for cut in info.cuts]
+['after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops: I and J are never looked at']
+>>> info.call_window[nodes.by_label["D"]]
+(3, inf)
 """
 
 from __future__ import annotations

@@ -8,8 +8,19 @@ values, for worked examples that are not the exercise's answer),
 the tree as text (:func:`outline`, :func:`inline`, :func:`leaves_under`).
 
 May import: the standard library, networkx, :mod:`gametrees.games`,
-:mod:`gametrees.trees`, :mod:`gametrees.exercises.feedback` and
-:mod:`gametrees.exercises.answers` (for node names).
+:mod:`gametrees.trees` and :mod:`gametrees.exercises.feedback`.
+
+Examples
+--------
+>>> import random
+>>> from gametrees.exercises.answers import NodeNames
+>>> G = as_tree([[3, 12], [2, 4]], None)
+>>> inline(G, NodeNames(G))
+'A:max(B:min(D=3, E=12), C:min(F=2, G=4))'
+>>> H = next(twin_trees(G, random.Random(1)))      # the same shape, other leaf values
+>>> leaves = lambda T: [T.nodes[n]["utility"] for n in T if not T.out_degree(n)]
+>>> sorted(H.edges) == sorted(G.edges), leaves(H) != leaves(G)
+(True, True)
 """
 
 from __future__ import annotations

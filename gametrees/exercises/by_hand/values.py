@@ -92,11 +92,11 @@ class ValuesExercise(Exercise):
         names = and_list(self.nodes.name(n) for n in self.inner)
         if self.algorithm == "minimax":
             return (f"Minimax{self._origin()}: {self._root_text()}. Give the minimax value of every "
-                    f"inner node ({names}) as a dict, e.g. {{'A': 3, 'B': 5}}.")
+                    f"inner node ({names}) as a dict from label to number, {{'A': ..., 'B': ...}}.")
         if self.algorithm == "expectimax":
             return (f"Expectimax{self._origin()}: {self._root_text()}; chance nodes average their "
                     f"outcomes, weighted by the probabilities shown. Give the value of every inner node "
-                    f"({names}) as a dict, e.g. {{'A': 4.5}}; round to 2 decimals if needed.")
+                    f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals if needed.")
         rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule == "textbook"
                 else "strict rule: prune only when v > β or v < α")
         return (f"Alpha-beta{self._origin()}: {self._root_text()}. Run alpha-beta ({rule}), children "
@@ -149,8 +149,9 @@ class ValuesExercise(Exercise):
             return malformed(what, f"Could not read your answer: {self.nodes.unknown_text(unknown)} "
                                    f"({self.answer_form}).")
         if parsed and all(isinstance(p, BadAnswer) for p in parsed.values()):
-            return malformed(what, "Could not read any of your values: write numbers such as 3 or -2.5"
-                                   + (", or bounds such as '≤ 3'" if self.algorithm == "alphabeta" else "")
+            return malformed(what, "Could not read any of your values: write plain numbers (digits, a decimal point "
+                                   "if needed, a minus sign for negatives)"
+                                   + (", or bounds: ≤ or ≥ before the number" if self.algorithm == "alphabeta" else "")
                                    + f" ({self.answer_form}).")
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
@@ -168,8 +169,9 @@ class ValuesExercise(Exercise):
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
-                rep.bad(f"{name}: {parsed[n]}; write a number such as 3 or -2.5"
-                        + (", or a bound such as '≤ 3'." if self.algorithm == "alphabeta" else "."))
+                rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a minus sign "
+                        f"for negatives)" + (", or a bound: ≤ or ≥ before the number." if self.algorithm == "alphabeta"
+                                             else "."))
             else:
                 self._judge(rep, n, parsed[n], parsed)
         for n in self.nodes.sorted(n for n in parsed if not self.tree.out_degree(n)):

@@ -21,6 +21,9 @@ from ..by_hand import chance_hint, child_probs, inline, roles_hint, value_slip
 from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob, tagged
 from .harness import WRITE_IT_YOURSELF, CountingTree, Outcome, error_hint, exact_values, run_learner
 
+__all__ = ["checker_feedback", "deepest_wrong", "diagnose_tree", "explain_node", "group_line", "inline_tree",
+           "library_feedback", "printed_note", "probe_values", "smallest_failure"]
+
 # ============================================================================
 # Explaining a wrong value at one node
 # ============================================================================

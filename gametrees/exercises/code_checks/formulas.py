@@ -18,6 +18,8 @@ from .diagnosis import checker_feedback, printed_note
 from .harness import Printed, check_callable, error_hint, run_learner
 from .values import ttt_text
 
+__all__ = ["check_evaluation", "check_ucb", "open_lines"]
+
 # ============================================================================
 # check_evaluation: the tic-tac-toe open-lines evaluation
 # ============================================================================

@@ -35,6 +35,11 @@ from ...trees import TreeGame, tree_from_nested
 from ..by_hand import random_spec
 from .guard import LibraryGuard, UsedLibrary
 
+__all__ = ["CACHE", "CallLog", "CountingTicTacToe", "CountingTree", "ListStateGame", "Outcome", "Printed",
+           "StateError", "TEXTBOOK", "TTT_POSITIONS", "WRITE_IT_YOURSELF", "alphabeta_groups",
+           "check_callable", "describe_error", "drawn_tree", "error_hint", "exact_values",
+           "expectimax_groups", "minimax_groups", "nested_tree", "run_learner"]
+
 # ============================================================================
 # Checkers for a learner's functions: running learner code safely
 # ============================================================================

@@ -37,6 +37,8 @@ from .harness import (
 )
 from .values import report_smallest, ttt_group
 
+__all__ = ["check_alphabeta", "restart_leaves", "visited_leaves"]
+
 # ============================================================================
 # check_alphabeta
 # ============================================================================

@@ -44,6 +44,8 @@ from .harness import (
     run_learner,
 )
 
+__all__ = ["check_expectimax", "check_minimax", "report_smallest", "ttt_group", "ttt_text"]
+
 # ============================================================================
 # check_minimax
 # ============================================================================
