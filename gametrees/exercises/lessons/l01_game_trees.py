@@ -91,7 +91,8 @@ def check_game_kinds(answer):
         try:
             a, b = (_KIND_WORDS[str(w).strip().lower()] for w in kind)
         except (KeyError, TypeError, ValueError):
-            rep.bad(f"{game}: could not read {kind!r}: give a pair such as ('chance', 'hidden').")
+            rep.bad(f"{game}: could not read {kind!r}: give a pair: 'deterministic' or 'chance', then 'perfect' "
+                    f"or 'hidden'.")
             continue
         if a in ("perfect", "hidden") and b in ("deterministic", "chance"):
             a, b = b, a  # accept the pair in either order

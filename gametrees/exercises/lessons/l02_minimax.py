@@ -98,7 +98,7 @@ def check_position(position, answer):
     if game.is_terminal(state) or game.to_move(state) != MAX:
         raise ValueError(f"check_position needs a position with X to move and the game not over, got {position!r}")
     what = f"Value and best move of '{position}'"
-    form = "give a dict such as {'value': 0, 'move': 'b2'} (value -1, 0 or +1; move a cell 0-8 or a1-c3)"
+    form = "give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name a1-c3"
     if not isinstance(answer, Mapping):
         if is_blank(answer):
             return unanswered(what, f"Replace None: {form}.")
@@ -267,7 +267,7 @@ def check_minimax_claims(answer):
     'unanswered'
     """
     what = "Claims about minimax"
-    form = "give a dict such as {'a': True, 'b': False, ...}, one True or False per claim"
+    form = "give a dict {'a': ..., 'b': ..., 'c': ..., 'd': ...}, True or False for each claim"
     if not isinstance(answer, Mapping):
         if is_blank(answer):
             return unanswered(what, f"Replace None: {form}.")

@@ -286,7 +286,7 @@ def check_fail_soft_hard(tree, node, answer):
     if soft[node] == hard[node]:
         raise ValueError(f"{node} is not cut off in this tree, so fail-soft and fail-hard return the same")
     what = f"What {node} returns"
-    form = "give a dict such as {'soft': 2, 'hard': 5, 'root_soft': 5, 'root_hard': 5}"
+    form = "give a dict {'soft': ..., 'hard': ..., 'root_soft': ..., 'root_hard': ...}, a number for each"
     if not isinstance(answer, Mapping):
         if is_blank(answer):
             return unanswered(what, f"Replace None: {form}.")

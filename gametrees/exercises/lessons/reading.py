@@ -55,7 +55,8 @@ def number_answer(x, what):
     if is_blank(x):
         return None, unanswered(what, "Replace None with your answer (a number) and run the cell again.")
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
-        return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number such as 3.")
+        return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number (an int or a "
+                                     f"float).")
     return float(x), None
 
 
