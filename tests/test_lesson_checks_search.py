@@ -82,58 +82,6 @@ def test_check_evaluation_sign_flipped_and_mover_view_and_right():
     assert ex.check_evaluation(open_lines).ok
 
 
-# ---------------------------------------------------------------- check_pruning_order (lesson 03)
-
-TREE = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]
-
-
-def leaves(nested):
-    return gt.alphabeta(gt.tree_from_nested(nested)).stats["leaves_evaluated"]
-
-
-def test_pruning_order_unanswered_says_only_that():
-    for blank in (None, []):
-        fb = ex.check_pruning_order(TREE, blank)
-        assert not fb.ok and "not answered yet" in fb.title
-        assert not any(str(v) in text(fb) for v in (6, 10, 11, 9))   # no values, no order given away
-
-
-def test_pruning_order_right_answers():
-    for answer in ([[6, 10, 11], [2, 4, 8], [5, 7, 9]], [[6, 11, 10], [4, 2, 8], [5, 9, 7]],
-                   ([6, 10, 11], [5, 9, 7], [2, 8, 4])):
-        fb = ex.check_pruning_order(TREE, answer)
-        assert fb.ok, text(fb)
-        assert "evaluates 5 of the 9 leaves" in text(fb) and leaves(answer) == 5
-
-
-def test_pruning_order_wrong_first_node():
-    fb = ex.check_pruning_order(TREE, TREE)
-    assert not fb.ok and fb.title.endswith(f"{leaves(TREE)} leaves evaluated, 5 is possible.")
-    assert "Your first MIN node is worth 5, but your third is worth 6" in text(fb)
-    assert "starts with" not in text(fb)   # every later node does start with a leaf ≤ α here
-    assert [min(c) for c in TREE] == [5, 2, 6] and TREE[1][0] <= 5
-
-
-def test_pruning_order_wrong_first_leaf():
-    answer = [[6, 10, 11], [2, 4, 8], [7, 5, 9]]
-    fb = ex.check_pruning_order(TREE, answer)
-    assert not fb.ok and leaves(answer) == 6
-    assert "Your third MIN node (leaves [7, 5, 9]) starts with 7 > α = 6" in text(fb)
-    assert "with 5 first it would stop after one leaf" in text(fb)
-    assert "Your first MIN node" not in text(fb)
-
-
-def test_pruning_order_not_a_rearrangement():
-    partial = ex.check_pruning_order(TREE, [[6, 10, 11]])
-    assert not partial.ok and "not a rearrangement" in partial.title
-    assert "The tree has 3 MIN nodes under the root; your answer has 1." in text(partial)
-    moved = ex.check_pruning_order(TREE, [[6, 10, 2], [11, 4, 8], [5, 7, 9]])
-    assert "Your MIN node with leaves [6, 10, 2] is not in the tree" in text(moved)
-    assert not ex.check_pruning_order(TREE, "6, 10, 11").ok
-    with pytest.raises(ValueError, match="tree must be a list of at least 2"):
-        ex.check_pruning_order([1, 2], [[1], [2]])
-
-
 # ---------------------------------------------------------------- check_table_answers (lesson 05)
 
 ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}

@@ -160,6 +160,9 @@ class TextCollection(PathCollection):
             facecolors=colors, edgecolors="none", linewidths=0, zorder=zorder,
         )
         self.set_gid(gid)
+        # Glyphs made only of straight strokes (E, F, H, T) would be snapped to the pixel grid,
+        # which drops a bar thinner than a pixel at small sizes: E read as [ and T as I.
+        self.set_snap(False)
         self.texts = tuple(t for _, t, *_ in items)
         self.nodes = tuple(it[-1] for it in items)
 
@@ -603,8 +606,16 @@ class Painter:
                     below = half * _HALO + 3.0 if n == sc.current else half + 3.0 * f  # clear of the halo
                     texts.add("labels", xy, str(label), color, 8.5 * f, va="top", dy=-below, owner=n)
                 else:
-                    texts.add("labels", xy, str(label), color, 8.5 * f, ha="right", dx=-(half + 2.0 * f),
-                              dy=half * 0.45 if kind != MIN else -half * 0.1, owner=n)
+                    # Beside the node, on the side its incoming edge does not come from: a right
+                    # child's edge arrives from the upper left, so its label goes right, unless α
+                    # and β are written there.
+                    side = -1.0
+                    pu = prep.parent.get(n)
+                    beside = n in sc.window and (self.windows or (self.windows is None and style == "active"))
+                    if pu is not None and pos[pu][0] < xy[0] - 1e-9 and not beside:
+                        side = 1.0
+                    texts.add("labels", xy, str(label), color, 8.5 * f, ha="right" if side < 0 else "left",
+                              dx=side * (half + 2.0 * f), dy=half * 0.45 if kind != MIN else -half * 0.1, owner=n)
             if n in sc.window and (self.windows or (self.windows is None and style == "active")):
                 a, b = sc.window[n]
                 wsize = 7.5 * max(f, 0.75)

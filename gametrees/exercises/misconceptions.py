@@ -82,7 +82,7 @@ _ENTRIES = [
         "Calls a correct minimax agent wrong because it loses, or ends a lost game fast.",
         "Minimax is a worst-case guarantee: a weaker MIN can only help MAX; when every line loses, any move "
         "scores the same.",
-        ("check_game_kinds",)),
+        ("check_minimax_claims",)),
     # -- alpha-beta by hand -------------------------------------------------------
     Misconception(
         "wrong-bound-updated", "Wrong bound updated",
@@ -119,12 +119,12 @@ _ENTRIES = [
         "Expects alpha-beta (or another order of the children) to give the root a different value than "
         "minimax.",
         "Alpha-beta returns the minimax value at the root; only which leaves are visited changes.",
-        ("check_pruning_order",)),
+        ("check_fail_soft_hard",)),
     Misconception(
         "ordering-halves-work", "Ordering ignored; 'halves the work'",
         "Predicted the same number of leaves for best-first and worst-first orders, or b^d / 2.",
         "Perfect ordering examines about b^(d/2) leaves; the worst order saves nothing.",
-        ("check_ordering_counts", "check_pruning_order")),
+        ("check_pruning_order",)),
     # -- alpha-beta in code -------------------------------------------------------
     Misconception(
         "root-window-restart", "Root restarts the window per child",
@@ -243,6 +243,38 @@ _ENTRIES = [
         "Named some of the nodes under a cut as pruned and others as looked at.",
         "A cut skips every node below the pruned child: nothing there is looked at.",
         ("pruning",)),
+    # -- lessons 00-03 (their checks in exercises/lessons/l00 .. l03) ---------------------
+    Misconception(
+        "nodes-for-leaves", "All nodes counted where the leaves are asked",
+        "Gave the number of every position of a game tree (or a root of it) where the number of complete "
+        "games, the leaves, was asked.",
+        "Asks whether the count includes positions in the middle of a game; only finished games are leaves.",
+        ("check_nim_leaves", "check_effective_branching")),
+    Misconception(
+        "uniform-branching", "Every position given the most moves",
+        "Counted a game's tree as if every position had the largest number of moves (3^d for Nim), though "
+        "moves run out and games end at different depths.",
+        "Asks how many moves a position with 1 or 2 coins has, and when a game ends.",
+        ("check_nim_leaves", "check_effective_branching")),
+    Misconception(
+        "average-as-branching", "Average moves per node taken for b*",
+        "Gave the average number of moves of an inner node as the effective branching factor.",
+        "Shows how many leaves a uniform tree with that branching has: b* must give the game's leaves, "
+        "b*^d = L.",
+        ("check_effective_branching",)),
+    Misconception(
+        "chance-vs-hidden", "Chance and hidden information confused",
+        "Called a game with hidden but unrandom information a game of chance, or a die not yet rolled "
+        "hidden information.",
+        "Asks the two questions apart: does anything random happen after the start? Can every player see "
+        "the whole state?",
+        ("check_game_kinds",)),
+    Misconception(
+        "opponent-reply-ignored", "A move judged without the opponent's best reply",
+        "Chose a move for the threats it makes, although the opponent then wins at once.",
+        "Asks which of the opponent's lines needs only one more mark: the value of a move is what is left "
+        "after the opponent's best reply.",
+        ("check_position",)),
 ]
 
 #: tag -> :class:`Misconception`, in catalogue order.

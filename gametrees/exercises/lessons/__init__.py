@@ -6,8 +6,9 @@ module                         checks
 ``l00_start_here``             :func:`check_value`
 ``l01_game_trees``             :func:`check_nim_leaves`, :func:`check_effective_branching`,
                                :func:`check_game_kinds`
-``l02_minimax``                :func:`check_fast_wins`
-``l03_alpha_beta``             :func:`check_pruning_order`
+``l02_minimax``                :func:`check_position`, :func:`check_minimax_claims`,
+                               :func:`check_fast_wins`
+``l03_alpha_beta``             :func:`check_fail_soft_hard`, :func:`check_pruning_order`
 ``l04_depth_and_evaluation``   :func:`check_win_depth`, :func:`check_scale_choices`,
                                :func:`check_quiet_positions`
 ``l05_search_enhancements``    :func:`check_after_two_moves`, :func:`check_negamax`,
@@ -30,10 +31,15 @@ from __future__ import annotations
 
 from .l00_start_here import check_value
 from .l01_game_trees import check_effective_branching, check_game_kinds, check_nim_leaves
-from .l02_minimax import check_fast_wins
-from .l03_alpha_beta import check_pruning_order
+from .l02_minimax import check_fast_wins, check_minimax_claims, check_position
+from .l03_alpha_beta import check_fail_soft_hard, check_pruning_order
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
-from .l05_search_enhancements import check_after_two_moves, check_negamax, check_table_answers, check_table_search
+from .l05_search_enhancements import (
+    check_after_two_moves,
+    check_negamax,
+    check_table_answers,
+    check_table_search,
+)
 from .l06_expectimax import check_order_preserving_flip, check_rescaled_choices
 from .l07_monte_carlo import check_backup, check_mcts, check_ucb_choice
 
@@ -41,12 +47,15 @@ __all__ = [
     "check_after_two_moves",
     "check_backup",
     "check_effective_branching",
+    "check_fail_soft_hard",
     "check_fast_wins",
     "check_game_kinds",
     "check_mcts",
+    "check_minimax_claims",
     "check_negamax",
     "check_nim_leaves",
     "check_order_preserving_flip",
+    "check_position",
     "check_pruning_order",
     "check_quiet_positions",
     "check_rescaled_choices",

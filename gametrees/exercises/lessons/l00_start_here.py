@@ -1,23 +1,39 @@
 """Lesson 00 (start here): the check of the tour's exercise, the root's value.
 
-The checks lesson 00 calls; each compares the learner's answer with what the engine or
-the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
+The checks lesson 00 calls. A check on an unanswered exercise says only that it is
+unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
+right value; from the second wrong check on, the same reasoning is worked through on a
+twin tree (:func:`gametrees.exercises.attempts.escalate`). The worked answer is the
+notebook's folded solution.
 """
 
 from __future__ import annotations
 
-from ...games import MAX
+from ...games import MAX, MIN
 from ...search import minimax
-from ..answers import NodeNames
-from ..by_hand.base import as_tree
+from ..attempts import escalate
+from ..by_hand import as_tree
 from ..feedback import ROLE_NAMES, Report, close, fmt
-from .reading import number_answer
+from .reading import nested_text, number_answer, tree_key, twin_tree, worked_minimax
 
 __all__ = ["check_value"]
 
 
+def _roles_swapped(G):
+    H = G.copy()
+    for n in H:
+        p = H.nodes[n].get("player")
+        if p in (MAX, MIN):
+            H.nodes[n]["player"] = MIN if p == MAX else MAX
+    return H
+
+
 def check_value(tree, guess):
     """Check a guess of a tree's minimax value (lesson 00).
+
+    A wrong guess is told which rule to re-apply (never the right value); the
+    guess that swapping MAX and MIN gives is named as the misconception
+    ``roles-inverted``.
 
     Examples
     --------
@@ -25,23 +41,35 @@ def check_value(tree, guess):
     >>> check_value(gt.tree_from_nested([[3, 12], [2, 4]]), 3)
     ✓ The root's value: right.
     ✓ The root A is worth 3.
+    >>> check_value(gt.tree_from_nested([[3, 12], [2, 4]]), 5).lines[0]    # doctest: +ELLIPSIS
+    "✗ You wrote 5 for the root A, a MAX node (▲): work from the bottom up. ..."
     """
     G = as_tree(tree, None)
-    value, fb = number_answer(guess, "The root's value")
+    what = "The root's value"
+    value, fb = number_answer(guess, what)
     if fb is not None:
         return fb
-    r = minimax(G, trace=False, graph=True)
+    right = minimax(G, trace=False).value
     root = G.graph["root"]
-    nodes = NodeNames(G)
+    label = G.nodes[root].get("label", root)
     rep = Report()
-    if close(value, r.value):
-        rep.good(f"The root {nodes.name(root)} is worth {fmt(r.value)}.")
-        return rep.feedback("The root's value")
-    kids = list(G.successors(root))
+    if close(value, right):
+        rep.good(f"The root {label} is worth {fmt(right)}.")
+        return escalate(tree_key("lesson00.value", G), rep.feedback(what))
     player = ROLE_NAMES[G.nodes[root]["player"]]
-    listing = ", ".join(f"{nodes.name(k)} = {fmt(r.graph.nodes[k]['value'])}" for k in kids)
-    picks = "largest" if G.nodes[root]["player"] == MAX else "smallest"
-    rep.bad(f"You wrote {fmt(value)}, but the root {nodes.name(root)} is a {player} node whose children are "
-            f"worth {listing}, so it is worth {fmt(r.value)}, the {picks}.",
-            "Work from the bottom up: each node takes the largest (MAX) or smallest (MIN) of its children's values.")
-    return rep.feedback("The root's value")
+    mark = "▲" if G.nodes[root]["player"] == MAX else "▼"
+    rule = ("work from the bottom up. Which player moves at each node below the root, and which of its "
+            "children's values does that player take? Then which of those does " + player + f" at {label} take?")
+    if close(value, minimax(_roles_swapped(G), trace=False).value):
+        rep.bad(f"You wrote {fmt(value)} for the root {label}, a {player} node ({mark}): that is the value the tree "
+                f"would have with MAX and MIN swapped. Read each node's triangle: ▲ is MAX, ▼ is MIN; then {rule}",
+                tag="roles-inverted")
+    else:
+        rep.bad(f"You wrote {fmt(value)} for the root {label}, a {player} node ({mark}): {rule}")
+
+    def twin(_fb):
+        H = twin_tree(G, seed=len(G) * 7 + int(value * 13) % 97, avoid=(right, value))
+        root_role = ROLE_NAMES[H.nodes[H.graph["root"]]["player"]]
+        return f"{nested_text(H)} with {root_role} at the root: {worked_minimax(H)}"
+
+    return escalate(tree_key("lesson00.value", G), rep.feedback(what), twin=twin)

@@ -1,7 +1,11 @@
 """Lesson 01 (game trees): counting a game's leaves, the effective branching factor, kinds of games.
 
-The checks lesson 01 calls; each compares the learner's answer with what the engine or
-the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
+The checks lesson 01 calls. A check on an unanswered exercise says only that it is
+unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
+right count, factor or kind; from the second wrong check on, the same reasoning is worked
+through on a twin (another game of the same kind), via
+:func:`gametrees.exercises.attempts.escalate`. The worked answer is the notebook's folded
+solution.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ from collections.abc import Mapping
 
 from ...games import Nim
 from ...search import minimax
-from ..feedback import Feedback, Report, fmt, malformed
-from .reading import number_answer
+from ..attempts import escalate
+from ..feedback import Report, fmt, malformed
+from .reading import number_answer, unanswered
 
 __all__ = ["check_effective_branching", "check_game_kinds", "check_nim_leaves"]
 
@@ -20,9 +25,12 @@ __all__ = ["check_effective_branching", "check_game_kinds", "check_nim_leaves"]
 _GAME_KINDS = {
     "chess": ("deterministic", "perfect"), "go": ("deterministic", "perfect"),
     "checkers": ("deterministic", "perfect"), "tic-tac-toe": ("deterministic", "perfect"),
-    "connect four": ("deterministic", "perfect"), "backgammon": ("chance", "perfect"),
+    "connect four": ("deterministic", "perfect"), "nim": ("deterministic", "perfect"),
+    "backgammon": ("chance", "perfect"), "ludo": ("chance", "perfect"), "pig": ("chance", "perfect"),
     "battleship": ("deterministic", "hidden"), "stratego": ("deterministic", "hidden"),
+    "kriegspiel": ("deterministic", "hidden"), "mastermind": ("deterministic", "hidden"),
     "poker": ("chance", "hidden"), "scrabble": ("chance", "hidden"), "bridge": ("chance", "hidden"),
+    "dominoes": ("chance", "hidden"),
 }
 
 
@@ -30,14 +38,20 @@ _KIND_WORDS = {"deterministic": "deterministic", "chance": "chance", "stochastic
                "perfect": "perfect", "hidden": "hidden", "imperfect": "hidden"}
 
 
+# Why each game is where it is: the worked reasoning a twin shows (never for the game the learner got wrong).
 _KIND_WHY = {
-    "backgammon": "the dice are random, but both players see the whole board",
-    "poker": "the deal is random and you cannot see the others' cards",
-    "scrabble": "the tiles are drawn at random and you cannot see your opponent's rack",
-    "bridge": "the deal is random and most cards are hidden",
-    "battleship": "nothing random happens after the ships are placed, but you cannot see them",
-    "stratego": "no dice, but the ranks of the opponent's pieces are hidden",
+    "backgammon": "dice are rolled during the game, so chance; both players see the whole board, so perfect "
+                  "information",
+    "poker": "the deal is random, so chance; you cannot see the others' cards, so hidden information",
+    "battleship": "nothing random happens after the ships are placed, so deterministic; you cannot see your "
+                  "opponent's ships, so hidden information",
+    "chess": "no dice or cards, so deterministic; both players see the whole board, so perfect information",
+    "scrabble": "the tiles are drawn at random, so chance; you cannot see your opponent's rack, so hidden "
+                "information",
 }
+
+_QUESTIONS = ("does anything random (a die, a shuffle, a draw) decide part of what happens after the game "
+              "starts? And can every player see the whole state?")
 
 
 def check_game_kinds(answer):
@@ -45,52 +59,81 @@ def check_game_kinds(answer):
 
     ``answer`` maps a game's name to a pair such as ``("chance", "hidden")``:
     ``"deterministic"`` or ``"chance"``, then ``"perfect"`` or ``"hidden"``
-    information.
+    information. A wrong pair is named with the two questions to ask again
+    (each is a yes/no choice, so naming the wrong half would hand it over);
+    taking a hidden thing for chance, or an unrolled die for hidden
+    information, is named as ``chance-vs-hidden``.
 
     Examples
     --------
-    >>> check_game_kinds({"chess": ("deterministic", "perfect"), "poker": ("chance", "perfect")})
+    >>> check_game_kinds({"chess": ("deterministic", "perfect"), "ludo": ("chance", "hidden")})   # doctest: +ELLIPSIS
     ✗ Kinds of games: 1 of 2 right.
     ✓ chess: deterministic, perfect information.
-    ✗ poker: chance, but hidden information: the deal is random and you cannot see the others' cards.
+    ✗ ludo: not right. ...
     """
+    what = "Kinds of games"
     if not isinstance(answer, Mapping) or not answer:
-        return malformed("Kinds of games", "Expected a dict such as {'chess': ('deterministic', 'perfect')}.")
+        return malformed(what, "Could not read your answer: give a dict such as {'chess': ('deterministic', "
+                               "'perfect')}.")
     if all(kind is None for kind in answer.values()):
-        return Feedback("Kinds of games: not answered yet.",
-                        [("bad", "Replace each None with a pair such as ('deterministic', 'perfect').", None)])
+        return unanswered(what, "Replace each None with a pair such as ('deterministic', 'perfect').")
     rep = Report()
+    wrong = []
     for game, kind in answer.items():
         if kind is None:
             rep.bad(f"{game}: not answered yet.")
             continue
         key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect four")
+        key = {"domino": "dominoes", "dominos": "dominoes"}.get(key, key)
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
             continue
         try:
             a, b = (_KIND_WORDS[str(w).strip().lower()] for w in kind)
         except (KeyError, TypeError, ValueError):
-            rep.bad(f"{game}: expected a pair like ('chance', 'hidden'), got {kind!r}.")
+            rep.bad(f"{game}: could not read {kind!r}: give a pair: 'deterministic' or 'chance', then 'perfect' "
+                    f"or 'hidden'.")
             continue
-        if {a, b} & {"perfect", "hidden"} and a in ("perfect", "hidden"):
+        if a in ("perfect", "hidden") and b in ("deterministic", "chance"):
             a, b = b, a  # accept the pair in either order
+        if a not in ("deterministic", "chance") or b not in ("perfect", "hidden"):
+            rep.bad(f"{game}: {kind!r} gives two answers to one question: give one of 'deterministic' or "
+                    f"'chance', and one of 'perfect' or 'hidden'.")
+            continue
         right = _GAME_KINDS[key]
-        why = _KIND_WHY.get(key, "no dice or cards, and both players see everything")
         if (a, b) == right:
             rep.good(f"{game}: {right[0]}, {right[1]} information.")
-        elif a != right[0] and b != right[1]:
-            rep.bad(f"{game}: {right[0]} and {right[1]} information: {why}.")
-        elif a != right[0]:
-            rep.bad(f"{game}: {right[0]}, not {a} ({why}); {right[1]} information is right.")
+            continue
+        wrong.append(key)
+        if (a, b) == ("chance", "hidden") and right in (("deterministic", "hidden"), ("chance", "perfect")):
+            rep.bad(f"{game}: not right. Chance and hidden information are two different questions: something "
+                    f"you do not know yet (a die not yet rolled) is not hidden, and something hidden (a card in "
+                    f"a hand, a secret choice) is not chance. Ask each apart: {_QUESTIONS}", tag="chance-vs-hidden")
         else:
-            rep.bad(f"{game}: {right[0]}, but {right[1]} information: {why}.")
-    return rep.feedback("Kinds of games")
+            rep.bad(f"{game}: not right. Ask again from the game's rules: {_QUESTIONS}")
+
+    def twin(_fb):
+        rights = {_GAME_KINDS[k] for k in wrong}
+        other = next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
+        return (f"{other}: {_KIND_WHY[other]}." if other else None)
+
+    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what), twin=twin)
 
 
 def _nim_counts(coins):
     stats = minimax(Nim(coins), trace=False).stats
     return stats["leaves_evaluated"], stats["nodes_visited"]
+
+
+def _one_or_two(coins):
+    """The twin: a Nim where a move takes 1 or 2 coins, its leaf counts L(0) .. L(coins) worked out."""
+    counts = [1, 1]
+    while len(counts) <= coins:
+        counts.append(counts[-1] + counts[-2])
+    steps = ", ".join(f"L({n}) = {counts[n]}" for n in range(coins + 1))
+    return counts[coins], (f"a Nim where a move takes 1 or 2 coins (not 1, 2 or 3), with {coins} coins. The first move "
+                           f"leaves a game with 1 or 2 coins fewer, so L(n) = L(n - 1) + L(n - 2), with L(0) = 1 "
+                           f"(the game is over) and L(1) = 1: {steps}")
 
 
 def check_nim_leaves(coins, answer):
@@ -103,7 +146,8 @@ def check_nim_leaves(coins, answer):
     >>> print(check_nim_leaves(4, 81).lines[0])   # doctest: +ELLIPSIS
     ✗ You wrote 81 = 3^4: ...
     """
-    x, fb = number_answer(answer, f"Complete games of Nim with {coins} coins")
+    what = f"Complete games of Nim with {coins} coins"
+    x, fb = number_answer(answer, what)
     if fb is not None:
         return fb
     leaves, nodes = _nim_counts(coins)
@@ -111,74 +155,100 @@ def check_nim_leaves(coins, answer):
     recursion = (f"L({coins}) = L({coins - 1}) + L({coins - 2}) + L({coins - 3}) = "
                  f"{' + '.join(str(small[coins - k]) for k in (1, 2, 3) if coins - k >= 0)} = {leaves}"
                  if coins >= 3 else f"L({coins}) = {leaves}")
+    rule = ("Count by the first move: after taking 1, 2 or 3 coins the rest is a smaller game, so "
+            "L(n) = L(n - 1) + L(n - 2) + L(n - 3), with L(0) = 1 (the game is over) and L(n) = 0 for n < 0.")
     rep = Report()
     if x == leaves:
         rep.good(f"{leaves} complete games: the first move takes 1, 2 or 3 coins, and then the rest is a smaller "
                  f"game, so {recursion} (with L(0) = 1: the game is over).")
-    elif x == nodes:
-        rep.bad(f"You wrote {nodes}, the number of all nodes of the tree, positions in the middle of a game "
-                f"included; count only the finished games (the leaves).")
+        return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what))
+    if x == nodes:
+        rep.bad(f"You wrote {fmt(x)}: is that the number of finished games, or of every position, the middle of a "
+                f"game included? Count only the leaves, the positions where the game is over.", rule,
+                tag="nodes-for-leaves")
     elif x == 3 ** coins:
         rep.bad(f"You wrote {fmt(x)} = 3^{coins}: that counts 3 moves at every ply for {coins} plies, but a game "
-                f"ends as soon as the coins run out, and with 1 or 2 coins left there are fewer than 3 moves.")
+                f"ends as soon as the coins run out, and with 1 or 2 coins left there are fewer than 3 moves.",
+                rule, tag="uniform-branching")
     elif x == 2 ** (coins - 1):
         rep.bad(f"You wrote {fmt(x)} = 2^{coins - 1}, the ways to take {coins} coins in pieces of any size; here "
-                f"a move takes at most 3.")
+                f"a move takes at most 3.", rule)
     else:
-        rep.bad(f"You wrote {fmt(x)}. Count by the first move: after taking 1, 2 or 3 coins the rest is a "
-                f"smaller game, so L(n) = L(n - 1) + L(n - 2) + L(n - 3), with L(0) = 1 and L(n) = 0 for n < 0. "
-                f"Start from L(1) = 1 and L(2) = 2.")
-    return rep.feedback(f"Complete games of Nim with {coins} coins")
+        rep.bad(f"You wrote {fmt(x)}. {rule} Work up from L(1) and L(2), then check your method on Nim with "
+                f"4 coins, whose tree above has 7 leaves.")
+
+    def twin(_fb):
+        return _one_or_two(coins)[1] + "."
+
+    return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what), twin=twin)
 
 
 def check_effective_branching(coins, answer):
     """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins`` (lesson 01).
+
+    A wrong factor is told what it stands for (the average branching, the most
+    moves, a root of the node count) and how many leaves a uniform tree with it
+    would have, never the game's own count of leaves.
 
     Examples
     --------
     >>> check_effective_branching(7, 44 ** (1 / 7)).ok
     True
     >>> print(check_effective_branching(7, 95 / 52).lines[0])   # doctest: +ELLIPSIS
-    ✗ You wrote 1.827, the average number of moves of an inner node, (N - 1) / (N - L) ...
+    ✗ You wrote 1.827, the average number of moves of an inner node, (N - 1) / (N - L)...
     """
-    x, fb = number_answer(answer, f"Effective branching factor of Nim with {coins} coins")
+    what = f"Effective branching factor of Nim with {coins} coins"
+    x, fb = number_answer(answer, what)
     if fb is not None:
         return fb
     leaves, nodes = _nim_counts(coins)
     d = coins
     right = leaves ** (1 / d)
     average = (nodes - 1) / (nodes - leaves)
+    solve = (f"b* is the branching of the uniform tree of depth {d} with as many leaves as the game: count the "
+             f"complete games L as in exercise 1, then solve b*^{d} = L, b* = L ** (1 / {d}).")
     rep = Report()
 
     def near(y):
         return abs(x - y) < 5e-3
 
+    def power_text(y):
+        power = math.inf if y > 1 and math.log10(y) * d > 300 else y ** d
+        return ("more than 10^300" if power == math.inf else f"{power:.3g}" if power >= 1e15
+                else f"{power:,.0f}" if power >= 100 else f"{power:.1f}")
+
     check = f"{fmt(round(right, 3))}^{d} = {fmt(round(right ** d, 2))}"
     if near(right):
         rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves per "
                  f"node has {check} leaves, as many as the game.")
-    elif near(average):
-        rep.bad(f"You wrote {x:.3f}, the average number of moves of an inner node, (N - 1) / (N - L) = "
-                f"{nodes - 1} / {nodes - leaves}. A uniform tree of depth {d} with that branching has "
-                f"{x:.3f}^{d} ≈ {x ** d:.0f} leaves, not {leaves}: b* is the branching that gives the real count, "
-                f"b*^d = {leaves}.")
+        return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
+    if near(average):
+        rep.bad(f"You wrote {x:.3f}, the average number of moves of an inner node, (N - 1) / (N - L). A uniform "
+                f"tree of depth {d} with that branching has {x:.3f}^{d} ≈ {power_text(x)} leaves: is that how many "
+                f"complete games Nim with {coins} coins has? The average counts every inner node once; b^d "
+                f"multiplies one branching factor per ply.", solve, tag="average-as-branching")
     elif near(nodes ** (1 / d)):
-        rep.bad(f"You wrote {x:.3f} = {nodes}^(1/{d}), from the number of nodes; the question uses the leaves: "
-                f"b*^{d} = {leaves}.")
+        rep.bad(f"You wrote {x:.3f}, the {d}th root of the number of nodes (positions in the middle of a game "
+                f"included); the question uses the leaves, the complete games.", solve, tag="nodes-for-leaves")
     elif near(3):
-        rep.bad(f"3 is the most moves a state has; 3^{d} = {3 ** d} leaves, far more than the game's {leaves}, "
-                f"because with 1 or 2 coins left there are fewer moves and games end at different depths.")
-    elif near(leaves / d):
-        rep.bad(f"You wrote {x:.3f} = {leaves} / {d}: b* is the d-th root of the leaves, not a quotient: "
-                f"b*^{d} = {leaves}.")
+        rep.bad(f"3 is the most moves a state has; 3^{d} = {3 ** d} leaves: does the game have that many? With "
+                f"1 or 2 coins left there are fewer moves, and games end at different depths.", solve,
+                tag="uniform-branching")
     elif x <= 0:
-        rep.bad(f"You wrote {fmt(round(x, 4))}, but a branching factor counts moves: it is positive. "
-                f"Solve b*^{d} = {leaves}: b* = {leaves} ** (1 / {d}).")
+        rep.bad(f"You wrote {fmt(round(x, 4))}, but a branching factor counts moves: it is positive.", solve)
+    elif near(leaves / d):
+        rep.bad(f"You wrote {x:.3f}: the leaves divided by the depth? b* is the {d}th root of the leaves, not a "
+                f"quotient: a uniform tree with {x:.3f} moves per node has {x:.3f}^{d} ≈ {power_text(x)} leaves.",
+                solve)
     else:
-        power = math.inf if math.log10(x) * d > 300 else x ** d
-        shown = ("more than 10^300" if power == math.inf else f"{power:.3g}" if power >= 1e15
-                 else f"{power:,.0f}" if power >= 100 else f"{power:.1f}")
         wrote = (fmt(round(x, 4)), fmt(round(x, 3))) if x < 1e6 else (f"{x:.3g}",) * 2
-        rep.bad(f"You wrote {wrote[0]}; then {wrote[1]}^{d} ≈ {shown} leaves, but the game "
-                f"has {leaves}. Solve b*^{d} = {leaves}: b* = {leaves} ** (1 / {d}).")
-    return rep.feedback(f"Effective branching factor of Nim with {coins} coins")
+        side = "more" if x > right else "fewer"
+        rep.bad(f"You wrote {wrote[0]}; a uniform tree of depth {d} with that branching has {wrote[1]}^{d} ≈ "
+                f"{power_text(x)} leaves, {side} than the game has.", solve)
+
+    def twin(_fb):
+        count, text = _one_or_two(coins)
+        return (f"{text}. Its longest game takes one coin at a time: {coins} plies, so b* = {count}^(1/{coins}) = "
+                f"{count ** (1 / coins):.3f}, and {count ** (1 / coins):.3f}^{coins} ≈ {count}.")
+
+    return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what), twin=twin)

@@ -1,20 +1,151 @@
-"""Lesson 02 (minimax): preferring a fast win.
+"""Lesson 02 (minimax): a position's value and best move by the rules, and preferring a fast win.
 
-The checks lesson 02 calls; each compares the learner's answer with what the engine or
-the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
+The checks lesson 02 calls. A check on an unanswered exercise says only that it is
+unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
+right value or move; from the second wrong check on, the same reasoning is worked through
+on a twin position (:func:`gametrees.exercises.attempts.escalate`). The worked answer is
+the notebook's folded solution.
 """
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping
+
 from ...games import MAX, TicTacToe
 from ...search import minimax
 from ...trees import expand
+from ..attempts import escalate
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, error_hint, run_learner
 from ..code_checks.values import ttt_text
-from ..feedback import Feedback, Report, fmt, or_list
+from ..feedback import Feedback, Report, fmt, malformed, or_list
+from .reading import is_blank, unanswered
 
-__all__ = ["check_fast_wins"]
+__all__ = ["MINIMAX_CLAIMS", "check_fast_wins", "check_minimax_claims", "check_position"]
+
+_FILES = "abc"
+
+
+def _cell_name(cell):
+    return f"{_FILES[cell % 3]}{cell // 3 + 1}"
+
+
+def _read_cell(x):
+    """A cell 0-8 from 5, "5" or "c2"; None if it cannot be read."""
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and 0 <= x < 9:
+        return int(x)
+    if isinstance(x, str):
+        t = x.strip().lower()
+        if t.isdigit() and 0 <= int(t) < 9:
+            return int(t)
+        if len(t) == 2 and t[0] in _FILES and t[1] in "123":
+            return _FILES.index(t[0]) + 3 * (int(t[1]) - 1)
+    return None
+
+
+def _wins_now(game, state):
+    me = game.to_move(state)
+    target = 1 if me == MAX else -1
+    return [m for m, c in game.successors(state) if game.is_terminal(c) and game.utility(c) == target]
+
+
+# Positions for the twin: X to move, O threatens one line, X has a tempting move elsewhere.
+_TWINS = ("X../.XO/..O", "XO./.O./..X", ".X./O.X/O..", ".X./.X./OO.", "X.O/..O/.X.", "X../.OX/.O.")
+
+
+def _worked_position(game, text):
+    """The rules worked through on the position ``text`` (X to move), in words."""
+    s = game.from_string(text)
+    values = {m: minimax(game, c, trace=False).value for m, c in game.successors(s)}
+    best = max(values.values())
+    move = next(m for m in values if values[m] == best)
+    safe = [m for m in game.actions(s) if not _wins_now(game, game.result(s, m))]
+    parts = [f"'{text}', X to move: X has no win now"]
+    if len(safe) == 1:
+        parts.append(f"O threatens to win at {_cell_name(safe[0])}, so after any other move O wins at once: X "
+                     f"must play {_cell_name(safe[0])}, even where another move would make two threats")
+    else:
+        parts.append(f"X's best move is {_cell_name(move)}")
+    child = game.result(s, move)
+    reply = minimax(game, child, trace=False).move
+    word = {1: "won by X", 0: "a draw", -1: "won by O"}[best]
+    parts.append(f"O's best reply is {_cell_name(reply)}, and with best play on both sides the game is {word}: "
+                 f"value {'+1' if best == 1 else best}")
+    return "; ".join(parts) + "."
+
+
+def check_position(position, answer):
+    """Check the minimax value and a best move of a tic-tac-toe position, worked out by the rules (lesson 02).
+
+    ``position`` is the board as rows, e.g. ``"X.O/.X./..O"`` (X to move);
+    ``answer`` is ``{"value": v, "move": m}`` with ``v`` in -1, 0, +1 and
+    ``m`` a cell 0-8 or its name a1-c3 (column a-c, row 1-3 from the top).
+    A wrong part is told which rule to re-apply; a move after which O wins at
+    once is named ``opponent-reply-ignored``.
+
+    Examples
+    --------
+    >>> check_position("XX./OO./...", {"value": 1, "move": "c1"})
+    ✓ Value and best move of 'XX./OO./...': all 2 right.
+    ✓ The value: +1, X wins with best play.
+    ✓ X c1 (cell 2) is a best move.
+    >>> check_position("XX./OO./...", {"value": None, "move": None}).status
+    'unanswered'
+    """
+    game = TicTacToe()
+    state = game.from_string(position)
+    if game.is_terminal(state) or game.to_move(state) != MAX:
+        raise ValueError(f"check_position needs a position with X to move and the game not over, got {position!r}")
+    what = f"Value and best move of '{position}'"
+    form = "give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name a1-c3"
+    if not isinstance(answer, Mapping):
+        if is_blank(answer):
+            return unanswered(what, f"Replace None: {form}.")
+        return malformed(what, f"Could not read {answer!r}: {form}.")
+    value, move = answer.get("value"), answer.get("move")
+    if is_blank(value) and is_blank(move):
+        return unanswered(what, f"Replace each None: {form}.")
+    values = {m: minimax(game, c, trace=False).value for m, c in game.successors(state)}
+    right = max(values.values())
+    rep = Report()
+    if is_blank(value):
+        rep.bad("The value: not answered yet.")
+    elif isinstance(value, bool) or not isinstance(value, numbers.Real) or value not in (-1, 0, 1):
+        rep.bad(f"The value: could not read {value!r}: give -1 (O wins), 0 (a draw) or +1 (X wins).")
+    elif value == right:
+        rep.good(f"The value: {fmt(right) if right <= 0 else '+1'}, "
+                 f"{ {1: 'X wins', 0: 'a draw', -1: 'O wins'}[right]} with best play.")
+    else:
+        rep.bad(f"The value: you wrote {'+1' if value == 1 else fmt(value)}. Apply the rules in order, for both "
+                f"sides: can X win now? If not, can O win at once after X's move, so that X must block? Then, "
+                f"after X's best move, does O have a reply to every threat X makes, or can O even win? The value "
+                f"is what X gets when O always gives its best reply.")
+    cell = None if is_blank(move) else _read_cell(move)
+    if is_blank(move):
+        rep.bad("The move: not answered yet.")
+    elif cell is None:
+        rep.bad(f"The move: could not read {move!r}: give a cell 0-8 or its name a1-c3.")
+    elif cell not in values:
+        rep.bad(f"The move: {_cell_name(cell)} (cell {cell}) is taken; X can play only on an empty cell.")
+    elif values[cell] == right:
+        rep.good(f"X {_cell_name(cell)} (cell {cell}) is a best move.")
+    elif _wins_now(game, game.result(state, cell)):
+        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), O wins at once. Before X makes its own "
+                f"threats, look at O's: which of O's lines needs only one more O?", tag="opponent-reply-ignored")
+    else:
+        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does X get "
+                f"after it? Compare that with what X's other moves get against O's best replies.")
+
+    def twin(_fb):
+        mine = game.canonical(state)
+        text = next((t for t in _TWINS if game.canonical(game.from_string(t)) != mine
+                     and minimax(game, game.from_string(t), trace=False).value != right), None)
+        if text is None:
+            return None
+        return _worked_position(game, text)
+
+    return escalate(f"lesson02.position.{position}", rep.feedback(what), twin=twin)
 
 
 def _first_fast_win():
@@ -49,15 +180,14 @@ def check_fast_wins(game):
             return checker_feedback("check_fast_wins", rep, 0, 4)
         got[s] = float(out.value)
     if all(got[s] == base.utility(s) for s in finals):
-        return Feedback("check_fast_wins: not answered yet.", [(
-            "bad", "Your utility still scores every finished game as the plain one does (+1, 0, -1): change "
-                   "it, then run the check again.", None)])
+        return unanswered("check_fast_wins", "Your utility still scores every finished game as the plain one "
+                                             "does (+1, 0, -1): change it, then run the check again.")
     passed = 0
     signs = [s for s in finals if (got[s] > 0) - (got[s] < 0) != base.utility(s)]
     if signs:
         s = signs[0]
         rep.bad(f"{ttt_text(s)} scores {fmt(got[s])}, but its plain utility is {base.utility(s)}: keep a draw at 0, "
-                "a win for X positive and a win for O negative.")
+                "a win for X positive and a win for O negative.", tag="terminal-misscored")
     else:
         passed += 1
         rep.good("Draws score 0, X's wins are positive and O's wins negative.")
@@ -91,4 +221,82 @@ def check_fast_wins(game):
     else:
         rep.bad(f"In {ttt_text(s)}, X can win at once at {or_list(now)}, but minimax with your utility plays {out.value}.")
     printed_note(rep, printed)
-    return checker_feedback("check_fast_wins", rep, passed, 4)
+
+    def twin(_fb):
+        return ("the tree [1, [[1, 0], [1, -1]]] read as a game: MAX can win at once (B, a leaf after 1 ply) or "
+                "later (under C, after 3 plies). With every win worth +1, B and C are both worth +1 and minimax "
+                "keeps the first it finds; put C first and it plays the slow win. Score a win by how early it "
+                "ends, e.g. +3 after 1 ply and +1 after 3 plies, and B (+3) beats C (+1) in any order; score a "
+                "loss the other way round (an early loss lowest), so that a losing MAX still plays on.")
+
+    fb = checker_feedback("check_fast_wins", rep, passed, 4)
+    if rep.tags and not fb.tags:
+        fb = Feedback(fb.title, fb.items, tags=rep.tags)
+    return escalate("lesson02.fast_wins", fb, twin=twin)
+
+
+# Claims about what minimax promises (lesson 02, exercise 4): key -> (claim, true?, question to re-apply).
+MINIMAX_CLAIMS = {
+    "a": ("MinimaxAgent drew some of its games against the random player above, so it has a bug.", False,
+          "What does the value of the empty board promise the minimax player: a win, or at least a draw?"),
+    "b": ("Against an opponent who plays badly, the minimax player can only end at the minimax value or better.",
+          True,
+          "The minimax value assumes the opponent's best reply everywhere: what can a worse reply do to it?"),
+    "c": (("In a position where every move loses against best play, bare minimax (gt.minimax) may choose a move "
+           "that lets the opponent win at once, though another move would make the opponent find the win."), True,
+          ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses from "
+           "slow ones?")),
+    "d": ("The minimax player wins only the games in which its opponent plays its best.", False,
+          "Against best play, what does the empty board's value say the game ends in?"),
+}
+
+
+def check_minimax_claims(answer):
+    """Check True/False verdicts on claims about what minimax promises (lesson 02).
+
+    ``answer`` maps a claim's key (see :data:`MINIMAX_CLAIMS`) to ``True`` or
+    ``False``. A wrong verdict is named with the question to ask again (each
+    is a yes/no choice, so the feedback never says which way); calling a
+    correct agent's draw a bug is ``correct-read-as-bug``.
+
+    Examples
+    --------
+    >>> check_minimax_claims({"a": False, "b": True, "c": True, "d": False}).ok
+    True
+    >>> check_minimax_claims({"a": None, "b": None, "c": None, "d": None}).status
+    'unanswered'
+    """
+    what = "Claims about minimax"
+    form = "give a dict {'a': ..., 'b': ..., 'c': ..., 'd': ...}, True or False for each claim"
+    if not isinstance(answer, Mapping):
+        if is_blank(answer):
+            return unanswered(what, f"Replace None: {form}.")
+        return malformed(what, f"Could not read {answer!r}: {form}.")
+    if all(v is None for v in answer.values()):
+        return unanswered(what, f"Replace each None with True or False: {form}.")
+    rep = Report()
+    for key, given in answer.items():
+        claim = MINIMAX_CLAIMS.get(str(key).strip().lower())
+        if claim is None:
+            rep.note(f"{key!r}: no such claim (the claims are {', '.join(MINIMAX_CLAIMS)}).")
+            continue
+        _, truth, question = claim
+        if given is None:
+            rep.bad(f"{key}: not answered yet.")
+        elif not isinstance(given, bool):
+            rep.bad(f"{key}: could not read {given!r}: give True or False.")
+        elif given == truth:
+            rep.good(f"{key}: {'true' if truth else 'false'}.")
+        elif key == "a":
+            rep.bad(f"{key}: not right. {question} Compare what happened in those games with that promise.",
+                    tag="correct-read-as-bug")
+        else:
+            rep.bad(f"{key}: not right. {question}")
+
+    def twin(_fb):
+        return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so it has "
+                "a bug'. Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every reply leaves "
+                "MAX a move back to a multiple of 4), so minimax promises MAX a win from the start whatever MIN "
+                "does: a loss would be a bug, and the claim is true.")
+
+    return escalate("lesson02.minimax_claims", rep.feedback(what), twin=twin)

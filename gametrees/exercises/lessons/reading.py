@@ -1,9 +1,14 @@
-"""Reading a lesson exercise's answer: blank (not answered yet) or a number.
+"""Reading a lesson exercise's answer, and the twin trees the lessons' checks work through.
 
 What every lesson's checks share: :func:`is_blank` (``None`` or an empty string),
 :func:`unanswered` (the feedback for an exercise not answered yet, which says only
-that) and :func:`number_answer` (a learner's number, or the feedback that says why
-it is not one).
+that), :func:`number_answer` (a learner's number, or the feedback that says why
+it is not one), and for a repeated wrong answer a *twin*: :func:`twin_tree` (the
+same shape with other leaf values) and :func:`worked_minimax` (its values worked
+out bottom-up, in words). A lesson check passes its feedback through
+:func:`gametrees.exercises.attempts.escalate`, which shows the twin from the
+second wrong check on; the exercise's own answer comes only from the notebook's
+folded solution.
 
 Examples
 --------
@@ -12,23 +17,32 @@ Examples
 >>> number_answer(None, "The root's value")[1]
 ✗ The root's value: not answered yet.
 ✗ Replace None with your answer (a number) and run the cell again.
->>> number_answer("three", "The root's value")[1].title
-"The root's value: the answer could not be read."
+>>> fb = number_answer("three", "The root's value")[1]
+>>> fb.title, fb.status
+("The root's value: the answer could not be read.", 'unreadable')
+>>> import gametrees as gt
+>>> print(worked_minimax(gt.tree_from_nested([[3, 12], [2, 4]])))
+B = min(3, 12) = 3; C = min(2, 4) = 2; A = max(3, 2) = 3.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
+import random
 
-from ..feedback import Feedback
+from ...games import MAX, MIN
+from ...search import minimax
+from ..feedback import fmt, malformed
+from ..feedback import unanswered as _unanswered
 
-__all__ = ["is_blank", "number_answer", "unanswered"]
+__all__ = ["is_blank", "nested_text", "number_answer", "tree_key", "twin_tree", "unanswered", "worked_minimax"]
 
 
 def unanswered(what, how):
-    """The feedback for an exercise not answered yet: ``what`` is not answered, and ``how`` to answer it."""
-    return Feedback(f"{what}: not answered yet.", [("bad", how, None)])
+    """The feedback for an exercise not answered yet (status ``"unanswered"``): ``what`` is not answered, and ``how``."""
+    return _unanswered(what, how)
 
 
 def is_blank(x):
@@ -41,6 +55,63 @@ def number_answer(x, what):
     if is_blank(x):
         return None, unanswered(what, "Replace None with your answer (a number) and run the cell again.")
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
-        return None, Feedback(f"{what}: the answer could not be read.",
-                              [("bad", f"Expected a number, got {x!r} ({type(x).__name__}).", None)])
+        return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number (an int or a "
+                                     f"float).")
     return float(x), None
+
+
+def twin_tree(G, seed, avoid=(), values=None):
+    """A copy of the game tree ``G`` with other leaf values: same shape, same players, same labels.
+
+    ``values`` is the range of the new whole-number leaf values (the range of
+    ``G``'s own by default); the twin's root value is none of ``avoid`` (e.g.
+    the exercise's own answer) and its leaves are not ``G``'s, when that can be
+    had in a few hundred tries.
+    """
+    leaves = [n for n in G if G.out_degree(n) == 0]
+    old = [G.nodes[n]["utility"] for n in leaves]
+    low, high = values or (math.floor(min(old)), math.ceil(max(old)))
+    if high - low < 4:
+        low, high = low - 3, high + 3
+    rng = random.Random(seed)
+    for _ in range(300):
+        H = G.copy()
+        for n in leaves:
+            H.nodes[n]["utility"] = rng.randint(low, high)
+        if [H.nodes[n]["utility"] for n in leaves] != old and minimax(H, trace=False).value not in avoid:
+            return H
+    return H  # pragma: no cover - tiny ranges only
+
+
+def worked_minimax(G):
+    """The minimax values of ``G``'s inner nodes, worked out bottom-up in one line of words."""
+    r = minimax(G, trace=False, graph=True)
+    values = r.graph.nodes
+    root = G.graph["root"]
+    order, depth = [root], {root: 0}
+    for n in order:
+        for k in G.successors(n):
+            order.append(k)
+            depth[k] = depth[n] + 1
+    inner = [n for n in order if G.out_degree(n)]
+    steps = []
+    for n in sorted(inner, key=lambda n: -depth[n]):   # deepest level first, left to right
+        player = G.nodes[n]["player"]
+        pick = "max" if player == MAX else "min" if player == MIN else "avg"
+        kids = ", ".join(fmt(values[k]["value"]) for k in G.successors(n))
+        steps.append(f"{G.nodes[n].get('label', n)} = {pick}({kids}) = {fmt(values[n]['value'])}")
+    return "; ".join(steps) + "."
+
+
+def tree_key(prefix, G):
+    """A key for :func:`~gametrees.exercises.attempts.escalate` that is the same for the same tree, however built."""
+    nodes = sorted((repr(n), G.nodes[n].get("player"), G.nodes[n].get("utility")) for n in G)
+    return f"{prefix}:{hashlib.sha1(repr(nodes).encode()).hexdigest()[:10]}"   # the same in every kernel
+
+
+def nested_text(G, n=None):
+    """``G`` (or the subtree at ``n``) written as nested lists, as :func:`gametrees.tree_from_nested` reads them."""
+    n = G.graph["root"] if n is None else n
+    if not G.out_degree(n):
+        return fmt(G.nodes[n]["utility"])
+    return "[" + ", ".join(nested_text(G, k) for k in G.successors(n)) + "]"
