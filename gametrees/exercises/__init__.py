@@ -124,6 +124,7 @@ from .code_checks import check_alphabeta, check_evaluation, check_expectimax, ch
 from .lessons import (
     check_after_two_moves,
     check_backup,
+    check_chance_pruning,
     check_effective_branching,
     check_fast_wins,
     check_game_kinds,
@@ -140,6 +141,7 @@ from .lessons import (
     check_ucb_choice,
     check_value,
     check_win_depth,
+    check_window_entries,
 )
 
 __all__ = [
@@ -158,6 +160,7 @@ __all__ = [
     "check_after_two_moves",
     "check_alphabeta",
     "check_backup",
+    "check_chance_pruning",
     "check_effective_branching",
     "check_evaluation",
     "check_expectimax",
@@ -178,6 +181,7 @@ __all__ = [
     "check_ucb_choice",
     "check_value",
     "check_win_depth",
+    "check_window_entries",
     "counts",
     "escalate",
     "generate",

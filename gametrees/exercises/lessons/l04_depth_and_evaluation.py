@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 
-from ...games import MAX, MIN, ConnectFour
+from ...games import MAX, ConnectFour
 from ...search import alphabeta
 from ..answers import BadAnswer
 from ..attempts import escalate
@@ -119,6 +119,14 @@ def _scale_values(moves, depth, win):
     return values, shown
 
 
+def _inverted_choice(moves, win):
+    """The depth-2 choice if O picked the reply best for X (roles inverted), or None when that is not one move."""
+    values = {m: win if spec == "win" else max(spec[1]) for m, spec in moves.items()}
+    top = max(values.values())
+    best = [m for m, v in values.items() if v == top]
+    return best[0] if len(best) == 1 else None
+
+
 def _scale_choice(moves, depth, win):
     values, _ = _scale_values(moves, depth, win)
     top = max(values.values())
@@ -192,7 +200,7 @@ def check_scale_choices(moves, answer, win=100):
         elif depth == 2 and mine == _scale_choice(moves, 1, w):
             text = (f"{key}: at depth 2 O replies before any estimate is taken: did you score each move by the "
                     f"estimates after O's replies, or by its own estimate?")
-        elif depth == 2 and mine == max((m for m in moves if m != win_move), key=lambda m: max(moves[m][1])):
+        elif depth == 2 and mine == _inverted_choice(moves, w):
             text = f"{key}: which of its replies does O choose: the best one for X, or the worst?"
             tag = "roles-inverted"
         elif w != 1:

@@ -460,7 +460,7 @@ def check_window_entries(tree, window, later, stored, reread):
     fb = rep.feedback(what)
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
-    return escalate(f"l05.window_entries", fb,
+    return escalate("l05.window_entries", fb,
                     twin=lambda _: _window_twin(G, window, later, asked, wrong_nodes or asked))
 
 

@@ -15,7 +15,7 @@ from ..by_hand.base import as_tree
 from ..code_checks.harness import Printed, run_learner
 from ...trees import tree_from_nested
 from ..attempts import escalate
-from ..feedback import Feedback, Report, fmt, malformed, unanswered
+from ..feedback import Report, fmt, malformed, unanswered
 from .reading import is_blank
 
 __all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices"]
@@ -52,8 +52,6 @@ def check_order_preserving_flip(tree, f):
     if before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
     else:
-        top = max(leaves)
-        kids = list(G.successors(G.graph["root"]))
         rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "
                 f"average has to fall below the other, and what must f do to the largest leaf, compared with the "
                 f"gaps between the others, for that to happen?")
@@ -246,7 +244,7 @@ def chance_pruned(tree, low, high):
     G = as_tree(tree, None)
     if not low < high:
         raise ValueError(f"the leaf bounds must have low < high, got [{low}, {high}]")
-    root, kids = _chance_shape(G)
+    _, kids = _chance_shape(G)
     for n in G:
         if not G.out_degree(n) and not low <= G.nodes[n]["utility"] <= high:
             raise ValueError(f"leaf {G.nodes[n].get('label', n)} = {G.nodes[n]['utility']} is outside [{low}, {high}]")
@@ -273,7 +271,7 @@ def chance_pruned(tree, low, high):
 
 def _alpha_beta_like(G):
     """What pruning like alpha-beta (stop a chance node at an outcome ≤ the best so far) would skip."""
-    root, kids = _chance_shape(G)
+    _, kids = _chance_shape(G)
     alpha, pruned = -math.inf, []
     for k in kids:
         outs = list(G.successors(k))
@@ -341,9 +339,9 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
     what = "Pruning below chance nodes"
     G = as_tree(tree, None)
     low, high = bounds
-    truth, info = chance_pruned(G, low, high)
+    truth, _ = chance_pruned(G, low, high)
     names = NodeNames(G)
-    root, kids = _chance_shape(G)
+    _, kids = _chance_shape(G)
     if with_bounds is None and without_bounds is None:
         return unanswered(what, "Give two sets of leaf labels (set() for none): with_bounds and without_bounds.")
     rep = Report()
