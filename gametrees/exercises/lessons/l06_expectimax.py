@@ -117,7 +117,7 @@ def check_rescaled_choices(tree, rescalings, answer):
     >>> T = gt.tree_from_nested([{"chance": [4, 4]}, {"chance": [7, 0]}])
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": "B"})
     ✓ Expectimax after rescaling: right.
-    ✓ v + 10: B (B averages 14, C averages 13.5).
+    ✓ v + 10: B, right (B averages 14, C averages 13.5).
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": None})
     ✗ Expectimax after rescaling: not answered yet.
     ✗ For each change write the child you predict (B or C): {'v + 10': ...}.
