@@ -142,6 +142,9 @@ def test_after_two_moves_gives_no_counts():
         text = bad_text(fb)
         assert not {"72", "12"} & numbers_in(text), text
         assert fb.status == "wrong"
+    attempts.reset()
+    first, second = twice(lambda: ex.check_after_two_moves(one_move, one_move))
+    assert "after one move" in second.lines[-1] and not {"72", "12"} & numbers_in(second.lines[-1])
 
 
 WINDOW_TREE = [[6, 5], [3, 1], [9, 8], [10, 12]]

@@ -77,7 +77,20 @@ def check_after_two_moves(after_two, classes):
     fb = rep.feedback(what)
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
-    return fb
+    return escalate("l05.after_two_moves", fb, twin=_after_one_twin)
+
+
+def _after_one_twin(_):
+    """The same counting one move earlier: the positions after X's first move, and their classes."""
+    game = TicTacToe()
+    after_one = {s for _, s in game.successors(game.initial)}
+    classes = {}
+    for s in after_one:
+        classes.setdefault(game.canonical(s), []).append(ttt_text(s))
+    listing = "; ".join(f"{ttt_text(c)} stands for {len(v)} position{'s' if len(v) > 1 else ''}"
+                        for c, v in sorted(classes.items(), key=lambda kv: -len(kv[1])))
+    return (f"after one move: game.successors(game.initial) gives {len(after_one)} positions, one per cell; "
+            f"mapped through game.canonical they fall into {len(classes)} classes: {listing}.")
 
 
 def check_negamax(fn):
