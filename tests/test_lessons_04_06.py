@@ -217,6 +217,7 @@ def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the
 
     fb = ex.check_table_search(starter)
     assert fb.status == "unanswered" and len(fb.items) == 1
+    assert ex.check_table_search(lambda game, state: 0).status == "unreadable"
 
     def careless(game, state, alpha, beta, table):
         if state in table:
@@ -291,12 +292,18 @@ def test_rescaled_choices_no_averages_in_wrong_lines_and_twin():
     assert not re.search(r"averages? \d", text) and "picks B" not in text and "picks C" not in text
     assert first.tags == ("scale-sensitivity",)      # √ expected to keep the choice
     assert "1, 9" not in second.lines[-1]
+    attempts.reset()
+    partly = ex.check_rescaled_choices(quiz, resc, {"2v + 7": "B", "v squared": "B", "square root": "B",
+                                                    "10 - v": None})
+    assert partly.title == "Expectimax after rescaling: 2 of 4 right."
+    assert "square root: not the child" in bad_text(partly) and "10 - v: not answered yet" in bad_text(partly)
 
 
 def test_order_preserving_flip_wrong_then_twin():
     gamble = gt.tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])
     assert ex.check_order_preserving_flip(gamble, lambda v: v).status == "unanswered"
     assert ex.check_order_preserving_flip(gamble, math.sqrt).ok
+    assert ex.check_order_preserving_flip(gamble, lambda v: "x" + v).status == "unreadable"
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: 2 * v + 1))
     assert "sqrt" not in bad_text(first) and "√" not in bad_text(first)
     assert "√" not in second.lines[-1] and "v³" in second.lines[-1]

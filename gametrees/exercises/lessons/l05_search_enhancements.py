@@ -560,7 +560,7 @@ def check_table_search(fn):
     name = "check_table_search"
     problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
     if problem:
-        return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)])
+        return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable")
     game = TicTacToe()
     printed = Printed()
     probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), printed)
