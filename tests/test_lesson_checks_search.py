@@ -98,28 +98,6 @@ def test_table_answer_rule():
         table_answer({"value": 0, "flag": "low", "depth": 1}, 0, 1, 1)
 
 
-def test_table_answers_unanswered_and_partial():
-    for blank in (None, [None] * 4):
-        fb = ex.check_table_answers(ENTRY, QUERIES, blank)
-        assert "not answered yet" in fb.title and "3" not in text(fb)
-    fb = ex.check_table_answers(ENTRY, QUERIES, [3, None, None, None])
-    assert fb.lines[0].startswith("✓ Search 1") and sum("not answered yet" in l for l in fb.lines) == 3
-    assert "expected a list of 4 answers" in ex.check_table_answers(ENTRY, QUERIES, [3]).title
-
-
-def test_table_answers_right_and_each_mistake():
-    assert ex.check_table_answers(ENTRY, QUERIES, RIGHT).ok
-    trusting = ex.check_table_answers(ENTRY, QUERIES, [3, 3, 3, 3])   # every bound used as exact
-    assert "Search 2" in text(trusting) and "3 < β = 5: it may lie inside the window" in text(trusting)
-    assert "comes from a search 4 plies deep, and this one needs 6" in text(trusting)
-    assert trusting.lines[0].startswith("✓") and trusting.lines[3].startswith("✓")
-    timid = ex.check_table_answers(ENTRY, QUERIES, ["search"] * 4)
-    assert "the table can answer 3 without a search" in text(timid) and timid.score == (2, 4)
-    wrong_value = ex.check_table_answers(ENTRY, QUERIES, [2, "search", "search", 3])
-    assert "answers with the stored value 3, not 2" in text(wrong_value)
-    assert 'give a number or "search"' in text(ex.check_table_answers(ENTRY, QUERIES, [3, "search", "search", "x"]))
-
-
 # ---------------------------------------------------------------- check_table_search (lesson 05)
 
 def _sign(game, state):
@@ -218,39 +196,6 @@ def test_scale_choices_unanswered_says_only_that():
         assert fb.lines == ["✗ Give a move ('a', 'b', 'c') for each of the four questions, in place of None."]
 
 
-def test_scale_choices_right_and_partial():
-    fb = ex.check_scale_choices(SCALE_MOVES, SCALE_RIGHT)
-    assert fb.ok and fb.title == "Which move each search plays: right."
-    assert "b = min(7, -2) = -2, c = min(4, 2) = 2" in text(fb)
-    partial = dict(SCALE_RIGHT, **{"depth 2, one scale": None})
-    fb = ex.check_scale_choices(SCALE_MOVES, partial)
-    assert not fb.ok and fb.title == "Which move each search plays: 3 of 4 right (1 not answered yet)."
-    assert "✗ depth 2, one scale: not answered yet." in fb.lines
-
-
-def test_scale_choices_each_named_mistake():
-    # the win taken although it is scored 1, below the estimate 6
-    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, utility ±1": "a"}))
-    assert "✗ depth 1, utility ±1: you chose a, but a wins (worth 1), b = 6, c = 3, so the search plays b." in fb.lines
-    assert "scores it with the game's utility, 1, and the estimate 6 of b is larger" in text(fb)
-    # depth 2 answered with the depth-1 choice
-    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 2, utility ±1": "b"}))
-    assert "so the search plays c" in text(fb) and "not its own estimate" in text(fb)
-    # depth 2 with O taking the largest reply (a tree where that differs from the depth-1 choice)
-    moves = {"a": "win", "b": (6, [3, 1]), "c": (2, [9, 0]), "d": (4, [5, 4])}
-    fb = ex.check_scale_choices(moves, {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
-                                        "depth 1, one scale": "a", "depth 2, one scale": "a"})
-    assert "you chose c, but" in text(fb) and "so the search plays d" in text(fb)
-    assert "O chooses the reply that is worst for X" in text(fb)
-    # one scale, the win skipped
-    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, one scale": "b"}))
-    assert "a wins (worth 100)" in text(fb) and "more than any estimate (at most 8)" in text(fb)
-    # not a move, not a question, not a dict
-    fb = ex.check_scale_choices(SCALE_MOVES, dict(SCALE_RIGHT, **{"depth 1, one scale": "z", "depth 3": "a"}))
-    assert "'z' is not one of the moves a, b, c" in text(fb) and "'depth 3' is not one of the questions" in text(fb)
-    assert not ex.check_scale_choices(SCALE_MOVES, "b").ok
-
-
 def test_scale_choices_bad_tree():
     with pytest.raises(ValueError, match="exactly one move that wins"):
         ex.check_scale_choices({"a": (1, [1]), "b": (2, [2])}, SCALE_RIGHT)
@@ -271,31 +216,3 @@ def quiet_positions():
                 "E": c4.from_moves([3, 3, 4, 4])}            # quiet (although X forces a win in 3 plies)
 
 
-def test_quiet_positions_unanswered_right_and_forms():
-    c4, positions = quiet_positions()
-    fb = ex.check_quiet_positions(c4, positions, None)
-    assert not fb.ok and fb.title == "Quiet positions: not answered yet."
-    assert fb.lines == ["✗ Give the set of the names of the quiet positions (of A, B, C, D, E), in place of None."]
-    for answer in ({"A", "E"}, ["E", "A"], "A, E"):
-        fb = ex.check_quiet_positions(c4, positions, answer)
-        assert fb.ok and fb.title == "Quiet positions: right, A, E."
-    assert not ex.check_quiet_positions(c4, positions, 5).ok
-
-
-def test_quiet_positions_each_named_mistake_and_partial():
-    c4, positions = quiet_positions()
-    fb = ex.check_quiet_positions(c4, positions, {"E"})     # partial: A left out
-    assert fb.title == "Quiet positions: 4 of 5 positions right; you named 1 of the 2 quiet ones."
-    assert ("✗ You left out A, but it is quiet: O cannot win at once, and 7 moves (columns 0, 1, 2, 3, 4, 5, 6) "
-            "leave X no win at once.") in fb.lines
-    fb = ex.check_quiet_positions(c4, positions, {"A", "B", "C", "D", "E", "Z"})
-    lines = "\n".join(fb.lines)
-    assert "You called B quiet, but it is not: X, to move, wins at once (column 1)" in lines
-    assert "You called C quiet, but it is not: only column 3 leaves X no win at once: O's move is forced" in lines
-    assert "You called D quiet, but it is not: after every move of O, X wins at once: the position is lost" in lines
-    assert "'Z' is not one of the positions A, B, C, D, E." in lines
-    over = c4.from_moves([3, 3, 4, 4, 5, 5, 6])
-    fb = ex.check_quiet_positions(c4, {"F": over}, {"F"})
-    assert "the game is over" in text(fb) and not fb.ok
-    with pytest.raises(ValueError, match="positions must be a non-empty dict"):
-        ex.check_quiet_positions(c4, [], {"A"})

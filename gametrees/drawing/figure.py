@@ -192,7 +192,8 @@ class Drawing:
         self.auto_moves = moves is None and (
             (prep.mode == "boards" and any("move" in d for _, _, d in edges))
             or (prep.mode == "shapes"
-                and (any("prob" in d for _, _, d in edges) or (game_tree and any("move" in d for _, _, d in edges)))))
+                and (any("prob" in d for _, _, d in edges) or any(G.nodes[n].get("player") == "chance" for n in G)
+                     or (game_tree and any("move" in d for _, _, d in edges)))))
         self.options = {"labels": labels, "moves": moves, "windows": windows, "legend": legend}
         self.framed = framed
 

@@ -501,8 +501,11 @@ class Painter:
             for u in prep.order:
                 for v in prep.children[u]:
                     e = G.edges[u, v]
+                    chance_edge = "prob" in e or G.nodes[u].get("player") == "chance"
                     if "prob" in e:
                         label = format_number(e["prob"])
+                    elif chance_edge:   # no prob on the edge: the outcomes are equally likely
+                        label = format_number(1 / G.out_degree(u))
                     elif "move" in e:
                         label = str(e["move"])
                     else:
@@ -510,7 +513,7 @@ class Painter:
                     (x0, y0), (x1, y1) = self._segment(u, v)
                     # Move labels nearer the parent (a cut mark sits at 0.6); chance
                     # edges are never cut, and lower down their labels have room.
-                    t = 0.62 if "prob" in e else 0.42
+                    t = 0.62 if chance_edge else 0.42
                     xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
                     side = -1 if x1 < x0 - 1e-9 else 1
                     texts.add("moves", xy, label, "#404040" if sc.style[v] != "todo" else _FAINT,

@@ -145,6 +145,7 @@ from .code_checks import check_alphabeta, check_evaluation, check_expectimax, ch
 from .lessons import (
     check_after_two_moves,
     check_backup,
+    check_chance_pruning,
     check_effective_branching,
     check_fail_soft_hard,
     check_fast_wins,
@@ -164,6 +165,7 @@ from .lessons import (
     check_ucb_choice,
     check_value,
     check_win_depth,
+    check_window_entries,
 )
 
 __all__ = [
@@ -182,6 +184,7 @@ __all__ = [
     "check_after_two_moves",
     "check_alphabeta",
     "check_backup",
+    "check_chance_pruning",
     "check_effective_branching",
     "check_evaluation",
     "check_expectimax",
@@ -205,6 +208,7 @@ __all__ = [
     "check_ucb_choice",
     "check_value",
     "check_win_depth",
+    "check_window_entries",
     "counts",
     "escalate",
     "generate",

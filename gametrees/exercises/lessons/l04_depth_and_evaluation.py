@@ -8,13 +8,46 @@ from __future__ import annotations
 
 import numbers
 
-from ...games import MAX, MIN, ConnectFour
+from ...games import MAX, ConnectFour
 from ...search import alphabeta
 from ..answers import BadAnswer
-from ..feedback import Feedback, Report, fmt
-from .reading import number_answer, unanswered
+from ..attempts import escalate
+from ..feedback import Feedback, Report, fmt, malformed, unanswered
+from .reading import is_blank, number_answer
 
 __all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth"]
+
+
+def _proof_depth(game, state, limit=14):
+    """``(depth, value)``: the smallest depth whose search, every horizon scored 0, returns a win or loss."""
+    for depth in range(1, limit + 1):
+        v = alphabeta(game, state, depth=depth, evaluate=lambda s: 0, trace=False).value
+        if v in (1, -1):
+            return depth, v
+    raise ValueError(f"no forced win or loss within {limit} moves in this position")
+
+
+#: Twin positions for check_win_depth: (moves, how the forced line goes).
+_DEPTH_TWINS = (
+    ([0, 6, 1, 6, 2, 5], "X, to move, has three in the bottom row with column 3 open: X's winning move is the "
+                         "first ply of the line"),
+    ([3, 0, 3, 0, 3, 1], "X, to move, has three in column 3: X's winning move on top of them is the first ply"),
+)
+
+
+def _count_plies_twin(game, depth):
+    """A twin worked through: a position whose forced result needs another number of plies than ``depth``."""
+    if not isinstance(game, ConnectFour) or (game.rows, game.cols, game.k) != (6, 7, 4):
+        return None
+    for moves, story in _DEPTH_TWINS:
+        twin = game.from_moves(moves)
+        d, v = _proof_depth(game, twin)
+        if d != depth:
+            rows = [f"depth {k}: {fmt(alphabeta(game, twin, depth=k, evaluate=lambda s: 0, trace=False).value)}"
+                    for k in range(1, d + 1)]
+            return (f"after the moves {moves}, {story}. Counting every ply of both sides up to the move that "
+                    f"completes four gives {d}, and the searches agree: {'; '.join(rows)}.")
+    return None
 
 
 def check_win_depth(game, state, answer):
@@ -23,31 +56,32 @@ def check_win_depth(game, state, answer):
     A depth-limited search *proves* the result when its value is a win
     (+1) or loss (-1) even with every position at the horizon scored 0: then
     the result is forced within that many moves, whatever an evaluation
-    function says.
+    function says. A wrong depth is told whether it is too shallow or too
+    deep and how to count, never the depth; a second wrong check works a twin
+    position through.
     """
-    x, fb = number_answer(answer, "Depth that sees the forced result")
+    what = "Depth that sees the forced result"
+    if is_blank(answer):
+        return unanswered(what, "Replace None with your answer (a number) and run the cell again.")
+    x, fb = number_answer(answer, what)
     if fb is not None:
-        return fb
-    rows, found = [], None
-    for depth in range(1, 15):
-        v = alphabeta(game, state, depth=depth, evaluate=lambda s: 0, trace=False).value
-        rows.append(f"depth {depth}: {fmt(v)}")
-        if v in (1, -1):
-            found = (depth, v)
-            break
-    if found is None:
-        raise ValueError("no forced win or loss within 14 moves in this position")
-    depth, v = found
+        return malformed(what, f"Could not read your answer: give a whole number of plies, such as 5; you gave "
+                               f"{answer!r}.")
+    depth, v = _proof_depth(game, state)
     who = "MAX" if v > 0 else "MIN"
     rep = Report()
     if x == depth:
-        rep.good(f"Depth {depth}: {who} forces a win; shallower searches cannot prove it ({'; '.join(rows)}).")
+        rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still returns 0.")
+    elif x != int(x) or x < 1:
+        rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
     elif x < depth:
-        rep.bad(f"At depth {fmt(x)} the search cannot prove it yet ({'; '.join(rows[:max(1, int(x))])}); "
-                f"the forced win for {who} appears at depth {depth}.")
+        rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns 0, not a win. "
+                f"Play the line out on the board: the winner's moves and every forced reply, one ply each, up to "
+                f"the move that completes four.")
     else:
-        rep.bad(f"Depth {depth} already proves the win for {who} ({'; '.join(rows)}).")
-    return rep.feedback("Depth that sees the forced result")
+        rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move of the forced "
+                f"line, and how many plies (both sides' moves) does it take to get there?")
+    return escalate("l04.win_depth", rep.feedback(what), twin=lambda _: _count_plies_twin(game, depth))
 
 
 SCALE_QUESTIONS = ("depth 1, utility ±1", "depth 2, utility ±1", "depth 1, one scale", "depth 2, one scale")
@@ -83,6 +117,14 @@ def _scale_values(moves, depth, win):
             values[name] = min(spec[1])
             shown[name] = f"{name} = min({', '.join(fmt(x) for x in spec[1])}) = {fmt(values[name])}"
     return values, shown
+
+
+def _inverted_choice(moves, win):
+    """The depth-2 choice if O picked the reply best for X (roles inverted), or None when that is not one move."""
+    values = {m: win if spec == "win" else max(spec[1]) for m, spec in moves.items()}
+    top = max(values.values())
+    best = [m for m, v in values.items() if v == top]
+    return best[0] if len(best) == 1 else None
 
 
 def _scale_choice(moves, depth, win):
@@ -124,13 +166,15 @@ def check_scale_choices(moves, answer, win=100):
     if answer is None or (isinstance(answer, dict) and all(v is None for v in answer.values())):
         return unanswered(what, how)
     if not isinstance(answer, dict):
-        return Feedback(f"{what}: not a dict.", [("bad", f"{how} You gave {answer!r}.", None)])
+        return malformed(what, f"Could not read your answer: give a dict, one move per question, such as "
+                               f"{{{SCALE_QUESTIONS[0]!r}: 'a', ...}}. You gave {answer!r}.")
     win_move = next(m for m, spec in moves.items() if spec == "win")
     rep = Report()
     for key in answer:
         if key not in SCALE_QUESTIONS:
             rep.bad(f"{key!r} is not one of the questions: they are {', '.join(map(repr, SCALE_QUESTIONS))}.")
     right = answered = 0
+    wrong_keys = []
     for key in SCALE_QUESTIONS:
         depth = 1 if key.startswith("depth 1") else 2
         w = 1 if key.endswith("±1") else win
@@ -139,38 +183,65 @@ def check_scale_choices(moves, answer, win=100):
             rep.bad(f"{key}: not answered yet.")
             continue
         answered += 1
-        values, shown = _scale_values(moves, depth, w)
         best = _scale_choice(moves, depth, w)
-        worth = ", ".join(shown[m] for m in moves)
         if str(mine) not in moves:
             rep.bad(f"{key}: {mine!r} is not one of the moves {', '.join(moves)}.")
             continue
         mine = str(mine)
         if mine == best:
             right += 1
-            rep.good(f"{key}: {best} ({worth}).")
+            rep.good(f"{key}: {best}, right.")
             continue
+        tag = None
         if mine == win_move and w == 1:
-            hint = (f"A finished game never reaches the evaluation: the search scores it with the game's utility, "
-                    f"1, and the estimate {fmt(values[best])} of {best} is larger. This is the bug of this lesson.")
+            text = (f"{key}: the search does not play the win here. A finished game never reaches the evaluation: "
+                    f"what is the win worth to this search, and how does that compare with the estimates?")
+            tag = "scale-mismatch"
         elif depth == 2 and mine == _scale_choice(moves, 1, w):
-            hint = ("At depth 2 the search looks one reply further: a move is worth the smallest estimate after "
-                    "O's replies, not its own estimate.")
-        elif depth == 2 and mine == max((m for m in moves if m != win_move), key=lambda m: max(moves[m][1])):
-            hint = "O chooses the reply that is worst for X: take the smallest estimate after each move."
-        elif w != 1 and mine != win_move:
-            hint = (f"On one scale a win is worth {fmt(win)}, more than any estimate (at most 8): the search "
-                    f"takes it at every depth.")
+            text = (f"{key}: at depth 2 O replies before any estimate is taken: did you score each move by the "
+                    f"estimates after O's replies, or by its own estimate?")
+        elif depth == 2 and mine == _inverted_choice(moves, w):
+            text = f"{key}: which of its replies does O choose: the best one for X, or the worst?"
+            tag = "roles-inverted"
+        elif w != 1:
+            text = f"{key}: on one scale, what is a win worth next to the largest estimate?"
         else:
-            hint = "Score each move as the search does, then take the largest."
-        rep.bad(f"{key}: you chose {mine}, but {worth}, so the search plays {best}.", hint)
+            text = f"{key}: score each move as this search does, then take the largest."
+        wrong_keys.append(key)
+        rep.bad(text, tag=tag)
     title = (f"{what}: right." if right == len(SCALE_QUESTIONS)
              else f"{what}: {right} of {len(SCALE_QUESTIONS)} right"
                   + (f" ({len(SCALE_QUESTIONS) - answered} not answered yet)." if answered < len(SCALE_QUESTIONS)
                      else "."))
     if right == len(SCALE_QUESTIONS) and any(kind == "bad" for kind, _, _ in rep.items):
         title = f"{what}: all four right, but see below."
-    return Feedback(title, rep.items)
+    fb = Feedback(title, rep.items, tags=rep.tags, status="unreadable" if answered and not right and not wrong_keys
+                  and any(kind == "bad" for kind, _, _ in rep.items) else None)
+    return escalate("l04.scale_choices", fb, twin=lambda _: _scale_twin(moves, wrong_keys, win))
+
+
+def _scale_twin(moves, keys, win):
+    """The questions the learner got wrong, worked through on a twin: the two estimated moves' numbers swapped and shifted."""
+    win_move = next(m for m, spec in moves.items() if spec == "win")
+    others = [m for m in moves if m != win_move]
+    if len(others) != 2 or not keys:
+        return None
+    b, c = others
+    twin = {win_move: "win", b: (moves[c][0] + 1, [x + 1 for x in moves[c][1]]),
+            c: (moves[b][0] - 1, [x - 1 for x in moves[b][1]])}
+    spec = ", ".join(f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
+                     for m, v in twin.items())
+    parts = []
+    for key in keys:
+        depth = 1 if key.startswith("depth 1") else 2
+        w = 1 if key.endswith("±1") else win
+        try:
+            best = _scale_choice(twin, depth, w)
+        except ValueError:
+            continue
+        _, shown = _scale_values(twin, depth, w)
+        parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays {best}")
+    return f"moves {spec}. " + "; ".join(parts) + "." if parts else None
 
 
 def _quiet_status(game, state):
@@ -228,45 +299,64 @@ def check_quiet_positions(game, positions, answer):
     try:
         mine = _labels(answer)
     except BadAnswer as exc:
-        return Feedback(f"{what}: not a set of names.", [("bad", str(exc)[0].upper() + str(exc)[1:] + ".", None)])
-    unit = "column" if isinstance(game, ConnectFour) else "move"
-    who = {MAX: "X", MIN: "O"}
+        return malformed(what, "Could not read your answer: " + str(exc) + ".")
     rep = Report()
     for name in mine:
         if name not in status:
             rep.bad(f"{name!r} is not one of the positions {', '.join(status)}.")
-    quiet = [n for n, (kind, _) in status.items() if kind == "quiet"]
+    wrong_kinds = []
     for name, (kind, moves) in status.items():
-        state = next(s for k, s in positions.items() if str(k) == name)
         said = name in mine
-        if kind == "over":
-            reason = "the game is over, so it is scored by its utility"
-        else:
-            mover = who[game.to_move(state)]
-            other = "O" if mover == "X" else "X"
-            listed = ", ".join(str(m) for m in moves)
-            reason = {
-                "wins": f"{mover}, to move, wins at once ({unit} {listed}): the search must see that win, not an "
-                        f"estimate",
-                "lost": f"after every move of {mover}, {other} wins at once: the position is lost",
-                "forced": f"only {unit} {listed} leaves {other} no win at once: {mover}'s move is forced, so "
-                          f"quiescence plays it and looks again",
-                "quiet": f"{mover} cannot win at once, and {len(moves)} moves ({unit}s {listed}) leave {other} no "
-                         f"win at once",
-            }[kind]
         if said == (kind == "quiet"):
-            rep.good(f"{name} is {'' if kind == 'quiet' else 'not '}quiet: {reason}.")
+            rep.good(f"{name}: right.")
         elif said:
-            rep.bad(f"You called {name} quiet, but it is not: {reason}.",
-                    "Quiet means nothing is decided in the next move: no win at once for the side to move, and "
-                    "more than one move that does not hand the opponent a win at once.")
+            wrong_kinds.append(kind)
+            rep.bad(f"You called {name} quiet, but it is not. Look at it again: whose move is it, can that side "
+                    f"win at once, and how many of its moves leave the opponent no win at once?",
+                    tag="horizon-effect" if kind in ("wins", "forced", "lost") else None)
         else:
-            rep.bad(f"You left out {name}, but it is quiet: {reason}.",
-                    "Quiet is about the next move only: a threat whose cell cannot be played yet, or a win that "
-                    "takes several moves, does not make a position unquiet.")
+            wrong_kinds.append(kind)
+            rep.bad(f"You left out {name}, but it is quiet. Quiet is about the next move only: can the side to "
+                    f"move win at once, and does it have more than one move that leaves the opponent no win at once? "
+                    f"(A cell can be played only when the column below it is full.)")
     right = sum(kind == "good" for kind, _, _ in rep.items)
-    found = len(set(mine) & set(quiet))
     if not any(kind == "bad" for kind, _, _ in rep.items):
-        return Feedback(f"{what}: right, {', '.join(quiet) or 'none'}.", rep.items)
-    return Feedback(f"{what}: {right} of {len(status)} positions right; you named {found} of the {len(quiet)} "
-                    f"quiet ones.", rep.items)
+        return Feedback(f"{what}: right.", rep.items)
+    fb = Feedback(f"{what}: {right} of {len(status)} positions right.", rep.items, tags=rep.tags)
+    return escalate("l04.quiet_positions", fb, twin=lambda _: _quiet_twin(game, positions, wrong_kinds))
+
+
+#: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind.
+_QUIET_TWINS = ([0, 0, 1, 1, 2], [0, 6, 0, 6, 0, 6], [3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3])
+
+
+def _quiet_reason(game, state, kind, moves):
+    unit = "column" if isinstance(game, ConnectFour) else "move"
+    if kind == "over":
+        return "the game is over, so it is scored by its utility"
+    mover = "X" if game.to_move(state) == MAX else "O"
+    other = "O" if mover == "X" else "X"
+    listed = ", ".join(str(m) for m in moves)
+    return {
+        "wins": f"{mover}, to move, wins at once ({unit} {listed}): not quiet",
+        "lost": f"after every move of {mover}, {other} wins at once: not quiet",
+        "forced": f"only {unit} {listed} leaves {other} no win at once: {mover}'s move is forced, not quiet",
+        "quiet": f"{mover} cannot win at once, and {len(moves)} moves ({unit}s {listed}) leave {other} no win at "
+                 f"once: quiet",
+    }[kind]
+
+
+def _quiet_twin(game, positions, kinds):
+    """Twin positions of the kinds the learner got wrong, each classified with its reason."""
+    if not isinstance(game, ConnectFour) or (game.rows, game.cols, game.k) != (6, 7, 4):
+        return None
+    taken = set(positions.values())
+    parts = []
+    for kind in dict.fromkeys(kinds):
+        for moves in _QUIET_TWINS:
+            state = game.from_moves(moves)
+            k, ms = _quiet_status(game, state)
+            if k == kind and state not in taken:
+                parts.append(f"after the moves {moves}: {_quiet_reason(game, state, k, ms)}")
+                break
+    return "; ".join(parts) + "." if parts else None

@@ -7,26 +7,43 @@ the lesson's rule computes, and a check on an unanswered exercise says only that
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
-from ...search import minimax, negamax
+from ...search import alphabeta, minimax, negamax
 from ...trees import expand
-from ..answers import BadAnswer, parse_value
+from ..answers import BadAnswer, NodeNames, parse_value
+from ..attempts import escalate
+from ..by_hand.base import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
 from ..code_checks.values import ttt_text
-from ..feedback import Feedback, Report, fmt
-from .reading import unanswered
+from ..feedback import Feedback, Report, and_list, close, fmt, malformed, unanswered
 
-__all__ = ["check_after_two_moves", "check_negamax", "check_table_answers", "check_table_search", "table_answer"]
+__all__ = ["check_after_two_moves", "check_negamax", "check_table_answers", "check_table_search", "check_window_entries",
+           "table_answer"]
 
 
 def check_after_two_moves(after_two, classes):
-    """Check the positions after two moves of tic-tac-toe, and their symmetry classes (lesson 05)."""
+    """Check the positions after two moves of tic-tac-toe, and their symmetry classes (lesson 05).
+
+    A wrong set is named with what to re-check, never with the right count.
+
+    Examples
+    --------
+    >>> check_after_two_moves(None, None)
+    ✗ After two moves: not answered yet.
+    ✗ Give after_two (a set of states) and classes (a set of canonical states), in place of None.
+    """
+    what = "After two moves"
+    if after_two is None and classes is None:
+        return unanswered(what, "Give after_two (a set of states) and classes (a set of canonical states), in place "
+                                "of None.")
     game = TicTacToe()
     truth = {s2 for _, s1 in game.successors(game.initial) for _, s2 in game.successors(s1)}
     canon = {game.canonical(s) for s in truth}
     rep = Report()
+    readable = 0
     for name, got, right in (("positions after two moves", after_two, truth),
                              ("classes up to symmetry", classes, canon)):
         if got is None:
@@ -37,16 +54,43 @@ def check_after_two_moves(after_two, classes):
         except TypeError:
             rep.bad(f"{name}: expected a set of states, got {type(got).__name__}.")
             continue
+        readable += 1
         if got == right:
-            rep.good(f"{name}: {len(right)}.")
+            rep.good(f"{name}: right ({len(got)}).")
+            continue
+        strangers = [s for s in got if s not in truth and s not in canon]
+        if strangers:
+            rep.bad(f"{name}: {len(strangers)} of your {len(got)} elements are not tic-tac-toe states after two "
+                    f"moves.", "A state is what game.result or game.successors gives: apply two moves, one of X "
+                               "and one of O, to game.initial.")
         elif name.startswith("classes") and got == truth:
-            rep.bad(f"{name}: these are all {len(truth)} positions; map each through game.canonical and keep "
-                    f"the distinct results ({len(right)}).")
-        elif name.startswith("positions") and len(got) == 9 * 8 and got != right:
-            rep.bad(f"{name}: 72 states, but not the right ones: use game.successors twice from game.initial.")
+            rep.bad(f"{name}: these are the positions themselves, not their classes.",
+                    "Symmetric positions form one class: map each position through game.canonical and keep the "
+                    "distinct results.")
+        elif name.startswith("classes"):
+            rep.bad(f"{name}: not the set of canonical forms of the positions after two moves.",
+                    "Take every position after two moves and map it through game.canonical; keep each result once.")
         else:
-            rep.bad(f"{name}: you have {len(got)}, there are {len(right)}.")
-    return rep.feedback("After two moves")
+            missing = len(truth - got) > 0
+            rep.bad(f"{name}: {'some positions are missing' if missing else 'some of these are not after two moves'}.",
+                    "Every first move of X, then every reply of O: game.successors twice from game.initial.")
+    fb = rep.feedback(what)
+    if readable == 0 and fb.status == "wrong":
+        fb.status = "unreadable"
+    return escalate("l05.after_two_moves", fb, twin=_after_one_twin)
+
+
+def _after_one_twin(_):
+    """The same counting one move earlier: the positions after X's first move, and their classes."""
+    game = TicTacToe()
+    after_one = {s for _, s in game.successors(game.initial)}
+    classes = {}
+    for s in after_one:
+        classes.setdefault(game.canonical(s), []).append(ttt_text(s))
+    listing = "; ".join(f"{ttt_text(c)} stands for {len(v)} position{'s' if len(v) > 1 else ''}"
+                        for c, v in sorted(classes.items(), key=lambda kv: -len(kv[1])))
+    return (f"after one move: game.successors(game.initial) gives {len(after_one)} positions, one per cell; "
+            f"mapped through game.canonical they fall into {len(classes)} classes: {listing}.")
 
 
 def check_negamax(fn):
@@ -122,22 +166,45 @@ def table_answer(entry, alpha, beta, depth):
     return None
 
 
-def _reason(e, alpha, beta, depth):
-    v, flag = fmt(e["value"]), e["flag"]
-    if e["depth"] < depth:
-        return (f"the entry comes from a search {e['depth']} plies deep, and this one needs {depth}: a shallower "
-                f"result cannot stand in for a deeper one")
-    if flag == "exact":
-        return f"the stored value {v} is exact, and {e['depth']} ≥ {depth} plies"
-    if flag == "lower":
-        if e["value"] >= beta:
-            return (f"the value is at least {v} ≥ β = {fmt(beta)}: the search would fail high anyway, so {v} "
-                    f"answers it (a cutoff)")
-        return f"the value is only known to be at least {v}, and {v} < β = {fmt(beta)}: it may lie inside the window"
-    if e["value"] <= alpha:
-        return (f"the value is at most {v} ≤ α = {fmt(alpha)}: the search would fail low anyway, so {v} answers "
-                f"it")
-    return f"the value is only known to be at most {v}, and {v} > α = {fmt(alpha)}: it may lie inside the window"
+def _settles(flag):
+    """The question to re-apply for an entry with ``flag``."""
+    return {"exact": "an exact value answers every window, if it was searched deep enough",
+            "lower": "a lower bound (the value is at least v) settles a search only if v ≥ β",
+            "upper": "an upper bound (the value is at most v) settles a search only if v ≤ α"}[flag]
+
+
+def _read(a):
+    """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, or None when unreadable."""
+    if isinstance(a, str) and a.strip().lower() in ("search", "none", "no", "-"):
+        return "search", None
+    try:
+        op, value = parse_value(a)
+    except (BadAnswer, TypeError, ValueError):
+        return None
+    return ("value", value) if op == "eq" else None
+
+
+def _table_twin(entry, queries):
+    """A worked reading of a twin entry (other numbers, the same flag) against a few windows."""
+    flag, v = entry["flag"], entry["value"] + 4
+    d = entry["depth"] + 1
+    twin = {"value": v, "flag": flag, "depth": d}
+    windows = [(v - 3, v - 1, d), (v - 1, v + 3, d), (v + 1, v + 3, d), (v - 3, v - 1, d + 2)]
+    lines = []
+    for alpha, beta, depth in windows:
+        got = table_answer(twin, alpha, beta, depth)
+        if d < depth:
+            why = f"{d} plies cannot stand in for {depth}"
+        elif flag == "exact":
+            why = "an exact value answers any window"
+        elif flag == "lower":
+            why = f"at least {fmt(v)} {'≥' if v >= beta else '<'} β = {fmt(beta)}"
+        else:
+            why = f"at most {fmt(v)} {'≤' if v <= alpha else '>'} α = {fmt(alpha)}"
+        lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: "
+                     f"{'search' if got is None else fmt(got)} ({why})")
+    return (f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: " + "; ".join(lines)
+            + ".")
 
 
 def check_table_answers(entry, queries, answer):
@@ -148,7 +215,9 @@ def check_table_answers(entry, queries, answer):
     later searches of the same position. For each, the learner gives the
     value the table answers with, or ``"search"`` when the entry does not
     settle it (see :func:`table_answer`). A blank answer (``None``) is
-    "not answered yet".
+    "not answered yet". A wrong answer is named with the questions to ask of
+    the entry (deep enough? settles this window?), never with the right answer;
+    a second wrong check works a twin entry through.
 
     Examples
     --------
@@ -164,40 +233,248 @@ def check_table_answers(entry, queries, answer):
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
         return unanswered(what, 'Give one answer per search: the value the table answers with, or "search".')
     if isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple)) or len(answer) != len(queries):
-        return Feedback(f"{what}: expected a list of {len(queries)} answers.", [(
-            "bad", f'Give a list with one answer per search, in order: a number or "search"; you gave {answer!r}.',
-            None)])
+        return malformed(what, f'Could not read your answer: give a list of {len(queries)} answers, one per search '
+                               f'in order, each a number or "search", such as [3, "search", ...].')
     rep = Report()
+    readable = 0
     for i, ((alpha, beta, depth), a) in enumerate(zip(queries, answer), 1):
         right = table_answer(e, alpha, beta, depth)
         name = f"Search {i} (window ({fmt(alpha)}, {fmt(beta)}), {depth} plies)"
         if a is None:
             rep.bad(f"{name}: not answered yet.")
             continue
-        says_search = isinstance(a, str) and a.strip().lower() in ("search", "none", "no", "-")
-        value = None
-        if not says_search:
-            try:
-                op, value = parse_value(a)
-                if op != "eq":
-                    raise ValueError(op)
-            except (BadAnswer, TypeError, ValueError):
-                rep.bad(f'{name}: give a number or "search"; you wrote {a!r}.')
-                continue
-        why = _reason(e, alpha, beta, depth)
-        if right is None and says_search:
-            rep.good(f"{name}: search, because {why}.")
+        mine = _read(a)
+        if mine is None:
+            rep.bad(f'{name}: could not read {a!r}: give a number or "search".')
+            continue
+        readable += 1
+        kind, value = mine
+        deep_enough = e["depth"] >= depth
+        if right is None and kind == "search":
+            rep.good(f"{name}: search, right.")
+        elif right is not None and kind == "value" and value == right:
+            rep.good(f"{name}: {fmt(right)}, right.")
         elif right is None:
-            rep.bad(f"{name}: you let the table answer {fmt(value)}, but {why}: search (trying the stored move "
-                    f"first).", "An entry answers only what it has settled; a bound settles a search only when it "
-                                "is already outside the window on its own side.")
-        elif says_search:
-            rep.bad(f"{name}: the table can answer {fmt(right)} without a search: {why}.")
-        elif value == right:
-            rep.good(f"{name}: {fmt(right)}, because {why}.")
+            question = (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?" if not deep_enough else
+                        f"Does the entry settle the window ({fmt(alpha)}, {fmt(beta)})? "
+                        f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
+            tag = "bound-as-value" if deep_enough and e["flag"] != "exact" else None
+            rep.bad(f"{name}: you let the table answer, but it cannot answer this search. {question}", tag=tag)
+        elif kind == "search":
+            rep.bad(f"{name}: you search, but the entry already settles this search. Ask both questions again: is "
+                    f"it deep enough, and does it settle the window ({fmt(alpha)}, {fmt(beta)})? "
+                    f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
         else:
-            rep.bad(f"{name}: the table answers with the stored value {fmt(right)}, not {fmt(value)}: {why}.")
-    return rep.feedback(what)
+            rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an entry answer with?")
+    fb = rep.feedback(what)
+    if readable == 0 and fb.status == "wrong" and any(a is not None for a in answer):
+        fb.status = "unreadable"
+    return escalate("l05.table_answers", fb, twin=lambda _: _table_twin(e, queries))
+
+
+# ============================================================================
+# check_window_entries: a table entry stored under one window, read under another
+# ============================================================================
+
+_FLAG_WORDS = {"exact": "exact", "lower": "lower", "upper": "upper", "=": "exact", "≥": "lower", ">=": "lower",
+               "≤": "upper", "<=": "upper"}
+
+
+def _stored(G, window):
+    """``{node: (value, flag)}`` of every node the engine's fail-soft alpha-beta stores, searched with ``window``."""
+    r = alphabeta(G, window=window, trace=False, graph=True)
+    out = {}
+    for n, d in r.graph.nodes(data=True):
+        if d.get("status") == "visited" and G.out_degree(n):
+            out[n] = (d["value"], d["bound"])
+    return out, r
+
+
+def _worked(G, r, n, names):
+    """How the search with trace ``r`` treats inner node ``n``, in one sentence (the twin's working)."""
+    evs = [ev for ev in r.trace if ev.node == n]
+    enter = next(ev for ev in evs if ev.kind == "enter")
+    seen = [f"{names.name(ev.info[0])} = {fmt(ev.info[1])}" for ev in evs if ev.kind == "update"]
+    cut = any(ev.kind == "prune" for ev in evs)
+    exit_ = next(ev for ev in evs if ev.kind == "exit")
+    v, flag = exit_.value, exit_.info[0]
+    a, b = enter.alpha, enter.beta
+    side = (f"{fmt(v)} ≤ α = {fmt(a)}" if v <= a else f"{fmt(v)} ≥ β = {fmt(b)}" if v >= b
+            else f"{fmt(a)} < {fmt(v)} < {fmt(b)}")
+    return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
+            f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, so "
+            f"the entry is {flag!r}")
+
+
+def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
+    """A twin: the tree's shape with other leaf values and window, the same flag at every asked node.
+
+    The nodes the learner got wrong are worked through on it (by position in the tree), and each
+    entry read under the later window; ``None`` if no such twin is found.
+    """
+    import random as _random
+
+    stored, _ = _stored(G, window)
+    leaves = [n for n in G if not G.out_degree(n)]
+    values = [G.nodes[n]["utility"] for n in leaves]
+    lo, hi = min(values), max(values)
+    rng = _random.Random(seed)
+    names = NodeNames(G)
+    for _ in range(2000):
+        H = G.copy()
+        for n in leaves:
+            H.nodes[n]["utility"] = rng.randint(lo, hi + 4)
+        a = rng.randint(lo, hi)
+        w = (a, a + rng.randint(2, 4))
+        twin, _ = _stored(H, w)
+        if any(n not in twin or twin[n][1] != stored[n][1] or twin[n][0] == stored[n][0] for n in asked):
+            continue
+        r = alphabeta(H, window=w, trace=True)
+        leaves_text = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
+        parts = []
+        for n in wrong_nodes:
+            v, flag = twin[n]
+            reread = table_answer({"value": v, "flag": flag, "depth": 0}, later[0], later[1], 0)
+            parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(later[0])}, "
+                         f"{fmt(later[1])}) it {'answers ' + fmt(reread) if reread is not None else 'settles nothing: search'}.")
+        return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, {fmt(w[1])}). "
+                + " ".join(parts))
+    return None
+
+
+def _entry_answer(x):
+    """A learner's ``(value, flag)``: ``(number, flag)``; raises BadAnswer."""
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise BadAnswer(f"{x!r} is not a pair (value, flag)")
+    v, f = x
+    op, value = parse_value(v)
+    if op != "eq":
+        raise BadAnswer(f"{v!r}: give the value the search returns, a number")
+    flag = _FLAG_WORDS.get(str(f).strip().lower()) if f is not None else None
+    if flag is None:
+        raise BadAnswer(f"{f!r} is not a flag: give 'exact', 'lower' or 'upper'")
+    return value, flag
+
+
+def check_window_entries(tree, window, later, stored, reread):
+    """Check what fail-soft alpha-beta stores at each node, and what those entries answer later (lesson 05).
+
+    The root of ``tree`` is searched with ``window`` = (alpha, beta). ``stored``
+    maps node labels to ``(value, flag)``: the value the search returns at that
+    node and the flag a table stores with it (``"exact"``, ``"lower"``: the
+    true value is at least it, ``"upper"``: at most it). ``reread`` maps the
+    same labels to what each entry answers when a later search, with the
+    window ``later``, reaches the node: the value, or ``"search"``.
+
+    Wrong parts are named with the rule to re-apply there (which window the
+    node inherits, when it stops, which side of its window the value lies on,
+    what a bound settles), never with the right value or flag; from the second
+    wrong check on, a twin tree (same shape, other numbers) is worked through.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> T = gt.tree_from_nested([[6, 5], [3, 1], [9, 8], [10, 12]])
+    >>> blank = {"A": (None, None), "B": (None, None), "C": (None, None)}
+    >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), blank, {"A": None, "B": None, "C": None})
+    ✗ Entries stored under one window: not answered yet.
+    ✗ For each of A, B and C give (value returned, flag) in stored, and the later answer (a value or "search") in reread.
+    >>> right = {"A": (8, "lower"), "B": (5, "exact"), "C": (3, "upper")}
+    >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), right, {"A": "search", "B": 5, "C": "search"}).ok
+    True
+    """
+    what = "Entries stored under one window"
+    G = as_tree(tree, None)
+    names = NodeNames(G)
+    if not isinstance(stored, Mapping) or not stored:
+        raise TypeError("stored must be a dict {label: (value, flag)} naming the nodes asked about")
+    asked = [names.resolve(label) for label in stored]
+    if None in asked:
+        raise ValueError(f"stored names a node the tree does not have: {list(stored)}")
+    labels = [names.name(n) for n in asked]
+    truth, _ = _stored(G, window)
+    how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a value or "
+           f'"search") in reread.')
+
+    def blank(x):
+        return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
+
+    reread = reread if isinstance(reread, Mapping) else {}
+    if all(blank(stored.get(lab)) for lab in stored) and all(blank(reread.get(lab)) for lab in stored):
+        return unanswered(what, how)
+    rep = Report()
+    wrong_nodes, readable = [], 0
+    for n, lab in zip(asked, labels):
+        given = stored.get(lab)
+        if n not in truth:
+            raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched inner nodes")
+        v_true, f_true = truth[n]
+        parent = next(iter(G.predecessors(n)), None)
+        if blank(given):
+            rep.bad(f"{lab}: value and flag not answered yet.")
+        else:
+            try:
+                v, flag = _entry_answer(given)
+            except BadAnswer as exc:
+                rep.bad(f"{lab}: could not read {given!r} ({exc}); give (value, flag), such as (4, 'exact').")
+                v = flag = None
+            if v is not None:
+                readable += 1
+                minimax_v = minimax(G, n, trace=False).value
+                if close(v, v_true):
+                    rep.good(f"{lab}: value {fmt(v)}, right.")
+                else:
+                    wrong_nodes.append(n)
+                    inherited = (f"the window {'it inherits from ' + names.name(parent) + ' at that moment' if parent is not None else 'given at the root'}")
+                    if f_true != "exact" and close(v, minimax_v):
+                        rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not find it: "
+                                f"follow {lab} with {inherited}: where does it stop, and what has it seen by then?",
+                                tag="cut-value-as-minimax")
+                    elif f_true != "exact" and (close(v, window[0]) or close(v, window[1])) and not close(v, v_true):
+                        rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a node "
+                                f"returns the best value it found itself, even outside its window.",
+                                tag="fail-hard-bound")
+                    else:
+                        rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with {inherited}: "
+                                f"which children does it look at, and when does it stop?")
+                if flag == f_true:
+                    rep.good(f"{lab}: flag {flag!r}, right.")
+                else:
+                    if n not in wrong_nodes:
+                        wrong_nodes.append(n)
+                    rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the window {lab} "
+                            f"was given (not the one it ends with): at or below α, at or above β, or inside?",
+                            tag="bound-as-value" if flag == "exact" else None)
+        got = reread.get(lab)
+        right = table_answer({"value": v_true, "flag": f_true, "depth": 0}, later[0], later[1], 0)
+        if got is None:
+            rep.bad(f"{lab}, read later: not answered yet.")
+            continue
+        mine = _read(got)
+        if mine is None:
+            rep.bad(f'{lab}, read later: could not read {got!r}: give a number or "search".')
+            continue
+        readable += 1
+        kind, value = mine
+        if (right is None and kind == "search") or (right is not None and kind == "value" and close(value, right)):
+            rep.good(f"{lab}, read later: right.")
+            continue
+        if n not in wrong_nodes:
+            wrong_nodes.append(n)
+        if right is None:
+            rep.bad(f"{lab}, read later: the entry cannot answer the window ({fmt(later[0])}, {fmt(later[1])}). "
+                    f"Which windows does {lab}'s entry settle? An exact value settles every window, a lower bound "
+                    f"only if it is ≥ β, an upper bound only if it is ≤ α.",
+                    tag="bound-as-value" if kind == "value" else None)
+        elif kind == "search":
+            rep.bad(f"{lab}, read later: the entry settles this search. Which windows does {lab}'s entry settle?")
+        else:
+            rep.bad(f"{lab}, read later: when an entry answers, what value does it answer with?")
+    fb = rep.feedback(what)
+    if readable == 0 and fb.status == "wrong":
+        fb.status = "unreadable"
+    return escalate("l05.window_entries", fb,
+                    twin=lambda _: _window_twin(G, window, later, asked, wrong_nodes or asked))
 
 
 def _positions(limit=60):
@@ -283,8 +560,13 @@ def check_table_search(fn):
     name = "check_table_search"
     problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
     if problem:
-        return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)])
+        return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable")
     game = TicTacToe()
+    printed = Printed()
+    probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), printed)
+    if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
+        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError or "
+                                "returns None).")
     printed = Printed()
     rep = Report()
     states = _positions()
@@ -305,10 +587,9 @@ def check_table_search(fn):
         err, v = run(s, alpha, beta, _ForgetfulTable())
         return err is None and _in_window(v, truth[s], alpha, beta)
 
-    blame_hint = ("Store a flag with each value: 'lower' if the value is ≥ β (a cutoff: the true value may be "
-                  "higher), 'upper' if it is ≤ the α the node started with (nothing reached the window), 'exact' "
-                  "otherwise; and answer from the table only with an exact value, a lower bound ≥ β or an upper "
-                  "bound ≤ α.")
+    blame_hint = ("When the search stopped at a cut, or found nothing inside its window, is the value it returned "
+                  "the position's value? What must the table remember with it, and which later windows may it "
+                  "answer?")
     # Part 1: a fresh table for every call (transpositions inside one search still meet the table).
     # Part 2: one table shared by all calls, narrow windows first, as a program reuses its table.
     parts = (("With a fresh table for every search", [(s, a, b) for s in states for a, b in windows], False),
@@ -350,7 +631,23 @@ def check_table_search(fn):
                     "negated, and its window is (-β, -α).")
             if err is None and v == -truth[s] and truth[s] != 0:
                 rep.bad("That value has the opposite sign: it is from the other player's point of view.",
-                        "In negamax every value is for the player to move at that position.")
+                        "In negamax every value is for the player to move at that position.", tag="wrong-viewpoint")
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
-    return checker_feedback(name, rep, passed_all, total_all, unit="searches right")
+    fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
+    fb.add_tags(rep.tags)
+    return escalate("l05.table_search", fb, twin=_table_search_twin)
+
+
+def _table_search_twin(fb):
+    """A careless entry worked through on a twin: Nim's positions, other numbers."""
+    careless = "a bound used as if it were exact" in " ".join(fb.lines)
+    if careless:
+        return ("a position P has two moves, worth 0 and 1 to its mover, so P is worth 1. A search of P with "
+                "the window (-1, 0) looks at the first move, 0 ≥ β = 0, and stops: it returns 0, which says only "
+                "'P is worth at least 0'. Stored as (0, 'lower'), it answers a later search only if 0 ≥ that "
+                "search's β; a search with the window (−∞, +∞) searches P again and finds 1. Stored as a bare 0, "
+                "the table would answer that search with 0: wrong.")
+    return ("in negamax every value is for the player to move: a finished position where MIN is to move and X has "
+            "won (utility +1) is worth -1 to MIN; the parent, X to move, negates it back to +1, and passes the "
+            "child the window (-β, -α).")

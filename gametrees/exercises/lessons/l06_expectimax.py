@@ -13,10 +13,12 @@ from ...search import expectimax
 from ..answers import NodeNames
 from ..by_hand.base import as_tree
 from ..code_checks.harness import Printed, run_learner
-from ..feedback import Feedback, Report, fmt
-from .reading import is_blank, unanswered
+from ...trees import tree_from_nested
+from ..attempts import escalate
+from ..feedback import Report, fmt, malformed, unanswered
+from .reading import is_blank
 
-__all__ = ["check_order_preserving_flip", "check_rescaled_choices"]
+__all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices"]
 
 
 def check_order_preserving_flip(tree, f):
@@ -24,18 +26,17 @@ def check_order_preserving_flip(tree, f):
     G = as_tree(tree, None)
     rep, printed = Report(), Printed()
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
-    unanswered = Feedback("Order-preserving flip: not answered yet.",
-                          [("bad", "f leaves every value as it is: change its body to your function.", None)])
+    blank = unanswered("Order-preserving flip", "f leaves every value as it is: change its body to your function.")
     if f is None:
-        return unanswered
+        return blank
     images = []
     for v in leaves:
         out = run_learner(f, (v,), printed)
         if out.problem():
-            return Feedback("Order-preserving flip: f failed.", [("bad", f"f({fmt(v)}) {out.problem()}.", None)])
+            return malformed("Order-preserving flip", f"Could not use f: f({fmt(v)}) {out.problem()}.")
         images.append(out.value)
     if images == leaves:
-        return unanswered
+        return blank
     broken = [(a, b, fa, fb_) for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:])) if not fa < fb_]
     if broken:
         a, b, fa, fb_ = broken[0]
@@ -51,22 +52,34 @@ def check_order_preserving_flip(tree, f):
     if before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
     else:
-        top = max(leaves)
-        kids = list(G.successors(G.graph["root"]))
-        simple = all(G.nodes[k].get("player") == "chance" and
-                     all(not G.out_degree(n) for n in G.successors(k)) for k in kids)
-        holder = next((k for k in kids if any(G.nodes[n].get("utility") == top for n in G.successors(k))), None)
-        if simple and holder is not None:
-            way = ("brings the high values closer together" if holder == before else
-                   "stretches the high values further apart")
-            rep.bad(f"Expectimax still chooses {nodes.name(before)}. The largest leaf, {fmt(top)}, is under "
-                    f"{nodes.name(holder)}: try an order-keeping change that {way}, so the averages change places.")
-        else:
-            rep.bad(f"Expectimax still chooses {nodes.name(before)}: change how far apart the values are, keeping "
-                    "their order, until the averages change places.")
+        rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "
+                f"average has to fall below the other, and what must f do to the largest leaf, compared with the "
+                f"gaps between the others, for that to happen?")
     if not broken and before != after:
         rep.note("Minimax's choice would not change: it only compares values, and f keeps their order.")
-    return rep.feedback("Order-preserving flip")
+    return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"), twin=lambda _: _flip_twin())
+
+
+def _flip_twin():
+    """An order-keeping flip worked through on a twin tree (other numbers, the other direction)."""
+    T = tree_from_nested([{"chance": [2, 6]}, {"chance": [4, 4]}])
+    r0, r1 = expectimax(T, trace=False, graph=True), expectimax(_mapped(T, lambda v: v ** 3), trace=False, graph=True)
+    kids = list(T.successors(T.graph["root"]))
+    names = NodeNames(T)
+    before = ", ".join(f"{names.name(k)} averages {fmt(r0.graph.nodes[k]['value'])}" for k in kids)
+    after = ", ".join(f"{names.name(k)} averages {fmt(r1.graph.nodes[k]['value'])}" for k in kids)
+    return (f"B is a coin between 2 and 6, C a sure 4: {before}, a tie. f(v) = v³ keeps the order but stretches "
+            f"the high value 6 far more than the others: {after}, so expectimax now prefers "
+            f"{names.name(r1.move)}.")
+
+
+def _mapped(G, f):
+    """A copy of tree ``G`` with ``f`` applied to every leaf's utility."""
+    H = G.copy()
+    for n in H:
+        if not H.out_degree(n):
+            H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
+    return H
 
 
 def _kind_of_change(f, values):
@@ -104,7 +117,7 @@ def check_rescaled_choices(tree, rescalings, answer):
     >>> T = gt.tree_from_nested([{"chance": [4, 4]}, {"chance": [7, 0]}])
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": "B"})
     ✓ Expectimax after rescaling: right.
-    ✓ v + 10: B (B averages 14, C averages 13.5).
+    ✓ v + 10: B, right (B averages 14, C averages 13.5).
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": None})
     ✗ Expectimax after rescaling: not answered yet.
     ✗ For each change write the child you predict (B or C): {'v + 10': ...}.
@@ -121,11 +134,13 @@ def check_rescaled_choices(tree, rescalings, answer):
         return unanswered("Expectimax after rescaling",
                            f"For each change write the child you predict ({' or '.join(labels)}): {form}.")
     if not isinstance(answer, Mapping):
-        return Feedback("Expectimax after rescaling: the answer could not be read.",
-                        [("bad", f"Expected a dict {form}, got {type(answer).__name__}.", None)])
+        return malformed("Expectimax after rescaling",
+                         f"Could not read your answer: give a dict {form}, with B or C for each change; you gave "
+                         f"{type(answer).__name__}.")
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
     original = nodes.name(expectimax(G, trace=False).move)
     rep = Report()
+    wrong, unread = [], 0
     for name, f in rescalings.items():
         H = G.copy()
         for n in H:
@@ -142,22 +157,245 @@ def check_rescaled_choices(tree, rescalings, answer):
             continue
         got = str(got).strip().upper()
         if got not in labels:
+            unread += 1
             rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
             continue
         if got in right:
-            rep.good(f"{name}: {got} ({averages}).")
+            rep.good(f"{name}: {got}, right ({averages}).")
             continue
         kind = _kind_of_change(f, leaves)
         hint = {
-            "affine+": f"{name} is a positive affine change (a·v + b with a > 0): every average is changed the "
-                       f"same way, so the choice stays {original}, as before the change.",
-            "affine-": f"{name} multiplies by a negative number: it turns every preference around, so the "
-                       f"child with the smallest average before now has the largest.",
-            "increasing": f"{name} keeps the order of the leaves but is not affine: it stretches some gaps more than "
-                          f"others, so the averages can change places. Compute them.",
-            "decreasing": f"{name} reverses the order of the leaves: compute the averages again.",
+            "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the choice?",
+            "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
+            "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to every "
+                          f"leaf, then average each chance node again.",
+            "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average again.",
             "other": "Apply the change to every leaf, then average each chance node again.",
         }[kind]
-        rep.bad(f"{name}: you wrote {got}, but after the change {averages}, so expectimax picks "
-                f"{' or '.join(right)}.", hint)
-    return rep.feedback("Expectimax after rescaling")
+        wrong.append(name)
+        rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
+                tag="scale-sensitivity" if kind == "increasing" and got == original else None)
+    fb = rep.feedback("Expectimax after rescaling")
+    if fb.status == "wrong" and not any(k == "good" for k, _, _ in rep.items) and not wrong and unread == len(rescalings):
+        fb.status = "unreadable"
+    return escalate("l06.rescaled_choices", fb, twin=lambda _: _rescaled_twin(G, rescalings, wrong))
+
+
+def _rescaled_twin(G, rescalings, wrong):
+    """The changes the learner got wrong, worked through on a twin: the root's children in reverse, leaves + 1."""
+    root = G.graph["root"]
+    kids = list(G.successors(root))
+    if not wrong or not all(all(not G.out_degree(n) for n in G.successors(k)) for k in kids):
+        return None
+    spec = []
+    for k in reversed(kids):
+        outs = list(G.successors(k))
+        spec.append({G.nodes[k]["player"]: [G.nodes[n]["utility"] + 1 for n in outs],
+                     "p": [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]}
+                    if G.nodes[k].get("player") == "chance" else {G.nodes[k]["player"]: [G.nodes[n]["utility"] + 1
+                                                                                          for n in outs]})
+    T = tree_from_nested(spec)
+    names = NodeNames(T)
+    tk = list(T.successors(T.graph["root"]))
+    leaves = ", ".join(f"{names.name(k)} over {', '.join(fmt(T.nodes[n]['utility']) for n in T.successors(k))}" for k in tk)
+    parts = []
+    for name in wrong:
+        r = expectimax(_mapped(T, rescalings[name]), trace=False, graph=True)
+        av = ", ".join(f"{names.name(k)} averages {fmt(r.graph.nodes[k]['value'])}" for k in tk)
+        parts.append(f"{name}: {av}, so expectimax picks {names.name(r.move)}")
+    return f"the tree with {leaves}. " + "; ".join(parts) + "."
+
+
+# ============================================================================
+# check_chance_pruning: pruning below chance nodes when the leaves are bounded
+# ============================================================================
+
+
+def _chance_shape(G):
+    """The root (MAX) and its chance children, each over leaves; a ValueError for any other shape."""
+    root = G.graph["root"]
+    kids = list(G.successors(root))
+    ok = G.nodes[root].get("player") == "max" and kids and all(
+        G.nodes[k].get("player") == "chance" and all(not G.out_degree(n) for n in G.successors(k)) for k in kids)
+    if not ok:
+        raise ValueError("check_chance_pruning needs a MAX root whose children are chance nodes over leaves")
+    return root, kids
+
+
+def chance_pruned(tree, low, high):
+    """The leaves a left-to-right expectimax search never needs to look at, when every leaf lies in [low, high].
+
+    MAX at the root searches its chance children in order; ``alpha`` is the
+    best value found so far. Below a chance node, after each outcome the most
+    the node can still be worth is (the weighted outcomes seen) + (the
+    probability not yet seen) × ``high``; once that is ≤ ``alpha``, MAX will
+    not choose the node, and its remaining outcomes are skipped.
+
+    Returns ``(pruned leaves, {chance node: (bound when it stopped or its value, stopped early)})``.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> T = gt.tree_from_nested([{"chance": [6, 8]}, {"chance": [2, 9], "p": [0.5, 0.5]}])
+    >>> pruned, _ = chance_pruned(T, 0, 10)
+    >>> sorted(T.nodes[n]["label"] for n in pruned)
+    ['G']
+    """
+    G = as_tree(tree, None)
+    if not low < high:
+        raise ValueError(f"the leaf bounds must have low < high, got [{low}, {high}]")
+    _, kids = _chance_shape(G)
+    for n in G:
+        if not G.out_degree(n) and not low <= G.nodes[n]["utility"] <= high:
+            raise ValueError(f"leaf {G.nodes[n].get('label', n)} = {G.nodes[n]['utility']} is outside [{low}, {high}]")
+    alpha, pruned, info = -math.inf, [], {}
+    for k in kids:
+        outs = list(G.successors(k))
+        probs = [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]
+        seen, left = 0.0, 1.0
+        stopped = False
+        for i, (n, p) in enumerate(zip(outs, probs)):
+            seen += p * G.nodes[n]["utility"]
+            left -= p
+            most = seen + max(left, 0.0) * high
+            if i < len(outs) - 1 and most <= alpha:
+                pruned += outs[i + 1:]
+                info[k] = (most, True)
+                stopped = True
+                break
+        if not stopped:
+            info[k] = (seen, False)
+            alpha = max(alpha, seen)
+    return pruned, info
+
+
+def _alpha_beta_like(G):
+    """What pruning like alpha-beta (stop a chance node at an outcome ≤ the best so far) would skip."""
+    _, kids = _chance_shape(G)
+    alpha, pruned = -math.inf, []
+    for k in kids:
+        outs = list(G.successors(k))
+        probs = [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]
+        for i, n in enumerate(outs):
+            if i < len(outs) - 1 and G.nodes[n]["utility"] <= alpha:
+                pruned += outs[i + 1:]
+                break
+        else:
+            alpha = max(alpha, sum(p * G.nodes[n]["utility"] for n, p in zip(outs, probs)))
+    return pruned
+
+
+def _chance_twin(G, low, high):
+    """The bounded pruning worked through on a twin: the same shape and probabilities, other leaves."""
+    import random as _random
+
+    rng = _random.Random(7)
+    names = NodeNames(G)
+    mine, _ = chance_pruned(G, low, high)
+    leaves = [n for n in G if not G.out_degree(n)]
+    for _ in range(500):
+        H = G.copy()
+        for n in leaves:
+            H.nodes[n]["utility"] = rng.randint(int(math.ceil(low)), int(math.floor(high)))
+        pruned, info = chance_pruned(H, low, high)
+        if not pruned or set(pruned) == set(mine):
+            continue
+        steps, alpha = [], None
+        for k, (v, early) in info.items():
+            outs = list(H.successors(k))
+            if early:
+                steps.append(f"{names.name(k)}: after its first outcomes it can be worth at most {fmt(v)} "
+                             f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX already has: "
+                             f"skip {', '.join(names.name(n) for n in outs if n in pruned)}")
+            else:
+                steps.append(f"{names.name(k)} = {fmt(v)}")
+                alpha = v if alpha is None else max(alpha, v)
+        listing = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
+        return f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: " + "; ".join(steps) + "."
+    return None
+
+
+def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
+    """Check which leaves a search below chance nodes may skip, with and without bounds on the leaves (lesson 06).
+
+    ``with_bounds``: the leaves never looked at when every leaf is known to lie
+    in ``bounds`` = (low, high) (see :func:`chance_pruned`); ``without_bounds``:
+    the leaves that may be skipped when nothing is known about the leaves (none:
+    any unseen outcome could move the average). Each is a set of leaf labels
+    (an empty set for none). A wrong answer is named by chance node, with the
+    bound to compute there, never with the leaves to skip; from the second
+    wrong check on, a twin tree is worked through.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> T = gt.tree_from_nested([{"chance": [6, 8]}, {"chance": [2, 9], "p": [0.5, 0.5]}])
+    >>> check_chance_pruning(T, (0, 10), {"G"}, set()).ok
+    True
+    >>> check_chance_pruning(T, (0, 10), None, None)
+    ✗ Pruning below chance nodes: not answered yet.
+    ✗ Give two sets of leaf labels (set() for none): with_bounds and without_bounds.
+    """
+    what = "Pruning below chance nodes"
+    G = as_tree(tree, None)
+    low, high = bounds
+    truth, _ = chance_pruned(G, low, high)
+    names = NodeNames(G)
+    _, kids = _chance_shape(G)
+    if with_bounds is None and without_bounds is None:
+        return unanswered(what, "Give two sets of leaf labels (set() for none): with_bounds and without_bounds.")
+    rep = Report()
+    leaf_set = {n for n in G if not G.out_degree(n)}
+    readable = 0
+    for part, answer, right in (("with the bounds", with_bounds, set(truth)), ("without bounds", without_bounds, set())):
+        if answer is None:
+            rep.bad(f"{part}: not answered yet.")
+            continue
+        if isinstance(answer, str):
+            answer = [a for a in answer.replace(",", " ").split() if a]
+        if not isinstance(answer, (set, frozenset, list, tuple)):
+            rep.bad(f"{part}: could not read {answer!r}: give a set of leaf labels, such as {{'H'}}, or set().")
+            continue
+        mine, unknown = set(), []
+        for a in answer:
+            n = names.resolve(a) if isinstance(a, (str, tuple)) else None
+            if n is None or n not in leaf_set:
+                unknown.append(a)
+            else:
+                mine.add(n)
+        readable += 1
+        if unknown:
+            rep.bad(f"{part}: {', '.join(map(repr, unknown))} {'is not a leaf' if len(unknown) == 1 else 'are not leaves'} of "
+                    f"the tree.")
+        if part == "without bounds":
+            if not mine:
+                rep.good(f"{part}: nothing can be skipped, right.")
+            else:
+                rep.bad(f"{part}: you skip {', '.join(names.name(n) for n in sorted(mine, key=names.name))}. "
+                        f"With nothing known about the leaves, could an unseen outcome still be large enough to "
+                        f"lift its chance node above what MAX already has?", tag="chance-pruned")
+            continue
+        if mine == right:
+            rep.good(f"{part}: right.")
+            continue
+        like_ab = set(_alpha_beta_like(G))
+        for k in kids:
+            outs = set(G.successors(k))
+            got, want = mine & outs, right & outs
+            if got == want:
+                continue
+            extra = got - want
+            if extra:
+                rep.bad(f"{part}: under {names.name(k)} you skip {', '.join(sorted(names.name(n) for n in extra))}, "
+                        f"but the search must look there. After the outcomes before it, what is the most "
+                        f"{names.name(k)} can still be worth, with every unseen outcome at {fmt(high)}? Is that "
+                        f"more than MAX already has?",
+                        tag="chance-pruned" if mine == like_ab and mine != right else None)
+            else:
+                rep.bad(f"{part}: under {names.name(k)} the search can stop earlier than you say. After each "
+                        f"outcome, what is the most {names.name(k)} can still be worth, with every unseen outcome at "
+                        f"{fmt(high)}? Compare it with what MAX already has.")
+    fb = rep.feedback(what)
+    if readable == 0 and fb.status == "wrong":
+        fb.status = "unreadable"
+    return escalate("l06.chance_pruning", fb, twin=lambda _: _chance_twin(G, low, high))
