@@ -48,6 +48,7 @@ Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
 
 from __future__ import annotations
 
+import gc
 import math
 import numbers
 import random as random_module
@@ -57,7 +58,7 @@ from time import perf_counter
 import networkx as nx
 
 from .agents import Agent, legal_moves
-from .games import CHANCE, MAX, MIN
+from .games import CHANCE, MAX, MIN, Game
 from .search import SearchResult
 from .search.engine import PositionNames
 from .trace import Event
@@ -75,7 +76,7 @@ class _Node:
     """A node of the grown tree (visits and the sum of results from MAX's point of view)."""
 
     __slots__ = ("state", "move", "parent", "player", "terminal", "children", "tried", "visits", "total",
-                 "id", "added", "probs")
+                 "id", "added", "probs", "kids")
 
     def __init__(self, state, move, parent, terminal, player, node_id):
         self.state = state
@@ -90,6 +91,7 @@ class _Node:
         self.id = node_id             # the node's id in the trace and the graph (None when untraced)
         self.added = 0                # order in which it joined the tree (1 = the root)
         self.probs = None             # chance nodes: cumulative probabilities of the children
+        self.kids = None              # traced: the children's ids
 
     def mean(self):
         """The mean result from MAX's point of view (``None`` before the first visit)."""
@@ -128,8 +130,9 @@ class MCTSResult(SearchResult):
         The exploration constant used.
     """
 
-    def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names):
+    def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names, to_move):
         super().__init__("mcts", value, move, stats, trace, seconds, None, False)
+        self._to_move = to_move
         self._root = root
         self._is_tree = is_tree
         self._tree_base = base
@@ -145,7 +148,8 @@ class MCTSResult(SearchResult):
     @property
     def graph(self):
         if self._grown is None and self._want:
-            self._grown = _grown_graph(self._root, self._is_tree, self._tree_base, self._names, self.stats)
+            self._grown = _grown_graph(self._root, self._is_tree, self._tree_base, self._names, self.stats,
+                                       self._to_move)
         return self._grown
 
     @property
@@ -169,7 +173,7 @@ class MCTSResult(SearchResult):
                 f"playouts={s['playouts']}, tree_nodes={s['tree_nodes']})")
 
 
-def _grown_graph(root, is_tree, base, names, stats):
+def _grown_graph(root, is_tree, base, names, stats, to_move):
     """The grown tree as a networkx graph (children in move order)."""
     rid = root.id if is_tree else ()
     G = nx.DiGraph(root=rid, algorithm="mcts", playouts=stats["playouts"],
@@ -182,8 +186,8 @@ def _grown_graph(root, is_tree, base, names, stats):
             a = {"state": node.state, "label": names(nid)}
             if node.terminal and node.visits:
                 a["utility"] = node.total / node.visits
-        if node.player is not None:
-            a["player"] = node.player
+        if not node.terminal:
+            a["player"] = _who(node, to_move)
         a.update(visits=node.visits, value=node.mean(), order=node.added, status="visited")
         return a
 
@@ -306,45 +310,42 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     base = game.snapshot().graph() if is_tree and graph else None
     rng = random_module.Random(seed)
     t0 = perf_counter()
-    root, events, positions, done = _search(game, state, playouts, seconds, c, rng, trace, is_tree, names,
-                                            graph)
+    # Many small objects (nodes, events), few of them garbage: the cyclic collector
+    # would scan them again and again, so it is paused during the search.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, seconds, c, rng, trace,
+                                                                is_tree, names, graph)
+    finally:
+        if paused:
+            gc.enable()
     seconds_taken = perf_counter() - t0
     kids = [k for k in root.children or () if k.added]
     best = max(kids, key=lambda k: k.visits) if kids else None
     move = None if best is None else best.move
     if is_tree and move is not None:
         move = game.move_label(state, move)
-    stats = {"playouts": done, "tree_nodes": _count(root), "positions": positions,
-             "depth_reached": _depth(root), "nodes_visited": positions, "leaves_evaluated": done,
+    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
+             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
              "cutoffs": 0, "tt_hits": 0, "estimates": 0}
-    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names)
-
-
-def _count(root):
-    n, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        n += 1
-        stack.extend(k for k in node.children or () if k.added)
-    return n
-
-
-def _depth(root):
-    deepest, stack = 0, [(root, 0)]
-    while stack:
-        node, d = stack.pop()
-        deepest = max(deepest, d)
-        stack.extend((k, d + 1) for k in node.children or () if k.added)
-    return deepest
+    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
+                      game.to_move)
 
 
 def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, keep_ids):
-    """The playouts. Returns (root, events or None, positions visited, playouts done)."""
+    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
+
+    A node's ``player`` is looked up when it is first left (its children are
+    made then); tracing looks it up at once for the expansion's sentence.
+    """
     successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
     chances = game.chances
     random = rng.random
     log, sqrt, inf = math.log, math.sqrt, math.inf
     ids = tracing or keep_ids
+    may_draw = _has_chance(game, is_tree)
     root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
     root.added = 1
     added = 1
@@ -354,6 +355,7 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
     limit = playouts if playouts is not None else math.inf
     positions = 0
     done = 0
+    deepest = 1
     while done < limit and (deadline is None or not done or perf_counter() < deadline):
         done += 1
         node = root
@@ -363,36 +365,41 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
             if node.terminal:
                 if tracing:
                     add(_new(Event, ("expand", node.id, _pid(node), len(path) - 1, None, None, None, None,
-                                     node.state, (done, False), names)))
+                                     node.state, (done, False, None), names)))
                 break
             children = node.children
             if children is None:
-                children = node.children = _children(node, successors, is_terminal, to_move, is_tree, ids)
+                children = node.children = _children(node, successors, is_terminal, is_tree, ids)
+                if tracing:
+                    node.kids = tuple([k.id for k in children])
+                if node.player is None:
+                    node.player = _player(to_move, node.state)
                 if node.player == CHANCE:
                     node.probs = _cumulative(node, chances)
-            if node.player == CHANCE:
+            if node.probs is not None:  # a chance node: the outcome is drawn
                 r = random()
                 cum = node.probs
                 i = 0
-                while i < len(cum) - 1 and r >= cum[i]:
+                last = len(cum) - 1
+                while i < last and r >= cum[i]:
                     i += 1
                 child = children[i]
+                path.append(child)
                 if not child.added:
                     added += 1
                     child.added = added
-                    path.append(child)
                     if tracing:
-                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, child.player, None, None,
-                                         None, child.state, (done, True, node.player), names)))
+                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
+                                         None, None, child.state, (done, True, CHANCE), names)))
                     node = child
                     break
                 if tracing:
-                    rows = tuple((k.id, k.visits, k.mean(), cum[j] - (cum[j - 1] if j else 0.0))
-                                 for j, k in enumerate(children))
-                    add(_new(Event, ("select", node.id, _pid(node), len(path) - 1, CHANCE, node.visits, None,
-                                     None, node.state, (done, child.id, rows, c), names)))
+                    probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
+                    add(_new(Event, ("select", node.id, _pid(node), len(path) - 2, CHANCE, node.visits, None,
+                                     None, node.state, (done, child.id, node.kids,
+                                                        tuple([k.visits for k in children]),
+                                                        tuple([k.total for k in children]), probs), names)))
                 node = child
-                path.append(node)
                 continue
             tried = node.tried
             if tried < len(children):
@@ -402,71 +409,92 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                 child.added = added
                 path.append(child)
                 if tracing:
-                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, child.player, None, None, None,
-                                     child.state, (done, True, node.player), names)))
+                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None, None,
+                                     None, child.state, (done, True, node.player), names)))
                 node = child
                 break
             log_n = log(node.visits)
             best, best_score = None, -inf
-            sign = 1.0 if node.player == MAX else -1.0
-            for child in children:
-                n = child.visits
-                score = sign * child.total / n + c * sqrt(log_n / n)
-                if score > best_score:
-                    best, best_score = child, score
-            if tracing:
-                rows = tuple((k.id, k.visits, k.mean(), sign * k.total / k.visits + c * sqrt(log_n / k.visits))
-                             for k in children)
+            if node.player == MAX:
+                for child in children:
+                    n = child.visits
+                    score = child.total / n + c * sqrt(log_n / n)
+                    if score > best_score:
+                        best, best_score = child, score
+            else:
+                for child in children:
+                    n = child.visits
+                    score = c * sqrt(log_n / n) - child.total / n
+                    if score > best_score:
+                        best, best_score = child, score
+            if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
                 add(_new(Event, ("select", node.id, _pid(node), len(path) - 1, node.player, node.visits, None,
-                                 None, node.state, (done, best.id, rows, c), names)))
+                                 None, node.state, (done, best.id, node.kids, tuple([k.visits for k in children]),
+                                                    tuple([k.total for k in children]), c), names)))
             node = best
             path.append(node)
-        positions += len(path)
+        depth = len(path)
+        positions += depth
+        if depth > deepest:
+            deepest = depth
         # 3. Playout: random moves (chance outcomes by their probability) to the end.
         s = node.state
-        walk = [] if tracing else None
-        while not is_terminal(s):
-            kids = successors(s)
-            if to_move(s) == CHANCE:
-                m, s = _draw(chances(s), kids, random)
-            else:
-                m, s = kids[int(random() * len(kids))]
-            if tracing:
+        if tracing:
+            walk = []
+            while not is_terminal(s):
+                kids = successors(s)
+                if to_move(s) == CHANCE:
+                    m, s = _draw(chances(s), kids, random)
+                else:
+                    m, s = kids[int(random() * len(kids))]
                 walk.append(m)
-            positions += 1
+            positions += len(walk)
+        else:
+            while not is_terminal(s):
+                kids = successors(s)
+                if may_draw and to_move(s) == CHANCE:
+                    m, s = _draw(chances(s), kids, random)
+                else:
+                    s = kids[int(random() * len(kids))][1]
+                positions += 1
         result = utility(s)
         try:  # NaN, +-inf or no number at all would poison every average above
             if not -inf < result < inf:
                 _bad_result(result, s)
         except TypeError:
             _bad_result(result, s)
-        if tracing:
-            add(_new(Event, ("playout", node.id, _pid(node), len(path) - 1, node.player, result, None, None,
-                             s, (done, _walk_ids(node.id, walk, is_tree), tuple(walk)), names)))
         # 4. Backup: every node on the path counts the visit and the result (for MAX).
         for n in path:
             n.visits += 1
             n.total += result
         if tracing:
-            rows = tuple((n.id, n.visits, n.total / n.visits) for n in reversed(path))
+            walk = tuple(walk)
+            add(_new(Event, ("playout", node.id, _pid(node), len(path) - 1, node.player, result, None, None,
+                             s, (done, walk if is_tree else None, walk), names)))
+            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
             add(_new(Event, ("backup", node.id, _pid(node), len(path) - 1, node.player, result, None, None,
                              node.state, (done, rows), names)))
-    return root, events, positions, done
+    return root, events, positions, done, added, deepest - 1
+
+
+def _has_chance(game, is_tree):
+    """Can a playout meet a chance state? (If not, playouts skip asking whose turn it is.)"""
+    if is_tree:
+        return any(p == CHANCE for p in game.players.values())
+    return type(game).chances is not Game.chances
+
+
+def _who(node, to_move):
+    """Who moves at ``node`` (looked up now, for the trace); None at a finished game."""
+    if node.terminal:
+        return None
+    if node.player is None:
+        node.player = _player(to_move, node.state)
+    return node.player
 
 
 def _pid(node):
     return None if node.parent is None else node.parent.id
-
-
-def _walk_ids(start, moves, is_tree):
-    """The node ids a playout passes through below ``start`` (for a tree, its moves are the ids)."""
-    if is_tree:
-        return tuple(moves)
-    out, n = [], start
-    for m in moves:
-        n = n + (m,)
-        out.append(n)
-    return tuple(out)
 
 
 def _player(to_move, state):
@@ -476,15 +504,14 @@ def _player(to_move, state):
     return player
 
 
-def _children(node, successors, is_terminal, to_move, is_tree, ids):
-    out = []
+def _children(node, successors, is_terminal, is_tree, ids):
     nid = node.id
-    for move, child in successors(node.state):
-        terminal = is_terminal(child)
-        player = None if terminal else _player(to_move, child)
-        cid = (child if is_tree else nid + (move,)) if ids else None
-        out.append(_Node(child, move, node, terminal, player, cid))
-    return out
+    if not ids:
+        return [_Node(child, move, node, is_terminal(child), None, None) for move, child in successors(node.state)]
+    if is_tree:
+        return [_Node(child, move, node, is_terminal(child), None, child) for move, child in successors(node.state)]
+    return [_Node(child, move, node, is_terminal(child), None, nid + (move,))
+            for move, child in successors(node.state)]
 
 
 def _cumulative(node, chances):

@@ -26,7 +26,7 @@ from typing import Any, Hashable, NamedTuple
 
 import networkx as nx
 
-__all__ = ["Event", "Frame", "frame", "frames", "annotate"]
+__all__ = ["Event", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows"]
 
 _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
 
@@ -98,14 +98,15 @@ class Event(NamedTuple):
         events enter and leave their node in one step. Monte Carlo tree
         search (:func:`gametrees.mcts`) records the four steps of each
         playout instead: ``"select"`` (UCB1 picks a child of ``node``; value:
-        the node's visits; info ``(playout, chosen, rows, c)`` with a row
-        ``(child, visits, mean for MAX, UCB1 score)`` per child, or
-        ``(child, visits, mean, probability)`` at a chance node),
+        the node's visits; info ``(playout, chosen, children, their visits,
+        their totals for MAX, c)``, at a chance node the children's
+        probabilities in place of ``c``; :func:`selection_rows` gives
+        each child's visits, mean and UCB1 score),
         ``"expand"`` (``node`` joins the tree; info ``(playout, added,
         parent's player)``, ``added`` False when a finished game already
         in the tree is reached), ``"playout"`` (random moves from ``node``
-        to the end; value: the result; info ``(playout, nodes passed,
-        moves)``) and ``"backup"`` (info ``(playout, rows)``, a row
+        to the end; value: the result; info ``(playout, nodes passed or
+        None in a game, moves)``) and ``"backup"`` (info ``(playout, rows)``, a row
         ``(node, visits, mean for MAX)`` per node updated, from the bottom up).
     node : hashable
         The node the event happens at.
@@ -298,12 +299,41 @@ def _child_name(e: Event, child) -> str:
     return name
 
 
+def playout_nodes(e: Event) -> tuple:
+    """The nodes a ``"playout"`` event passes through below its node (in a game: move paths)."""
+    _, walk, moves = e.info
+    if walk is not None:
+        return walk
+    out, n = [], e.node
+    for m in moves:
+        n = n + (m,)
+        out.append(n)
+    return tuple(out)
+
+
 def _visits(n) -> str:
     return f"{n} visit{'s' if n != 1 else ''}"
 
 
+def selection_rows(e: Event) -> tuple:
+    """The children a ``"select"`` event chose among: ``(child, visits, mean for MAX, score)`` each.
+
+    The score is UCB1 as the search computed it: the mean for the player
+    choosing (minus the mean at a MIN node) plus ``c * sqrt(ln N / n)``, N
+    the node's visits, n the child's; at a chance node it is the outcome's
+    probability.
+    """
+    _, _, kids, visits, totals, c = e.info
+    if e.player == "chance":
+        return tuple((k, n, t / n if n else None, p) for k, n, t, p in zip(kids, visits, totals, c))
+    sign = 1.0 if e.player == "max" else -1.0
+    log_n = math.log(e.value)
+    return tuple((k, n, t / n, sign * (t / n) + c * math.sqrt(log_n / n)) for k, n, t in zip(kids, visits, totals))
+
+
 def _select_text(e: Event) -> str:
-    done, chosen, rows, c = e.info
+    chosen, c = e.info[1], e.info[5]
+    rows = selection_rows(e)
     here = _name_in(e, e.node)
     if e.player == "chance":
         prob = next(p for child, _, _, p in rows if child == chosen)
@@ -337,7 +367,7 @@ def _expand_text(e: Event) -> str:
 
 
 def _playout_text(e: Event) -> str:
-    _, walk, moves = e.info
+    walk = playout_nodes(e)
     start = _name_in(e, e.node)
     result = _num(e.value)
     if not walk:
@@ -500,7 +530,7 @@ class _Fold:
         self.updated = ()
         if kind == "select":
             self.path = self.path[: e.ply] + [n, e.info[1]]
-            self.scores = {row[0]: row[3] for row in e.info[2]}
+            self.scores = {row[0]: row[3] for row in selection_rows(e)}
         elif kind == "expand":
             if e.ply == 1:
                 self.path = [e.parent]
@@ -508,7 +538,7 @@ class _Fold:
             if e.info[1]:
                 self._grow(n, e.player)
         elif kind == "playout":
-            self.playout = (n,) + tuple(e.info[1])
+            self.playout = (n,) + playout_nodes(e)
         else:  # backup
             for node, visits, mean in e.info[1]:
                 self.visits[node] = visits
