@@ -190,7 +190,7 @@ def test_check_final_move():
 
 def test_check_mcts_catches_the_fixed_viewpoint(monkeypatch):
     from gametrees.exercises.code_checks import guard
-    from gametrees.mcts import uct_search  # noqa: F401  (the package's MCTS exists)
+    from gametrees.montecarlo import mcts  # noqa: F401  (the package's MCTS exists)
 
     def by_engine(game, state, iterations, seed):
         agent = gt.MCTSAgent(playouts=iterations, seed=seed)
