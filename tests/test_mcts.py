@@ -286,3 +286,70 @@ def test_bad_starts_are_named():
         gt.mcts(nx.DiGraph())
     with pytest.raises(TypeError, match=r"expected a game tree"):
         gt.mcts([[1, 2], [3]])
+
+
+# ---------------------------------------------------------------------------
+# Drawing and replay (in the kernel; the browser test is in test_browser.py)
+# ---------------------------------------------------------------------------
+
+
+def _layer(ax, gid):
+    return next(c for c in ax.collections if c.get_gid() == gid)
+
+
+def test_draw_shows_visits_means_and_heavier_edges():
+    import matplotlib.pyplot as plt
+
+    r = gt.mcts(textbook(), playouts=300, seed=1)
+    ax = gt.draw(r)
+    G = r.graph
+    notes = dict(zip(_layer(ax, "notes").nodes, _layer(ax, "notes").texts))
+    assert notes == {n: f"n={G.nodes[n]['visits']}" for n in G}
+    values = dict(zip(_layer(ax, "values").nodes, _layer(ax, "values").texts))
+    assert values[(0,)] == gt.drawing.format_number(G.nodes[(0,)]["value"])
+    widths = {}
+    for c in ax.collections:
+        if (c.get_gid() or "").startswith("edges:") and c.get_gid() != "edges:best":
+            for e, w in zip(c.edges, c.get_linewidths()):
+                widths[e] = w
+    by_visits = sorted(widths, key=lambda e: G.nodes[e[1]]["visits"])
+    assert widths[by_visits[0]] < widths[by_visits[-1]]
+    assert "300 playouts" in ax.get_title(loc="left")
+    plt.close("all")
+
+
+def test_a_selection_frame_shows_the_scores_and_a_playout_its_path():
+    import matplotlib.pyplot as plt
+
+    r = gt.mcts(textbook(), playouts=12, seed=0)
+    k = next(i for i, e in enumerate(r.trace) if e.kind == "select" and e.node == (2,))
+    ax = gt.draw(r, k=k)
+    notes = dict(zip(_layer(ax, "notes").nodes, _layer(ax, "notes").texts))
+    fr = gt.frame(r.trace, k)
+    for kid, score in fr.scores.items():
+        assert f"{score:.2f}".replace("-", "\u2212") in [t for n, t in zip(_layer(ax, "notes").nodes,
+                                                                       _layer(ax, "notes").texts) if n == kid]
+    assert notes[(2,)] == f"n={fr.visits[(2,)]}"
+    plt.close("all")
+    k = next(i for i, e in enumerate(r.trace) if e.kind == "playout" and e.info[2])
+    ax = gt.draw(r, k=k)
+    walk = _layer(ax, "edges:playout").edges
+    assert walk == tuple(zip(gt.frame(r.trace, k).playout, gt.frame(r.trace, k).playout[1:]))
+    plt.close("all")
+
+
+def test_replay_controls_and_next_playout():
+    r = gt.mcts(textbook(), playouts=6, seed=0)
+    w = gt.replay(r)
+    assert w.next_cut.description.startswith("next playout")
+    starts = [0] + [i + 1 for i, e in enumerate(r.trace[:-1]) if e.kind == "backup"]
+    for start in starts[1:]:
+        w.next_cut.click()
+        assert w.k == start and w.frame.text.startswith(f"Playout {starts.index(start) + 1} · ")
+    w.next_cut.click()
+    assert "This is the last playout." in w.info.value
+    w.reset()
+    assert w.k == 0 and "0 of 6 playouts done" in w.info.value
+    w.forward.click(); w.forward.click()
+    assert w.k == 2 and "1 of 6 playouts done" in w.info.value and "backup" in w.window.value
+    assert repr(w).startswith("Replay(mcts: ")
