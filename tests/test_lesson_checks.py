@@ -6,7 +6,7 @@ import pytest
 
 import gametrees as gt
 from gametrees import exercises as ex
-from gametrees.games import MAX, MIN, ConnectFour, TicTacToe
+from gametrees.games import MAX, ConnectFour, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -19,27 +19,6 @@ def test_check_value():
     assert "not answered" in repr(ex.check_value(T, None))
 
 
-def count_leaves(game, state):
-    if game.is_terminal(state):
-        return 1
-    return sum(count_leaves(game, game.result(state, m)) for m in game.actions(state))
-
-
-def count_nodes(game, state):
-    if game.is_terminal(state):
-        return 1
-    return 1 + sum(count_nodes(game, game.result(state, m)) for m in game.actions(state))
-
-
-def test_check_count_leaves():
-    assert ex.check_count_leaves(count_leaves).ok
-    fb = ex.check_count_leaves(count_nodes)
-    assert not fb.ok and "which is every node of the tree" in repr(fb)
-    fb = ex.check_count_leaves(lambda game, state: 0)
-    assert not fb.ok and "but there are" in repr(fb)
-    assert "could not be called" in repr(ex.check_count_leaves(lambda game: 0))
-
-
 def test_check_game_kinds():
     right = {"chess": ("deterministic", "perfect"), "backgammon": ("chance", "perfect"),
              "poker": ("chance", "hidden"), "Battleship": ("deterministic", "hidden")}
@@ -50,14 +29,6 @@ def test_check_game_kinds():
     assert any("nothing random happens after the ships are placed" in line for line in fb.lines)
     assert ex.check_game_kinds({"poker": ("hidden", "chance")}).ok  # either order
     assert not ex.check_game_kinds({"chess": "deterministic"}).ok
-
-
-def test_check_average_branching():
-    stats = gt.minimax(TicTacToe()).stats
-    n, leaves = stats["nodes_visited"], stats["leaves_evaluated"]
-    assert ex.check_average_branching((n - 1) / (n - leaves)).ok
-    assert "inner nodes only" in repr(ex.check_average_branching((n - 1) / n))
-    assert "near the start of the game" in repr(ex.check_average_branching(9))
 
 
 class FastTicTacToe(TicTacToe):
@@ -95,38 +66,6 @@ def test_check_fast_wins():
     assert not fb.ok and "quicker loss should score lower" in repr(fb)
     with pytest.raises(TypeError, match="TicTacToe"):
         ex.check_fast_wins(ConnectFour())
-
-
-def test_check_ordering_counts():
-    assert ex.check_ordering_counts(4, 6, 127, 4096).ok
-    fb = ex.check_ordering_counts(4, 6, 2048, 4096)
-    assert not fb.ok and "Pruning does not halve the work" in repr(fb)
-    fb = ex.check_ordering_counts(4, 6, 127, 1000)
-    assert "no cutoff ever happens" in repr(fb)
-
-
-def depth_limited(game, state, depth, evaluate):
-    if game.is_terminal(state):
-        return game.utility(state)
-    if depth == 0:
-        return evaluate(state)
-    values = [depth_limited(game, game.result(state, m), depth - 1, evaluate) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == MAX else min(values)
-
-
-def hasty(game, state, depth, evaluate):
-    if depth == 0:
-        return evaluate(state)
-    if game.is_terminal(state):
-        return game.utility(state)
-    values = [hasty(game, game.result(state, m), depth - 1, evaluate) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == MAX else min(values)
-
-
-def test_check_depth_limited():
-    assert ex.check_depth_limited(depth_limited).ok
-    fb = ex.check_depth_limited(hasty)
-    assert not fb.ok and "returns the evaluation instead of its utility" in repr(fb)
 
 
 def test_check_win_depth():
@@ -167,25 +106,11 @@ def test_check_negamax():
     assert not fb.ok and "the utility from MAX's point of view" in repr(fb)
 
 
-def test_check_careless_table():
-    game = TicTacToe()
-    state = game.from_string("X../.O./...")
-    true = gt.minimax(game, state).value
-    assert ex.check_careless_table(state, true + 1 if true < 1 else 0, true).ok
-    assert not ex.check_careless_table(state, true, true).ok
-
-
 def test_check_order_preserving_flip():
     T = gt.tree_from_nested([{"chance": [4, 4]}, {"chance": [7, 0]}])
     assert ex.check_order_preserving_flip(T, lambda v: v * v).ok
     assert "still chooses" in repr(ex.check_order_preserving_flip(T, lambda v: v + 1))
     assert "does not keep the order" in repr(ex.check_order_preserving_flip(T, lambda v: -v))
-
-
-def test_check_final_move():
-    visits = {"a": (1, 1), "b": (990, 700), "c": (9, 3)}
-    assert ex.check_final_move(visits, "b").ok
-    assert "mostly luck" in repr(ex.check_final_move(visits, "a"))
 
 
 def test_check_mcts_catches_the_fixed_viewpoint(monkeypatch):
@@ -211,7 +136,7 @@ def test_check_mcts_catches_the_fixed_viewpoint(monkeypatch):
 
 
 # ---------------------------------------------------------------------------
-# Lessons 06-07: the reasoning exercises (gametrees/exercises/reasoning.py)
+# Lessons 06-07: the reasoning exercises (gametrees/exercises/lessons/l06_expectimax.py, l07_monte_carlo.py)
 # ---------------------------------------------------------------------------
 
 QUIZ = [{"chance": [1, 9]}, {"chance": [4, 5]}]

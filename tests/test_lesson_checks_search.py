@@ -1,4 +1,4 @@
-"""Tests of lessons 03-05's reasoning checks (gametrees.exercises.lesson_checks_search) and of the
+"""Tests of lessons 03-05's reasoning checks (gametrees.exercises.lessons) and of the
 sign diagnoses of check_evaluation: each feedback is checked for being true of the answer it was given
 (unanswered, partial, wrong in each named way, right)."""
 
@@ -8,7 +8,7 @@ import pytest
 
 import gametrees as gt
 from gametrees import exercises as ex
-from gametrees.exercises.lesson_checks_search import table_answer
+from gametrees.exercises.lessons.l05_search_enhancements import table_answer
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -264,7 +264,7 @@ SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
 
 
 def test_scale_choices_unanswered_says_only_that():
-    for answer in (None, dict.fromkeys(ex.lesson_checks_search.SCALE_QUESTIONS)):
+    for answer in (None, dict.fromkeys(ex.lessons.l04_depth_and_evaluation.SCALE_QUESTIONS)):
         fb = ex.check_scale_choices(SCALE_MOVES, answer)
         assert not fb.ok and fb.title == "Which move each search plays: not answered yet."
         assert fb.lines == ["✗ Give a move ('a', 'b', 'c') for each of the four questions, in place of None."]

@@ -77,12 +77,8 @@ names. Nothing here imports matplotlib or ipywidgets.
                             ``values``, ``cutoffs``, ``best_move``, ``kinds``)
 ``code_checks``             the checks of a learner's functions (a package: ``harness``,
                             ``diagnosis``, ``values``, ``pruning``, ``formulas``)
-``lessons``                 the checks only one lesson uses
-``reasoning``               the checks of reasoning exercises in lessons 01, 06 and 07 (a
-                            tree's leaves, b*, rescaled leaves, UCB1 selection, back-up)
-``lesson_checks_search``    the checks of reasoning exercises in lessons 03-05 (the order for
-                            the most pruning, which move each depth plays on which scale, quiet
-                            positions, what a table entry answers, a table search)
+``lessons``                 the checks of the lessons' exercises, one module per lesson
+                            (``lessons.l03_alpha_beta``, ...; a package)
 ==========================  ================================================================
 
 Examples
@@ -121,33 +117,23 @@ from .by_hand import (
 from .code_checks import check_alphabeta, check_evaluation, check_expectimax, check_minimax, check_ucb
 from .lessons import (
     check_after_two_moves,
-    check_average_branching,
-    check_careless_table,
-    check_count_leaves,
-    check_depth_limited,
+    check_backup,
+    check_effective_branching,
     check_fast_wins,
-    check_final_move,
     check_game_kinds,
     check_mcts,
     check_negamax,
-    check_order_preserving_flip,
-    check_ordering_counts,
-    check_value,
-    check_win_depth,
-)
-from .reasoning import (
-    check_backup,
-    check_effective_branching,
     check_nim_leaves,
-    check_rescaled_choices,
-    check_ucb_choice,
-)
-from .lesson_checks_search import (
+    check_order_preserving_flip,
     check_pruning_order,
     check_quiet_positions,
+    check_rescaled_choices,
     check_scale_choices,
     check_table_answers,
     check_table_search,
+    check_ucb_choice,
+    check_value,
+    check_win_depth,
 )
 
 __all__ = [
@@ -163,23 +149,17 @@ __all__ = [
     "WindowExercise",
     "check_after_two_moves",
     "check_alphabeta",
-    "check_average_branching",
     "check_backup",
-    "check_careless_table",
-    "check_count_leaves",
-    "check_depth_limited",
     "check_effective_branching",
     "check_evaluation",
     "check_expectimax",
     "check_fast_wins",
-    "check_final_move",
     "check_game_kinds",
     "check_mcts",
     "check_minimax",
     "check_negamax",
     "check_nim_leaves",
     "check_order_preserving_flip",
-    "check_ordering_counts",
     "check_pruning_order",
     "check_quiet_positions",
     "check_rescaled_choices",

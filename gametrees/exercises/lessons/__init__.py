@@ -1,0 +1,59 @@
+"""The checks of the lessons' exercises: one module per lesson.
+
+=============================  ==========================================================
+module                         checks
+=============================  ==========================================================
+``l00_start_here``             :func:`check_value`
+``l01_game_trees``             :func:`check_nim_leaves`, :func:`check_effective_branching`,
+                               :func:`check_game_kinds`
+``l02_minimax``                :func:`check_fast_wins`
+``l03_alpha_beta``             :func:`check_pruning_order`
+``l04_depth_and_evaluation``   :func:`check_win_depth`, :func:`check_scale_choices`,
+                               :func:`check_quiet_positions`
+``l05_search_enhancements``    :func:`check_after_two_moves`, :func:`check_negamax`,
+                               :func:`check_table_answers`, :func:`check_table_search`
+``l06_expectimax``             :func:`check_rescaled_choices`, :func:`check_order_preserving_flip`
+``l07_monte_carlo``            :func:`check_ucb_choice`, :func:`check_backup`, :func:`check_mcts`
+``reading``                    what they share: a blank answer, a number answer
+=============================  ==========================================================
+
+The lessons call them as ``gt.exercises.check_...``. The checks of a learner's
+own search functions (``check_minimax``, ``check_alphabeta``, ...) are in
+:mod:`gametrees.exercises.code_checks`; the generated exercises in
+:mod:`gametrees.exercises.by_hand`.
+
+May import: :mod:`gametrees.games`, :mod:`gametrees.search`, :mod:`gametrees.trees`
+and the other modules of :mod:`gametrees.exercises` (this is its top layer).
+"""
+
+from __future__ import annotations
+
+from .l00_start_here import check_value
+from .l01_game_trees import check_effective_branching, check_game_kinds, check_nim_leaves
+from .l02_minimax import check_fast_wins
+from .l03_alpha_beta import check_pruning_order
+from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
+from .l05_search_enhancements import check_after_two_moves, check_negamax, check_table_answers, check_table_search
+from .l06_expectimax import check_order_preserving_flip, check_rescaled_choices
+from .l07_monte_carlo import check_backup, check_mcts, check_ucb_choice
+
+__all__ = [
+    "check_after_two_moves",
+    "check_backup",
+    "check_effective_branching",
+    "check_fast_wins",
+    "check_game_kinds",
+    "check_mcts",
+    "check_negamax",
+    "check_nim_leaves",
+    "check_order_preserving_flip",
+    "check_pruning_order",
+    "check_quiet_positions",
+    "check_rescaled_choices",
+    "check_scale_choices",
+    "check_table_answers",
+    "check_table_search",
+    "check_ucb_choice",
+    "check_value",
+    "check_win_depth",
+]
