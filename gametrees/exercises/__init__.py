@@ -22,6 +22,9 @@ kind            class                         the learner gives
 ``window``      :class:`WindowExercise`       (α, β) at a named node when it returns
 ``expectimax``  :class:`ExpectimaxExercise`   the expectimax value of every inner node
 ``best_move``   :class:`BestMoveExercise`     the best move at the root
+``mcts``        :class:`MCTSExercise`         one MCTS playout: the child UCB1 selects, then
+                                              ``(visits, mean)`` of the root and that child
+                                              after the backup
 ==============  ============================  ===============================================
 
 Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in
@@ -133,6 +136,7 @@ from .by_hand import (
     Exercise,
     ExpectimaxExercise,
     KINDS,
+    MCTSExercise,
     OrderExercise,
     PRESETS,
     PruningExercise,
@@ -170,6 +174,7 @@ __all__ = [
     "ExpectimaxExercise",
     "Feedback",
     "KINDS",
+    "MCTSExercise",
     "OrderExercise",
     "PRESETS",
     "PruningExercise",

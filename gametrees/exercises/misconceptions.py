@@ -253,6 +253,32 @@ _ENTRIES = [
         "Named some of the nodes under a cut as pruned and others as looked at.",
         "A cut skips every node below the pruned child: nothing there is looked at.",
         ("pruning",)),
+    # -- MCTS by hand: the "mcts" exercise kind (issue 21) ------------------------------
+    Misconception(
+        "selection-most-visited", "Selection by visit count",
+        "Chose the most visited child as the one selection explores next.",
+        "The most visited child is the move to play after the search; selection takes the highest UCB1 score.",
+        ("mcts",)),
+    Misconception(
+        "selection-exploit-only", "Selection by the best mean alone",
+        "Chose the child with the best mean, leaving out UCB1's exploration term.",
+        "UCB1 adds c·sqrt(ln N / n), larger for children tried less often: add it for every child.",
+        ("mcts",)),
+    Misconception(
+        "ucb-max-view-at-min", "UCB1 at a MIN node with MAX's mean",
+        "At a MIN node, took the child whose mean is best for MAX (plus exploration).",
+        "MIN wants the mean for MAX low: its UCB1 uses minus the mean.",
+        ("mcts",)),
+    Misconception(
+        "backup-mean-averaged", "New mean as the average of the old mean and the result",
+        "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier ones.",
+        "The new mean is (total + result) / (visits + 1).",
+        ("mcts",)),
+    Misconception(
+        "backup-result-negated", "Result negated where the means are MAX's",
+        "Subtracted the result at a node where the means are kept for MAX.",
+        "Means kept for MAX add the result as it is, whoever moves; UCB1 turns them round at MIN nodes.",
+        ("mcts",)),
 ]
 
 #: tag -> :class:`Misconception`, in catalogue order.
