@@ -188,3 +188,63 @@ def test_bad_settings_are_named():
         gt.exercises.generate("mcts", depth=4)
     with pytest.raises(ValueError, match="at least two children"):
         MCTSExercise([[1, 2]])
+
+
+# ---------------------------------------------------------------------------
+# Lesson 07's own checks (gametrees/exercises/lessons/l07_monte_carlo.py)
+# ---------------------------------------------------------------------------
+
+RESULTS = (2, 14)
+RIGHT_C = math.sqrt(2) * 6
+
+
+@pytest.mark.parametrize("answer, status", [(None, "unanswered"), ("", "unanswered"), ("big", "unreadable"),
+                                            ([9.1], "unreadable"), (float("nan"), "unreadable")])
+def test_exploration_c_blank_and_junk(answer, status):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert fb.status == status and not fb.tags
+    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+
+
+@pytest.mark.parametrize("answer, says", [
+    (math.sqrt(2), "the constant for results from −1 to +1"),
+    (math.sqrt(2) / 6, "shrinks the exploration term"),
+    (math.sqrt(2) * 14, "scales √2 by the largest result"),
+    (3.0, "compare the spread of the results here"),
+])
+def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert fb.status == "wrong" and says in fb.lines[0]
+    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+    second = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert second.attempt == 2 and second.lines[-1].startswith("• Worked on a twin tree: results from 0 to 100")
+    assert "8.49" not in repr(second)
+
+
+def test_exploration_c_right():
+    assert gt.exercises.check_exploration_c(8.5, RESULTS).ok
+    assert gt.exercises.check_exploration_c(RIGHT_C, RESULTS).ok
+    assert not gt.exercises.check_exploration_c(12, RESULTS).ok
+
+
+VISITS = {"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}
+
+
+def test_final_move_each_way():
+    attempts.reset()
+    assert gt.exercises.check_final_move(VISITS, None).status == "unanswered"
+    assert gt.exercises.check_final_move(VISITS, "z").status == "unreadable"
+    fb = gt.exercises.check_final_move(VISITS, "a")
+    assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",) and "'b'" not in repr(fb)
+    fb = gt.exercises.check_final_move(VISITS, "c")
+    assert fb.status == "wrong" and not fb.tags and "'b'" not in repr(fb).split("Worked on a twin")[0]
+    assert "Worked on a twin tree" in repr(fb)   # the second wrong check
+    assert gt.exercises.check_final_move(VISITS, "b").ok
+
+
+def test_every_mcts_tag_is_catalogued_and_detected_here():
+    mcts_tags = {t for t, m in CATALOGUE.items() if "mcts" in m.detected_by}
+    assert mcts_tags == {"reward-viewpoint", "ucb-child-log", "backprop-incomplete", "selection-most-visited",
+                         "selection-exploit-only", "backup-mean-averaged"}

@@ -190,18 +190,18 @@ _ENTRIES = [
     Misconception(
         "reward-viewpoint", "Reward from a fixed or wrong viewpoint",
         "Backs up a win for the same player at every level, so selection favours the opponent's good moves.",
-        "Value each node for the player who moved into it.",
-        ("check_backup", "check_mcts")),
+        "Value each node for the player who moved into it (means kept for MAX: minus the mean at MIN's choice).",
+        ("mcts",)),
     Misconception(
         "ucb-child-log", "UCB formula slips",
         "Took the log of the child's visits instead of the parent's, or scored an unvisited child 0 or 0/0.",
         "Check term by term: exploitation w/n, exploration c·sqrt(ln N / n); an unvisited child scores +∞.",
-        ("check_ucb", "check_ucb_choice")),
+        ("check_ucb", "mcts")),
     Misconception(
         "backprop-incomplete", "Incomplete back-propagation",
         "Updated only the leaf (or only part of the path) after a playout.",
         "Every node on the path from the root gets the visit and the result.",
-        ("check_backup", "check_mcts")),
+        ("mcts",)),
     Misconception(
         "final-move-by-mean", "Final move by highest mean on few visits",
         "Picked the child with the best win rate over a handful of visits over a well-tried one.",
@@ -265,19 +265,9 @@ _ENTRIES = [
         "UCB1 adds c·sqrt(ln N / n), larger for children tried less often: add it for every child.",
         ("mcts",)),
     Misconception(
-        "ucb-max-view-at-min", "UCB1 at a MIN node with MAX's mean",
-        "At a MIN node, took the child whose mean is best for MAX (plus exploration).",
-        "MIN wants the mean for MAX low: its UCB1 uses minus the mean.",
-        ("mcts",)),
-    Misconception(
         "backup-mean-averaged", "New mean as the average of the old mean and the result",
         "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier ones.",
         "The new mean is (total + result) / (visits + 1).",
-        ("mcts",)),
-    Misconception(
-        "backup-result-negated", "Result negated where the means are MAX's",
-        "Subtracted the result at a node where the means are kept for MAX.",
-        "Means kept for MAX add the result as it is, whoever moves; UCB1 turns them round at MIN nodes.",
         ("mcts",)),
 ]
 

@@ -47,6 +47,13 @@ def _f2(x):
     return s.replace("-", "\u2212") if s not in ("-0",) else "0"
 
 
+def _argmax_unique(scores):
+    """The key with the highest score, or None when two share it."""
+    top = max(scores.values())
+    best = [k for k, v in scores.items() if math.isclose(v, top, rel_tol=1e-12, abs_tol=1e-12)]
+    return best[0] if len(best) == 1 else None
+
+
 def _number(x):
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise TypeError
@@ -284,12 +291,18 @@ class MCTSExercise(Exercise):
         means = {k: self.totals[k] / self.visits[k] for k in kids}
         most = [k for k in kids if self.visits[k] == max(self.visits[j] for j in kids)]
         greedy = [k for k in kids if sign * means[k] == max(sign * means[j] for j in kids)]
-        as_max = max(kids, key=lambda k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]))
+        as_max = _argmax_unique({k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]) for k in kids})
+        child_log = _argmax_unique({k: sign * means[k] + self.c * math.sqrt(math.log(self.visits[k]) / self.visits[k])
+                                    for k in kids})
         tag = None
         if self.root_player == MIN and chosen == as_max and chosen not in greedy and chosen not in most:
-            tag = "ucb-max-view-at-min"
+            tag = "reward-viewpoint"
             why = (f"{root} is a MIN node: its UCB1 uses minus the mean for MAX (MIN wants it low); "
                    "recompute each child's score with −mean + c·√(ln N / n)")
+        elif chosen == child_log and chosen not in greedy and chosen not in most and chosen != as_max:
+            tag = "ucb-child-log"
+            why = (f"the exploration term takes the log of the parent's visits, N = {N}, over the child's n: "
+                   "c·√(ln N / n); recompute it for every child")
         elif len(most) == 1 and chosen == most[0] and chosen not in greedy:
             tag = "selection-most-visited"
             why = ("the most visited child is the move to play after the search, not the one selection "
@@ -309,6 +322,11 @@ class MCTSExercise(Exercise):
         v, t = self.visits[label], self.totals[label]
         right_v, right_m = self._after(label)
         problems = []
+        if gv == v and math.isclose(gm, t / v, abs_tol=_MEAN_TOL) and label == self.nodes.name(self.nodes.root):
+            rep.bad(f"{label} after the backup: unchanged, but the playout went through {label} too: every node "
+                    "on the path from the root counts it (visits and result).", tag="backprop-incomplete")
+            self._last_wrong.append(("visits", "backprop-incomplete"))
+            return
         if gv != right_v:
             problems.append(f"the visits: every node on the playout's path counts the playout once, so "
                             f"{label}'s {v} visits go up by how many?")
@@ -326,7 +344,7 @@ class MCTSExercise(Exercise):
                                 f"{v} playouts")
             elif telling and math.isclose(gm, negated, abs_tol=_MEAN_TOL) and not math.isclose(negated, right_m,
                                                                                                   abs_tol=_MEAN_TOL):
-                tag = "backup-result-negated"
+                tag = "reward-viewpoint"
                 problems.append("the mean: the means here are kept for MAX at every node, so the result is "
                                 "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
             else:

@@ -13,7 +13,8 @@ module                         checks
 ``l05_search_enhancements``    :func:`check_after_two_moves`, :func:`check_negamax`,
                                :func:`check_table_answers`, :func:`check_table_search`
 ``l06_expectimax``             :func:`check_rescaled_choices`, :func:`check_order_preserving_flip`
-``l07_monte_carlo``            :func:`check_ucb_choice`, :func:`check_backup`, :func:`check_mcts`
+``l07_monte_carlo``            :func:`check_exploration_c`, :func:`check_final_move` (and the
+                               generated ``"mcts"`` exercises of :mod:`~gametrees.exercises.by_hand`)
 ``reading``                    what they share: a blank answer, a number answer
 =============================  ==========================================================
 
@@ -35,15 +36,15 @@ from .l03_alpha_beta import check_pruning_order
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
 from .l05_search_enhancements import check_after_two_moves, check_negamax, check_table_answers, check_table_search
 from .l06_expectimax import check_order_preserving_flip, check_rescaled_choices
-from .l07_monte_carlo import check_backup, check_mcts, check_ucb_choice
+from .l07_monte_carlo import check_exploration_c, check_final_move
 
 __all__ = [
     "check_after_two_moves",
-    "check_backup",
     "check_effective_branching",
     "check_fast_wins",
     "check_game_kinds",
-    "check_mcts",
+    "check_exploration_c",
+    "check_final_move",
     "check_negamax",
     "check_nim_leaves",
     "check_order_preserving_flip",
@@ -53,7 +54,6 @@ __all__ = [
     "check_scale_choices",
     "check_table_answers",
     "check_table_search",
-    "check_ucb_choice",
     "check_value",
     "check_win_depth",
 ]
