@@ -96,8 +96,11 @@ class MCTSExercise(Exercise):
     """
 
     _what = "MCTS playout"
-    answer_form = ("give a dict such as {'select': 'B', 'A': (visits, mean), 'B': (visits, mean)}: the child "
-                   "selection takes, then the root and that child after the backup")
+    @property
+    def answer_form(self):
+        root = self.nodes.name(self.nodes.root)
+        return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
+                f"selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
 
     def __init__(self, tree=None, **kwargs):
