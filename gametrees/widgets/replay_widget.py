@@ -189,7 +189,7 @@ class Replay(widgets.VBox):
         self.restart = widgets.Button(description="↺ reset", tooltip="stop, back to the first step", layout=small)
         self.back = widgets.Button(description="◀ back", tooltip="one step back", layout=small)
         self.forward = widgets.Button(description="step ▶", tooltip="one step forward", layout=small)
-        self.next_cut = widgets.Button(description="next playout ⏭" if self._mcts else "next cutoff ✂",
+        self.next_cut = widgets.Button(description="next playout ▶▶" if self._mcts else "next cutoff ✂",
                                        tooltip="jump to the next playout's first step" if self._mcts
                                        else "jump to the next pruning", layout=small, disabled=not self._cuts)
         self.sentence = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
