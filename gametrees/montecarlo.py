@@ -38,7 +38,7 @@ Examples
 >>> r = gt.mcts(T, playouts=3000, seed=0)
 >>> r.move, r.graph.nodes[()]["visits"]
 ((0,), 3000)
->>> print(r.trace[3].text)
+>>> print(r.trace[2].text)
 Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
 >>> game = gt.TicTacToe()
 >>> agent = gt.MCTSAgent(playouts=500, seed=1)
@@ -75,7 +75,7 @@ _new = tuple.__new__
 class _Node:
     """A node of the grown tree (visits and the sum of results from MAX's point of view)."""
 
-    __slots__ = ("state", "move", "parent", "player", "terminal", "children", "tried", "visits", "total",
+    __slots__ = ("state", "move", "parent", "player", "terminal", "children", "pending", "visits", "total",
                  "id", "added", "probs", "kids")
 
     def __init__(self, state, move, parent, terminal, player, node_id):
@@ -84,8 +84,8 @@ class _Node:
         self.parent = parent
         self.terminal = terminal
         self.player = player          # who moves here (None at a finished game)
-        self.children = None          # all children (in move order) once the node is first left
-        self.tried = 0                # MAX/MIN: children[:tried] are in the tree
+        self.children = None          # MAX/MIN: the children in the tree (in move order); chance: all
+        self.pending = None           # MAX/MIN: (move, state) of every child, once the node is first left
         self.visits = 0
         self.total = 0.0
         self.id = node_id             # the node's id in the trace and the graph (None when untraced)
@@ -216,7 +216,7 @@ def _check_options(playouts, seconds, c, seed):
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, numbers.Integral)):
         raise TypeError(f"playouts must be None or an int >= 1, got {playouts!r}")
     if playouts is not None and playouts < 1:
-        raise ValueError(f"playouts must be an int >= 1 (MCTS needs at least one playout), got {playouts!r}")
+        raise ValueError(f"playouts must be None or an int >= 1 (MCTS needs at least one playout), got {playouts!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)):
         raise TypeError(f"seconds must be None or a positive number, got {seconds!r}")
     if seconds is not None and not seconds > 0:
@@ -356,26 +356,32 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
     positions = 0
     done = 0
     deepest = 1
+    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, (playouts or 1024) + 2)]
     while done < limit and (deadline is None or not done or perf_counter() < deadline):
         done += 1
+        if done >= len(inv_sqrt):  # (a timed search: no visit count exceeds the playouts done)
+            inv_sqrt.extend([1 / sqrt(i) for i in range(len(inv_sqrt), 2 * len(inv_sqrt))])
         node = root
         path = [root]
         # 1. Selection and 2. expansion.
         while True:
             if node.terminal:
                 if tracing:
-                    add(_new(Event, ("expand", node.id, _pid(node), len(path) - 1, None, None, None, None,
+                    add(_new(Event, ("expand", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, None, None, None, None,
                                      node.state, (done, False, None), names)))
                 break
             children = node.children
-            if children is None:
-                children = node.children = _children(node, successors, is_terminal, is_tree, ids)
-                if tracing:
-                    node.kids = tuple([k.id for k in children])
+            if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
                 if node.player is None:
                     node.player = _player(to_move, node.state)
                 if node.player == CHANCE:
+                    children = node.children = _children(node, successors, is_terminal, is_tree, ids)
                     node.probs = _cumulative(node, chances)
+                    if tracing:
+                        node.kids = tuple([k.id for k in children])
+                else:
+                    node.pending = successors(node.state)
+                    children = node.children = []
             if node.probs is not None:  # a chance node: the outcome is drawn
                 r = random()
                 cum = node.probs
@@ -395,16 +401,19 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                     break
                 if tracing:
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    add(_new(Event, ("select", node.id, _pid(node), len(path) - 2, CHANCE, node.visits, None,
+                    add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 2, CHANCE, node.visits, None,
                                      None, node.state, (done, child.id, node.kids,
                                                         tuple([k.visits for k in children]),
                                                         tuple([k.total for k in children]), probs), names)))
                 node = child
                 continue
-            tried = node.tried
-            if tried < len(children):
-                child = children[tried]
-                node.tried = tried + 1
+            tried = len(children)
+            pending = node.pending
+            if tried < len(pending):  # the first child not yet in the tree joins it
+                move, child_state = pending[tried]
+                child = _Node(child_state, move, node, is_terminal(child_state), None,
+                              (child_state if is_tree else node.id + (move,)) if ids else None)
+                children.append(child)
                 added += 1
                 child.added = added
                 path.append(child)
@@ -413,22 +422,26 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                                      None, child.state, (done, True, node.player), names)))
                 node = child
                 break
-            log_n = log(node.visits)
+            if tracing and node.kids is None:
+                node.kids = tuple([k.id for k in children])
+            # UCB1 = mean (minus it for MIN) + c·sqrt(ln N / n), as c·sqrt(ln N) · (1/sqrt(n)), with
+            # 1/sqrt(n) from a table: the search's hottest loop, one score per child per step.
+            k = c * sqrt(log(node.visits))
             best, best_score = None, -inf
             if node.player == MAX:
                 for child in children:
                     n = child.visits
-                    score = child.total / n + c * sqrt(log_n / n)
+                    score = child.total / n + k * inv_sqrt[n]
                     if score > best_score:
                         best, best_score = child, score
             else:
                 for child in children:
                     n = child.visits
-                    score = c * sqrt(log_n / n) - child.total / n
+                    score = k * inv_sqrt[n] - child.total / n
                     if score > best_score:
                         best, best_score = child, score
             if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                add(_new(Event, ("select", node.id, _pid(node), len(path) - 1, node.player, node.visits, None,
+                add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, node.visits, None,
                                  None, node.state, (done, best.id, node.kids, tuple([k.visits for k in children]),
                                                     tuple([k.total for k in children]), c), names)))
             node = best
@@ -449,13 +462,18 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                     m, s = kids[int(random() * len(kids))]
                 walk.append(m)
             positions += len(walk)
-        else:
+        elif may_draw:
             while not is_terminal(s):
                 kids = successors(s)
-                if may_draw and to_move(s) == CHANCE:
+                if to_move(s) == CHANCE:
                     m, s = _draw(chances(s), kids, random)
                 else:
                     s = kids[int(random() * len(kids))][1]
+                positions += 1
+        else:  # no chance anywhere: the plainest loop (most of the time goes here)
+            while not is_terminal(s):
+                kids = successors(s)
+                s = kids[int(random() * len(kids))][1]
                 positions += 1
         result = utility(s)
         try:  # NaN, +-inf or no number at all would poison every average above
@@ -469,10 +487,10 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
             n.total += result
         if tracing:
             walk = tuple(walk)
-            add(_new(Event, ("playout", node.id, _pid(node), len(path) - 1, node.player, result, None, None,
+            add(_new(Event, ("playout", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
                              s, (done, walk if is_tree else None, walk), names)))
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            add(_new(Event, ("backup", node.id, _pid(node), len(path) - 1, node.player, result, None, None,
+            add(_new(Event, ("backup", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
                              node.state, (done, rows), names)))
     return root, events, positions, done, added, deepest - 1
 
@@ -491,10 +509,6 @@ def _who(node, to_move):
     if node.player is None:
         node.player = _player(to_move, node.state)
     return node.player
-
-
-def _pid(node):
-    return None if node.parent is None else node.parent.id
 
 
 def _player(to_move, state):
@@ -601,12 +615,12 @@ class MCTSAgent(Agent):
         moves = legal_moves(game, state)
         result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
                       seed=self.rng.randrange(2**32), trace=False, graph=True)
-        by_move = {child.move: child for child in result._root.children or ()}
+        by_move = {child.move: (child.visits, child.mean()) for child in result._root.children or ()}
         self.last_result = result
         self.last_nodes = result.stats["positions"]
-        self.last_visits = {m: (by_move[m].visits, by_move[m].mean()) for m in moves}
+        self.last_visits = {m: by_move.get(m, (0, None)) for m in moves}
         # The most visited child; on a tie the first in the game's move order.
-        return max(moves, key=lambda m: by_move[m].visits)
+        return max(moves, key=lambda m: self.last_visits[m][0])
 
     def __repr__(self):
         return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "

@@ -248,8 +248,8 @@ def test_the_agent_uses_the_same_search_and_keeps_its_tree():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    ({"playouts": 0}, ValueError, r"playouts must be an int >= 1.*got 0"),
-    ({"playouts": -5}, ValueError, r"playouts must be an int >= 1.*got -5"),
+    ({"playouts": 0}, ValueError, r"playouts must be None or an int >= 1.*got 0"),
+    ({"playouts": -5}, ValueError, r"playouts must be None or an int >= 1.*got -5"),
     ({"playouts": 2.5}, TypeError, r"playouts must be None or an int"),
     ({"playouts": None}, ValueError, r"give playouts, seconds or both"),
     ({"c": -1}, ValueError, r"c must be a finite number >= 0.*got -1"),
