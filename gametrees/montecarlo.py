@@ -220,13 +220,13 @@ def _check_options(playouts, seconds, c, seed):
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)):
         raise TypeError(f"seconds must be None or a positive number, got {seconds!r}")
     if seconds is not None and not seconds > 0:
-        raise ValueError(f"seconds must be a positive number of seconds, got {seconds!r}")
+        raise ValueError(f"seconds must be None or a positive number of seconds, got {seconds!r}")
     if playouts is None and seconds is None:
         raise ValueError("give playouts, seconds or both: MCTS needs a limit")
     if isinstance(c, bool) or not isinstance(c, numbers.Real):
         raise TypeError(f"c must be a number >= 0 (UCB1's exploration constant), got {c!r}")
     if not 0 <= c < math.inf:
-        raise ValueError(f"c must be a finite number >= 0 (UCB1's exploration constant), got {c!r}")
+        raise ValueError(f"c must be a number >= 0 and finite (UCB1's exploration constant), got {c!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, str))):
         raise TypeError(f"seed must be None, an int or a str, got {seed!r}")
 
