@@ -40,6 +40,9 @@ Examples
 ((0,), 3000)
 >>> print(r.trace[2].text)
 Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
+>>> f = gt.frame(r.trace, 2)            # the search after that step: visits and means
+>>> f.visits, f.means
+({(): 1, (0,): 1}, {(0,): 8.0, (): 8.0})
 >>> game = gt.TicTacToe()
 >>> agent = gt.MCTSAgent(playouts=500, seed=1)
 >>> agent(game, gt.TicTacToe.from_string("XX./OO./..."))    # X wins at once

@@ -8,7 +8,10 @@ remaining children, it leaves a node. Each event reads as one plain sentence
 
 :func:`frame` folds the first k+1 events into a :class:`Frame`: which nodes
 are done with which values, the current path, the alpha/beta window of each
-node, what is pruned so far. It is a pure function of (trace, k); drawing and
+node, what is pruned so far. Monte Carlo tree search (:func:`gametrees.mcts`)
+records the four steps of each playout instead (selection, expansion,
+playout, backup; :func:`selection_rows` and :func:`playout_nodes` read them),
+and its frames carry every grown node's visits and mean. It is a pure function of (trace, k); drawing and
 widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
 :func:`fmt` writes a value as a learner would (3, 2.5, +∞).
