@@ -8,6 +8,7 @@ search traced or not.
 
 import math
 import random
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -353,3 +354,14 @@ def test_replay_controls_and_next_playout():
     w.forward.click(); w.forward.click()
     assert w.k == 2 and "1 of 6 playouts done" in w.info.value and "backup" in w.window.value
     assert repr(w).startswith("Replay(mcts: ")
+
+
+def test_animate_and_export_take_the_result(tmp_path):
+    r = gt.mcts(textbook(), playouts=3, seed=0)
+    gif = gt.animate(r, tmp_path / "mcts.gif")
+    svg = gt.export(r, tmp_path / "mcts.svg")
+    from PIL import Image
+
+    assert Path(svg).stat().st_size > 1000 and "<svg" in Path(svg).read_text(encoding="utf-8")
+    with Image.open(gif) as im:
+        assert im.n_frames == len(r.trace)   # one frame per step of the three playouts
