@@ -14,10 +14,10 @@ playout, backup; :func:`selection_rows` and :func:`playout_nodes` read them),
 and its frames carry every grown node's visits and mean. It is a pure function of (trace, k); drawing and
 widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
-:func:`fmt` writes a value as a learner would (3, 2.5, +∞).
+Values are written by :func:`gametrees.wording.fmt`, as everywhere else.
 
-Imports: networkx and the standard library only; no module of
-:mod:`gametrees` (the search modules import this one to record events).
+Imports: networkx, the standard library and :mod:`gametrees.wording` (the
+search modules import this one to record events).
 """
 
 from __future__ import annotations
@@ -29,29 +29,17 @@ from typing import Any, Hashable, NamedTuple
 
 import networkx as nx
 
+from .wording import fmt
+
 __all__ = ["Event", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows"]
 
 _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
 
 
-def fmt(x) -> str:
-    """A value as a learner would write it: 3, 2.5, +∞, −∞ (the true minus sign, as the figures write it)."""
-    if x is None:
-        return "?"
-    if isinstance(x, float):
-        if math.isinf(x):
-            return "+∞" if x > 0 else "\u2212∞"
-        if x.is_integer() and abs(x) < 1e15:
-            return str(int(x))
-        return f"{x:.4g}"
-    return str(x)
-
-
 def _num(x) -> str:
-    """A value in a sentence: as :func:`fmt`, with the true minus sign for negative numbers too
-    (−2, as the figure beside the sentence writes it)."""
-    s = fmt(x)
-    return s.replace("-", "\u2212") if s.startswith("-") else s
+    """A value in a sentence: :func:`gametrees.wording.fmt` with the true minus sign (−2, −∞), as the figure
+    beside the sentence writes it."""
+    return fmt(x, true_minus=True)
 
 
 def _names(labels) -> str:

@@ -57,6 +57,7 @@ MAX_RANDOM_LEAVES = 2_000_000
 __all__ = [
     "MAX_PLIES",
     "TreeGame",
+    "as_game",
     "deep_recursion",
     "expand",
     "random_tree",

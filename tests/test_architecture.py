@@ -1,4 +1,5 @@
-"""The package's shape: layers, no private back doors, no cycles, a fast import.
+"""The package's shape: layers in the README's order, public names only across layers, no private back doors,
+no cycles, a fast import.
 
 These tests read the source of every module under gametrees/ (with ``ast``) and
 start fresh interpreters, so they check what a newcomer or a learner meets:
@@ -8,6 +9,7 @@ module-level imports form no cycle.
 """
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +175,103 @@ def test_drawing_and_widgets_load_on_first_use():
             "print(callable(gt.draw), callable(gt.replay), callable(gt.practice), callable(gt.export),"
             " 'matplotlib' in sys.modules)")
     assert _fresh(code).strip() == "True True True True True"
+
+
+# ----------------------------------------------------------------------------
+# Layers: the README's package table states the order; a layer imports only layers above it,
+# and from another layer only the names that layer makes public (__all__).
+# ----------------------------------------------------------------------------
+
+README = PACKAGE.parent / "README.md"
+# Modules that gather the layers for a caller and are in no row: the package itself, ``python -m
+# gametrees`` and the notebooks' façade of the classroom. Nothing in a layer imports them at module level.
+FACADES = {"gametrees", "gametrees.__main__", "gametrees.assignments"}
+
+
+def _layers():
+    """The README's package table: a list of rows, each the set of top-level names it holds."""
+    text = README.read_text(encoding="utf-8")
+    table = text.split("| module | what it holds |", 1)[1].split("\n\n", 1)[0]
+    rows = []
+    for line in table.strip().splitlines()[1:]:  # the first line is | --- | --- |
+        first = line.split("|")[1]
+        rows.append({name.rstrip("/").removesuffix(".py") for name in re.findall(r"`([^`]+)`", first)})
+    return rows
+
+
+LAYERS = _layers()
+
+
+def _layer(module):
+    """The row of ``module`` in the table (None for the façades)."""
+    parts = module.split(".")
+    if len(parts) < 2:
+        return None
+    return next((i for i, row in enumerate(LAYERS) if parts[1] in row), None)
+
+
+def _target(module, name):
+    """The module an import refers to: ``from a import b`` imports module a.b when there is one."""
+    return f"{module}.{name}" if name and f"{module}.{name}" in MODULES else module
+
+
+def test_the_readme_table_places_every_module():
+    assert len(LAYERS) > 5 and all(LAYERS)
+    unplaced = {m for m in MODULES if _layer(m) is None}
+    assert unplaced == FACADES, "add a row to the README's package table for " + ", ".join(sorted(unplaced - FACADES))
+
+
+def test_each_layer_imports_only_the_layers_above_it_in_the_readme_table():
+    offences = []
+    for module in MODULES:
+        mine = _layer(module)
+        if mine is None:
+            continue
+        for target, name, line in _imports(module, top_level_only=False):
+            if not target.startswith("gametrees"):
+                continue
+            target = _target(target, name)
+            theirs = _layer(target)
+            if theirs is None:
+                # the façade, imported inside a function for what loads on first use (gt.draw): not a layer
+                if any(_target(t, n) == target and ln == line for t, n, ln in _imports(module, True)):
+                    offences.append(f"{module}:{line} imports the façade {target} at module level")
+                continue
+            if theirs > mine:
+                offences.append(f"{module}:{line} ({sorted(LAYERS[mine])}) imports {target} "
+                                f"({sorted(LAYERS[theirs])}), a layer below it in the README's table")
+    assert offences == [], "\n".join(offences)
+
+
+def _package(module):
+    return module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _public(target):
+    """The names ``target`` may give another layer: its own ``__all__`` and that of every package that holds
+    it, up to the layer's top (a layer that is one module: that module's ``__all__``)."""
+    import importlib
+
+    names = set(getattr(importlib.import_module(target), "__all__", ()))
+    package = _package(target)
+    while package.count(".") >= 1:
+        names |= set(getattr(importlib.import_module(package), "__all__", ()))
+        package = package.rpartition(".")[0]
+    return names
+
+
+def test_a_layer_imports_from_another_only_names_in_its_all():
+    offences = []
+    for module in MODULES:
+        mine = _layer(module)
+        if mine is None:
+            continue  # the façades gather what they publish
+        for target, name, line in _imports(module, top_level_only=False):
+            if not target.startswith("gametrees") or name is None or f"{target}.{name}" in MODULES:
+                continue
+            theirs = _layer(target)
+            if theirs is None or theirs == mine:
+                continue
+            if name not in _public(target):
+                offences.append(f"{module}:{line} imports {name} from {target}, which is not in its __all__")
+    assert offences == [], "\n".join(offences)

@@ -419,7 +419,7 @@ def test_malformed_values_answers_are_feedback_not_errors():
         fb = ex.ValuesExercise(TEXTBOOK).check(answer)
         assert not fb.ok and fb.status == "unreadable" and "give the values as a dict" in text(fb)
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": "three", "B": 3, "C": 2, "D": 2})
-    assert "✗ A: 'three' is not a number; write a number such as 3 or -2.5." in fb.lines
+    assert "✗ A: 'three' is not a number; write a plain number (digits, a decimal point if needed, a minus sign for negatives)." in fb.lines
 
 
 def test_alphabeta_values_and_bounds():
@@ -574,7 +574,7 @@ def test_window_feedback_names_misconceptions_5_6_and_14():
     none = c.check({"alpha": None, "beta": "inf"})
     assert "None is not a number" in text(none) and "-math.inf" in none.hints[0]  # 14
     cut = c.check("α = 3, β = 2")
-    assert "the value of the child that ends C's search with a cutoff" in text(cut) and "∞" not in text(cut)
+    assert "the value of the child that ends C's search with a cutoff" in text(cut) and "∞" not in cut.lines[1]
     d = ex.WindowExercise(TEXTBOOK, node="D")
     cousin = d.check((3, 8))  # 8 is B's β after G... no: B's window is its own; 8 is nobody's bound
     assert not cousin.ok
@@ -991,7 +991,7 @@ def test_check_alphabeta_wrong_bound_updated():
 
 def test_check_alphabeta_shared_bounds():
     fb = ex.check_alphabeta(shared_bounds)  # misconception 6
-    assert ("✗ A (MAX) was searched with α = −∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
+    assert ("✗ A (MAX) was searched with α = -∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
             "but 1 < β = +∞, so the window it was given does not allow a cut.") in fb.lines
     assert "global or shared bound" in text(fb)
     assert globals()["shared_bounds"] is shared_bounds  # the watched name is restored

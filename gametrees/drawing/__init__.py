@@ -26,7 +26,7 @@ this small public interface (never through the modules' private names):
 * :class:`Painter`: ``half_height(node)``, the size of a node's mark in points;
 * :func:`setup_axes`: an Axes with a geometry's limits and no axis lines;
 * :func:`summary` ("alphabeta: value 3, 11 nodes visited, ...") and
-  :func:`format_number` (3, −2, 4.33, +∞) for texts beside a figure;
+  :func:`format_number` (3, −2, 4.3333, +∞: :func:`gametrees.wording.fmt`) for texts beside a figure;
 * :data:`PALETTE` and :class:`TextCollection` (what the texts of a figure are);
 * :data:`MAX_FIGURE_PX` and :func:`figure_limit`: the most room a figure takes
   on the page (900 x 480 px: JupyterLab's notebook column at 1366 px, and a

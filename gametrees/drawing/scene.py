@@ -19,12 +19,12 @@ turns a scene into matplotlib artists.
 from __future__ import annotations
 
 import math
-import numbers
 
 import networkx as nx
 
 from ..games import CHANCE, MAX, MIN
 from ..search import SearchResult
+from ..wording import fmt
 from .layout import tidy_layout, tree_children
 
 __all__ = ["Prepared", "Scene", "format_number", "format_value", "scene_from_frame", "scene_from_graph",
@@ -37,19 +37,10 @@ __all__ = ["Prepared", "Scene", "format_number", "format_value", "scene_from_fra
 
 
 def format_number(x) -> str:
-    """A value for a small figure: 3, -2 (true minus sign), 4.33, +∞."""
+    """A value for a small figure: :func:`gametrees.wording.fmt` with the true minus sign (3, −2, 4.3333, +∞)."""
     if x is None:
         return ""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        return str(x)
-    if math.isinf(x):
-        return "+∞" if x > 0 else "\u2212∞"
-    if isinstance(x, float) or not isinstance(x, numbers.Integral):
-        x = float(x)
-        s = str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.3g}"
-    else:
-        s = str(x)
-    return s.replace("-", "\u2212")
+    return fmt(x, true_minus=True)
 
 
 def format_value(x, bound=None) -> str:

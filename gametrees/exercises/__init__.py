@@ -92,8 +92,9 @@ names. Nothing here imports matplotlib or ipywidgets.
 ``attempts``                counting checks per exercise; a repeated wrong answer escalates to
                             a worked twin (:func:`escalate`, :func:`counts`)
 ``answers``                 reading typed answers: numbers, bounds, "pruned", node names
-``by_hand``                 the exercises by hand and :func:`generate` (a package: ``base``,
-                            ``values``, ``cutoffs``, ``best_move``, ``kinds``)
+``by_hand``                 the exercises by hand and :func:`generate` (a package: ``trees``,
+                            ``search_info``, ``diagnoses``, ``exercise``, ``values``,
+                            ``cutoffs``, ``best_move``, ``kinds``)
 ``code_checks``             the checks of a learner's functions (a package: ``harness``,
                             ``diagnosis``, ``values``, ``pruning``, ``formulas``)
 ``lessons``                 the checks of the lessons' exercises, one module per lesson

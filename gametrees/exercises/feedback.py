@@ -3,12 +3,13 @@
 What every exercise and every check returns (:class:`Feedback`: ``.ok``, one
 ✓/✗/• line per point, plain text and coloured HTML), the :class:`Report` the
 checks fill in line by line, and the small helpers that word numbers, lists and
-probabilities the same way everywhere (:func:`fmt`, :func:`and_list`,
-:func:`or_list`, :func:`fmt_prob`, :func:`plain`, :func:`close`, :func:`is_are`,
-:data:`ROLE_NAMES`).
+probabilities the same way everywhere (:func:`and_list`, :func:`or_list`,
+:func:`plain`, :func:`close`, :func:`is_are`, :data:`ROLE_NAMES`; numbers by
+:func:`gametrees.wording.fmt` and :func:`~gametrees.wording.fmt_prob`, re-exported
+here, the one formatter of the package).
 
 May import: the standard library, :mod:`gametrees.games` and
-:mod:`gametrees.trace`; nothing else of :mod:`gametrees.exercises` (it is the
+:mod:`gametrees.wording`; nothing else of :mod:`gametrees.exercises` (it is the
 lowest layer).
 """
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import html
 import math
-import numbers
 
 from ..games import CHANCE, MAX, MIN
-from ..trace import fmt as _engine_fmt
+from ..wording import fmt, fmt_prob
+
+__all__ = ["Feedback", "ROLE_NAMES", "Report", "Tagged", "and_list", "close", "fmt", "fmt_prob", "is_are",
+           "malformed", "or_list", "plain", "tagged", "unanswered"]
 
 # ============================================================================
 # Feedback
@@ -266,19 +269,6 @@ def unanswered(what, message):
 # ============================================================================
 
 
-def fmt(x):
-    """A value as a learner would write it: 3, 2.5, 9.75, +∞, -∞."""
-    if isinstance(x, numbers.Real) and not isinstance(x, (bool, numbers.Integral)):
-        x = float(x)
-        if math.isinf(x) or math.isnan(x):
-            return _engine_fmt(x)
-        r = round(x, 4)
-        if r == int(r) and abs(r) < 1e15:
-            return str(int(r))
-        return f"{r:.4f}".rstrip("0").rstrip(".")
-    return _engine_fmt(x)
-
-
 def and_list(names):
     """``'B, C and D'``: names joined for a sentence."""
     names = [str(n) for n in names]
@@ -293,15 +283,6 @@ def or_list(names):
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def fmt_prob(p):
-    """A probability as shown: 0.25, or 1/3 for thirds, sixths, ..."""
-    for k in (3, 6, 7, 9, 11, 12):
-        for j in range(1, k):
-            if abs(p - j / k) < 1e-9 and round(p, 4) != p:
-                return f"{j}/{k}"
-    return fmt(p)
 
 
 def plain(x):

@@ -28,6 +28,7 @@ import networkx as nx
 
 from ..games import CHANCE
 from ..search import SearchResult, alphabeta, expectimax, minimax
+from ..wording import fmt
 
 __all__ = ["ALGORITHMS", "FLAVOURS", "caption", "matplotlib_text", "resolve", "tex", "tex_number", "tex_value"]
 
@@ -242,10 +243,7 @@ def tex_number(x) -> str:
         return tex(x)
     if math.isinf(x):
         return r"+\infty" if x > 0 else r"-\infty"
-    if isinstance(x, numbers.Integral):
-        return str(int(x))
-    x = float(x)
-    s = str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.3g}"
+    s = fmt(x)
     if "e" in s:
         mantissa, exp = s.split("e")
         s = rf"{mantissa}\cdot 10^{{{int(exp)}}}"

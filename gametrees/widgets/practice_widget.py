@@ -445,7 +445,8 @@ class Practice(widgets.VBox):
             self.exercise.answer_form = "cut (✂) each edge alpha-beta never follows"
             parts.append(self.exercise.check(marks, subtrees=True))
         fb = parts[0] if len(parts) == 1 else Feedback(
-            " ".join(p.title for p in parts), [item for p in parts for item in p.items])
+            " ".join(p.title for p in parts), [item for p in parts for item in p.items],
+            tags=[t for p in parts for t in p.tags])
         self.last_feedback = fb
         self.feedback.value = fb._repr_html_()
         self._mark(answer)
@@ -468,8 +469,8 @@ class Practice(widgets.VBox):
             title = f"{ex.what}: nothing typed yet."
         items.append(("note", f"Still empty: {and_list(empty)}. Type a value in the box beside "
                               f"{'it' if len(empty) == 1 else 'each'}.", None))
-        out = Feedback(title, items)
-        out.ok = False
+        out = Feedback(title, items, tags=fb.tags)
+        out.ok, out.status, out.attempt = False, "wrong" if good + bad else "unanswered", fb.attempt
         return out
 
     def _mark(self, answer):

@@ -7,20 +7,31 @@
 each kind expects.
 
 Modules, lowest first (each imports only from those before it, and from
-:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.answers`):
-``base`` (presets, random trees, outlines, :class:`Exercise`), ``values``,
+:mod:`gametrees.exercises.feedback`, :mod:`~gametrees.exercises.answers` and
+:mod:`~gametrees.exercises.attempts`): ``trees`` (presets, seeded random trees
+and their twins, given trees, outlines), ``search_info`` (what alpha-beta did
+at each node, read from the trace), ``diagnoses`` (the rule to re-apply at a
+node, and the misconception a wrong value shows), ``exercise`` (the base class
+:class:`Exercise`: safe, counted and escalated checks), ``values``,
 ``cutoffs`` (pruning, order, window), ``best_move``, ``mcts_steps`` (one MCTS
 playout: UCB1 selection and backup), ``kinds``
-(:data:`KINDS`, :func:`generate`).
+(:data:`KINDS`, :func:`generate`). ``base`` only re-exports three names for
+modules not yet moved to this package's public names.
+
+The names in ``__all__`` beyond the exercises are the shared machinery the
+checks of a learner's code and the lessons' checks use.
 """
 
 from __future__ import annotations
 
-from .base import PRESETS, Exercise, check_seed
 from .best_move import BestMoveExercise
-from .cutoffs import OrderExercise, PruningExercise, WindowExercise
+from .cutoffs import OrderExercise, PruningExercise, WindowExercise, visited_reason
+from .diagnoses import chance_hint, constant_answer, roles_hint, rule_question, value_slip
+from .exercise import RULES, Exercise, from_learner
 from .kinds import KINDS, generate
 from .mcts_steps import MCTSExercise
+from .search_info import SearchInfo
+from .trees import PRESETS, as_tree, check_seed, child_probs, inline, leaves_under, outline, random_spec, twin_trees
 from .values import ExpectimaxExercise, ValuesExercise
 
 __all__ = [
@@ -32,8 +43,24 @@ __all__ = [
     "OrderExercise",
     "PRESETS",
     "PruningExercise",
+    "RULES",
+    "SearchInfo",
     "ValuesExercise",
     "WindowExercise",
+    "as_tree",
+    "chance_hint",
     "check_seed",
+    "child_probs",
+    "constant_answer",
+    "from_learner",
     "generate",
+    "inline",
+    "leaves_under",
+    "outline",
+    "random_spec",
+    "roles_hint",
+    "rule_question",
+    "twin_trees",
+    "value_slip",
+    "visited_reason",
 ]

@@ -1,7 +1,8 @@
 """The exercise by hand on the decision at the root: :class:`BestMoveExercise`.
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
-:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.base`.
+:mod:`gametrees.exercises.feedback` and the modules ``trees`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import networkx as nx
 from ...games import CHANCE, MAX, MIN
 from ...search import alphabeta, expectimax, minimax
 from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, fmt_prob, is_are, malformed, or_list
-from .base import Exercise, child_probs, inline
+from .exercise import Exercise
+from .trees import child_probs, inline
 
 class BestMoveExercise(Exercise):
     """The best move at the root.
@@ -34,7 +36,7 @@ class BestMoveExercise(Exercise):
     """
 
     _what = "Best move"
-    answer_form = "give the label of one of the root's children, such as 'B'"
+    answer_form = "give the label of one of the root's children"
     kind = "best_move"
 
     def __init__(self, tree=None, *, chance=False, **kwargs):
@@ -71,8 +73,8 @@ class BestMoveExercise(Exercise):
     def _question(self):
         role = ROLE_NAMES[self.root_player]
         return (f"Best move{self._origin()}: {self._root_text()}. Which move should {role} make? Name the "
-                f"child of {self.nodes.name(self.nodes.root)} it should move to (e.g. "
-                f"'{self.nodes.name(self.children[0])}').")
+                f"child of {self.nodes.name(self.nodes.root)} it should move to: "
+                f"{or_list(self.nodes.name(c) for c in self.children)}.")
 
     def solution(self):
         return self.nodes.name(self.best_child)
@@ -110,12 +112,12 @@ class BestMoveExercise(Exercise):
         kids = or_list(self.nodes.name(c) for c in self.children)
         if n == root:
             rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n not in self.children:
             path = nx.shortest_path(self.tree, root, n)
             rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a child, "
                     f"here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
-            return rep.feedback(what, "wrong")
+            return Feedback(f"{what}: wrong.", rep.items)
         if n in self.best:
             rep.good(f"{self.nodes.name(n)} is a best move for {role}.")
             ties = [c for c in self.best if c != n]

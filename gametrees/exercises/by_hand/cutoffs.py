@@ -5,7 +5,8 @@ visited in, and the (α, β) window at a node.
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
-:mod:`gametrees.exercises.by_hand.base`.
+and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from ...games import MAX, MIN
 from ...search import alphabeta, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, constant_answer, inline, leaves_under
+from .diagnoses import constant_answer
+from .exercise import RULES, Exercise
+from .search_info import SearchInfo
+from .trees import inline, leaves_under
 
 def _rule_text(rule):
     if rule == "textbook":
@@ -166,7 +170,7 @@ class PruningExercise(_AlphaBetaExercise):
 
     kind = "pruning"
     _what = "Pruned leaves"
-    answer_form = "give the pruned leaves as a list such as ['I', 'J'] or a string \"I, J\" ([] if none)"
+    answer_form = "give the pruned leaves as a list of labels or a string of labels separated by commas ([] if none)"
 
     def _setup(self):
         super()._setup()
@@ -178,7 +182,7 @@ class PruningExercise(_AlphaBetaExercise):
 
     def _question(self):
         return (f"Pruning{self._origin()}: {self._root_text()}. {self._rule_question()} Which leaves are "
-                f"never evaluated (pruned)? Answer with a list such as ['I', 'J'] or a string \"I, J\" "
+                f"never evaluated (pruned)? Answer with a list of labels or a string of labels separated by commas "
                 f"([] if none).")
 
     def solution(self):
@@ -353,7 +357,7 @@ class OrderExercise(_AlphaBetaExercise):
 
     kind = "order"
     _what = "Visiting order"
-    answer_form = "give the nodes in the order they are visited, as a list such as ['A', 'B', 'E'] or a string \"A, B, E\""
+    answer_form = "give the nodes in the order they are visited, as a list of labels or a string of labels separated by commas"
 
     def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
@@ -386,7 +390,7 @@ class OrderExercise(_AlphaBetaExercise):
                 f"In which order does {alg} visit the nodes? List every node it visits, in order, starting "
                 f"with the root {self.nodes.name(self.nodes.root)}")
         return (f"Visiting order{self._origin()}: {self._root_text()}. {how} {what} "
-                f"(e.g. \"A, B, E\" or ['A', 'B', 'E']).")
+                f"(a list of labels, or a string of labels separated by commas).")
 
     def solution(self):
         return [self.nodes.name(n) for n in self.sequence]
@@ -526,11 +530,11 @@ def _parse_window(answer):
         parts = [t for t in re.split(r"[,;]\s*|\s+", s) if t]
         parts = [t for t in parts if t]
         if len(parts) != 2:
-            raise BadAnswer(f"write two values, alpha then beta, e.g. \"3, +inf\"; could not read {answer!r}")
+            raise BadAnswer(f"write two values, alpha then beta, separated by a comma; could not read {answer!r}")
         return parts[0], parts[1]
     if isinstance(answer, (list, tuple)) and len(answer) == 2:
         return answer[0], answer[1]
-    raise BadAnswer(f"give the window as a pair (alpha, beta), e.g. (3, math.inf); got {answer!r}")
+    raise BadAnswer(f"give the window as a pair of numbers (alpha, beta); got {answer!r}")
 
 
 class WindowExercise(_AlphaBetaExercise):
@@ -592,13 +596,15 @@ class WindowExercise(_AlphaBetaExercise):
         name = self.nodes.name(self.node)
         return (f"Window{self._origin()}: {self._root_text()}. {self._rule_question()} What are α and β at "
                 f"{name} when {name} returns its value (after its last child; a cutoff returns at once, "
-                f"before α or β changes)? Answer as a pair (alpha, beta), e.g. (3, math.inf) or \"3, +inf\".")
+                f"before α or β changes)? Answer as a pair of numbers (alpha, beta); where there is no bound yet, "
+                f"write -math.inf (or \"-inf\") for α and math.inf (or \"+inf\") for β.")
 
     @property
     def _what(self):
         return f"Window at {self.nodes.name(self.node)}"
 
-    answer_form = "give (α, β) as a pair of numbers, such as (3, math.inf) or \"3, +inf\""
+    answer_form = ("give (α, β) as a pair of numbers; where there is no bound yet, write -math.inf (or \"-inf\") "
+                   "for α and math.inf (or \"+inf\") for β")
 
     def solution(self):
         return tuple(plain(x) for x in self.window)
@@ -668,7 +674,7 @@ class WindowExercise(_AlphaBetaExercise):
             try:
                 op, v = parse_value(x)
             except BadAnswer as exc:
-                rep.bad(f"{sym} at {name}: {exc}; write a number such as 3, -inf or +inf.")
+                rep.bad(f"{sym} at {name}: {exc}; write a plain number, or -inf / +inf.")
                 values.append(None)
                 continue
             if op != "eq":
@@ -676,8 +682,9 @@ class WindowExercise(_AlphaBetaExercise):
                 values.append(None)
                 continue
             values.append(v)
-        if all(v is None for v in values) and not rep.items:
-            return malformed(what, f"Could not read your answer: {self.answer_form}.")
+        if all(v is None for v in values):
+            reasons = " ".join(text for _, text, _ in rep.items)
+            return malformed(what, f"Could not read your answer: {self.answer_form}. {reasons}".strip())
         self._last_wrong = []
         swapped = (all(v is not None for v in values) and close(values[0], self.window[1])
                    and close(values[1], self.window[0]) and not close(values[0], values[1]))
@@ -745,7 +752,9 @@ class WindowExercise(_AlphaBetaExercise):
     def _twin_text(self, twin, wrong):
         which, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         i = 0 if which == "alpha" else 1
-        if close(twin.window[i], self.window[i]) or (math.isinf(self.window[i]) != math.isinf(twin.window[i])):
-            return None
+        if math.isinf(self.window[i]) != math.isinf(twin.window[i]):
+            return None  # not the same story: one bound is still open, the other not
+        if math.isfinite(self.window[i]) and close(twin.window[i], self.window[i]):
+            return None  # the twin would show this exercise's number
         return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
                 f"{twin._story(which)[0]}")

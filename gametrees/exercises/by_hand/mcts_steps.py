@@ -17,7 +17,7 @@ twin (a tree of the same shape with other leaves, so other counts);
 ``ex.explain()`` gives the worked answer.
 
 May import: :mod:`gametrees.montecarlo`, :mod:`gametrees.games`,
-:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.base`.
+:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.exercise`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from ...games import MAX, MIN
 from ...montecarlo import mcts
 from ..feedback import Report, malformed, or_list, unanswered
-from .base import Exercise
+from .exercise import Exercise
 
 __all__ = ["MCTSExercise"]
 

@@ -2,7 +2,8 @@
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
-:mod:`gametrees.exercises.by_hand.base`.
+and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
+:mod:`gametrees.exercises.by_hand`.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...games import CHANCE, MAX, MIN
+from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, child_probs, constant_answer, inline, rule_question, value_slip
+from .diagnoses import constant_answer, rule_question, value_slip
+from .exercise import RULES, Exercise
+from .search_info import SearchInfo
+from .trees import child_probs, inline
 
 class ValuesExercise(Exercise):
     """The value of every inner node: minimax by default, or what alpha-beta returns.
@@ -88,11 +92,11 @@ class ValuesExercise(Exercise):
         names = and_list(self.nodes.name(n) for n in self.inner)
         if self.algorithm == "minimax":
             return (f"Minimax{self._origin()}: {self._root_text()}. Give the minimax value of every "
-                    f"inner node ({names}) as a dict, e.g. {{'A': 3, 'B': 5}}.")
+                    f"inner node ({names}) as a dict from label to number, {{'A': ..., 'B': ...}}.")
         if self.algorithm == "expectimax":
             return (f"Expectimax{self._origin()}: {self._root_text()}; chance nodes average their "
                     f"outcomes, weighted by the probabilities shown. Give the value of every inner node "
-                    f"({names}) as a dict, e.g. {{'A': 4.5}}; round to 2 decimals if needed.")
+                    f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals if needed.")
         rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule == "textbook"
                 else "strict rule: prune only when v > β or v < α")
         return (f"Alpha-beta{self._origin()}: {self._root_text()}. Run alpha-beta ({rule}), children "
@@ -145,8 +149,9 @@ class ValuesExercise(Exercise):
             return malformed(what, f"Could not read your answer: {self.nodes.unknown_text(unknown)} "
                                    f"({self.answer_form}).")
         if parsed and all(isinstance(p, BadAnswer) for p in parsed.values()):
-            return malformed(what, f"Could not read any of your values: write numbers such as 3 or -2.5"
-                                   + (", or bounds such as '≤ 3'" if self.algorithm == "alphabeta" else "")
+            return malformed(what, "Could not read any of your values: write plain numbers (digits, a decimal point "
+                                   "if needed, a minus sign for negatives)"
+                                   + (", or bounds: ≤ or ≥ before the number" if self.algorithm == "alphabeta" else "")
                                    + f" ({self.answer_form}).")
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
@@ -164,8 +169,9 @@ class ValuesExercise(Exercise):
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
-                rep.bad(f"{name}: {parsed[n]}; write a number such as 3 or -2.5"
-                        + (", or a bound such as '≤ 3'." if self.algorithm == "alphabeta" else "."))
+                rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a minus sign "
+                        f"for negatives)" + (", or a bound: ≤ or ≥ before the number." if self.algorithm == "alphabeta"
+                                             else "."))
             else:
                 self._judge(rep, n, parsed[n], parsed)
         for n in self.nodes.sorted(n for n in parsed if not self.tree.out_degree(n)):

@@ -18,6 +18,8 @@ from .diagnosis import checker_feedback, printed_note
 from .harness import Printed, check_callable, error_hint, run_learner
 from .values import ttt_text
 
+__all__ = ["check_evaluation", "check_ucb", "open_lines"]
+
 # ============================================================================
 # check_evaluation: the tic-tac-toe open-lines evaluation
 # ============================================================================
@@ -205,6 +207,9 @@ def check_evaluation(fn, positions=None):
         elif all(close(v, k * open_lines(s)[0], 1e-9) for s, v, _ in open_rows):
                 rep.bad("Your estimates are the lines open for X only.", "Subtract the lines open for O.")
     printed_note(rep, printed)
+    returned = [float(o.value) for _, o, _, _, _ in rows if not o.problem()]
+    if len(returned) == len(rows) and len(set(returned)) == 1:
+        rep.tags = []  # one number everywhere shows no viewpoint and no scale: only that the work is not done
     return checker_feedback("check_evaluation", rep, right, len(rows), "positions right")
 
 
@@ -309,4 +314,6 @@ def check_ucb(fn):
             except (ValueError, ZeroDivisionError):
                 continue
     printed_note(rep, printed)
+    if all(v is not None for v in got.values()) and len(set(got.values())) == 1:
+        rep.tags = []  # one number everywhere names no formula slip
     return checker_feedback("check_ucb", rep, right, len(_UCB_POINTS), "points right")

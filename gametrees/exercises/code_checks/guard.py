@@ -23,6 +23,8 @@ import contextlib
 import os
 import sys
 
+__all__ = ["FORBIDDEN", "LibraryGuard", "UsedLibrary", "forbidden", "paused", "public_name"]
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: Folders and files of gametrees whose code a learner's function may not run.
 FORBIDDEN = (

@@ -13,7 +13,7 @@ built once, on first use, into :data:`CACHE`.
 May import: the standard library, :mod:`gametrees.games`,
 :mod:`gametrees.search`, :mod:`gametrees.trees`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
-:mod:`gametrees.exercises.by_hand.base` and
+:mod:`gametrees.exercises.by_hand` (its public names) and
 :mod:`gametrees.exercises.code_checks.guard`.
 """
 
@@ -32,8 +32,13 @@ import traceback
 from ...games import CHANCE, Game, MAX, MIN, TicTacToe
 from ...search import expectimax
 from ...trees import TreeGame, tree_from_nested
-from ..by_hand.base import random_spec
+from ..by_hand import random_spec
 from .guard import LibraryGuard, UsedLibrary
+
+__all__ = ["CACHE", "CallLog", "CountingTicTacToe", "CountingTree", "ListStateGame", "Outcome", "Printed",
+           "StateError", "TEXTBOOK", "TTT_POSITIONS", "WRITE_IT_YOURSELF", "alphabeta_groups",
+           "check_callable", "describe_error", "drawn_tree", "error_hint", "exact_values",
+           "expectimax_groups", "minimax_groups", "nested_tree", "run_learner"]
 
 # ============================================================================
 # Checkers for a learner's functions: running learner code safely

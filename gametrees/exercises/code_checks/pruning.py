@@ -21,8 +21,7 @@ import networkx as nx
 from ...games import MAX, MIN
 from ...search import alphabeta, minimax
 from ..answers import NodeNames
-from ..by_hand.base import RULES, SearchInfo, inline
-from ..by_hand.cutoffs import visited_reason
+from ..by_hand import RULES, SearchInfo, inline, visited_reason
 from ..feedback import Feedback, ROLE_NAMES, Report, and_list, close, fmt, tagged
 from .diagnosis import checker_feedback, deepest_wrong, group_line, inline_tree, printed_note
 from .harness import (
@@ -37,6 +36,8 @@ from .harness import (
     run_learner,
 )
 from .values import report_smallest, ttt_group
+
+__all__ = ["check_alphabeta", "restart_leaves", "visited_leaves"]
 
 # ============================================================================
 # check_alphabeta

@@ -5,7 +5,7 @@ checks reuse: :func:`report_smallest`, :func:`ttt_group`, :func:`ttt_text`.
 
 May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
-:mod:`gametrees.exercises.by_hand.base`, and the harness and diagnosis of
+:mod:`gametrees.exercises.by_hand` (its public names), and the harness and diagnosis of
 :mod:`gametrees.exercises.code_checks`.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, expectimax, minimax
 from ..answers import NodeNames
-from ..by_hand.base import RULES
+from ..by_hand import RULES
 from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, tagged
 from .diagnosis import (
     checker_feedback,
@@ -43,6 +43,8 @@ from .harness import (
     nested_tree,
     run_learner,
 )
+
+__all__ = ["check_expectimax", "check_minimax", "report_smallest", "ttt_group", "ttt_text"]
 
 # ============================================================================
 # check_minimax
