@@ -521,7 +521,7 @@ class _Fold:
         self.updated = ()
         if kind == "select":
             self.path = self.path[: e.ply] + [n, e.info[1]]
-            self.scores = {row[0]: row[3] for row in selection_rows(e)}
+            self.scores = e  # the scores of the last selection only, computed by snapshot()
         elif kind == "expand":
             if e.ply == 1:
                 self.path = [e.parent]
@@ -592,7 +592,8 @@ class _Fold:
             players=dict(self.players),
             visits=dict(self.visits),
             means=dict(self.values) if self.visits else {},
-            scores=dict(self.scores),
+            scores=({row[0]: row[3] for row in selection_rows(self.scores)} if isinstance(self.scores, Event)
+                    else dict(self.scores)),
             playout=self.playout,
             updated=self.updated,
             playouts=self.playouts,

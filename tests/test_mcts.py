@@ -207,6 +207,22 @@ def test_textbook_tree_plays_b(seed):
     assert best[0] == ((), (0,))
 
 
+def test_textbook_tree_plays_b_unseeded_too():
+    for _ in range(3):
+        assert gt.mcts(textbook(), playouts=3000, trace=False).move == (0,)
+
+
+def test_replay_tree_is_the_whole_input_tree_with_the_grown_part_marked():
+    T = textbook()
+    r = gt.mcts(T, playouts=5, seed=0)
+    R = r.replay_tree
+    assert set(R) == set(T) and R.graph["algorithm"] == "mcts"
+    grown = {n for n, d in R.nodes(data=True) if d["status"] == "visited"}
+    assert grown == set(r.graph) and all("visits" in R.nodes[n] for n in grown)
+    assert gt.mcts(gt.TicTacToe(), playouts=5, seed=0).replay_tree is not None
+    assert gt.mcts(T, playouts=5, seed=0, graph=False).replay_tree is None
+
+
 def test_takes_the_win():
     game = TicTacToe()
     for seed in range(5):
