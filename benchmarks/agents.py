@@ -5,7 +5,8 @@
    Negamax(6) on its own Connect Four (if easyAI is installed:
    ``pip install easyAI``; it is not a dependency of gametrees).
 2. The evaluation functions, microseconds per call (no cache).
-3. MCTS playouts per second on tic-tac-toe and Connect Four.
+3. MCTS playouts per second on tic-tac-toe and Connect Four (``gt.mcts`` untraced;
+   ``benchmarks/mcts_speed.py`` compares it with the old ``uct_search`` and times tracing).
 4. Time per move of the searching agents, which trace the top two plies of
    every search (``trace_depth=2``) for ``agent.last_result``: the same
    searches untraced for comparison.
@@ -34,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import gametrees as gt  # noqa: E402
 from report import best_of, table  # noqa: E402  (benchmarks/report.py)
 from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
-from gametrees.mcts import uct_search  # noqa: E402
 
 
 # --- easyAI -----------------------------------------------------------------------
@@ -141,8 +141,9 @@ def evaluation_speed(repeat):
 def mcts_speed(repeat):
     rows = []
     for label, game, playouts in [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 2000)]:
-        seconds, (_, positions) = best_of(
-            repeat, lambda g=game, p=playouts: uct_search(g, g.initial, playouts=p, rng=random.Random(0)))
+        seconds, result = best_of(
+            repeat, lambda g=game, p=playouts: gt.mcts(g, playouts=p, seed=0, trace=False, graph=False))
+        positions = result.stats["positions"]
         rows.append([label, f"{playouts:,}", f"{seconds:.3f}", f"{playouts / seconds:,.0f}",
                      f"{positions / seconds:,.0f}"])
     table("MCTS (UCT) from the empty board", ["game", "playouts", "seconds", "playouts/s", "positions/s"], rows)

@@ -20,7 +20,7 @@ this table, never a ``_private`` name of another module.
 ``trace``                          the events a search records; frames (the search after step k)
 ``search``                         minimax, expectimax (``backed_up``), alpha-beta and negamax (``pruning``)
 ``evaluation``, ``agents``,        evaluation functions, players built on search, Monte Carlo
-``mcts``, ``tournaments``          tree search, matches between agents
+``montecarlo``, ``tournaments``    tree search (``gt.mcts``), matches between agents
 ``drawing``                        tidy layout, scene (what to draw), painter (matplotlib)
 ``widgets``                        replay, game boards, practice (ipywidgets)
 ``exports``                        animations for slides, figures and TikZ for exams
@@ -60,7 +60,7 @@ from .agents import (  # noqa: E402
     RandomAgent,
 )
 from .evaluation import connect4_evaluation, default_evaluation, tictactoe_open_lines  # noqa: E402
-from .mcts import MCTSAgent  # noqa: E402
+from .montecarlo import MCTSAgent, mcts  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
 
 # Names whose modules import matplotlib or ipywidgets: loaded on first use.
@@ -99,7 +99,7 @@ __all__ = [
     "alphabeta", "expand", "expectimax", "frame", "frames", "minimax", "negamax",
     "random_tree", "tree_from_dict", "tree_from_nested", "validate_tree",
     "exercises",
-    "Agent", "AlphaBetaAgent", "HumanAgent", "IterativeDeepeningAgent", "MCTSAgent", "MinimaxAgent",
+    "Agent", "AlphaBetaAgent", "HumanAgent", "IterativeDeepeningAgent", "MCTSAgent", "MinimaxAgent", "mcts",
     "RandomAgent", "TournamentResult", "connect4_evaluation", "default_evaluation",
     "tictactoe_open_lines", "tournament",
     *sorted(_LAZY),

@@ -27,13 +27,13 @@ The agents:
     Depth-limited alpha-beta with an evaluation function and move ordering.
 :class:`IterativeDeepeningAgent`
     Alpha-beta to depth 1, 2, 3, ... until its time is up.
-:class:`~gametrees.mcts.MCTSAgent`
-    Monte Carlo tree search (in :mod:`gametrees.mcts`).
+:class:`~gametrees.montecarlo.MCTSAgent`
+    Monte Carlo tree search (in :mod:`gametrees.montecarlo`).
 :class:`HumanAgent`
     Asks a person for the move (at the terminal, or any ``read`` function).
 
 Imports: :mod:`gametrees.search` and :mod:`gametrees.evaluation` (and, through
-them, :mod:`gametrees.games`); never :mod:`gametrees.mcts`, which builds on agents.
+them, :mod:`gametrees.games`); never :mod:`gametrees.montecarlo`, which builds on agents.
 
 Examples
 --------

@@ -51,7 +51,7 @@ from . import exercises
 from .evaluation import default_evaluation
 from .exports import ALGORITHMS  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe
-from .mcts import MCTSAgent
+from .montecarlo import MCTSAgent
 from .tournaments import tournament
 from .trees import MAX_PLIES, tree_from_dict, tree_from_nested
 

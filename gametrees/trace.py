@@ -8,7 +8,10 @@ remaining children, it leaves a node. Each event reads as one plain sentence
 
 :func:`frame` folds the first k+1 events into a :class:`Frame`: which nodes
 are done with which values, the current path, the alpha/beta window of each
-node, what is pruned so far. It is a pure function of (trace, k); drawing and
+node, what is pruned so far. Monte Carlo tree search (:func:`gametrees.mcts`)
+records the four steps of each playout instead (selection, expansion,
+playout, backup; :func:`selection_rows` and :func:`playout_nodes` read them),
+and its frames carry every grown node's visits and mean. It is a pure function of (trace, k); drawing and
 widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
 Values are written by :func:`gametrees.wording.fmt`, as everywhere else.
@@ -19,15 +22,16 @@ search modules import this one to record events).
 
 from __future__ import annotations
 
+import math
 import reprlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Hashable, NamedTuple
 
 import networkx as nx
 
 from .wording import fmt
 
-__all__ = ["Event", "Frame", "frame", "frames", "annotate"]
+__all__ = ["Event", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows"]
 
 _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
 
@@ -82,7 +86,19 @@ class Event(NamedTuple):
         (a transposition-table entry answers for the node), ``"update"`` (a
         child's value came back to ``node``), ``"prune"`` (a cutoff at
         ``node``), ``"exit"`` (``node`` is done). Leaf, estimate and hit
-        events enter and leave their node in one step.
+        events enter and leave their node in one step. Monte Carlo tree
+        search (:func:`gametrees.mcts`) records the four steps of each
+        playout instead: ``"select"`` (UCB1 picks a child of ``node``; value:
+        the node's visits; info ``(playout, chosen, children, their visits,
+        their totals for MAX, c)``, at a chance node the children's
+        probabilities in place of ``c``; :func:`selection_rows` gives
+        each child's visits, mean and UCB1 score),
+        ``"expand"`` (``node`` joins the tree; info ``(playout, added,
+        parent's player)``, ``added`` False when a finished game already
+        in the tree is reached), ``"playout"`` (random moves from ``node``
+        to the end; value: the result; info ``(playout, nodes passed or
+        None in a game, moves)``) and ``"backup"`` (info ``(playout, rows)``, a row
+        ``(node, visits, mean for MAX)`` per node updated, from the bottom up).
     node : hashable
         The node the event happens at.
     parent : hashable or None
@@ -247,6 +263,125 @@ def _exit_text(e: Event) -> str:
     return f"{name} is done with value {_num(e.value)}."
 
 
+# ----------------------------------------------------------------------------
+# Monte Carlo tree search: the four steps of a playout (gametrees.montecarlo)
+# ----------------------------------------------------------------------------
+
+
+def _f2(x) -> str:
+    """A mean or a UCB1 score in a sentence: two decimals, the true minus sign."""
+    return f"{x:.2f}".replace("-", "\u2212")
+
+
+def _playout_no(e: Event) -> str:
+    return f"Playout {e.info[0]} · "
+
+
+def _name_in(e: Event, node) -> str:
+    """A node's name in a sentence: "B", "the position after X c2"."""
+    return _the(e.names(node))
+
+
+def _child_name(e: Event, child) -> str:
+    """A child as a choice at ``e.node``: "B" on a tree, the move "X c2" in a game."""
+    name = str(e.names(child))
+    if _is_position(name):
+        return _move_of(name, e.label)
+    return name
+
+
+def playout_nodes(e: Event) -> tuple:
+    """The nodes a ``"playout"`` event passes through below its node (in a game: move paths)."""
+    _, walk, moves = e.info
+    if walk is not None:
+        return walk
+    out, n = [], e.node
+    for m in moves:
+        n = n + (m,)
+        out.append(n)
+    return tuple(out)
+
+
+def _visits(n) -> str:
+    return f"{n} visit{'s' if n != 1 else ''}"
+
+
+def selection_rows(e: Event) -> tuple:
+    """The children a ``"select"`` event chose among: ``(child, visits, mean for MAX, score)`` each.
+
+    The score is UCB1 as the search computed it: the mean for the player
+    choosing (minus the mean at a MIN node) plus ``c * sqrt(ln N / n)``, N
+    the node's visits, n the child's; at a chance node it is the outcome's
+    probability.
+    """
+    _, _, kids, visits, totals, c = e.info
+    if e.player == "chance":
+        return tuple((k, n, t / n if n else None, p) for k, n, t, p in zip(kids, visits, totals, c))
+    sign = 1.0 if e.player == "max" else -1.0
+    log_n = math.log(e.value)
+    return tuple((k, n, t / n, sign * (t / n) + c * math.sqrt(log_n / n)) for k, n, t in zip(kids, visits, totals))
+
+
+def _select_text(e: Event) -> str:
+    chosen, c = e.info[1], e.info[5]
+    rows = selection_rows(e)
+    here = _name_in(e, e.node)
+    if e.player == "chance":
+        prob = next(p for child, _, _, p in rows if child == chosen)
+        return (f"{_playout_no(e)}selection at {here}, a chance node: the outcome {_child_name(e, chosen)} is "
+                f"drawn (probability {fmt(prob)}); it is already in the tree, so go down to it.")
+    n_parent = e.value
+    sign = "" if e.player == "max" else "; MIN's mean is minus the mean for MAX"
+    parts = []
+    for child, n, mean, score in sorted(rows, key=lambda r: r[0] != chosen):
+        own = mean if e.player == "max" else -mean
+        part = (f"{_child_name(e, child)} scores {_f2(own)} + {c:.2f}·√(ln {n_parent} / {n}) = {_f2(score)}")
+        if child == chosen:
+            part += ", the highest"
+        parts.append(part)
+    return (f"{_playout_no(e)}selection at {here} ({_ROLE[e.player]}, {_visits(n_parent)}{sign}): "
+            + "; ".join(parts) + f". Go down to {_child_name(e, chosen)}.")
+
+
+def _expand_text(e: Event) -> str:
+    added = e.info[1]
+    here = _name_in(e, e.node)
+    if not added:
+        return (f"{_playout_no(e)}expansion: {here} is a finished game, already in the tree, so nothing is added; "
+                "the playout starts and ends there.")
+    parent = _name_in(e, e.parent)
+    if e.info[2] == "chance":
+        how = f"drawn at the chance node {parent}"
+    else:
+        how = f"the first child of {parent} not yet in the tree"
+    return f"{_playout_no(e)}expansion: {here} joins the tree ({how})."
+
+
+def _playout_text(e: Event) -> str:
+    walk = playout_nodes(e)
+    start = _name_in(e, e.node)
+    result = _num(e.value)
+    if not walk:
+        return (f"{_playout_no(e)}playout: {start} is the end of the game, so the result is its utility "
+                f"{result} (for MAX).")
+    last = str(e.names(walk[-1]))
+    if _is_position(last):
+        said = [_move_of(str(e.names(w)), str(e.names(p))) for p, w in zip((e.node,) + walk, walk)]
+        shown = ", ".join(said[:8]) + (f", … ({len(said)} moves)" if len(said) > 8 else "")
+        return (f"{_playout_no(e)}playout from {start}: random moves {shown} to the end of the game; "
+                f"the result is {result} for MAX.")
+    steps = " → ".join([str(e.label)] + [str(e.names(w)) for w in walk])
+    return (f"{_playout_no(e)}playout from {start}: random moves down to the leaf {last} ({steps}); "
+            f"the result is its utility {result}.")
+
+
+def _backup_text(e: Event) -> str:
+    _, rows = e.info
+    parts = [f"{_name_in(e, n)} now has {_visits(v)}, mean {_num(round(m, 4) if isinstance(m, float) else m)}"
+             for n, v, m in rows]
+    return f"{_playout_no(e)}backup: " + "; ".join(parts) + "."
+
+
 _TEXT = {
     "enter": _enter_text,
     "leaf": _leaf_text,
@@ -255,6 +390,10 @@ _TEXT = {
     "update": _update_text,
     "prune": _prune_text,
     "exit": _exit_text,
+    "select": _select_text,
+    "expand": _expand_text,
+    "playout": _playout_text,
+    "backup": _backup_text,
 }
 
 
@@ -289,6 +428,20 @@ class Frame:
         Children cut off so far (the roots of pruned subtrees).
     players : dict
         node -> player, for inner nodes entered so far.
+    visits, means : dict
+        Monte Carlo tree search only: node -> visits and mean result (for
+        MAX) of every node in the grown tree after the step (``order``
+        holds when each joined the tree, ``values`` the means too).
+    scores : dict
+        At a selection step: child -> UCB1 score (at a chance node, the
+        probability) of each child of the current node.
+    playout : tuple
+        At a playout step: the nodes from the new node down to the end.
+    updated : tuple
+        At a backup step: the nodes whose visits and mean it changed (from
+        the bottom up).
+    playouts : int
+        Playouts whose backup is done.
     """
 
     k: int
@@ -304,6 +457,12 @@ class Frame:
     best: dict
     pruned: frozenset
     players: dict
+    visits: dict = field(default_factory=dict)
+    means: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=dict)
+    playout: tuple = ()
+    updated: tuple = ()
+    playouts: int = 0
 
     @property
     def text(self) -> str:
@@ -316,6 +475,9 @@ class Frame:
         if self.current in self.alpha:
             return self.alpha[self.current], self.beta[self.current]
         return None
+
+
+_MCTS_KINDS = frozenset(("select", "expand", "playout", "backup"))
 
 
 class _Fold:
@@ -334,11 +496,55 @@ class _Fold:
         self.best = {}
         self.pruned = set()
         self.players = {}
+        self.visits = {}
+        self.scores = {}
+        self.playout = ()
+        self.updated = ()
+        self.playouts = 0
+
+    def _grow(self, n, player):
+        if n not in self.order:
+            self.order[n] = len(self.order) + 1
+            self.visits[n] = 0
+            if player is not None:
+                self.players[n] = player
+
+    def _apply_mcts(self, e: Event) -> None:
+        kind, n = e.kind, e.node
+        if not self.order:  # the root joins the tree before the first playout
+            if e.ply == 0:
+                self._grow(n, e.player)
+            else:
+                self._grow(e.parent, e.info[2] if kind == "expand" else None)
+        self.scores = {}
+        self.playout = ()
+        self.updated = ()
+        if kind == "select":
+            self.path = self.path[: e.ply] + [n, e.info[1]]
+            self.scores = e  # the scores of the last selection only, computed by snapshot()
+        elif kind == "expand":
+            if e.ply == 1:
+                self.path = [e.parent]
+            self.path = self.path[: e.ply] + [n]
+            if e.info[1]:
+                self._grow(n, e.player)
+        elif kind == "playout":
+            self.playout = (n,) + playout_nodes(e)
+        else:  # backup
+            for node, visits, mean in e.info[1]:
+                self.visits[node] = visits
+                self.values[node] = mean
+            self.updated = tuple(row[0] for row in e.info[1])
+            self.playouts = e.info[0]
+        self.done = set(self.order)
 
     def apply(self, e: Event) -> None:
         self.k += 1
         self.event = e
         kind, n = e.kind, e.node
+        if kind in _MCTS_KINDS:
+            self._apply_mcts(e)
+            return
         if kind == "enter":
             self.path.append(n)
             self.order[n] = len(self.order) + 1
@@ -384,6 +590,13 @@ class _Fold:
             best=dict(self.best),
             pruned=frozenset(self.pruned),
             players=dict(self.players),
+            visits=dict(self.visits),
+            means=dict(self.values) if self.visits else {},
+            scores=({row[0]: row[3] for row in selection_rows(self.scores)} if isinstance(self.scores, Event)
+                    else dict(self.scores)),
+            playout=self.playout,
+            updated=self.updated,
+            playouts=self.playouts,
         )
 
 

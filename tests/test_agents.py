@@ -11,7 +11,6 @@ import gametrees as gt
 from gametrees.agents import QuitGame, ending_moves, root_values
 from gametrees.evaluation import DEFAULT_WEIGHTS
 from gametrees.games import MAX, MIN, ConnectFour, Nim, TicTacToe
-from gametrees.mcts import uct_search
 
 SOME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TTT = TicTacToe()
@@ -431,15 +430,6 @@ def test_mcts_never_loses_to_random_in_40_games():
     assert result.losses["mcts"] == 0
 
 
-def tree_nodes(root):
-    stack, out = [root], []
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.children or ())
-    return out
-
-
 @pytest.mark.parametrize("game, state", [
     (TTT, TTT.initial),
     (TTT, TicTacToe.from_string("X../.O./..X")),
@@ -447,19 +437,21 @@ def tree_nodes(root):
     (ConnectFour(4, 5, 3), (0, 0)),
 ])
 def test_mcts_tree_bookkeeping(game, state):
-    root, positions = uct_search(game, state, playouts=700, rng=random.Random(0))
-    assert root.visits == 700 == sum(child.visits for child in root.children)
-    for node in tree_nodes(root)[1:]:
-        if node.terminal:
-            assert node.children is None  # never expanded past the end of the game
-        elif node.children is not None:
+    G = gt.mcts(game, state, playouts=700, seed=0, trace=False).graph
+    root = G.graph["root"]
+    assert G.nodes[root]["visits"] == 700 == sum(G.nodes[c]["visits"] for c in G.successors(root))
+    for node in G:
+        kids = list(G.successors(node))
+        if game.is_terminal(G.nodes[node]["state"]):
+            assert not kids  # never expanded past the end of the game
+        elif kids:
             # one playout started here; every later one went on to a child
-            assert node.visits == 1 + sum(child.visits for child in node.children)
+            assert G.nodes[node]["visits"] == 1 + sum(G.nodes[c]["visits"] for c in kids) or node == root
         else:
-            assert node.visits <= 1
-        assert node.mover == game.to_move(node.parent.state)
-        assert abs(node.total) <= node.visits
-    assert positions >= sum(1 for _ in tree_nodes(root))
+            assert G.nodes[node]["visits"] == 1
+        if node != root:
+            parent = next(G.predecessors(node))
+            assert game.result(G.nodes[parent]["state"], node[-1]) == G.nodes[node]["state"]
 
 
 def test_mcts_values_belong_to_the_player_who_moved():
@@ -470,8 +462,9 @@ def test_mcts_values_belong_to_the_player_who_moved():
         visits, value = agent.last_visits[1]
         assert visits == max(v for v, _ in agent.last_visits.values())
         assert sign * value > 0.9   # good for the mover, in MAX's terms
-        child = next(c for c in agent.last_root.children if c.move == 1)
-        assert child.mover == player and child.mean() > 0.9
+        G = agent.last_result.graph
+        child = next(c for c in G.successors(()) if G.edges[(), c]["move"] == 1)
+        assert G.nodes[()]["player"] == player and sign * G.nodes[child]["value"] > 0.9
 
 
 def test_mcts_plays_the_most_visited_move_not_the_best_mean():
@@ -484,7 +477,7 @@ def test_mcts_plays_the_most_visited_move_not_the_best_mean():
         assert visits[move] == max(visits.values())
         best_mean = max(agent.last_visits, key=lambda m: agent.last_visits[m][1])
         disagreements += visits[best_mean] < visits[move]
-        assert agent.last_result is None and agent.last_nodes > 30
+        assert agent.last_result.algorithm == "mcts" and agent.last_nodes > 30
     assert disagreements > 0
 
 
@@ -504,9 +497,11 @@ def test_mcts_by_time():
     assert sum(v for v, _ in agent.last_visits.values()) >= 1
 
 
-def test_mcts_refuses_chance_states():
-    with pytest.raises(ValueError, match="chance state"):
-        gt.MCTSAgent(playouts=50, seed=0)(gt.DiceGame(), gt.DiceGame().initial)
+def test_mcts_plays_games_with_chance():
+    game = gt.DiceGame()
+    agent = gt.MCTSAgent(playouts=200, seed=0)
+    assert agent(game, game.initial) in game.actions(game.initial)
+    assert agent.last_result.graph.nodes[()]["visits"] == 200
 
 
 # ----------------------------------------------------------------------------

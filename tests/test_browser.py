@@ -60,6 +60,7 @@ SCRATCH_FAILING = "scratch/failing.ipynb"
 NO_OVERFLOW = {"03_alpha_beta.ipynb": "replay", "04_depth_and_evaluation.ipynb": "replay",
                "05_search_enhancements.ipynb": "replay", "assignments/A2_alpha_beta.ipynb": "practice"}
 SCRATCH_REOPEN = "scratch/reopen.ipynb"
+SCRATCH_MCTS = "scratch/mcts.ipynb"
 VIEWPORT = {"width": 1366, "height": 900}
 
 OPEN_TIMEOUT = 90  # s: JupyterLab loads and the kernel is idle
@@ -97,6 +98,10 @@ def lab(tmp_path_factory):
         "%matplotlib inline\nimport gametrees as gt",
         "gt.replay(gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])))",
         "gt.play(gt.TicTacToe(), agent='random', seed=1)",
+    ])
+    browser.write_notebook(root / SCRATCH_MCTS, [
+        "%matplotlib inline\nimport gametrees as gt",
+        "T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])\ngt.replay(gt.mcts(T, playouts=12, seed=0))",
     ])
     shots = Path(os.environ.get("GT_BROWSER_SCREENSHOTS") or base / "screenshots")
     shots.mkdir(parents=True, exist_ok=True)
@@ -269,7 +274,7 @@ def _drive_replay(page: NotebookPage, i: int):
     _button(root, "↺ reset").click()
     first = _replay_at(page, i, 1, "↺ reset", pictures)
     cut = _button(root, "next cutoff ✂")
-    if cut.is_enabled():
+    if cut.count() and cut.is_enabled():
         cut.click()
         page.wait(f"""() => !document.querySelector('[data-gt-replay="{i}"]').children[2].innerText.trim()
                   .startsWith('1. ')""", timeout=WIDGET_TIMEOUT, what=f"next cutoff ✂ in replay {i} moves on")
@@ -279,6 +284,8 @@ def _drive_replay(page: NotebookPage, i: int):
         assert re.search(r"\bprun", state["sentence"], re.I), f"next cutoff ✂ stops at {state['sentence']!r}"
         _button(root, "↺ reset").click()
         _replay_at(page, i, 1, "↺ reset after a cutoff", pictures)
+    if _button(root, "next playout ▶▶").count():  # Monte Carlo tree search: the next playout's first step
+        _drive_next_playout(page, i, pictures)
     # The keyboard, on the slider's handle: ←/→ one step, End the last step, Home the first.
     handle = root.locator(".noUi-handle").first
     handle.focus()
@@ -303,6 +310,37 @@ def _drive_replay(page: NotebookPage, i: int):
     paused = _replay_at(page, i, int(page.replay(i)["readout"]), "Pause", pictures)
     page.page.wait_for_timeout(1500)  # 2.5 steps at the default speed
     assert page.replay(i)["sentence"] == paused["sentence"], f"replay {i} goes on playing after Pause"
+
+
+def _mcts_text(page, i):
+    """The replay's sentence, its words on the step (the line under it) and its counts."""
+    return page.page.evaluate("""(i) => {
+      const root = document.querySelector(`[data-gt-replay="${i}"]`);
+      return [2, 3, 4].map(k => (root.children[k]?.innerText || '').trim());
+    }""", i)
+
+
+def _drive_next_playout(page: NotebookPage, i: int, pictures: dict):
+    """MCTS: "next playout ▶▶" goes to each playout's first step; the sentence, the words and the picture say so."""
+    root = page.page.locator(f"[data-gt-replay='{i}']")
+    nxt = _button(root, "next playout ▶▶")
+    sentence, words, info = _mcts_text(page, i)
+    assert re.match(r"1\. Playout 1 · expansion: ", sentence), sentence
+    assert words.startswith("Playout 1, expansion") and "0 of " in info, (words, info)
+    seen = set()
+    for playout in (2, 3):
+        nxt.click()
+        page.wait(f"""() => /^\\d+\\. Playout {playout} · /.test(
+                  document.querySelector('[data-gt-replay="{i}"]').children[2].innerText.trim())""",
+                  timeout=WIDGET_TIMEOUT, what=f"next playout ▶▶ in replay {i} goes to playout {playout}")
+        k = int(page.replay(i)["readout"])
+        state = _replay_at(page, i, k, f"next playout ▶▶ (playout {playout})", pictures)
+        sentence, words, info = _mcts_text(page, i)
+        assert words.startswith(f"Playout {playout}, ") and f"{playout - 1} of " in info, (words, info)
+        seen.add(state["hash"])
+    assert len(seen) == 2, "next playout ▶▶ shows the same picture for two playouts"
+    _button(root, "↺ reset").click()
+    _replay_at(page, i, 1, "↺ reset after next playout", pictures)
 
 
 def _board_agents_search(sources):
@@ -589,3 +627,52 @@ def test_a_page_that_never_becomes_ready_times_out_with_the_server_log(lab):
     assert "timed out after 5 s" in message and "server log" in message
     assert "no-such-notebook.ipynb" in message
     assert len(message.splitlines()) > 3  # the log's lines are there
+
+
+def test_the_mcts_replay_step_by_step(lab):
+    """gt.replay(gt.mcts(...)): every control, and after each the step's sentence, words, counts and picture."""
+    import gametrees as gt
+
+    T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    trace = gt.mcts(T, playouts=12, seed=0).trace  # what the page must say, step by step
+    to_run, _ = lab.code_cells(SCRATCH_MCTS)
+    page = lab.open(SCRATCH_MCTS)
+    try:
+        page.run_all(to_run, timeout=RUN_TIMEOUT)
+        assert not page.problems(to_run)
+        assert page.mark_widgets()["replay"] == 1
+        root = page.page.locator("[data-gt-replay='0']")
+        assert _button(root, "next playout ▶▶").count() == 1 and _button(root, "next cutoff ✂").count() == 0
+        pictures = {}
+        # step ▶ through the first playout and into the second: each step's own sentence and picture
+        for step in range(1, 6):
+            state = _replay_at(page, 0, step, f"step {step}", pictures)
+            sentence, words, info = _mcts_text(page, 0)
+            e = trace[step - 1]
+            assert sentence == f"{step}. {e.text}", (step, sentence)
+            assert words.startswith(f"Playout {e.info[0]}, {dict(select='selection', expand='expansion', playout='playout', backup='backup')[e.kind]}")
+            assert info.startswith(f"step {step} of {len(trace)} · {sum(1 for x in trace[:step] if x.kind == 'backup')} of 12 playouts done")
+            if step < 5:
+                _button(root, "step ▶").click()
+        assert len(set(pictures.values())) == 5, "two steps of the first playouts show the same picture"
+        page.screenshot(lab.shots / "mcts-replay-step5.png")
+        _button(root, "◀ back").click()
+        _replay_at(page, 0, 4, "◀ back", pictures)
+        # a selection step: its sentence names every child's UCB1 score
+        k = next(i for i, e in enumerate(trace) if e.kind == "select" and e.info[0] == 9 and e.parent is not None)
+        handle = root.locator(".noUi-handle").first
+        handle.focus()
+        page.page.keyboard.press("Home")
+        _replay_at(page, 0, 1, "Home", pictures)
+        for _ in range(k):
+            page.page.keyboard.press("ArrowRight")
+        _replay_at(page, 0, k + 1, "→ to the selection at D", pictures)
+        sentence, words, info = _mcts_text(page, 0)
+        assert "selection at D (MIN, 4 visits" in sentence and "1.41·√(ln 4 / 1)" in sentence, sentence
+        page.screenshot(lab.shots / "mcts-replay-selection.png")
+        _button(root, "↺ reset").click()
+        _replay_at(page, 0, 1, "↺ reset", pictures)
+        _drive_replay(page, 0)   # every other control: reset, keys, the slider, Play and Pause, next playout
+        page.screenshot(lab.shots / "mcts-replay.png", "[data-gt-replay='0']")
+    finally:
+        lab.done(page)

@@ -309,8 +309,18 @@ def test_why_for_alphabeta_on_connect_four_and_for_mcts():
     board.click(0)
     fig = board.why()
     ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == [str(m) for m in board.agent.last_visits]
-    assert "most visited" in ax.get_title(loc="left")
+    assert "most visited" in ax.get_title(loc="left") and "200 playouts" in ax.get_title(loc="left")
+    # the tree MCTS grew: every move, the most visited reply below each, visits beside every board
+    G = board.agent.last_result.graph
+    notes = next(c for c in ax.collections if c.get_gid() == "notes")
+    shown = dict(zip(notes.nodes, notes.texts))
+    for child in G.successors(()):
+        assert shown[child] == f"n={G.nodes[child]['visits']}"
+    assert len(shown) == len(set(G.successors(()))) * 2 + 1 - sum(1 for c in G.successors(()) if not G.out_degree(c))
+    bold = [e for c in ax.collections if c.get_gid() == "edges:best" for e in c.edges]
+    played = board.history[-1][1]
+    assert bold == [((), (played,))]
+    assert "most visited" in board.why_text.value
 
 
 def test_connect_four_board():

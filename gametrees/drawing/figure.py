@@ -82,6 +82,8 @@ def _resolve(x, k, tree):
         if x.trace is None:
             raise ValueError(f"k={k!r} asks for a frame, but this {x.algorithm} result has no trace: "
                              "search with trace=True")
+        # MCTS on a tree: frames are drawn on the whole input tree (playouts run below the grown tree).
+        G = getattr(x, "replay_tree", None) or G
         return G, _frame(x.trace, k), len(x.trace), x
     if isinstance(x, Frame):
         if k is not None:
@@ -205,7 +207,7 @@ class Drawing:
         :func:`figure_limit`): the nodes move closer and the marks shrink to a
         legible size; only a tree too big even then gets a larger figure.
         """
-        wide = self.framed or bool(self.options["windows"])
+        wide = self.framed or bool(self.options["windows"]) or self.prep.G.graph.get("algorithm") == "mcts"
         max_size = figure_limit(dpi, max_px)
         width_guess = Geometry(self.prep, legend_rows=0, wide=wide, max_size=max_size).width
         entries = len(set(self.prep.kind.values())) + 3 + (2 if self.framed else 0)

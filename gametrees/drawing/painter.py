@@ -75,6 +75,7 @@ _EDGE_STYLE = {
     "todo": ("#CFCFCF", 0.9, "solid", 0.8),
     "pruned": (_GREY, 1.0, _DASH, 0.9),
     "best": (PALETTE["blue"], 4.2, "solid", 1.3),
+    "playout": (PALETTE["vermilion"], 1.8, (0, (1.0, 1.6)), 1.25),
 }
 _BEST_CORE = 1.3  # the white line inside the best line: a double line
 
@@ -218,7 +219,7 @@ class _Texts:
         return out
 
 
-_HALOED = ("labels", "moves", "windows")
+_HALOED = ("labels", "moves", "windows", "notes")
 
 
 # ----------------------------------------------------------------------------
@@ -469,13 +470,16 @@ class Painter:
         groups = {}
         for (u, v), style in sc.edge.items():
             groups.setdefault(style, []).append((u, v))
-        for style in ("todo", "pruned", "plain", "path", "best"):
+        for style in ("todo", "pruned", "plain", "playout", "path", "best"):
             edges = groups.get(style)
             if not edges:
                 continue
             color, lw, ls, z = _EDGE_STYLE[style]
+            # MCTS: an edge is heavier the more playouts went through it (sc.weights).
+            widths = ([lw * max(f, 0.6) * sc.weights.get(e, 1.0) for e in edges] if sc.weights and style != "best"
+                      else lw * max(f, 0.6))
             lc = LineCollection([self._segment(u, v) for u, v in edges], colors=color,
-                                linewidths=lw * max(f, 0.6), linestyles=ls, zorder=z, capstyle="round")
+                                linewidths=widths, linestyles=ls, zorder=z, capstyle="round")
             lc.set_gid(f"edges:{style}")
             lc.edges = tuple(edges)
             ax.add_collection(lc, autolim=False)
@@ -529,9 +533,12 @@ class Painter:
                           owner=n)
             else:
                 dy = -(self.half_height(n) + (19 if prep.mode == "boards" else 11) * f)
+                if n in sc.notes:  # below the visits (and the score) written under the node
+                    lines = 1 if prep.mode == "boards" else sum(1 for x in sc.notes[n] if x)
+                    dy -= lines * (7.5 * max(f, 0.75) + 1.5) + (9.0 * f if prep.mode == "shapes" else 0.0)
                 texts.add("ellipsis", (x, y), f"… {h}", "#505050", 8.0 * max(f, 0.7), va="top",
                           dy=dy, owner=n)
-        artists += texts.flush(ax, {"values": 6, "labels": 6, "windows": 6, "moves": 6,
+        artists += texts.flush(ax, {"values": 6, "labels": 6, "windows": 6, "notes": 6, "moves": 6,
                                     "ellipsis": 6, "board-values": 6})
         if self.legend and legend:
             leg = self.paint_legend(ax, sc)
@@ -554,6 +561,8 @@ class Painter:
             f, py = self.geom.f, 1 / (72 * self.geom.uy)
             bh = self._board_size()[1]
             below = bh / 2 + 4.5 * f + max(9.5 * f, MIN_TEXT_PT) + 3.0  # under the value ("▲ 0")
+            if self.prep.G.graph.get("algorithm") == "mcts":
+                below += max(7.5 * f, MIN_TEXT_PT) + 2.0  # and the visits under it
             return (x0, y0 - below * py), (x1, y1 + (bh / 2 + 2.5 * f) * py)
         return (x0, y0), (x1, y1)
 
@@ -627,6 +636,13 @@ class Painter:
                           dx=dx, dy=0.8, owner=n)
                 texts.add("windows", xy, f"β={format_number(b)}", "#303030", wsize, ha="left", va="top",
                           dx=dx, dy=-1.8, owner=n)
+            if n in sc.notes:
+                under = None
+                if prep.is_leaf[n]:  # under the leaf's label
+                    under = (half * _HALO if n == sc.current else half) + 3.0 * f + (
+                        8.5 * f + 2.0 if self.labels and prep.G.nodes[n].get("label") is not None else 0.0)
+                self._notes(texts, xy, sc.notes[n], (half * _HALO if n == sc.current else half) + 1.5 * f, style, n,
+                            under)
         return artists
 
     def _board_size(self):
@@ -777,7 +793,33 @@ class Painter:
                           dx=dx, dy=0.8, owner=n)
                 texts.add("windows", pos[n], f"β={format_number(b)}", "#303030", wsize, ha="left", va="top",
                           dx=dx, dy=-1.8, owner=n)
+            if n in sc.notes:  # under the value (boards stand close together)
+                self._notes(texts, pos[n], sc.notes[n], 0.0, style, n, under=bh / 2 + 4.5 * f + vsize + 1.5)
         return artists
+
+    def _notes(self, texts, xy, lines, dx, style, n, under=None):
+        """MCTS: visits, then the UCB1 score (or a playout's result): beside the node, or
+        ``under`` it (points below its centre: a leaf's row is too tight for text beside it)."""
+        f = self.geom.f
+        wsize = 7.5 * max(f, 0.75)
+        color = _FAINT if style == "todo" else "#303030"
+        top, bottom = lines
+        bottom_color = PALETTE["vermilion"] if bottom.startswith("UCB") else "#303030"
+        if under is not None:
+            if bottom.startswith("UCB "):
+                bottom = bottom[4:]  # the colour and the legend say it is the score
+            if self.prep.mode == "boards" and top and bottom:  # one line under a board
+                texts.add("notes", xy, top, color, wsize, ha="right", va="top", dx=-1.5, dy=-under, owner=n)
+                texts.add("notes", xy, bottom, bottom_color, wsize, ha="left", va="top", dx=1.5, dy=-under, owner=n)
+                return
+            for i, line in enumerate(x for x in (top, bottom) if x):
+                texts.add("notes", xy, line, color if line == top else bottom_color, wsize, va="top",
+                          dy=-(under + i * (wsize + 1.5)), owner=n)
+            return
+        if top:
+            texts.add("notes", xy, top, color, wsize, ha="left", va="bottom", dx=dx, dy=0.8, owner=n)
+        if bottom:
+            texts.add("notes", xy, bottom, bottom_color, wsize, ha="left", va="top", dx=dx, dy=-1.8, owner=n)
 
     def _cut_marks(self, ax, cut):
         """Two short strokes across each edge into a pruned subtree."""
@@ -840,6 +882,16 @@ class Painter:
                                   markeredgecolor=_FAINT, label="not reached"))
         if sc.bounds or any(v.startswith(("≤", "≥")) for v in sc.value.values()):
             handles.append(Line2D([], [], ls="none", label="≤ v, ≥ v: a bound, not exact"))
+        if "playout" in edges or "playout" in extra:
+            handles.append(Line2D([], [], color=_EDGE_STYLE["playout"][0], lw=1.8, ls=(0, (1.0, 1.6)),
+                                  label="playout (random moves)"))
+        if sc.notes or "visits" in extra:
+            where = "inside" if prep.mode == "shapes" else "under the board"
+            handles.append(Line2D([], [], ls="none", label=f"n: visits; {where}: mean for MAX"))
+            handles.append(Line2D([], [], color=_EDGE_STYLE["plain"][0], lw=3.0, label="heavier: more visits"))
+        if any(bottom.startswith("UCB") for _, bottom in sc.notes.values()) or "ucb" in extra:
+            handles.append(Line2D([], [], ls="none", marker="$1.2$", markersize=9, color=PALETTE["vermilion"],
+                                  label="UCB1 score"))
         if (sc.window and (self.windows or any(sc.style[n] == "active" for n in sc.window))) or "window" in extra:
             handles.append(Line2D([], [], ls="none", label="α, β: the window"))
         if not handles:

@@ -204,14 +204,29 @@ class Scene:
         self.window = {}      # node -> (alpha, beta)
         self.current = None
         self.bounds = False   # some value is only a bound
+        self.notes = {}       # node -> (line above, line below) beside it (MCTS: visits, UCB1)
+        self.weights = {}     # (u, v) -> line width factor (MCTS: heavier with more visits)
 
 
 def _utility(attrs):
     return format_number(attrs["utility"]) if "utility" in attrs else ""
 
 
+def _edge_weight(visits, total):
+    """An edge's line width factor: 0.6 for a single visit, up to 3 for all of them."""
+    if not visits or not total:
+        return 0.6
+    return 0.6 + 2.4 * math.sqrt(min(visits, total) / total)
+
+
+def _mcts_note(visits):
+    return f"n={visits}"
+
+
 def scene_from_graph(prep, values=True):
     """The scene of a plain tree or a finished search (the annotations a search wrote on the graph)."""
+    if prep.G.graph.get("algorithm") == "mcts":
+        return _scene_from_mcts_graph(prep, values)
     G, sc = prep.G, Scene()
     nodes = G.nodes
     for n in prep.order:
@@ -253,8 +268,92 @@ def scene_from_graph(prep, values=True):
     return sc
 
 
+def _scene_from_mcts_graph(prep, values=True):
+    """A finished Monte Carlo tree search: mean inside, visits beside, edges heavier with more visits."""
+    G, sc = prep.G, Scene()
+    nodes = G.nodes
+    total = nodes[prep.root].get("visits") or 0
+    for n in prep.order:
+        a = nodes[n]
+        leaf = prep.is_leaf[n]
+        if a.get("status") == "unvisited":  # (a replay's tree: not grown by the end)
+            sc.style[n] = "todo"
+            sc.value[n] = _utility(a) if leaf else ""
+            continue
+        sc.style[n] = "done"
+        sc.value[n] = format_number(a.get("value")) if values or leaf else ""
+        if "visits" in a:
+            sc.notes[n] = (_mcts_note(a["visits"]), "")
+    for u in prep.order:
+        for v in prep.children[u]:
+            if sc.style[v] == "todo":
+                sc.edge[u, v] = "todo"
+                continue
+            sc.edge[u, v] = "best" if G.edges[u, v].get("best") else "plain"
+            sc.weights[u, v] = _edge_weight(nodes[v].get("visits"), total)
+    return sc
+
+
+def _scene_from_mcts_frame(prep, fr, values=True):
+    """One step of a Monte Carlo tree search: the grown tree, the selection, the playout, the backup."""
+    G, sc = prep.G, Scene()
+    nodes = G.nodes
+    on_path = set(fr.path) | set(fr.updated)
+    walk = set(fr.playout[1:])
+    total = fr.visits.get(prep.root) or 0
+    for n in prep.order:
+        a = nodes[n]
+        leaf = prep.is_leaf[n]
+        if n in fr.order:
+            sc.style[n] = "active" if n in on_path else "done"
+            visits = fr.visits.get(n, 0)
+            mean = fr.means.get(n)
+            sc.value[n] = format_number(mean) if visits and mean is not None and (values or leaf) else (
+                _utility(a) if leaf else "")
+            below = ""
+            if n in fr.scores:
+                score = fr.scores[n]
+                below = (f"p={format_number(score)}" if fr.players.get(fr.current) == CHANCE
+                         else "UCB " + f"{score:.2f}".replace("-", "\u2212"))
+            sc.notes[n] = (_mcts_note(visits), below)
+        else:
+            sc.style[n] = "todo"
+            sc.value[n] = _utility(a) if leaf else ""
+    steps = list(zip(fr.path, fr.path[1:])) + [(v, u) for u, v in zip(fr.updated, fr.updated[1:])]
+    path_edges = set(steps)
+    walk_edges = set(zip(fr.playout, fr.playout[1:]))
+    for u in prep.order:
+        for v in prep.children[u]:
+            if (u, v) in path_edges:
+                sc.edge[u, v] = "path"
+            elif (u, v) in walk_edges:
+                sc.edge[u, v] = "playout"
+            elif v in fr.order:
+                sc.edge[u, v] = "plain"
+            else:
+                sc.edge[u, v] = "todo"
+            if v in fr.order:
+                sc.weights[u, v] = _edge_weight(fr.visits.get(v, 0), total)
+    if walk and fr.playout[-1] in prep.keep:
+        end = fr.playout[-1]
+        if sc.style[end] == "todo":
+            sc.style[end] = "plain"  # the playout's end: its utility is the result
+    elif fr.playout and fr.event.kind == "playout" and fr.playout[0] in prep.keep:
+        # A game's playout runs below the grown tree: its length and result beside the node.
+        start = fr.playout[0]
+        top = sc.notes.get(start, ("", ""))[0]
+        sc.notes[start] = (top, f"→ {format_number(fr.event.value)}")
+    cur = fr.current
+    while cur not in prep.keep and cur in prep.parent:
+        cur = prep.parent[cur]
+    sc.current = cur if cur in prep.keep else None
+    return sc
+
+
 def scene_from_frame(prep, fr, values=True):
     """The scene of one frame of a search (:class:`~gametrees.trace.Frame`) on the prepared tree."""
+    if fr.event.kind in ("select", "expand", "playout", "backup"):
+        return _scene_from_mcts_frame(prep, fr, values)
     G, sc = prep.G, Scene()
     nodes = G.nodes
     missing = next((n for n in (fr.current, *fr.path) if n not in G), None)
@@ -335,6 +434,13 @@ def scene_from_frame(prep, fr, values=True):
 
 def summary(x, label=None):
     """"alphabeta: value 3, 11 nodes visited, 7 leaves evaluated" (``label`` replaces the algorithm)."""
+    if isinstance(x, SearchResult) and x.algorithm == "mcts":
+        return (f"{label or 'mcts'}: value {format_number(x.value)} (the root's mean for MAX), "
+                f"{x.stats['playouts']} playouts, {x.stats['tree_nodes']} nodes in the tree")
+    if isinstance(x, nx.DiGraph) and x.graph.get("algorithm") == "mcts":
+        root = x.graph["root"]
+        return (f"{label or 'mcts'}: value {format_number(x.nodes[root].get('value'))} (the root's mean for MAX), "
+                f"{x.graph.get('playouts')} playouts, {x.number_of_nodes()} nodes in the tree")
     if isinstance(x, SearchResult):
         algo, value, stats = x.algorithm, x.value, x.stats
         visited, leaves = stats.get("nodes_visited"), stats.get("leaves_evaluated")

@@ -22,6 +22,9 @@ kind            class                         the learner gives
 ``window``      :class:`WindowExercise`       (α, β) at a named node when it returns
 ``expectimax``  :class:`ExpectimaxExercise`   the expectimax value of every inner node
 ``best_move``   :class:`BestMoveExercise`     the best move at the root
+``mcts``        :class:`MCTSExercise`         one MCTS playout: the child UCB1 selects, then
+                                              ``(visits, mean)`` of the root and that child
+                                              after the backup
 ==============  ============================  ===============================================
 
 Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in
@@ -134,6 +137,7 @@ from .by_hand import (
     Exercise,
     ExpectimaxExercise,
     KINDS,
+    MCTSExercise,
     OrderExercise,
     PRESETS,
     PruningExercise,
@@ -144,13 +148,13 @@ from .by_hand import (
 from .code_checks import check_alphabeta, check_evaluation, check_expectimax, check_minimax, check_ucb
 from .lessons import (
     check_after_two_moves,
-    check_backup,
     check_chance_pruning,
     check_effective_branching,
+    check_exploration_c,
     check_fail_soft_hard,
     check_fast_wins,
+    check_final_move,
     check_game_kinds,
-    check_mcts,
     check_minimax_claims,
     check_negamax,
     check_nim_leaves,
@@ -162,20 +166,20 @@ from .lessons import (
     check_scale_choices,
     check_table_answers,
     check_table_search,
-    check_ucb_choice,
     check_value,
     check_win_depth,
     check_window_entries,
 )
 
 __all__ = [
-    "CATALOGUE",
-    "Misconception",
     "BestMoveExercise",
+    "CATALOGUE",
     "Exercise",
     "ExpectimaxExercise",
     "Feedback",
     "KINDS",
+    "MCTSExercise",
+    "Misconception",
     "OrderExercise",
     "PRESETS",
     "PruningExercise",
@@ -183,15 +187,15 @@ __all__ = [
     "WindowExercise",
     "check_after_two_moves",
     "check_alphabeta",
-    "check_backup",
     "check_chance_pruning",
     "check_effective_branching",
     "check_evaluation",
     "check_expectimax",
+    "check_exploration_c",
     "check_fail_soft_hard",
     "check_fast_wins",
+    "check_final_move",
     "check_game_kinds",
-    "check_mcts",
     "check_minimax",
     "check_minimax_claims",
     "check_negamax",
@@ -205,7 +209,6 @@ __all__ = [
     "check_table_answers",
     "check_table_search",
     "check_ucb",
-    "check_ucb_choice",
     "check_value",
     "check_win_depth",
     "check_window_entries",

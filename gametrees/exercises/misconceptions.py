@@ -190,18 +190,18 @@ _ENTRIES = [
     Misconception(
         "reward-viewpoint", "Reward from a fixed or wrong viewpoint",
         "Backs up a win for the same player at every level, so selection favours the opponent's good moves.",
-        "Value each node for the player who moved into it.",
-        ("check_backup", "check_mcts")),
+        "Value each node for the player who moved into it (means kept for MAX: minus the mean at MIN's choice).",
+        ("mcts",)),
     Misconception(
         "ucb-child-log", "UCB formula slips",
         "Took the log of the child's visits instead of the parent's, or scored an unvisited child 0 or 0/0.",
         "Check term by term: exploitation w/n, exploration c·sqrt(ln N / n); an unvisited child scores +∞.",
-        ("check_ucb", "check_ucb_choice")),
+        ("check_ucb", "mcts")),
     Misconception(
         "backprop-incomplete", "Incomplete back-propagation",
         "Updated only the leaf (or only part of the path) after a playout.",
         "Every node on the path from the root gets the visit and the result.",
-        ("check_backup", "check_mcts")),
+        ("mcts",)),
     Misconception(
         "final-move-by-mean", "Final move by highest mean on few visits",
         "Picked the child with the best win rate over a handful of visits over a well-tried one.",
@@ -275,6 +275,22 @@ _ENTRIES = [
         "Asks which of the opponent's lines needs only one more mark: the value of a move is what is left "
         "after the opponent's best reply.",
         ("check_position",)),
+    # -- MCTS by hand: the "mcts" exercise kind (issue 21) ------------------------------
+    Misconception(
+        "selection-most-visited", "Selection by visit count",
+        "Chose the most visited child as the one selection explores next.",
+        "The most visited child is the move to play after the search; selection takes the highest UCB1 score.",
+        ("mcts",)),
+    Misconception(
+        "selection-exploit-only", "Selection by the best mean alone",
+        "Chose the child with the best mean, leaving out UCB1's exploration term.",
+        "UCB1 adds c·sqrt(ln N / n), larger for children tried less often: add it for every child.",
+        ("mcts",)),
+    Misconception(
+        "backup-mean-averaged", "New mean as the average of the old mean and the result",
+        "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier ones.",
+        "The new mean is (total + result) / (visits + 1).",
+        ("mcts",)),
 ]
 
 #: tag -> :class:`Misconception`, in catalogue order.

@@ -149,7 +149,8 @@ class _Movie:
     def __init__(self, result, *, caption, dpi, max_width, **options):
         self.trace = result.trace
         self.frames = frames(self.trace)
-        self.drawing = drawing = Drawing(result.graph, framed=True, **options)
+        # (MCTS on a tree: the whole tree, so that the playouts below the grown part show.)
+        self.drawing = drawing = Drawing(getattr(result, "replay_tree", None) or result.graph, framed=True, **options)
         n = len(self.trace)
         # The same geometry for every frame: the one with the longest caption (wrapped).
         self.captions = []

@@ -13,7 +13,7 @@ draws trees through :mod:`gametrees.drawing`. Where no widget front end runs
 ``image/png`` of the board and a plain-text summary.
 
 This module may import ipywidgets, :mod:`gametrees.games`,
-:mod:`gametrees.search`, :mod:`gametrees.agents` and :mod:`gametrees.mcts`
+:mod:`gametrees.search`, :mod:`gametrees.agents` and :mod:`gametrees.montecarlo`
 (on first use: an agent to play against), :mod:`gametrees.drawing` and
 :mod:`gametrees.widgets.output`.
 """
@@ -51,7 +51,7 @@ def _resolve_agent(game, agent, seed):
         if not callable(agent):
             raise TypeError(f"agent must be a callable agent(game, state) -> move or a name, got {agent!r}")
         return agent
-    from .. import agents, mcts  # imported here: agents search, boards only call them
+    from .. import agents, montecarlo  # imported here: agents search, boards only call them
 
     if agent is None:
         agent = "minimax" if isinstance(game, TicTacToe) else "alphabeta"
@@ -60,7 +60,7 @@ def _resolve_agent(game, agent, seed):
         "random": lambda: agents.RandomAgent(seed=seed),
         "minimax": lambda: agents.MinimaxAgent(depth=4 if c4 else None, seed=seed),
         "alphabeta": lambda: agents.AlphaBetaAgent(depth=5 if c4 else None),
-        "mcts": lambda: mcts.MCTSAgent(playouts=2000, seed=seed),
+        "mcts": lambda: montecarlo.MCTSAgent(playouts=2000, seed=seed),
     }
     if agent not in makers:
         raise ValueError(f"agent must be a callable or one of {sorted(makers)}, got {agent!r}")
@@ -398,6 +398,8 @@ def _why_figure(game, agent, state, move):
     mover = _MARK[game.to_move(state)]
     result = getattr(agent, "last_result", None)
     name = _agent_name(agent)
+    if isinstance(result, SearchResult) and result.algorithm == "mcts" and result.graph is not None:
+        return _why_mcts(game, result, name, mover, move)
     if isinstance(result, SearchResult) and result.graph is not None:
         G = result.graph
         root = G.graph["root"]
@@ -465,6 +467,40 @@ def _why_figure(game, agent, state, move):
                                   "visited); numbers are the mean playout value for X (MAX).")
         return fig
     return None
+
+
+def _why_mcts(game, result, name, mover, move):
+    """MCTS: the first two plies of the tree it grew, visits and means on every board."""
+    G = result.graph
+    root = G.graph["root"]
+    keep = {root}
+    played = None
+    for child in G.successors(root):
+        keep.add(child)
+        if G.edges[root, child].get("move") == move:
+            played = child
+        replies = list(G.successors(child))
+        if replies:
+            keep.add(max(replies, key=lambda r: G.nodes[r]["visits"]))
+    title = (f"Why {name} ({mover}) played {move}: it is the most visited move of the tree Monte Carlo "
+             f"tree search grew ({result.stats['playouts']} playouts)")
+    drawing = Drawing(G, boards=game, nodes=keep)
+    geom, title = drawing.geometry(title)
+    fig = new_figure(100)
+    ax = drawing.new_axes(geom, fig)
+    scene = drawing.scene()
+    for edge, style in scene.edge.items():
+        if style == "best":
+            scene.edge[edge] = "plain"
+    if played is not None:
+        scene.edge[root, played] = "best"
+    drawing.paint(ax, geom, scene, title)
+    fig._gametrees_caption = (
+        f"Monte Carlo tree search grew a tree of {result.stats['tree_nodes']} positions; the figure shows every "
+        "move and the most visited reply to each: n is how many playouts went through a position, the number "
+        "beside ▲ / ▼ the mean playout result for X (MAX); heavier lines carry more playouts. The agent plays "
+        "the most visited move, not the one with the best mean: a move tried once may have a lucky mean.")
+    return fig
 
 
 def play(game, agent=None, *, agent_first=False, seed=None):

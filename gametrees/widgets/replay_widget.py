@@ -1,7 +1,8 @@
 """The replay widget: a search step by step.
 
 :func:`replay` returns a :class:`Replay` widget: Play/Pause with a speed
-control, step back and forward, a slider over the events, "next cutoff",
+control, step back and forward, a slider over the events, "next cutoff" ("next
+playout" for Monte Carlo tree search),
 reset, the current event's sentence, the current node's alpha-beta window in
 words, and the figure of the current frame.
 
@@ -85,6 +86,33 @@ def _window_words(fr, names):
     return "<br>".join(lines)
 
 
+_STEP_WORDS = {
+    "select": "selection (UCB1 picks a child; the scores are under the children)",
+    "expand": "expansion (a node joins the tree)",
+    "playout": "playout (random moves to the end; dotted)",
+    "backup": "backup (each node on the path counts the result)",
+}
+
+
+def _mcts_words(fr, names):
+    """Monte Carlo tree search: which of the four steps this is, and the current node's counts (HTML)."""
+    e = fr.event
+    label = str(names(fr.current))
+    name = html.escape(f"the position {label}" if label.startswith("after ") else label)
+    name = name[:1].upper() + name[1:]
+    words = [f"<b>Playout {e.info[0]}, {_STEP_WORDS[e.kind]}</b>."]
+    if fr.current in fr.visits:
+        visits = fr.visits[fr.current]
+        mean = fr.means.get(fr.current)
+        if not visits:
+            counts = f"{name} has no visits yet: the backup of this playout will count it."
+        else:
+            counts = (f"{name} has {visits} visit{'s' if visits != 1 else ''}"
+                      + (f", mean {format_number(round(mean, 3))} for MAX." if mean is not None else "."))
+        words.append(counts)
+    return " ".join(words)
+
+
 class Replay(widgets.VBox):
     """A player for the trace of a search (see :func:`replay`).
 
@@ -128,7 +156,9 @@ class Replay(widgets.VBox):
         n = len(self.trace)
         if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not -n <= start < n:
             raise ValueError(f"start must be an event index in 0..{n - 1}, got {start!r}")
-        self._drawing = Drawing(result.graph, framed=True, **options)
+        self._mcts = result.algorithm == "mcts"
+        # MCTS on a tree: the whole tree, so that playouts can run below the grown part.
+        self._drawing = Drawing(getattr(result, "replay_tree", None) or result.graph, framed=True, **options)
         self._geom, _ = self._drawing.geometry(None, dpi=dpi)  # fits the page: gametrees.drawing.MAX_FIGURE_PX
         self.figure = new_figure(dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
@@ -137,7 +167,10 @@ class Replay(widgets.VBox):
         self._legend()
         self._static_png = None
         self._names = self.trace[0].names
-        self._cuts = [i for i, e in enumerate(self.trace) if e.kind == "prune"]
+        if self._mcts:  # "next playout": the first step of each playout after the first
+            self._cuts = [i + 1 for i, e in enumerate(self.trace[:-1]) if e.kind == "backup"]
+        else:
+            self._cuts = [i for i, e in enumerate(self.trace) if e.kind == "prune"]
 
         # The slider's handle takes the keyboard (click or Tab to it): ←/→ one step, Home/End first/last.
         self.slider = widgets.IntSlider(value=start % n + 1, min=1, max=n, description="step",
@@ -156,8 +189,9 @@ class Replay(widgets.VBox):
         self.restart = widgets.Button(description="↺ reset", tooltip="stop, back to the first step", layout=small)
         self.back = widgets.Button(description="◀ back", tooltip="one step back", layout=small)
         self.forward = widgets.Button(description="step ▶", tooltip="one step forward", layout=small)
-        self.next_cut = widgets.Button(description="next cutoff ✂", tooltip="jump to the next pruning",
-                                       layout=small, disabled=not self._cuts)
+        self.next_cut = widgets.Button(description="next playout ▶▶" if self._mcts else "next cutoff ✂",
+                                       tooltip="jump to the next playout's first step" if self._mcts
+                                       else "jump to the next pruning", layout=small, disabled=not self._cuts)
         self.sentence = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
         self.window = widgets.HTML()
         self.info = widgets.HTML()
@@ -204,12 +238,15 @@ class Replay(widgets.VBox):
         self.slider.value = min(self.slider.max, max(self.slider.min, self.slider.value + int(delta)))
 
     def next_cutoff(self):
-        """Jump to the next event that prunes; say so when there is none."""
+        """Jump to the next event that prunes (MCTS: the next playout's first step); say so when there is none."""
         later = [i for i in self._cuts if i > self.k]
         if later:
             self.show(later[0])
         else:
-            self.info.value = self._info_html(extra="No cutoff after this step.")
+            self.info.value = self._info_html(
+                extra="This is the last playout." if self._mcts else "No cutoff after this step.")
+
+    next_playout = next_cutoff
 
     def reset(self):
         """Stop playing and go back to the first event."""
@@ -221,6 +258,8 @@ class Replay(widgets.VBox):
     def _legend(self):
         """One legend for every frame (drawn once: it is the same all along)."""
         extra = {"current", "todo"} | ({"window"} if any(e.alpha is not None for e in self.trace) else set())
+        if self._mcts:
+            extra |= {"playout", "visits", "ucb"}
         self._drawing.paint_legend(self._ax, self._geom, extra=extra)
 
     def _on_slider(self, change):
@@ -232,6 +271,13 @@ class Replay(widgets.VBox):
     def _info_html(self, extra=""):
         fr = self._frame
         n = len(self.trace)
+        if self._mcts:
+            done, grown = fr.playouts, len(fr.order)
+            text = (f"step {fr.k + 1} of {n} · {done} of {self.result.stats['playouts']} playouts done · "
+                    f"{grown} node{'s' if grown != 1 else ''} in the tree")
+            if extra:
+                text += f" · <i>{html.escape(extra)}</i>"
+            return f"<span style='color:#555'>{text}</span>"
         cuts = sum(1 for i in self._cuts if i <= fr.k)
         seen = len(fr.order)
         text = (f"step {fr.k + 1} of {n} · {seen} node{'s' if seen != 1 else ''} visited so far · "
@@ -261,7 +307,7 @@ class Replay(widgets.VBox):
             self._ax.draw_artist(artist)
         self.image.value = render_png(self.figure, draw=False)
         self.sentence.value = f"<b>{fr.k + 1}.</b> {html.escape(fr.text)}"
-        self.window.value = _window_words(fr, self._names)
+        self.window.value = _mcts_words(fr, self._names) if self._mcts else _window_words(fr, self._names)
         self.info.value = self._info_html()
 
     # -- where widgets do not run ----------------------------------------------------
@@ -278,6 +324,9 @@ class Replay(widgets.VBox):
         return self._static_png
 
     def __repr__(self):
+        if self._mcts:
+            return (f"Replay(mcts: {len(self.trace)} steps, {self.result.stats['playouts']} playouts, "
+                    f"{self.result.stats['tree_nodes']} nodes in the tree; value {format_number(self.result.value)})")
         return (f"Replay({self.result.algorithm}: {len(self.trace)} steps over "
                 f"{self.result.graph.number_of_nodes()} nodes; value {format_number(self.result.value)})")
 

@@ -2,8 +2,8 @@
 
 :func:`generate` makes a seeded exercise of one of the :data:`KINDS`;
 :class:`ValuesExercise`, :class:`ExpectimaxExercise`, :class:`PruningExercise`,
-:class:`OrderExercise`, :class:`WindowExercise` and :class:`BestMoveExercise`
-can also be called with a tree. See :mod:`gametrees.exercises` for the answers
+:class:`OrderExercise`, :class:`WindowExercise`, :class:`BestMoveExercise` and
+:class:`MCTSExercise` can also be called with a tree. See :mod:`gametrees.exercises` for the answers
 each kind expects.
 
 Modules, lowest first (each imports only from those before it, and from
@@ -13,7 +13,8 @@ and their twins, given trees, outlines), ``search_info`` (what alpha-beta did
 at each node, read from the trace), ``diagnoses`` (the rule to re-apply at a
 node, and the misconception a wrong value shows), ``exercise`` (the base class
 :class:`Exercise`: safe, counted and escalated checks), ``values``,
-``cutoffs`` (pruning, order, window), ``best_move``, ``kinds``
+``cutoffs`` (pruning, order, window), ``best_move``, ``mcts_steps`` (one MCTS
+playout: UCB1 selection and backup), ``kinds``
 (:data:`KINDS`, :func:`generate`). ``base`` only re-exports three names for
 modules not yet moved to this package's public names.
 
@@ -28,6 +29,7 @@ from .cutoffs import OrderExercise, PruningExercise, WindowExercise, visited_rea
 from .diagnoses import chance_hint, constant_answer, roles_hint, rule_question, value_slip
 from .exercise import RULES, Exercise, from_learner
 from .kinds import KINDS, generate
+from .mcts_steps import MCTSExercise
 from .search_info import SearchInfo
 from .trees import PRESETS, as_tree, check_seed, child_probs, inline, leaves_under, outline, random_spec, twin_trees
 from .values import ExpectimaxExercise, ValuesExercise
@@ -37,6 +39,7 @@ __all__ = [
     "Exercise",
     "ExpectimaxExercise",
     "KINDS",
+    "MCTSExercise",
     "OrderExercise",
     "PRESETS",
     "PruningExercise",

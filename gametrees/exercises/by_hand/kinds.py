@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .best_move import BestMoveExercise
 from .cutoffs import OrderExercise, PruningExercise, WindowExercise
+from .mcts_steps import MCTSExercise
 from .values import ExpectimaxExercise, ValuesExercise
 
 KINDS = {
@@ -16,6 +17,7 @@ KINDS = {
     "window": WindowExercise,
     "expectimax": ExpectimaxExercise,
     "best_move": BestMoveExercise,
+    "mcts": MCTSExercise,
 }
 _ALIASES = {"best-move": "best_move", "bestmove": "best_move", "best move": "best_move", "move": "best_move",
             "minimax": "values", "value": "values", "prune": "pruning", "visit_order": "order"}
@@ -26,7 +28,7 @@ def generate(kind, seed=None, difficulty="easy", **overrides):
 
     Parameters
     ----------
-    kind : {"values", "pruning", "order", "window", "expectimax", "best_move"}
+    kind : {"values", "pruning", "order", "window", "expectimax", "best_move", "mcts"}
     seed : int or str, optional
         The same seed always gives the same exercise (a student number makes
         a personal variant). Default: a random seed, kept in ``.seed``.

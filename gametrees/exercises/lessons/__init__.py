@@ -16,7 +16,8 @@ module                         checks
                                :func:`check_window_entries`
 ``l06_expectimax``             :func:`check_rescaled_choices`, :func:`check_order_preserving_flip`,
                                :func:`check_chance_pruning`
-``l07_monte_carlo``            :func:`check_ucb_choice`, :func:`check_backup`, :func:`check_mcts`
+``l07_monte_carlo``            :func:`check_exploration_c`, :func:`check_final_move` (and the
+                               generated ``"mcts"`` exercises of :mod:`~gametrees.exercises.by_hand`)
 ``reading``                    what they share: a blank answer, a number answer
 =============================  ==========================================================
 
@@ -36,20 +37,25 @@ from .l01_game_trees import check_effective_branching, check_game_kinds, check_n
 from .l02_minimax import check_fast_wins, check_minimax_claims, check_position
 from .l03_alpha_beta import check_fail_soft_hard, check_pruning_order
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
-from .l05_search_enhancements import (check_after_two_moves, check_negamax, check_table_answers, check_table_search,
-                                       check_window_entries)
+from .l05_search_enhancements import (
+    check_after_two_moves,
+    check_negamax,
+    check_table_answers,
+    check_table_search,
+    check_window_entries,
+)
 from .l06_expectimax import check_chance_pruning, check_order_preserving_flip, check_rescaled_choices
-from .l07_monte_carlo import check_backup, check_mcts, check_ucb_choice
+from .l07_monte_carlo import check_exploration_c, check_final_move
 
 __all__ = [
     "check_after_two_moves",
-    "check_backup",
     "check_chance_pruning",
     "check_effective_branching",
+    "check_exploration_c",
     "check_fail_soft_hard",
     "check_fast_wins",
+    "check_final_move",
     "check_game_kinds",
-    "check_mcts",
     "check_minimax_claims",
     "check_negamax",
     "check_nim_leaves",
@@ -61,7 +67,6 @@ __all__ = [
     "check_scale_choices",
     "check_table_answers",
     "check_table_search",
-    "check_ucb_choice",
     "check_value",
     "check_win_depth",
     "check_window_entries",

@@ -1,183 +1,139 @@
-"""Lesson 07 (Monte Carlo tree search): a UCB1 selection, a back-up, a learner's MCTS.
+"""Lesson 07 (Monte Carlo tree search): the exploration constant's scale, and the move to play.
 
-The checks lesson 07 calls; each compares the learner's answer with what the engine or
-the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
+The lesson's other exercises are generated ones of the ``"mcts"`` kind
+(:class:`~gametrees.exercises.by_hand.MCTSExercise`: one playout by hand). The
+checks here follow the feedback rules: an unanswered exercise is said to be
+unanswered and nothing more, an unreadable answer "could not be read", a wrong
+one names what is wrong and the rule to re-apply without the right answer, and
+a second wrong check works the same mistake through on a twin (other numbers).
+
+Examples
+--------
+>>> check_exploration_c(None, (2, 14)).status
+'unanswered'
+>>> check_exploration_c(8.5, (2, 14)).ok
+True
+>>> print(check_exploration_c(1.41, (2, 14)).lines[0])  # doctest: +ELLIPSIS
+✗ c = 1.41 is the constant for results from −1 to +1...
+>>> check_final_move({"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}, "b").ok
+True
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 
-from ...games import MAX, TicTacToe
-from ..code_checks.diagnosis import checker_feedback, printed_note
-from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
-from ..feedback import Feedback, Report, fmt, or_list
-from .reading import is_blank, unanswered
+from ..attempts import escalate
+from ..feedback import Report, fmt, malformed, or_list, unanswered
+from .reading import is_blank
 
-__all__ = ["check_backup", "check_mcts", "check_ucb_choice"]
+__all__ = ["check_exploration_c", "check_final_move"]
+
+#: UCB1's constant for results of -1 / 0 / +1 (range 2).
+_SQRT2 = math.sqrt(2)
+#: How close an answer must be to the scaled constant (it is read from a calculator).
+_REL = 0.05
 
 
-def check_mcts(fn):
-    """Check a learner's MCTS ``fn(game, state, iterations, seed) -> (move, visits)`` (lesson 07).
+def _scaled(results):
+    lo, hi = results
+    return _SQRT2 * (hi - lo) / 2
 
-    It must find an immediate win for either player; backing up rewards from
-    one fixed point of view (misconception 22) fails where O is to move.
+
+def check_exploration_c(answer, results):
+    """Check the exploration constant that gives UCB1 the weight √2 has for results from −1 to +1.
+
+    Parameters
+    ----------
+    answer : number
+        The learner's c.
+    results : (low, high)
+        The range of the results (leaf utilities) of the tree MCTS searches.
+
+    The rule: UCB1's exploration term is compared with differences of means,
+    which grow with the spread of the results; c must grow in proportion:
+    c = √2 · (high − low) / 2.
     """
-    problem = check_callable(fn, "check_mcts", "fn(game, state, iterations, seed)", 4)
-    if problem:
-        return Feedback("check_mcts: your function could not be called.", [("bad", problem, None)])
-    game = TicTacToe()
-    rep, printed, passed = Report(), Printed(), 0
-    cases = ["XX./OO./...", "XX./OO./X..", "O.O/XX./X..", "OX./XO./X.."]
-    for text in cases:
-        s = game.from_string(text)
-        mover = "X" if game.to_move(s) == MAX else "O"
-        target = 1 if mover == "X" else -1
-        now = [m for m, c in game.successors(s) if game.is_terminal(c) and game.utility(c) == target]
-        out = run_learner(fn, (game, s, 600, 0), printed)
-        move = out.value[0] if not out.error and isinstance(out.value, tuple) else out.value
-        if out.error:
-            rep.bad(f"{text} ({mover} to move): your function {out.error}.", error_hint(out.error))
-        elif move in now:
-            passed += 1
-            rep.good(f"{text} ({mover} to move): wins at once with {move}.")
-        else:
-            rep.bad(f"{text} ({mover} to move): {mover} can win at once at {or_list(now)}, your function plays {move!r}.",
-                    "Back up each playout's result from the point of view of the player who moved into the node "
-                    "(a win for MAX is a loss for MIN)." if mover == "O" else None)
-    printed_note(rep, printed)
-    return checker_feedback("check_mcts", rep, passed, len(cases), unit="positions right")
+    what = "Exploration constant"
+    lo, hi = results
+    if is_blank(answer):
+        fb = unanswered(what, "Replace None with your c (a number) and run the cell again.")
+        return escalate(f"l07:exploration_c:{results}", fb)
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real) or not math.isfinite(answer):
+        fb = malformed(what, f"Could not read {answer!r}: give c as a number, such as 2.5.")
+        return escalate(f"l07:exploration_c:{results}", fb)
+    c = float(answer)
+    right = _scaled(results)
+    rep = Report()
+    if math.isclose(c, right, rel_tol=_REL):
+        rep.good(f"c = {fmt(round(c, 2))}: the results spread over {fmt(hi - lo)} instead of 2, so the "
+                 "exploration term grows by the same factor and keeps its weight against the means.")
+    elif math.isclose(c, _SQRT2, rel_tol=_REL):
+        rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1. Here the results run from "
+                f"{fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to the gaps "
+                "between the children's means that the exploration term competes with?")
+    elif math.isclose(c, _SQRT2 * 2 / (hi - lo), rel_tol=_REL):
+        rep.bad(f"c = {fmt(round(c, 2))} shrinks the exploration term while the means spread further apart: "
+                "the term must grow with the results' spread, not shrink.")
+    elif hi and math.isclose(c, _SQRT2 * hi, rel_tol=_REL) or hi and math.isclose(c, _SQRT2 * hi / 2, rel_tol=_REL):
+        rep.bad(f"c = {fmt(round(c, 2))} scales √2 by the largest result: what matters is the spread of the "
+                "results, from the lowest to the highest, compared with the spread of −1..+1.")
+    else:
+        rep.bad(f"c = {fmt(round(c, 2))}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) with "
+                "the spread of −1..+1, for which √2 is chosen, and scale √2 by that factor.")
+    fb = rep.feedback(what)
+
+    def twin(_):
+        t_lo, t_hi = (0, 100) if (lo, hi) != (0, 100) else (-5, 5)
+        return (f"results from {t_lo} to {t_hi} spread over {t_hi - t_lo}, {fmt((t_hi - t_lo) / 2)} times the "
+                f"spread 2 of −1..+1, so c = √2 × {fmt((t_hi - t_lo) / 2)} = {fmt(round(_scaled((t_lo, t_hi)), 2))}.")
+
+    return escalate(f"l07:exploration_c:{results}", fb, twin=twin)
 
 
-def _ucb(w, n, N, c):
-    return math.inf if n == 0 else w / n + c * math.sqrt(math.log(N) / n)
-
-
-def check_ucb_choice(children, parent_visits, answer, c=math.sqrt(2)):
-    """Check which child MCTS's selection step takes by UCB1 (lesson 07).
+def check_final_move(children, answer):
+    """Check the move MCTS plays after its search: the most visited child of the root.
 
     Parameters
     ----------
     children : dict
-        ``{name: (wins, visits)}``, wins from the point of view of the player
-        choosing at the parent.
-    parent_visits : int
-        The parent's visits N.
-    answer : str
-        The child the learner says selection takes.
-    c : float, default sqrt(2)
-
-    Examples
-    --------
-    >>> kids = {"a": (7, 10), "b": (1, 2), "c": (20, 38)}
-    >>> check_ucb_choice(kids, 50, "b").ok
-    True
-    >>> check_ucb_choice(kids, 50, "c").lines[0]   # doctest: +ELLIPSIS
-    '✗ You chose c, the most visited child: ...'
+        ``{move: (visits, mean)}`` of the root's children after the search
+        (means for the player who moves at the root).
+    answer
+        The move the learner says MCTS plays.
     """
+    what = "The move to play"
     if not isinstance(children, Mapping) or not children:
-        raise TypeError("children must be a non-empty dict {name: (wins, visits)}")
+        raise TypeError("children must be a non-empty dict {move: (visits, mean)}")
+    key = f"l07:final_move:{sorted(children.items())}"
     if is_blank(answer):
-        return unanswered("UCB1 selection", f"Write the name of the child selection takes, one of "
-                                             f"{', '.join(map(repr, children))}.")
-    scores = {m: _ucb(w, n, parent_visits, c) for m, (w, n) in children.items()}
-    best = max(scores.values())
-    right = [m for m in children if scores[m] == best or math.isclose(scores[m], best, rel_tol=1e-12)]
-    listing = "; ".join(
-        f"{m}: {fmt(w)}/{n} + {fmt(round(c, 3))}·√(ln {parent_visits}/{n}) = {fmt(round(scores[m], 3))}"
-        if n else f"{m}: never visited, +∞" for m, (w, n) in children.items())
-    key = answer.strip() if isinstance(answer, str) else answer
+        return escalate(key, unanswered(what, f"Replace None with one move, {or_list(map(repr, children))}."))
+    if answer not in children:
+        return escalate(key, malformed(what, f"Could not read {answer!r}: name one move, "
+                                             f"{or_list(map(repr, children))}."))
+    visits = {m: v for m, (v, _) in children.items()}
+    means = {m: mean for m, (_, mean) in children.items()}
+    most = max(visits.values())
     rep = Report()
-    if key not in children:
-        rep.bad(f"{answer!r} is not one of the children {', '.join(map(repr, children))}.")
-        return rep.feedback("UCB1 selection")
-    if key in right:
-        rep.good(f"{key}: it has the highest UCB1 score ({listing}).")
-        return rep.feedback("UCB1 selection")
-    w, n = children[key]
-    most_visited = max(children.values(), key=lambda wn: wn[1])[1]
-    best_mean = max(w2 / n2 for w2, n2 in children.values() if n2)
-    if n == most_visited:
-        rep.bad(f"You chose {key}, the most visited child: that is how the move to *play* is chosen after the "
-                f"search, not how selection chooses. Selection takes the highest UCB1 score: {listing}.")
-    elif n and w / n == best_mean:
-        rep.bad(f"You chose {key}, the best mean ({fmt(w)}/{n}), which is exploitation only. UCB1 adds the "
-                f"exploration term, which is larger for rarely tried children: {listing}.")
+    if visits[answer] == most:
+        rep.good(f"{answer!r}: the most visited move; its mean rests on {visits[answer]} playouts, the most "
+                 "MCTS gave any move, because selection kept coming back to it.")
+        return escalate(key, rep.feedback(what))
+    best_mean = max(means.values())
+    if means[answer] == best_mean and visits[answer] < most:
+        rep.bad(f"{answer!r} has the best mean, but over {visits[answer]} playout"
+                f"{'s' if visits[answer] != 1 else ''}: so few that the mean is mostly luck, and selection "
+                "stopped coming back to it. Which count tells how far MCTS trusts a move?",
+                tag="final-move-by-mean")
     else:
-        rep.bad(f"You chose {key}, but {' or '.join(right)} scores higher: {listing}.")
-    return rep.feedback("UCB1 selection")
+        rep.bad(f"{answer!r} has neither many visits nor the best mean: after the search MCTS plays the move "
+                "whose estimate it trusts most. Which of the two numbers measures that trust?")
+    fb = rep.feedback(what)
 
+    def twin(_):
+        return ("after 300 playouts with x: 2 visits, mean 0.9 and y: 298 visits, mean 0.4, MCTS plays y: "
+                "selection came back to y 298 times, so its 0.4 rests on 298 results; x's 0.9 on two.")
 
-def check_backup(path, max_won, answer):
-    """Check the (wins, visits) of each node on an MCTS path after one back-up (lesson 07).
-
-    Parameters
-    ----------
-    path : list of (name, mover, wins, visits)
-        From the root down to the new node; ``mover`` is ``"max"``, ``"min"``
-        or ``None`` (the root: nobody moved into it), ``wins`` from the mover's
-        point of view (1 a win, 0.5 a draw).
-    max_won : float
-        The playout's result for MAX: 1 (MAX won), 0.5 (a draw) or 0 (MAX lost).
-    answer : dict
-        ``{name: (wins, visits)}`` after the back-up.
-
-    Examples
-    --------
-    >>> path = [("root", None, 0, 10), ("B", "max", 6, 7), ("E", "min", 1, 3)]
-    >>> check_backup(path, 1, {"root": (0, 11), "B": (7, 8), "E": (1, 4)}).ok
-    True
-    >>> print(check_backup(path, 1, {"root": (0, 11), "B": (7, 8), "E": (2, 4)}).lines[-1])
-    ✗ E: you wrote (2, 4), but MIN moved into E and MIN lost this playout: you credited the result from MAX's point of view; its wins become 1 + 0 = 1.
-    """
-    if is_blank(answer) or (isinstance(answer, Mapping) and all(is_blank(v) for v in answer.values())):
-        return unanswered("MCTS back-up", "Write the new (wins, visits) of every node on the path, e.g. "
-                                           f"{{{path[0][0]!r}: (wins, visits), ...}}.")
-    if not isinstance(answer, Mapping):
-        return Feedback("MCTS back-up: the answer could not be read.",
-                        [("bad", f"Expected a dict name -> (wins, visits), got {type(answer).__name__}.", None)])
-    rep = Report()
-    for name, mover, wins, visits in path:
-        got = answer.get(name)
-        reward = max_won if mover == "max" else 1 - max_won if mover == "min" else 0
-        right = (wins + reward, visits + 1)
-        if is_blank(got):
-            rep.bad(f"{name}: not answered yet.")
-            continue
-        try:
-            gw, gn = got
-            gw, gn = float(gw), float(gn)
-        except (TypeError, ValueError):
-            rep.bad(f"{name}: expected a pair (wins, visits), got {got!r}.")
-            continue
-        if math.isclose(gw, right[0]) and gn == right[1]:
-            who = {"max": "MAX", "min": "MIN"}.get(mover)
-            why = ("the root counts visits only" if who is None else
-                   f"{who} moved into {name} and scores {fmt(reward)} for this playout")
-            rep.good(f"{name}: ({fmt(right[0])}, {right[1]}): {why}.")
-            continue
-        problems = []
-        if gn != right[1]:
-            problems.append(f"every node on the path gets one more visit: {visits} + 1 = {right[1]}"
-                            if gn == visits else f"the visits become {visits} + 1 = {right[1]}")
-        if not math.isclose(gw, right[0]):
-            if mover is None:
-                problems.append(f"nobody moved into the root, so its wins are not used and stay {fmt(wins)}")
-            else:
-                who, other = ("MAX", "MIN") if mover == "max" else ("MIN", "MAX")
-                outcome = {1: f"{who} won", 0: f"{who} lost", 0.5: "it was a draw"}.get(
-                    max_won if mover == "max" else 1 - max_won, "")
-                wrong_view = wins + (1 - reward)
-                if math.isclose(gw, wrong_view) and not math.isclose(reward, 0.5):
-                    problems.append(f"{who} moved into {name} and {outcome} this playout: you credited the "
-                                    f"result from {other}'s point of view; its wins become "
-                                    f"{fmt(wins)} + {fmt(reward)} = {fmt(right[0])}")
-                else:
-                    problems.append(f"{who} moved into {name} and {outcome} this playout, so its wins become "
-                                    f"{fmt(wins)} + {fmt(reward)} = {fmt(right[0])}")
-        rep.bad(f"{name}: you wrote ({fmt(gw)}, {fmt(gn)}), but " + "; ".join(problems) + ".")
-    extra = [k for k in answer if k not in {p[0] for p in path}]
-    if extra:
-        rep.note(f"Not on the path (ignored): {', '.join(map(str, extra))}; nodes off the path do not change.")
-    return rep.feedback("MCTS back-up")
+    return escalate(key, fb, twin=twin)

@@ -1,56 +1,44 @@
-"""Monte Carlo tree search (UCT) and the agent that plays with it.
+"""Monte Carlo tree search: gt.mcts against the uct_search it replaced, and the cost of tracing.
 
-Instead of searching every move to a fixed depth, MCTS plays many quick
-random games (*playouts*) and grows a tree where they look promising.  Each
-playout has four steps:
+Prints one table: playouts per second from the empty board of tic-tac-toe
+and of Connect Four 7x6 for
 
-1. **Selection**: from the root, go down the tree, at each node taking the
-   child with the highest UCB1 score::
+* ``uct_search``: the package's MCTS before ``gt.mcts`` (gametrees 0.1.0's
+  ``gametrees/mcts.py``, kept verbatim below as the baseline: it built a bare
+  node tree, no trace, no graph);
+* ``gt.mcts(..., trace=False, graph=False)``: the search every agent runs;
+* ``gt.mcts(..., trace=True)``: every step recorded for the replay (the
+  graph is built lazily, only when ``result.graph`` is read, so it is not
+  timed here; it is timed in the last column, once).
 
-       mean reward of the child + c * sqrt(ln(visits of the parent) / visits of the child)
+Targets (issue 21): untraced ``gt.mcts`` no slower than ``uct_search``;
+tracing at most 3x the untraced time.
 
-   A child never visited scores +infinity, so every child is tried once
-   before any is tried twice.  The mean reward is that of the player who
-   *moved into* the child, the one choosing at the parent.
-2. **Expansion**: a node reached for the first time gets its children (all
-   unvisited); a finished game is never expanded.
-3. **Simulation**: from the new node, play random moves to the end of the
-   game (from a finished position there is nothing to play).
-4. **Backpropagation**: every node on the path counts the visit and adds the
-   result, +1 / 0 / -1, seen from the player who moved into it.
-
-After the playouts the move played is the root's *most visited* child: a
-child with one lucky win out of one visit has a high mean but proves nothing.
-
-Imports: :mod:`gametrees.games` and :mod:`gametrees.agents` (the Agent base class).
-
-Examples
---------
->>> import gametrees as gt
->>> game = gt.TicTacToe()
->>> agent = gt.MCTSAgent(playouts=500, seed=1)
->>> agent(game, gt.TicTacToe.from_string("XX./OO./..."))    # X wins at once
-2
->>> visits, value = agent.last_visits[2]
->>> value                   # mean result of playing 2, from MAX's (X's) point of view
-1.0
+Run: python benchmarks/mcts_speed.py [--repeat N]
+Timings are the least CPU time of N runs (default 5), the three searches
+taking turns, so that a busy machine slows all of them alike.
 """
 
-from __future__ import annotations
-
+import argparse
+import gc
 import math
 import random as random_module
 import reprlib
-from time import perf_counter
+import sys
+import time
+from pathlib import Path
 
-from .agents import Agent, legal_moves
-from .games import CHANCE, MAX, MIN
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-__all__ = ["MCTSAgent", "MCTSNode", "uct_search"]
+import gametrees as gt  # noqa: E402
+from gametrees.games import CHANCE, MAX, MIN, ConnectFour, TicTacToe  # noqa: E402
+from report import table  # noqa: E402  (benchmarks/report.py)
 
-#: UCB1's exploration constant, sqrt(2).
+perf_counter = time.perf_counter
 SQRT2 = math.sqrt(2)
 
+
+# --- the baseline: gametrees 0.1.0's uct_search, verbatim --------------------------
 
 class MCTSNode:
     """A node of the search tree.
@@ -227,76 +215,50 @@ def _expand(node, successors, is_terminal, to_move, rng):
     return children
 
 
-class MCTSAgent(Agent):
-    """Plays the move Monte Carlo tree search (UCT) visits most.
 
-    Parameters
-    ----------
-    playouts : int, default 1000
-        Playouts per move.
-    seconds : float, optional
-        Time per move instead (with ``playouts=None``), or as a second limit.
-        Timed play depends on the machine, so it is not exactly repeatable.
-    c : float, default sqrt(2)
-        UCB1's exploration constant (results are +1 / 0 / -1).
-    seed : int, optional
-        Seed of the random playouts and of the order unvisited children are
-        tried in.
-    name : str, default "mcts"
+# --- the table ---
 
-    Attributes
-    ----------
-    last_result : None
-        MCTS has no search result in the minimax sense.
-    last_visits : dict
-        ``{move: (visits, mean value from MAX's point of view)}`` for the
-        root's children after the last move's search (value ``None`` if never
-        visited).
-    last_root : MCTSNode
-        The root of the last search tree.
-    last_nodes : int
-        Positions visited in the last search (tree paths and playouts).
 
-    Examples
-    --------
-    >>> import gametrees as gt
-    >>> game = gt.Nim(coins=7)
-    >>> agent = gt.MCTSAgent(playouts=2000, seed=0)
-    >>> agent(game, game.initial)                 # leave a multiple of 4
-    3
-    >>> {m: v for m, (v, _) in agent.last_visits.items()}[3] > 1000
-    True
+def best_of(repeat, fn):
+    """The least CPU time of ``repeat`` calls of ``fn()`` (each after a full garbage collection), and its result.
+
+    CPU time (``time.process_time``), not wall-clock time: on a machine shared with other
+    work the wall clock counts the others' time too.
     """
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        out = None
+        gc.collect()
+        t = time.process_time()
+        out = fn()
+        best = min(best, time.process_time() - t)
+    return best, out
 
-    def __init__(self, playouts=1000, seconds=None, c=SQRT2, seed=None, name="mcts"):
-        super().__init__(name, seed)
-        if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int)
-                                     or playouts < 1):
-            raise ValueError(f"playouts must be None or an int >= 1, got {playouts!r}")
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                    or not seconds > 0):
-            raise ValueError(f"seconds must be None or a positive number, got {seconds!r}")
-        if playouts is None and seconds is None:
-            raise ValueError("give playouts, seconds or both: MCTS needs a limit")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
-            raise ValueError(f"c must be a number >= 0, got {c!r}")
-        self.playouts = playouts
-        self.seconds = seconds
-        self.c = c
-        self.last_visits = None
-        self.last_root = None
 
-    def choose(self, game, state):
-        moves = legal_moves(game, state)
-        root, positions = uct_search(game, state, self.playouts, self.seconds, self.c, self.rng)
-        by_move = {child.move: child for child in root.children or ()}
-        self.last_root = root
-        self.last_result = None
-        self.last_nodes = positions
-        self.last_visits = {m: (by_move[m].visits, by_move[m].max_value()) for m in moves}
-        # The most visited child; on a tie the first in the game's move order.
-        return max(moves, key=lambda m: by_move[m].visits)
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    rows = []
+    for label, game, playouts in [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 1000)]:
+        old = plain = traced = float("inf")
+        for _ in range(args.repeat):  # taking turns
+            old = min(old, best_of(1, lambda: uct_search(game, game.initial, playouts=playouts,
+                                                         rng=random_module.Random(0)))[0])
+            plain = min(plain, best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=False,
+                                                          graph=False))[0])
+            seconds, result = best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=True))
+            traced = min(traced, seconds)
+        t = time.process_time()
+        G = result.graph
+        graph_s = time.process_time() - t
+        rows.append([label, f"{playouts:,}", f"{playouts / old:,.0f}", f"{playouts / plain:,.0f}",
+                     f"{old / plain:.2f}x", f"{playouts / traced:,.0f}", f"{traced / plain:.2f}x",
+                     f"{len(result.trace):,}", f"{graph_s:.3f} ({G.number_of_nodes():,} nodes)"])
+    table("MCTS from the empty board: playouts per CPU second (best of %d)" % args.repeat,
+          ["game", "playouts", "uct_search", "gt.mcts untraced", "speed-up", "gt.mcts traced",
+           "tracing costs", "events", "graph s"], rows)
 
-    def __repr__(self):
-        return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "
-                f"seed={self.seed!r}, name={self.name!r})")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,392 @@
+"""The exercise by hand on one playout of Monte Carlo tree search: :class:`MCTSExercise` (kind ``"mcts"``).
+
+MCTS has been growing a tree for a few playouts (run by :func:`gametrees.mcts`
+on a generated game tree); the learner is given the visits and the total
+result (for MAX) of the root and of each of its children, the constant ``c``
+and the result of the next playout, and answers
+
+1. which child of the root the next playout's **selection** takes (UCB1), and
+2. the **visits and mean** of the root and of that child after the playout's
+   **backup**.
+
+The numbers are the engine's: the next playout is the one :func:`gametrees.mcts`
+makes (``ex.result`` replays them all). The check follows the feedback rules:
+each wrong part is named with the rule to re-apply there and no value the
+learner did not give; a second wrong check works the same mistake through on a
+twin (a tree of the same shape with other leaves, so other counts);
+``ex.explain()`` gives the worked answer.
+
+May import: :mod:`gametrees.montecarlo`, :mod:`gametrees.games`,
+:mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.exercise`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+
+from ...games import MAX, MIN
+from ...montecarlo import mcts
+from ..feedback import Report, malformed, or_list, unanswered
+from .exercise import Exercise
+
+__all__ = ["MCTSExercise"]
+
+#: The exploration constants the exercises use (a larger one for larger leaf values).
+_CS = (1.0, 2.0, 3.0, 5.0)
+#: A selection is asked only when the best UCB1 score leads the next by this much.
+_MARGIN = 0.05
+#: How close a mean must be (learners round to two decimals).
+_MEAN_TOL = 0.006
+
+
+def _f2(x):
+    """A number as the exercise writes it: at most two decimals, the true minus sign."""
+    s = f"{x:.2f}".rstrip("0").rstrip(".")
+    return s.replace("-", "\u2212") if s not in ("-0",) else "0"
+
+
+def _argmax_unique(scores):
+    """The key with the highest score, or None when two share it."""
+    top = max(scores.values())
+    best = [k for k, v in scores.items() if math.isclose(v, top, rel_tol=1e-12, abs_tol=1e-12)]
+    return best[0] if len(best) == 1 else None
+
+
+def _number(x):
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError
+    return x
+
+
+class MCTSExercise(Exercise):
+    """One playout of MCTS by hand: the child UCB1 selects, then the counts after the backup.
+
+    Parameters
+    ----------
+    tree, seed, difficulty, root_player, depth, branching, values, ragged
+        See :class:`~gametrees.exercises.by_hand.base.Exercise` (the depth is
+        at most 3: a few playouts grow a small tree).
+
+    Attributes
+    ----------
+    c : float
+        UCB1's exploration constant.
+    visits, totals : dict
+        Label -> visits and total result for MAX, for the root and its children
+        (before the next playout).
+    playout_result : number
+        The result (for MAX) of the next playout.
+    result : MCTSResult
+        The engine's search, the next playout included (``gt.replay(ex.result)``).
+
+    Examples
+    --------
+    >>> ex = MCTSExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    >>> ex.visits, ex.totals, ex.c, ex.playout_result
+    ({'A': 8, 'B': 1, 'C': 1, 'D': 6}, {'A': 37.0, 'B': 3.0, 'C': 4.0, 'D': 30.0}, 2.0, 2)
+    >>> ex.solution()
+    {'select': 'C', 'A': (9, 4.33), 'C': (2, 3)}
+    >>> print(ex.check({"select": "B", "A": (9, 4.33), "B": (2, 2.5)}).lines[0])  # doctest: +ELLIPSIS
+    ✗ Selection at A: B is not the child with the highest UCB1 score...
+    """
+
+    _what = "MCTS playout"
+    @property
+    def answer_form(self):
+        root = self.nodes.name(self.nodes.root)
+        return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
+                f"selection takes at {root}, then {root} and that child after the backup")
+    kind = "mcts"
+
+    def __init__(self, tree=None, **kwargs):
+        if kwargs.get("depth") is None and tree is None:
+            kwargs["depth"] = 2
+        if kwargs.get("depth") is not None and kwargs["depth"] > 3:
+            raise ValueError(f"depth must be between 1 and 3 for an MCTS exercise, got {kwargs['depth']}")
+        super().__init__(tree, **kwargs)
+
+    def _interesting(self, G):
+        return G.out_degree(G.graph["root"]) >= 2
+
+    # -- making the exercise ----------------------------------------------------------
+
+    def _setup(self):
+        G = self.tree
+        root = self.nodes.root
+        if self.root_player not in (MAX, MIN):
+            raise ValueError(f"the root of an MCTS exercise must be a MAX or MIN node, not {self.root_player!r}")
+        kids = list(G.successors(root))
+        if len(kids) < 2:
+            raise ValueError("an MCTS exercise needs a root with at least two children")
+        leaves = [u for _, u in G.nodes(data="utility") if u is not None]
+        spread = max(leaves) - min(leaves) or 1
+        cs = sorted(_CS, key=lambda c: abs(c - spread / 6))  # exploration that matters at this scale
+        seed = self._rng.randrange(2**31)
+        best = None
+        for playouts in range(len(kids) + 1, 4 * len(kids) + 3):
+            for c in cs[:2]:
+                found = self._try(G, playouts, c, seed)
+                if found is None:
+                    continue
+                score = found["interest"]
+                if best is None or score > best["interest"]:
+                    best = found
+                if score >= 3:
+                    break
+            if best is not None and best["interest"] >= 3:
+                break
+        if best is None:
+            raise ValueError("no playout of this tree asks for a UCB1 choice at the root: give a bigger tree")
+        self.__dict__.update({k: v for k, v in best.items() if k not in ("interest", "result")})
+        self.result = best["result"]
+
+    def _try(self, G, playouts, c, seed):
+        """The exercise after ``playouts`` playouts (None if the next one does not select at the root)."""
+        r = mcts(G, playouts=playouts + 1, c=c, seed=seed)
+        trace = r.trace
+        starts = [i for i, e in enumerate(trace) if e.info[0] == playouts + 1]
+        first = trace[starts[0]]
+        if first.kind != "select" or first.parent is not None:
+            return None
+        root = self.nodes.root
+        kids = list(G.successors(root))
+        before = {}
+        for e in trace[: starts[0]]:
+            if e.kind == "backup":
+                for node, visits, mean in e.info[1]:
+                    before[node] = (visits, mean * visits)
+        if any(k not in before for k in kids):
+            return None
+        name = self.nodes.name
+        N = before[root][0]
+        sign = 1.0 if self.root_player == MAX else -1.0
+        scores = {k: sign * before[k][1] / before[k][0] + c * math.sqrt(math.log(N) / before[k][0]) for k in kids}
+        chosen = first.info[1]
+        ranked = sorted(scores.values(), reverse=True)
+        if ranked[0] - ranked[1] < _MARGIN:
+            return None
+        result = next(e.value for e in trace[starts[0]:] if e.kind == "backup")
+        most = max(kids, key=lambda k: before[k][0])
+        greedy = max(kids, key=lambda k: sign * before[k][1] / before[k][0])
+        interest = (chosen != most) + (chosen != greedy) + (self.root_player == MIN)
+        return {
+            "interest": interest, "result": r, "c": c,
+            "visits": {name(n): before[n][0] for n in [root, *kids]},
+            "totals": {name(n): float(before[n][1]) for n in [root, *kids]},
+            "playout_result": result, "_chosen": name(chosen), "_scores": {name(k): s for k, s in scores.items()},
+            "_children": [name(k) for k in kids],
+        }
+
+    def _question(self):
+        root = self.nodes.name(self.nodes.root)
+        role = "MAX" if self.root_player == MAX else "MIN"
+        view = ("" if self.root_player == MAX else
+                f" {root} is a MIN node: MIN wants the mean for MAX low, so its UCB1 uses minus the mean.")
+        kids = "; ".join(f"{k}: {self.visits[k]} visit{'s' if self.visits[k] != 1 else ''}, total "
+                         f"{_f2(self.totals[k])}" for k in self._children)
+        return (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at the "
+                f"root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results summed for "
+                f"MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = {_f2(self.c)}.{view} "
+                f"(1) Which child of {root} does the next playout's selection take? (2) That playout ends with "
+                f"the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits and the "
+                f"mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, mean), "
+                f"child: (visits, mean)}}.")
+
+    def _after(self, label):
+        v, t = self.visits[label], self.totals[label]
+        return v + 1, (t + self.playout_result) / (v + 1)
+
+    def solution(self):
+        root = self.nodes.name(self.nodes.root)
+        out = {"select": self._chosen}
+        for label in (root, self._chosen):
+            v, m = self._after(label)
+            out[label] = (v, round(m, 2) if not float(m).is_integer() else int(m))
+        return out
+
+    def _answer_text(self):
+        return repr(self.solution())
+
+    def explain(self):
+        """The worked answer: every child's UCB1 score, the selection, the backup's arithmetic."""
+        root = self.nodes.name(self.nodes.root)
+        N = self.visits[root]
+        sign = "" if self.root_player == MAX else "−"
+        lines = [f"Selection at {root} ({'MAX' if self.root_player == MAX else 'MIN'}, N = {N}): "
+                 f"UCB1 = {sign}mean + {_f2(self.c)}·√(ln {N} / n)."]
+        for k in self._children:
+            n, t = self.visits[k], self.totals[k]
+            lines.append(f"  {k}: {sign}{_f2(t / n)} + {_f2(self.c)}·√(ln {N} / {n}) = {_f2(self._scores[k])}"
+                         + ("  ← the highest" if k == self._chosen else ""))
+        lines.append(f"Selection takes {self._chosen}. The playout's result {_f2(self.playout_result)} is "
+                     f"backed up to {self._chosen} and {root}:")
+        for label in (self._chosen, root):
+            v, t = self.visits[label], self.totals[label]
+            lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) / "
+                         f"{v + 1} = {_f2((t + self.playout_result) / (v + 1))}")
+        return "\n".join(lines + [f"Answer: {self._answer_text()}"])
+
+    # -- checking -------------------------------------------------------------------
+
+    def check(self, answer):
+        what = self._what
+        root = self.nodes.name(self.nodes.root)
+        if not isinstance(answer, Mapping):
+            return malformed(what, f"Could not read your answer: {self.answer_form}.")
+        blank = [k for k, v in answer.items() if v is None or v is Ellipsis or (isinstance(v, str) and not v.strip())]
+        if not answer or len(blank) == len(answer):
+            return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
+        rep = Report()
+        self._last_wrong = []
+        known = {"select", root, *self._children}
+        strange = [k for k in answer if k not in known]
+        if strange:
+            return malformed(what, f"Could not read the keys {or_list(map(repr, strange))}: use 'select', "
+                                   f"{root!r} and the child's label ({or_list(self._children)}).")
+        # (1) selection
+        chosen = answer.get("select")
+        right_choice = False
+        if chosen is None or chosen in blank:
+            rep.bad(f"Selection at {root}: not answered yet.")
+        elif not isinstance(chosen, str) or chosen.strip() not in self._children:
+            return malformed(what, f"Could not read the selection {chosen!r}: name one child of {root}, "
+                                   f"{or_list(self._children)}.")
+        else:
+            chosen = chosen.strip()
+            if chosen == self._chosen:
+                right_choice = True
+                rep.good(f"Selection at {root}: {chosen} has the highest UCB1 score.")
+            else:
+                self._selection_wrong(rep, chosen, root)
+        # (2) backup of the root and of the child
+        for label in (root, chosen if isinstance(chosen, str) and chosen in self._children else None):
+            if label is None:
+                continue
+            got = answer.get(label)
+            if got is None or label in blank:
+                rep.bad(f"{label} after the backup: not answered yet.")
+                continue
+            try:
+                gv, gm = got
+                gv, gm = _number(gv), _number(gm)
+            except (TypeError, ValueError):
+                return malformed(what, f"Could not read {label}'s {got!r}: give a pair (visits, mean) such as (5, 2.4).")
+            if label != root and not right_choice:
+                rep.note(f"{label}: the backup updates the child selection takes; check {label}'s counts again "
+                         "once the selection is right.")
+                continue
+            self._backup_part(rep, label, gv, gm)
+        others = [k for k in self._children if k in answer and k != chosen]
+        if others and right_choice:
+            rep.note(f"{or_list(others)}: not on this playout's path, so the backup leaves it unchanged.")
+        fb = rep.feedback(what)
+        return fb
+
+    def _selection_wrong(self, rep, chosen, root):
+        N = self.visits[root]
+        sign = 1.0 if self.root_player == MAX else -1.0
+        kids = self._children
+        means = {k: self.totals[k] / self.visits[k] for k in kids}
+        most = [k for k in kids if self.visits[k] == max(self.visits[j] for j in kids)]
+        greedy = [k for k in kids if sign * means[k] == max(sign * means[j] for j in kids)]
+        as_max = _argmax_unique({k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]) for k in kids})
+        child_log = _argmax_unique({k: sign * means[k] + self.c * math.sqrt(math.log(self.visits[k]) / self.visits[k])
+                                    for k in kids})
+        tag = None
+        if self.root_player == MIN and chosen == as_max and chosen not in greedy and chosen not in most:
+            tag = "reward-viewpoint"
+            why = (f"{root} is a MIN node: its UCB1 uses minus the mean for MAX (MIN wants it low); "
+                   "recompute each child's score with −mean + c·√(ln N / n)")
+        elif chosen == child_log and chosen not in greedy and chosen not in most and chosen != as_max:
+            tag = "ucb-child-log"
+            why = (f"the exploration term takes the log of the parent's visits, N = {N}, over the child's n: "
+                   "c·√(ln N / n); recompute it for every child")
+        elif len(most) == 1 and chosen == most[0] and chosen not in greedy:
+            tag = "selection-most-visited"
+            why = ("the most visited child is the move to play after the search, not the one selection "
+                   "explores next: compute every child's UCB1 score and take the highest")
+        elif len(greedy) == 1 and chosen == greedy[0] and chosen not in most:
+            tag = "selection-exploit-only"
+            why = (f"the best mean alone is exploitation only: UCB1 adds c·√(ln N / n), larger for children "
+                   f"tried less often; add it for every child of {root} and take the highest")
+        else:
+            mean = "−mean" if self.root_player == MIN else "mean"
+            why = (f"compute {mean} + {_f2(self.c)}·√(ln {N} / n) for every child of {root} (N = {N}, the visits "
+                   f"of {root}; n each child's visits) and take the highest")
+        rep.bad(f"Selection at {root}: {chosen} is not the child with the highest UCB1 score: {why}.", tag=tag)
+        self._last_wrong.append(("select", tag))
+
+    def _backup_part(self, rep, label, gv, gm):
+        v, t = self.visits[label], self.totals[label]
+        right_v, right_m = self._after(label)
+        problems = []
+        if gv == v and math.isclose(gm, t / v, abs_tol=_MEAN_TOL) and label == self.nodes.name(self.nodes.root):
+            rep.bad(f"{label} after the backup: unchanged, but the playout went through {label} too: every node "
+                    "on the path from the root counts it (visits and result).", tag="backprop-incomplete")
+            self._last_wrong.append(("visits", "backprop-incomplete"))
+            return
+        if gv != right_v:
+            problems.append(f"the visits: every node on the playout's path counts the playout once, so "
+                            f"{label}'s {v} visits go up by how many?")
+            self._last_wrong.append(("visits", None))
+        tag = None
+        if not math.isclose(gm, right_m, abs_tol=_MEAN_TOL):
+            averaged = (t / v + self.playout_result) / 2
+            negated = (t - self.playout_result) / (v + 1)
+            telling = gm != 0  # a zero is a plainer slip (a blank), never a misconception
+            if telling and math.isclose(gm, averaged, abs_tol=_MEAN_TOL) and not math.isclose(averaged, right_m,
+                                                                                                abs_tol=_MEAN_TOL):
+                tag = "backup-mean-averaged"
+                problems.append("the mean: you averaged the old mean with the result, as if each had the same "
+                                "weight; the new mean is (total + result) / (visits + 1): the old total counts "
+                                f"{v} playouts")
+            elif telling and math.isclose(gm, negated, abs_tol=_MEAN_TOL) and not math.isclose(negated, right_m,
+                                                                                                  abs_tol=_MEAN_TOL):
+                tag = "reward-viewpoint"
+                problems.append("the mean: the means here are kept for MAX at every node, so the result is "
+                                "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
+            else:
+                problems.append(f"the mean: recompute (total + result) / (visits + 1) for {label}, with "
+                                f"{label}'s total and the playout's result for MAX")
+            self._last_wrong.append(("mean", tag))
+        if problems:
+            rep.bad(f"{label} after the backup: " + "; ".join(problems) + ".", tag=tag)
+        else:
+            rep.good(f"{label} after the backup: ({int(gv)}, {_f2(gm)}).")
+
+    # -- twins ------------------------------------------------------------------------
+
+    def _twin_options(self):
+        return {"root_player": self.root_player}
+
+    def _twin_text(self, twin, wrong):
+        kinds = {k for k, _ in wrong}
+        root = twin.nodes.name(twin.nodes.root)
+        parts = []
+        if "select" in kinds:
+            N = twin.visits[root]
+            sign = "" if twin.root_player == MAX else "−"
+            scores = "; ".join(
+                f"{k}: {sign}{_f2(twin.totals[k] / twin.visits[k])} + {_f2(twin.c)}·√(ln {N} / {twin.visits[k]}) "
+                f"= {_f2(twin._scores[k])}" for k in twin._children)
+            parts.append(f"at {root} ({'MAX' if twin.root_player == MAX else 'MIN'}, N = {N}, c = {_f2(twin.c)}) "
+                         f"{scores}; the highest is {twin._chosen}, so selection takes {twin._chosen}")
+        if kinds & {"visits", "mean"}:
+            v, t = twin.visits[root], twin.totals[root]
+            parts.append(f"{root} had {v} visits and total {_f2(t)}; after a playout with result "
+                         f"{_f2(twin.playout_result)} it has {v + 1} visits and mean ({_f2(t)} + "
+                         f"{_f2(twin.playout_result)}) / {v + 1} = {_f2((t + twin.playout_result) / (v + 1))}")
+        return "; ".join(parts) + "." if parts else None
+
+    def draw(self, ax=None, **options):
+        """The tree MCTS has grown so far (visits and means), as the exercise gives it."""
+        import gametrees
+
+        k = max(i for i, e in enumerate(self._result.trace) if e.kind == "backup" and
+                e.info[0] == self.visits[self.nodes.name(self.nodes.root)])
+        return gametrees.draw(self._result, ax, k=k, **options)

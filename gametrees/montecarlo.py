@@ -1,0 +1,630 @@
+"""Monte Carlo tree search (UCT): :func:`mcts`, a search you can replay, and :class:`MCTSAgent`.
+
+Instead of searching every move to a fixed depth, MCTS plays many quick
+random games (*playouts*) and grows a tree where they look promising. Each
+playout has four steps:
+
+1. **Selection**: from the root, go down the tree while every child of the
+   node is already in the tree, at each node taking the child with the
+   highest UCB1 score::
+
+       mean result for the player choosing + c * sqrt(ln(visits of the node) / visits of the child)
+
+   (at a chance node the outcome is drawn by its probability instead).
+2. **Expansion**: the first child not yet in the tree joins it (a finished
+   game adds nothing).
+3. **Playout**: from the new node, random moves to the end of the game
+   (uniform among the moves; chance outcomes by their probability).
+4. **Backup**: every node on the path counts the visit and adds the result
+   to its mean (means are kept from MAX's point of view; at a MIN node the
+   player choosing wants the mean low, so UCB1 uses minus the mean there).
+
+After the playouts the move played is the root's *most visited* child: a
+child with one lucky win out of one visit has a high mean but proves nothing.
+
+:func:`mcts` returns a :class:`~gametrees.search.SearchResult` like the other
+searches (``algorithm == "mcts"``) whose trace records the four steps
+playout by playout (``gt.frame(trace, k)`` gives every node's visits and mean
+after step k; ``gt.replay(result)`` replays it), and whose ``graph`` is the
+tree MCTS grew. :class:`MCTSAgent` plays with the same code.
+
+Imports: :mod:`gametrees.games`, :mod:`gametrees.trees`,
+:mod:`gametrees.trace`, :mod:`gametrees.search` and :mod:`gametrees.agents`.
+
+Examples
+--------
+>>> import gametrees as gt
+>>> T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+>>> r = gt.mcts(T, playouts=3000, seed=0)
+>>> r.move, r.graph.nodes[()]["visits"]
+((0,), 3000)
+>>> print(r.trace[2].text)
+Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
+>>> f = gt.frame(r.trace, 2)            # the search after that step: visits and means
+>>> f.visits, f.means
+({(): 1, (0,): 1}, {(0,): 8.0, (): 8.0})
+>>> game = gt.TicTacToe()
+>>> agent = gt.MCTSAgent(playouts=500, seed=1)
+>>> agent(game, gt.TicTacToe.from_string("XX./OO./..."))    # X wins at once
+2
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import numbers
+import random as random_module
+import reprlib
+from time import perf_counter
+
+import networkx as nx
+
+from .agents import Agent, legal_moves
+from .games import CHANCE, MAX, MIN, Game
+from .search import SearchResult
+from .search.engine import PositionNames
+from .trace import Event
+from .trees import TreeGame, as_game
+
+__all__ = ["MCTSAgent", "MCTSResult", "mcts"]
+
+#: UCB1's exploration constant, sqrt(2).
+SQRT2 = math.sqrt(2)
+
+_new = tuple.__new__
+
+
+class _Node:
+    """A node of the grown tree (visits and the sum of results from MAX's point of view)."""
+
+    __slots__ = ("state", "move", "parent", "player", "terminal", "children", "pending", "visits", "total",
+                 "id", "added", "probs", "kids")
+
+    def __init__(self, state, move, parent, terminal, player, node_id):
+        self.state = state
+        self.move = move
+        self.parent = parent
+        self.terminal = terminal
+        self.player = player          # who moves here (None at a finished game)
+        self.children = None          # MAX/MIN: the children in the tree (in move order); chance: all
+        self.pending = None           # MAX/MIN: (move, state) of every child, once the node is first left
+        self.visits = 0
+        self.total = 0.0
+        self.id = node_id             # the node's id in the trace and the graph (None when untraced)
+        self.added = 0                # order in which it joined the tree (1 = the root)
+        self.probs = None             # chance nodes: cumulative probabilities of the children
+        self.kids = None              # traced: the children's ids
+
+    def mean(self):
+        """The mean result from MAX's point of view (``None`` before the first visit)."""
+        return self.total / self.visits if self.visits else None
+
+
+class MCTSResult(SearchResult):
+    """What :func:`mcts` returns: a :class:`~gametrees.search.SearchResult` with ``algorithm == "mcts"``.
+
+    Attributes
+    ----------
+    value : float
+        The root's mean result from MAX's point of view.
+    move
+        The root's most visited child (a child node id on a tree, a move in a
+        game); on a tie the first in move order.
+    stats : dict
+        ``playouts``, ``tree_nodes`` (nodes in the grown tree, the root
+        included), ``positions`` (positions visited: the tree paths and the
+        playouts), ``depth_reached`` (the grown tree's depth); for the
+        tools shared with the other searches also ``nodes_visited``
+        (= ``positions``) and ``leaves_evaluated`` (= ``playouts``).
+    trace : list of Event or None
+        The four steps of every playout (``trace=True``).
+    graph : networkx.DiGraph or None
+        The tree MCTS grew: each node with ``visits``, ``value`` (its mean
+        result for MAX), ``order`` (when it joined the tree), ``player`` and,
+        on a tree, the input tree's ids, labels, utilities, moves and
+        probabilities; in a game, ``state`` and the edges' ``move``. The
+        edges of the most visited line carry ``best=True``.
+    replay_tree : networkx.DiGraph or None
+        What a replay draws: on a tree the whole input tree (its nodes not in
+        the grown tree are drawn faint; playouts run down through them), in a
+        game the grown tree.
+    c : float
+        The exploration constant used.
+    """
+
+    def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names, to_move):
+        super().__init__("mcts", value, move, stats, trace, seconds, None, False)
+        self._to_move = to_move
+        self._root = root
+        self._is_tree = is_tree
+        self._tree_base = base
+        self._want = want_graph
+        self._grown = None
+        self._names = names
+        self.c = c
+
+    @property
+    def trace(self):
+        return self._events
+
+    @property
+    def graph(self):
+        if self._grown is None and self._want:
+            self._grown = _grown_graph(self._root, self._is_tree, self._tree_base, self._names, self.stats,
+                                       self._to_move)
+        return self._grown
+
+    @property
+    def replay_tree(self):
+        if not self._want:
+            return None
+        if self._is_tree:
+            G = self._tree_base.copy()
+            grown = self.graph
+            for n in G:
+                G.nodes[n]["status"] = "visited" if n in grown else "unvisited"
+            for n, attrs in grown.nodes(data=True):
+                G.nodes[n].update({k: attrs[k] for k in ("visits", "value", "order") if k in attrs})
+            G.graph.update(grown.graph)
+            return G
+        return self.graph
+
+    def __repr__(self):
+        s = self.stats
+        return (f"SearchResult(algorithm='mcts', value={self.value!r}, move={self.move!r}, "
+                f"playouts={s['playouts']}, tree_nodes={s['tree_nodes']})")
+
+
+def _grown_graph(root, is_tree, base, names, stats, to_move):
+    """The grown tree as a networkx graph (children in move order)."""
+    rid = root.id if is_tree else ()
+    G = nx.DiGraph(root=rid, algorithm="mcts", playouts=stats["playouts"],
+                   nodes_visited=stats["nodes_visited"], leaves_evaluated=stats["leaves_evaluated"])
+
+    def attrs(node, nid):
+        if is_tree:
+            a = dict(base.nodes[nid])
+        else:
+            a = {"state": node.state, "label": names(nid)}
+            if node.terminal and node.visits:
+                a["utility"] = node.total / node.visits
+        if not node.terminal:
+            a["player"] = _who(node, to_move)
+        a.update(visits=node.visits, value=node.mean(), order=node.added, status="visited")
+        return a
+
+    G.add_node(rid, **attrs(root, rid))
+    queue = [(root, rid)]
+    for node, nid in queue:
+        for child in node.children or ():
+            if child.added:
+                cid = child.state if is_tree else nid + (child.move,)
+                G.add_node(cid, **attrs(child, cid))
+                edge = dict(base.edges[nid, cid]) if is_tree else {"move": child.move}
+                G.add_edge(nid, cid, **edge, best=False)
+                queue.append((child, cid))
+    n = rid
+    while G.nodes[n].get("player") in (MAX, MIN):
+        kids = list(G.successors(n))
+        if not kids:
+            break
+        top = max(kids, key=lambda k: G.nodes[k]["visits"])  # the first of equals
+        G.edges[n, top]["best"] = True
+        n = top
+    return G
+
+
+def _check_options(playouts, seconds, c, seed):
+    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, numbers.Integral)):
+        raise TypeError(f"playouts must be None or an int >= 1, got {playouts!r}")
+    if playouts is not None and playouts < 1:
+        raise ValueError(f"playouts must be None or an int >= 1 (MCTS needs at least one playout), got {playouts!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)):
+        raise TypeError(f"seconds must be None or a positive number, got {seconds!r}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be None or a positive number of seconds, got {seconds!r}")
+    if playouts is None and seconds is None:
+        raise ValueError("give playouts, seconds or both: MCTS needs a limit")
+    if isinstance(c, bool) or not isinstance(c, numbers.Real):
+        raise TypeError(f"c must be a number >= 0 (UCB1's exploration constant), got {c!r}")
+    if not 0 <= c < math.inf:
+        raise ValueError(f"c must be a number >= 0 and finite (UCB1's exploration constant), got {c!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, str))):
+        raise TypeError(f"seed must be None, an int or a str, got {seed!r}")
+
+
+def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed=None, trace=True,
+         graph=True) -> MCTSResult:
+    """Monte Carlo tree search (UCT) from a tree's root or a game position.
+
+    Parameters
+    ----------
+    tree_or_game : networkx.DiGraph or Game
+        A game tree (see :mod:`gametrees.trees`; a playout picks uniformly
+        among a node's children down to a leaf, chance children by their
+        ``prob``) or a game of the package (or one following its protocol).
+    state : optional
+        The start (a node id on a tree); default the root / ``game.initial``.
+        It must not be finished.
+    playouts : int or None, default 1000
+        Stop after this many playouts (``None``: give ``seconds``).
+    seconds : float, optional
+        Stop when this much time has passed (with ``playouts``, whichever
+        comes first). Timed searches are not exactly repeatable.
+    c : float, default sqrt(2)
+        UCB1's exploration constant: larger explores more. It weighs the
+        results' scale (sqrt(2) suits results of +1 / 0 / -1).
+    seed : int or str, optional
+        Seed of the random playouts; the same seed gives the same search,
+        traced or not.
+    trace, graph : bool, default True
+        Record the four steps of every playout (``result.trace``) and keep
+        the grown tree (``result.graph``). Untraced searches are 2-3 times
+        faster (``benchmarks/mcts_speed.py``).
+
+    Returns
+    -------
+    MCTSResult
+        A :class:`~gametrees.search.SearchResult` (see :class:`MCTSResult`).
+
+    Raises
+    ------
+    ValueError
+        ``playouts`` below 1, ``c`` negative, NaN or infinite, ``seconds``
+        not positive, a finished start (a tree that is a single leaf), a
+        start state that is not a node of the tree, a utility that is not a
+        finite number.
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> r = gt.mcts(gt.TicTacToe(), gt.TicTacToe.from_string("XX./OO./..."), playouts=300, seed=1)
+    >>> r.move, r.stats["playouts"], r.graph.nodes[()]["visits"]
+    (2, 300, 300)
+    >>> r.value > 0.5       # X wins most playouts: the root's mean is near +1
+    True
+    """
+    _check_options(playouts, seconds, c, seed)
+    for name, flag in (("trace", trace), ("graph", graph)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    game = as_game(tree_or_game)
+    is_tree = isinstance(game, TreeGame)
+    if state is None:
+        state = game.initial
+    elif is_tree:
+        try:
+            known = state in game.graph
+        except TypeError:
+            known = False
+        if not known:
+            raise ValueError(f"start node {state!r} is not a node of the tree")
+    elif callable(getattr(game, "check_state", None)):
+        game.check_state(state)
+    if game.is_terminal(state):
+        if is_tree and state == game.initial:
+            raise ValueError(
+                f"the tree is a single leaf (the root {state!r} has no children): MCTS needs a move to choose; "
+                "give a tree whose root has children")
+        raise ValueError(f"the start {'node' if is_tree else 'state'} {state!r} is finished (a terminal "
+                         "position): there is no move to search for")
+    names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
+    base = game.snapshot().graph() if is_tree and graph else None
+    rng = random_module.Random(seed)
+    t0 = perf_counter()
+    # Many small objects (nodes, events), few of them garbage: the cyclic collector
+    # would scan them again and again, so it is paused during the search.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, seconds, c, rng, trace,
+                                                                is_tree, names, graph)
+    finally:
+        if paused:
+            gc.enable()
+    seconds_taken = perf_counter() - t0
+    kids = [k for k in root.children or () if k.added]
+    best = max(kids, key=lambda k: k.visits) if kids else None
+    move = None if best is None else best.move
+    if is_tree and move is not None:
+        move = game.move_label(state, move)
+    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
+             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
+             "cutoffs": 0, "tt_hits": 0, "estimates": 0}
+    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
+                      game.to_move)
+
+
+def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, keep_ids):
+    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
+
+    A node's ``player`` is looked up when it is first left (its children are
+    made then); tracing looks it up at once for the expansion's sentence.
+    """
+    successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
+    chances = game.chances
+    random = rng.random
+    log, sqrt, inf = math.log, math.sqrt, math.inf
+    ids = tracing or keep_ids
+    may_draw = _has_chance(game, is_tree)
+    root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
+    root.added = 1
+    added = 1
+    events = [] if tracing else None
+    add = events.append if tracing else None
+    deadline = None if seconds is None else perf_counter() + seconds
+    limit = playouts if playouts is not None else math.inf
+    positions = 0
+    done = 0
+    deepest = 1
+    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, (playouts or 1024) + 2)]
+    while done < limit and (deadline is None or not done or perf_counter() < deadline):
+        done += 1
+        if done >= len(inv_sqrt):  # (a timed search: no visit count exceeds the playouts done)
+            inv_sqrt.extend([1 / sqrt(i) for i in range(len(inv_sqrt), 2 * len(inv_sqrt))])
+        node = root
+        path = [root]
+        # 1. Selection and 2. expansion.
+        while True:
+            if node.terminal:
+                if tracing:
+                    add(_new(Event, ("expand", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, None, None, None, None,
+                                     node.state, (done, False, None), names)))
+                break
+            children = node.children
+            if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
+                if node.player is None:
+                    node.player = _player(to_move, node.state)
+                if node.player == CHANCE:
+                    children = node.children = _children(node, successors, is_terminal, is_tree, ids)
+                    node.probs = _cumulative(node, chances)
+                    if tracing:
+                        node.kids = tuple([k.id for k in children])
+                else:
+                    node.pending = successors(node.state)
+                    children = node.children = []
+            if node.probs is not None:  # a chance node: the outcome is drawn
+                r = random()
+                cum = node.probs
+                i = 0
+                last = len(cum) - 1
+                while i < last and r >= cum[i]:
+                    i += 1
+                child = children[i]
+                path.append(child)
+                if not child.added:
+                    added += 1
+                    child.added = added
+                    if tracing:
+                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
+                                         None, None, child.state, (done, True, CHANCE), names)))
+                    node = child
+                    break
+                if tracing:
+                    probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
+                    add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 2, CHANCE, node.visits, None,
+                                     None, node.state, (done, child.id, node.kids,
+                                                        tuple([k.visits for k in children]),
+                                                        tuple([k.total for k in children]), probs), names)))
+                node = child
+                continue
+            tried = len(children)
+            pending = node.pending
+            if tried < len(pending):  # the first child not yet in the tree joins it
+                move, child_state = pending[tried]
+                child = _Node(child_state, move, node, is_terminal(child_state), None,
+                              (child_state if is_tree else node.id + (move,)) if ids else None)
+                children.append(child)
+                added += 1
+                child.added = added
+                path.append(child)
+                if tracing:
+                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None, None,
+                                     None, child.state, (done, True, node.player), names)))
+                node = child
+                break
+            if tracing and node.kids is None:
+                node.kids = tuple([k.id for k in children])
+            # UCB1 = mean (minus it for MIN) + c·sqrt(ln N / n), as c·sqrt(ln N) · (1/sqrt(n)), with
+            # 1/sqrt(n) from a table: the search's hottest loop, one score per child per step.
+            k = c * sqrt(log(node.visits))
+            best, best_score = None, -inf
+            if node.player == MAX:
+                for child in children:
+                    n = child.visits
+                    score = child.total / n + k * inv_sqrt[n]
+                    if score > best_score:
+                        best, best_score = child, score
+            else:
+                for child in children:
+                    n = child.visits
+                    score = k * inv_sqrt[n] - child.total / n
+                    if score > best_score:
+                        best, best_score = child, score
+            if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
+                add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, node.visits, None,
+                                 None, node.state, (done, best.id, node.kids, tuple([k.visits for k in children]),
+                                                    tuple([k.total for k in children]), c), names)))
+            node = best
+            path.append(node)
+        depth = len(path)
+        positions += depth
+        if depth > deepest:
+            deepest = depth
+        # 3. Playout: random moves (chance outcomes by their probability) to the end.
+        s = node.state
+        if tracing:
+            walk = []
+            while not is_terminal(s):
+                kids = successors(s)
+                if to_move(s) == CHANCE:
+                    m, s = _draw(chances(s), kids, random)
+                else:
+                    m, s = kids[int(random() * len(kids))]
+                walk.append(m)
+            positions += len(walk)
+        elif may_draw:
+            while not is_terminal(s):
+                kids = successors(s)
+                if to_move(s) == CHANCE:
+                    m, s = _draw(chances(s), kids, random)
+                else:
+                    s = kids[int(random() * len(kids))][1]
+                positions += 1
+        else:  # no chance anywhere: the plainest loop (most of the time goes here)
+            while not is_terminal(s):
+                kids = successors(s)
+                s = kids[int(random() * len(kids))][1]
+                positions += 1
+        result = utility(s)
+        try:  # NaN, +-inf or no number at all would poison every average above
+            if not -inf < result < inf:
+                _bad_result(result, s)
+        except TypeError:
+            _bad_result(result, s)
+        # 4. Backup: every node on the path counts the visit and the result (for MAX).
+        for n in path:
+            n.visits += 1
+            n.total += result
+        if tracing:
+            walk = tuple(walk)
+            add(_new(Event, ("playout", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
+                             s, (done, walk if is_tree else None, walk), names)))
+            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
+            add(_new(Event, ("backup", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
+                             node.state, (done, rows), names)))
+    return root, events, positions, done, added, deepest - 1
+
+
+def _has_chance(game, is_tree):
+    """Can a playout meet a chance state? (If not, playouts skip asking whose turn it is.)"""
+    if is_tree:
+        return any(p == CHANCE for p in game.players.values())
+    return type(game).chances is not Game.chances
+
+
+def _who(node, to_move):
+    """Who moves at ``node`` (looked up now, for the trace); None at a finished game."""
+    if node.terminal:
+        return None
+    if node.player is None:
+        node.player = _player(to_move, node.state)
+    return node.player
+
+
+def _player(to_move, state):
+    player = to_move(state)
+    if player not in (MAX, MIN, CHANCE):
+        raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max', 'min' or 'chance'")
+    return player
+
+
+def _children(node, successors, is_terminal, is_tree, ids):
+    nid = node.id
+    if not ids:
+        return [_Node(child, move, node, is_terminal(child), None, None) for move, child in successors(node.state)]
+    if is_tree:
+        return [_Node(child, move, node, is_terminal(child), None, child) for move, child in successors(node.state)]
+    return [_Node(child, move, node, is_terminal(child), None, nid + (move,))
+            for move, child in successors(node.state)]
+
+
+def _cumulative(node, chances):
+    probs = dict(chances(node.state))
+    total, cum = 0.0, []
+    for child in node.children:
+        total += probs[child.move]
+        cum.append(total)
+    return cum
+
+
+def _draw(outcomes, kids, random):
+    """A chance outcome ``(move, state)`` drawn by its probability."""
+    r = random()
+    total = 0.0
+    by_move = dict(kids)
+    last = None
+    for m, p in outcomes:
+        total += p
+        last = m
+        if r < total:
+            return m, by_move[m]
+    return last, by_move[last]
+
+
+def _bad_result(result, state):
+    """Raise the ValueError of a playout whose result MCTS cannot average."""
+    error = ValueError if isinstance(result, (int, float)) and not isinstance(result, bool) else TypeError
+    raise error(
+        f"MCTS averages the results of its playouts, so utility must return a finite number; "
+        f"it returned {reprlib.repr(result)} for state {state!r}"
+    )
+
+
+class MCTSAgent(Agent):
+    """Plays the move Monte Carlo tree search (UCT) visits most (with :func:`mcts`).
+
+    Parameters
+    ----------
+    playouts : int, default 1000
+        Playouts per move.
+    seconds : float, optional
+        Time per move instead (with ``playouts=None``), or as a second limit.
+        Timed play depends on the machine, so it is not exactly repeatable.
+    c : float, default sqrt(2)
+        UCB1's exploration constant (results are +1 / 0 / -1).
+    seed : int, optional
+        Seed of the random playouts (each move's search draws its seed from
+        the agent's seeded generator).
+    name : str, default "mcts"
+
+    Attributes
+    ----------
+    last_result : MCTSResult
+        The last move's search: its ``graph`` is the tree it grew (what
+        "Why did it play that?" draws); untraced, so play stays fast.
+    last_visits : dict
+        ``{move: (visits, mean value from MAX's point of view)}`` for the
+        root's children after the last move's search (value ``None`` if never
+        visited).
+    last_nodes : int
+        Positions visited in the last search (tree paths and playouts).
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> game = gt.Nim(coins=7)
+    >>> agent = gt.MCTSAgent(playouts=2000, seed=0)
+    >>> agent(game, game.initial)                 # leave a multiple of 4
+    3
+    >>> {m: v for m, (v, _) in agent.last_visits.items()}[3] > 1000
+    True
+    """
+
+    def __init__(self, playouts=1000, seconds=None, c=SQRT2, seed=None, name="mcts"):
+        super().__init__(name, seed)
+        try:
+            _check_options(playouts, seconds, c, None)
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+        self.playouts = playouts
+        self.seconds = seconds
+        self.c = c
+        self.last_visits = None
+
+    def choose(self, game, state):
+        moves = legal_moves(game, state)
+        result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
+                      seed=self.rng.randrange(2**32), trace=False, graph=True)
+        by_move = {child.move: (child.visits, child.mean()) for child in result._root.children or ()}
+        self.last_result = result
+        self.last_nodes = result.stats["positions"]
+        self.last_visits = {m: by_move.get(m, (0, None)) for m in moves}
+        # The most visited child; on a tie the first in the game's move order.
+        return max(moves, key=lambda m: self.last_visits[m][0])
+
+    def __repr__(self):
+        return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "
+                f"seed={self.seed!r}, name={self.name!r})")

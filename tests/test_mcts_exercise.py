@@ -1,0 +1,250 @@
+"""The "mcts" exercise kind: one playout by hand (UCB1 selection, then the backup), and its feedback.
+
+Feedback rules (issue 19): an unanswered or unreadable answer is said to be so and
+nothing more; a wrong answer names every wrong part and the rule to re-apply there,
+with none of this exercise's right values that the learner did not type; a second
+wrong check works the mistake through on a twin; ``explain()`` gives the answer.
+"""
+
+import math
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gametrees as gt
+from gametrees.exercises import CATALOGUE, MCTSExercise, attempts
+
+SOME = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+def numbers_in(text):
+    return {float(x.replace("\u2212", "-")) for x in re.findall(r"[−-]?\d+(?:\.\d+)?", text)}
+
+
+def first_check(ex, answer):
+    attempts.reset()
+    return ex.check(answer)
+
+
+def right_values(ex):
+    """The numbers of the solution the learner is not given in the question."""
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    values = set()
+    for label in (root, sol["select"]):
+        v, m = sol[label]
+        values.add(round(float(m), 2))
+    return values - numbers_in(ex.question)
+
+
+def wrong_answer(ex):
+    root = ex.nodes.name(ex.nodes.root)
+    sol = ex.solution()
+    other = next(k for k in ex._children if k != sol["select"])
+    return {"select": other, root: (sol[root][0] + 5, sol[root][1] + 7.5), other: (99, 42.5)}
+
+
+def test_the_solution_is_right_and_the_question_does_not_give_it():
+    ex = MCTSExercise(TEXTBOOK)
+    assert first_check(ex, ex.solution()).status == "right"
+    assert ex.solution()["select"] in ex._children
+    # the chosen child is what the engine's next playout selected
+    nxt = [e for e in ex.result.trace if e.info[0] == ex.visits["A"] + 1]
+    assert nxt[0].kind == "select" and ex.nodes.name(nxt[0].info[1]) == ex.solution()["select"]
+    # the counts are the engine's after that many playouts
+    fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
+                                        if e.kind == "backup" and e.info[0] == ex.visits["A"]))
+    for label, visits in ex.visits.items():
+        node = ex.nodes.by_label[label]
+        assert fr.visits[node] == visits and math.isclose(fr.means[node] * visits, ex.totals[label])
+    assert not right_values(ex) & numbers_in(ex.question)
+
+
+@pytest.mark.parametrize("answer", [None, "", {}, {"select": None}, {"select": "", "A": None}])
+def test_unanswered_says_only_that(answer):
+    ex = MCTSExercise(TEXTBOOK)
+    fb = first_check(ex, answer)
+    assert fb.status == "unanswered" and not fb.tags
+    assert not right_values(ex) & numbers_in(repr(fb))
+    assert ex.solution()["select"] not in re.findall(r"\b[A-M]\b", repr(fb).split("such as")[0])
+
+
+@pytest.mark.parametrize("answer", ["B", ["Z"], 42, {"k": 0}, {"select": "Z"}, {"select": 3},
+                                    {"select": "B", "A": "many"}, {"select": "B", "A": (1, float("nan"))}])
+def test_junk_is_could_not_read_and_names_no_misconception(answer):
+    ex = MCTSExercise(TEXTBOOK)
+    fb = first_check(ex, answer)
+    assert fb.status == "unreadable" and not fb.tags and "Could not read" in repr(fb)
+    assert not right_values(ex) & numbers_in(repr(fb))
+
+
+def test_all_wrong_names_each_part_and_gives_no_right_value():
+    for seed in range(12):
+        ex = gt.exercises.generate("mcts", seed=seed, root_player="min" if seed % 3 == 0 else "max")
+        answer = wrong_answer(ex)
+        fb = first_check(ex, answer)
+        root = ex.nodes.name(ex.nodes.root)
+        bad = [line for line in fb.lines if line.startswith("✗")]
+        assert fb.status == "wrong" and len(bad) == 2
+        assert bad[0].startswith(f"✗ Selection at {root}: {answer['select']} is not")
+        assert bad[1].startswith(f"✗ {root} after the backup: the visits") and "the mean" in bad[1]
+        # no right value, and the right child is never named
+        assert not right_values(ex) & numbers_in(repr(fb)), (seed, repr(fb))
+        right = ex.solution()["select"]
+        assert not re.search(rf"\b{right}\b", repr(fb)), (seed, repr(fb))
+        for tag in fb.tags:
+            assert tag in CATALOGUE and "mcts" in CATALOGUE[tag].detected_by
+
+
+def test_partly_right_names_only_the_wrong_part():
+    ex = MCTSExercise(TEXTBOOK)
+    sol = ex.solution()
+    root, child = "A", sol["select"]
+    answer = dict(sol)
+    answer[child] = (sol[child][0], sol[child][1] + 1)
+    fb = first_check(ex, answer)
+    assert fb.status == "wrong"
+    assert [line.split(":")[0] for line in fb.lines if line.startswith("✗")] == [f"✗ {child} after the backup"]
+    assert any(line.startswith(f"✓ Selection at {root}") for line in fb.lines)
+    assert not {round(float(sol[child][1]), 2)} & numbers_in(repr(fb).split(f"{child} after the backup")[1])
+
+
+def test_misconceptions_are_named_only_when_the_answer_shows_them():
+    found = set()
+    for seed in [*range(60), 112]:  # seed 112 (MIN at the root): a best mean that is neither the choice nor the most visited
+        ex = gt.exercises.generate("mcts", seed=seed, root_player="min" if seed % 2 == 0 else "max")
+        root = ex.nodes.name(ex.nodes.root)
+        kids = ex._children
+        sign = 1 if ex.root_player == "max" else -1
+        means = {k: ex.totals[k] / ex.visits[k] for k in kids}
+        most = max(kids, key=lambda k: ex.visits[k])
+        greedy = max(kids, key=lambda k: sign * means[k])
+        fb = first_check(ex, {"select": most})
+        if most != ex.solution()["select"]:
+            if most != greedy and sum(ex.visits[k] == ex.visits[most] for k in kids) == 1:
+                assert fb.tags in (("selection-most-visited",), ("ucb-max-view-at-min",)), (seed, fb)
+                found.update(fb.tags)
+        fb = first_check(ex, {"select": greedy})
+        unique = sum(math.isclose(means[k], means[greedy]) for k in kids) == 1
+        top_visits = max(ex.visits[k] for k in kids)
+        if greedy != ex.solution()["select"] and ex.visits[greedy] != top_visits and unique:
+            assert fb.tags in (("selection-exploit-only",), ("ucb-max-view-at-min",)), (seed, fb)
+            found.update(fb.tags)
+        # the backup: the old mean averaged with the result
+        v, t, r = ex.visits[root], ex.totals[root], ex.playout_result
+        averaged = (t / v + r) / 2
+        fb = first_check(ex, {root: (v + 1, averaged)})
+        if not math.isclose(averaged, (t + r) / (v + 1), abs_tol=0.01):
+            assert "backup-mean-averaged" in fb.tags
+            found.add("backup-mean-averaged")
+        # an all-zero answer is a slip, not a misconception
+        fb = first_check(ex, {"select": kids[0], root: (0, 0)})
+        assert "backup-mean-averaged" not in fb.tags and "backup-result-negated" not in fb.tags
+    assert {"selection-most-visited", "selection-exploit-only", "backup-mean-averaged"} <= found
+
+
+def test_a_second_wrong_check_works_it_through_on_a_twin():
+    ex = MCTSExercise(TEXTBOOK)
+    attempts.reset()
+    answer = wrong_answer(ex)
+    first = ex.check(answer)
+    assert first.attempt == 1 and not any("twin" in line for line in first.lines)
+    second = ex.check(answer)
+    assert second.attempt == 2
+    twin = [line for line in second.lines if line.startswith("• Worked on a twin tree: ")]
+    assert len(twin) == 1 and "selection takes" in twin[0] and "mean (" in twin[0]
+    # the twin's numbers are not this exercise's answer
+    assert not right_values(ex) & numbers_in(twin[0].split("after a playout")[1].split("=")[-1])
+
+
+def test_explain_gives_the_full_answer():
+    ex = MCTSExercise(TEXTBOOK)
+    text = ex.explain()
+    sol = ex.solution()
+    assert f"Selection takes {sol['select']}" in text and f"Answer: {sol!r}" in text
+    for k in ex._children:
+        assert f"{k}: " in text and "√(ln" in text
+
+
+@SOME
+@given(seed=st.integers(0, 10**6), root=st.sampled_from(["max", "min"]),
+       difficulty=st.sampled_from(["easy", "medium", "hard"]))
+def test_generated_exercises_check_their_own_solution(seed, root, difficulty):
+    ex = gt.exercises.generate("mcts", seed=seed, root_player=root, difficulty=difficulty)
+    assert first_check(ex, ex.solution()).ok
+    # the UCB1 choice recomputed here from the numbers the question gives
+    N = ex.visits[ex.nodes.name(ex.nodes.root)]
+    sign = 1 if root == "max" else -1
+    scores = {k: sign * ex.totals[k] / ex.visits[k] + ex.c * math.sqrt(math.log(N) / ex.visits[k]) for k in ex._children}
+    assert max(scores, key=scores.get) == ex.solution()["select"]
+    assert f"{ex.visits[ex.solution()['select']]} visit" in ex.question
+
+
+def test_bad_settings_are_named():
+    with pytest.raises(ValueError, match="depth must be between 1 and 3"):
+        gt.exercises.generate("mcts", depth=4)
+    with pytest.raises(ValueError, match="at least two children"):
+        MCTSExercise([[1, 2]])
+
+
+# ---------------------------------------------------------------------------
+# Lesson 07's own checks (gametrees/exercises/lessons/l07_monte_carlo.py)
+# ---------------------------------------------------------------------------
+
+RESULTS = (2, 14)
+RIGHT_C = math.sqrt(2) * 6
+
+
+@pytest.mark.parametrize("answer, status", [(None, "unanswered"), ("", "unanswered"), ("big", "unreadable"),
+                                            ([9.1], "unreadable"), (float("nan"), "unreadable")])
+def test_exploration_c_blank_and_junk(answer, status):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert fb.status == status and not fb.tags
+    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+
+
+@pytest.mark.parametrize("answer, says", [
+    (math.sqrt(2), "the constant for results from −1 to +1"),
+    (math.sqrt(2) / 6, "shrinks the exploration term"),
+    (math.sqrt(2) * 14, "scales √2 by the largest result"),
+    (3.0, "compare the spread of the results here"),
+])
+def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert fb.status == "wrong" and says in fb.lines[0]
+    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+    second = gt.exercises.check_exploration_c(answer, RESULTS)
+    assert second.attempt == 2 and second.lines[-1].startswith("• Worked on a twin tree: results from 0 to 100")
+    assert "8.49" not in repr(second)
+
+
+def test_exploration_c_right():
+    assert gt.exercises.check_exploration_c(8.5, RESULTS).ok
+    assert gt.exercises.check_exploration_c(RIGHT_C, RESULTS).ok
+    assert not gt.exercises.check_exploration_c(12, RESULTS).ok
+
+
+VISITS = {"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}
+
+
+def test_final_move_each_way():
+    attempts.reset()
+    assert gt.exercises.check_final_move(VISITS, None).status == "unanswered"
+    assert gt.exercises.check_final_move(VISITS, "z").status == "unreadable"
+    fb = gt.exercises.check_final_move(VISITS, "a")
+    assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",) and "'b'" not in repr(fb)
+    fb = gt.exercises.check_final_move(VISITS, "c")
+    assert fb.status == "wrong" and not fb.tags and "'b'" not in repr(fb).split("Worked on a twin")[0]
+    assert "Worked on a twin tree" in repr(fb)   # the second wrong check
+    assert gt.exercises.check_final_move(VISITS, "b").ok
+
+
+def test_every_mcts_tag_is_catalogued_and_detected_here():
+    mcts_tags = {t for t, m in CATALOGUE.items() if "mcts" in m.detected_by}
+    assert mcts_tags == {"reward-viewpoint", "ucb-child-log", "backprop-incomplete", "selection-most-visited",
+                         "selection-exploit-only", "backup-mean-averaged"}
