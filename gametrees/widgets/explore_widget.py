@@ -36,7 +36,7 @@ import networkx as nx
 
 from ..games import CHANCE, MAX, MIN
 from ..search import alphabeta, expectimax, minimax
-from ..trees import tree_from_dict, tree_from_nested, validate_tree
+from ..trees import read_json, tree_from_dict, tree_from_nested, validate_tree
 from .output import bundle_with_png
 from .replay_widget import Replay
 
@@ -82,10 +82,10 @@ def parse_tree(text: str) -> nx.DiGraph:
     if not text:
         raise ValueError(f"type a tree, e.g. {EXAMPLE}")
     try:
-        spec = json.loads(text)
+        spec = read_json(text)
     except RecursionError:
         raise ValueError("the tree is nested too deeply to read") from None
-    except ValueError as json_error:
+    except json.JSONDecodeError as json_error:
         try:  # Python's own spelling: 'single quotes', trailing commas, comments are not JSON
             spec = ast.literal_eval(text)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

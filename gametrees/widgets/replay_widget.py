@@ -85,6 +85,11 @@ def _window_words(fr, names):
     return "<br>".join(lines)
 
 
+#: The drawing options replay passes on to the figure (gametrees.draw's options).
+_DRAWING_OPTIONS = ("boards", "labels", "moves", "windows", "legend", "values", "max_depth", "max_children",
+                    "nodes", "max_nodes")
+
+
 class Replay(widgets.VBox):
     """A player for the trace of a search (see :func:`replay`).
 
@@ -119,6 +124,11 @@ class Replay(widgets.VBox):
         for bad in ("ax", "k", "tree", "title"):
             if bad in options:
                 raise TypeError(f"replay draws its own figure: {bad}= is not an option here")
+        unknown = sorted(set(options) - set(_DRAWING_OPTIONS))
+        if unknown:
+            raise TypeError(f"gt.replay() got an unexpected option {unknown[0]}=: its options are result, start "
+                            f"(the first step shown), interval, dpi, and the drawing options "
+                            f"{', '.join(_DRAWING_OPTIONS)}")
         if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or interval <= 0:
             raise ValueError(f"interval must be a positive number of milliseconds, got {interval!r}")
         if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 400:
@@ -126,7 +136,7 @@ class Replay(widgets.VBox):
         self.result = result
         self.trace = result.trace
         n = len(self.trace)
-        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not -n <= start < n:
+        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not 0 <= start < n:
             raise ValueError(f"start must be an event index in 0..{n - 1}, got {start!r}")
         self._drawing = Drawing(result.graph, framed=True, **options)
         self._geom, _ = self._drawing.geometry(None, dpi=dpi)  # fits the page: gametrees.drawing.MAX_FIGURE_PX
