@@ -37,7 +37,7 @@ import networkx as nx
 from ..games import CHANCE, MAX, MIN
 from ..search import alphabeta, expectimax, minimax
 from ..trees import read_json, tree_from_dict, tree_from_nested, validate_tree
-from .output import bundle_with_png
+from .output import bundle_with_png, page_note
 from .replay_widget import Replay
 
 __all__ = ["Explore", "explore"]
@@ -249,7 +249,8 @@ class Explore(widgets.VBox):
         # The copy field only gives the tree back: an edit there is undone.
         self.copy_field.observe(self._keep_copy, names="value")
         options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]), widgets.HBox([self.root, self.order])])
-        super().__init__([self.text, options, self.message, self._shown, self.copy_field])
+        super().__init__([self.text, options, self.message, self._shown, self.copy_field, page_note()])
+        self.add_class("gt-widget")
         self.update()
 
     def set_tree(self, text):

@@ -32,7 +32,7 @@ from ..drawing import Drawing, format_number, summary
 from ..games import MAX, MIN
 from ..search import SearchResult
 from ..trace import frame as _frame
-from .output import bundle_with_png, new_figure, render_png
+from .output import bundle_with_png, new_figure, page_note, render_png
 
 __all__ = ["Replay", "replay"]
 
@@ -185,7 +185,8 @@ class Replay(widgets.VBox):
 
         controls = widgets.HBox([self.play, self.restart, self.back, self.forward, self.next_cut])
         sliders = widgets.HBox([self.slider, self.speed])
-        super().__init__([controls, sliders, self.sentence, self.window, self.info, scroller])
+        super().__init__([controls, sliders, self.sentence, self.window, self.info, scroller, page_note()])
+        self.add_class("gt-widget")
         self._render()
 
     # -- the state ---------------------------------------------------------------
