@@ -232,3 +232,21 @@ def test_a_depth_limited_search_after_a_deeper_one_can_differ_as_the_docs_say():
     doc = gt.search.__doc__
     assert "always safe" not in doc
     assert "deeper entries stand" in " ".join(doc.split())
+
+
+# -- nbval reads the cell tag that replaces the `# NBVAL_IGNORE_OUTPUT` comment ------------------
+
+@pytest.mark.parametrize("tags,passes", [(["nbval-ignore-output"], True), ([], False)])
+def test_nbval_ignores_the_output_of_a_cell_tagged_nbval_ignore_output(tmp_path, tags, passes):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("print('today')", metadata={"tags": tags}, execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="yesterday\n")]
+    nb.cells = [cell]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "tagged.ipynb"
+    nbformat.write(nb, path)
+    done = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+                           str(path)], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    assert (done.returncode == 0) == passes, done.stdout[-2000:]

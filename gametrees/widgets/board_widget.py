@@ -249,7 +249,10 @@ class Board(widgets.VBox):
         self._why_png = render_png(fig)
         self.why_image.value = self._why_png
         self.why_image.layout.display = ""
-        self.why_text.value = html.escape(getattr(fig, "_gametrees_caption", ""))
+        # The figure's title in words too (which move this explains), then its caption.
+        title = fig.axes[0].get_title("left") if fig.axes else ""
+        caption = getattr(fig, "_gametrees_caption", "")
+        self.why_text.value = (f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "") + html.escape(caption)
         return fig
 
     @property

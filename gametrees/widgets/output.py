@@ -80,14 +80,17 @@ OFFLINE_NOTE = "Run the cell to use the controls (this is the picture saved with
 #   icon on every control is left out: the one line says it;
 # - a replay's Play widget: the play/pause button says "play"/"pause" in words (an icon-only
 #   button has no name for a screen reader), and its stop button, which jumps back to
-#   step 1, is not shown: pause stops where it is, "reset" goes back to step 1.
+#   step 1, is not shown: pause stops where it is, "reset" goes back to step 1;
+# - text lines 1.4 high (ipywidgets sets 28 px: a replay's explanation pushed its tree below
+#   the fold at 1366x900).
 _STYLE = """<style>
 .gt-widget > .gt-note { display: none; order: -1; }  /* the last child, shown first */
 .gt-widget > .gt-note.jupyter-widgets-disconnected { display: block; color: #1a1a1a; background: #fff3cd;
   border: 1px solid #c9a227; padding: 2px 8px; font-weight: bold; }
 .gt-widget > .gt-note.jupyter-widgets-disconnected::before { content: none; }
 .gt-widget .gt-widget > .gt-note.jupyter-widgets-disconnected { display: none; }  /* one note per output */
-.gt-widget .jupyter-widgets-disconnected:not(.gt-note):not(.widget-image):not(.widget-box)::before { content: none; }
+.gt-widget.jupyter-widgets-disconnected::before, .gt-widget .jupyter-widgets-disconnected::before { content: none; }
+.gt-widget .widget-html-content { line-height: 1.4; }  /* text in lines of 1.4, not 28 px rows */
 .gt-widget :is(button, input, select, .widget-slider, .widget-play).jupyter-widgets-disconnected,
 .gt-widget .jupyter-widgets-disconnected :is(button, input, select, textarea) { opacity: 0.45; pointer-events: none; }
 .gt-widget .widget-play button:nth-child(2) { display: none; }

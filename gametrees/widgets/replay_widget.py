@@ -59,6 +59,8 @@ def _window_words(fr, names):
     name = html.escape(f"the position {label}" if label.startswith("after ") else label)
     role = fr.players.get(node)
     lines = [f"<b>Window at {name}</b>: α = {format_number(a)}, β = {format_number(b)}."]
+    if len(label) > 12:  # a long position name is said once: the lines below fit one line each
+        name = "this position" if label.startswith("after ") else "this node"
     if a == -math.inf:
         lines.append(f"α = {format_number(a)}: MAX is not yet sure of anything on the way down to {name}.")
     else:
@@ -100,7 +102,10 @@ class Replay(widgets.VBox):
         It takes the keyboard when its handle has the focus: ←/→ one step,
         Home/End the first/last step (tested in ``tests/test_browser.py``).
     play : ipywidgets.Play
-        Play/Pause (and stop) in the browser, linked to the slider.
+        Play/Pause in the browser, linked to the slider; the button says
+        "play" or "pause" in words (for a screen reader too). Pause stops
+        where the replay is; the Play widget's own stop button, which jumps
+        back to step 1, is not shown (``reset`` does that, and says so).
     speed : ipywidgets.SelectionSlider
         Milliseconds per step.
     back, forward, next_cut, restart : ipywidgets.Button
