@@ -9,7 +9,6 @@ from matplotlib.colors import to_rgb
 import gametrees as gt
 from gametrees.evaluation import tictactoe_open_lines
 from gametrees.games import TicTacToe
-from gametrees.widgets.output import OFFLINE_NOTE
 
 matplotlib.use("Agg")
 
@@ -53,6 +52,8 @@ def test_a_box_hidden_under_a_cut_is_never_called_empty():
 
 
 def test_every_widget_carries_the_line_for_a_reopened_notebook():
+    from gametrees.widgets.output import OFFLINE_NOTE
+
     r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
     for w in (gt.replay(r), gt.play(TicTacToe(), agent="random", seed=1), gt.practice(seed=1), gt.explore()):
         assert "gt-widget" in w._dom_classes

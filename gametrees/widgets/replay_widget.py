@@ -60,7 +60,7 @@ def _window_words(fr, names):
     role = fr.players.get(node)
     lines = [f"<b>Window at {name}</b>: α = {format_number(a)}, β = {format_number(b)}."]
     if len(label) > 12:  # a long position name is said once: the lines below fit one line each
-        name = "this position" if label.startswith("after ") else "this node"
+        name = "this position" if label.startswith("after ") or "position" in label else "this node"
     if a == -math.inf:
         lines.append(f"α = {format_number(a)}: MAX is not yet sure of anything on the way down to {name}.")
     else:
