@@ -24,7 +24,15 @@ opens each notebook in turn, runs all cells and checks through the page:
   at 1366x900 (:data:`NO_OVERFLOW`);
 - a lesson run, saved, closed and reopened shows its widgets with their pictures, not
   "Error displaying widget: model not found" (widget state saved with the notebook:
-  ``jupyterlab-settings/`` in requirements.txt).
+  ``jupyterlab-settings/`` in requirements.txt);
+- issue 20 (``-k round2``, a scratch notebook with one widget of each kind; screenshots in
+  ``$GT_ROUND2_SCREENSHOTS``, else a ``round2`` folder beside the others): the replay's play/pause named
+  in words, pause stays at its step, Tab reaches every control, the tree ends on the 900 px
+  screen (also lesson 05's Nim at its longest step); "Why did it play that?" follows the
+  agent's latest move and closes on New game; board cells' tooltips name square and mark; a
+  practice check never calls a hidden or filled box empty; reopened widgets show "Run the
+  cell to use the controls" on their saved picture, without broken-link icons; a fresh
+  JupyterLab with the lessons' settings asks no news question.
 
 A screenshot of each notebook (and of each kind of widget in it) is saved to
 ``$GT_BROWSER_SCREENSHOTS``, or to a pytest temporary folder printed in the output
@@ -609,7 +617,9 @@ def test_a_page_that_never_becomes_ready_times_out_with_the_server_log(lab):
 # Issue 20: what a learner touches, round 2 (scratch/round2.ipynb: one widget of each kind)
 # ---------------------------------------------------------------------------------------
 
-ROUND2_SHOTS = Path(os.environ.get("GT_ROUND2_SCREENSHOTS", "/work/screens/issue20"))
+def _shots(lab) -> Path:
+    """Where issue 20's screenshots go: $GT_ROUND2_SCREENSHOTS, else beside the others."""
+    return Path(os.environ.get("GT_ROUND2_SCREENSHOTS") or lab.shots / "round2")
 
 _JS_FOCUS = """
 (sel) => {
@@ -664,7 +674,7 @@ def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_scree
             sel = f"[data-gt-replay='{i}']"
             root = page.page.locator(sel)
             # The replay's top at the top of the notebook area: step buttons, sentence and tree in view.
-            page.screenshot(ROUND2_SHOTS / f"replay{i}-1366x900.png", sel)
+            page.screenshot(_shots(lab) / f"replay{i}-1366x900.png", sel)
             box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel); const img = r.querySelector('img');
                 return {top: r.getBoundingClientRect().top, bottom: img.getBoundingClientRect().bottom,
                         sentence: r.children[2].getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
@@ -692,7 +702,7 @@ def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_scree
             assert root.get_by_role("button", name=re.compile(r"^\W*play$")).count() == 1
             box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
                 return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
-            page.screenshot(ROUND2_SHOTS / f"replay{i}-paused-1366x900.png", sel)
+            page.screenshot(_shots(lab) / f"replay{i}-paused-1366x900.png", sel)
             box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
                 return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
             assert box["bottom"] <= box["h"], f"replay {i} at step {step}: the tree ends at y = {box['bottom']:.0f}"
@@ -712,7 +722,7 @@ def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_scree
                   sel, timeout=WIDGET_TIMEOUT, what="the Nim replay shows step 42")
         page.wait("(sel) => document.querySelector(sel).children[2].innerText.trim().startsWith('42.')", sel,
                   timeout=WIDGET_TIMEOUT, what="step 42's sentence")
-        page.screenshot(ROUND2_SHOTS / "replay-nim-step42-1366x900.png", sel)
+        page.screenshot(_shots(lab) / "replay-nim-step42-1366x900.png", sel)
         box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
             return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight,
                     text: r.children[2].innerText + ' | ' + r.children[3].innerText}; }""", sel)
@@ -738,7 +748,7 @@ def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
                   timeout=WIDGET_TIMEOUT, what="the why panel opens")
         first = why()
         assert first.startswith(f"Why minimax (O) played {played}."), first
-        page.screenshot(ROUND2_SHOTS / "why-first-move.png", sel)
+        page.screenshot(_shots(lab) / "why-first-move.png", sel)
         empty = root.locator(".widget-gridbox > button", has_text=re.compile(r"^\s*$")).first
         empty.click()
         status = _wait_status(page, "ttt", 0, status, "the agent answers again")
@@ -749,10 +759,14 @@ def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
         assert why().startswith(f"Why minimax (O) played {later.group(1)}."), why()
         marks = page.board("ttt", 0)["cells"]
         assert titles() == [f"cell {i} ({'abc'[i % 3]}{i // 3 + 1}): {m or 'empty'}" for i, m in enumerate(marks)], titles()
-        page.screenshot(ROUND2_SHOTS / "why-follows.png", sel)
+        page.screenshot(_shots(lab) / "why-follows.png", sel)
         root.get_by_role("button", name="New game").click()
         page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim() === ''", sel,
                   timeout=WIDGET_TIMEOUT, what="New game closes the why panel")
+        # Tab reaches every control of the board: the two start toggles, New game, the nine cells.
+        reached = _tab_through(page, sel, root.get_by_role("button", name="You start"))
+        controls = page.page.evaluate(_JS_CONTROLS, sel)
+        assert len(set(reached)) >= controls, f"the board: Tab reached {reached}, of {controls} controls"
     finally:
         lab.done(page)
 
@@ -773,7 +787,7 @@ def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
         page.wait("(sel) => document.querySelector(sel).children[5].innerText.trim().length > 0", sel,
                   timeout=WIDGET_TIMEOUT, what="Check gives feedback")
         feedback = page.practice(0)["feedback"]
-        page.screenshot(ROUND2_SHOTS / "practice-cut.png", sel)
+        page.screenshot(_shots(lab) / "practice-cut.png", sel)
         empty = re.search(r"Still empty: ([^.]*)\.", feedback)
         named = empty.group(1).replace(" and ", ", ").split(", ") if empty else []
         shown = page.page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' .widget-text')]
@@ -784,6 +798,10 @@ def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
             assert label in shown and shown[label] == "", (label, shown, feedback)
         assert "B" not in named and "A" not in named, feedback
         assert "B is under your ✂ on A–B, so its box is hidden and not checked" in feedback, feedback
+        # Tab reaches every control the page shows: settings, every ✂ and box, Check, Show solution, Clear.
+        reached = _tab_through(page, sel, root.locator("select").first, presses=80)
+        controls = page.page.evaluate(_JS_CONTROLS, sel)
+        assert len(set(reached)) >= controls, f"the practice widget: Tab reached {len(set(reached))} of {controls}: {reached}"
     finally:
         lab.done(page)
 
@@ -817,7 +835,7 @@ def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
                           .filter(e => !['none', ''].includes(getComputedStyle(e, '::before').content)
                                        && getComputedStyle(e, '::before').content !== 'normal').length}))""")
         page.page.locator("[data-gt-replay='0'], .gt-widget").first.evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.screenshot(ROUND2_SHOTS / "reopened.png")
+        page.screenshot(_shots(lab) / "reopened.png")
     finally:
         lab.done(page)
     assert len(notes) == 5, notes  # three replays, the board, the practice widget
@@ -845,7 +863,7 @@ def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
                   timeout=OPEN_TIMEOUT, what="the notebook is open")
         page.page.wait_for_timeout(8000)  # the question comes a moment after start-up (within 5 s here)
         toasts = page.page.evaluate("() => [...document.querySelectorAll('.Toastify__toast')].map(t => t.innerText)")
-        page.screenshot(ROUND2_SHOTS / "no-news.png")
+        page.screenshot(_shots(lab) / "no-news.png")
         page.close()
     finally:
         server.stop()
