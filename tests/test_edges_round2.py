@@ -87,8 +87,8 @@ def test_a_learners_function_that_never_returns_is_stopped_with_a_time():
 
     start = time.perf_counter()
     feedback = str(lessons.check_negamax(negamax))
-    assert "did not return within 5 s" in feedback
-    assert time.perf_counter() - start < 12  # once, not once per position
+    assert "did not return within 10 s" in feedback
+    assert time.perf_counter() - start < 22  # once, not once per position
 
 
 def test_a_learners_function_that_sleeps_in_a_thread_is_stopped_too():

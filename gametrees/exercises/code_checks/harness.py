@@ -56,8 +56,9 @@ class _TookTooLong(BaseException):
     """Stops a learner function that runs past :data:`TIME_LIMIT` (see :func:`time_limit`)."""
 
 
-#: Seconds one call of a learner's function may run before the check stops it.
-TIME_LIMIT = 5.0
+#: Seconds one call of a learner's function may run before the check stops it (a right answer
+#: takes well under a second: the test trees are small and the calls to the game are budgeted).
+TIME_LIMIT = 10.0
 
 
 @contextlib.contextmanager
@@ -68,7 +69,8 @@ def time_limit(seconds):
     even a loop that calls nothing (``while True: pass``) or a long
     ``time.sleep``; the previous handler and timer are restored afterwards. In
     another thread, where signals cannot go, a trace function checks the clock
-    on every line of Python. A BaseException: a learner's ``except Exception``
+    on every line of Python (a single long ``time.sleep`` there ends before the
+    check can stop it). A BaseException: a learner's ``except Exception``
     cannot swallow it.
     """
     import signal
@@ -193,7 +195,10 @@ def _call(fn, args, printed, watch):
             value = fn(*args)
     except _TookTooLong:
         if key is not None:
-            _HUNG[key] = time.monotonic()
+            now = time.monotonic()
+            for old in [k for k, t in _HUNG.items() if now - t >= 30 * TIME_LIMIT]:
+                del _HUNG[old]  # (keeps no function longer than it is needed)
+            _HUNG[key] = now
         return Outcome(error=f"did not return within {TIME_LIMIT:g} s (does it loop forever, or wait?)")
     except UsedLibrary as exc:
         return Outcome(error=f"called {exc.name}: {WRITE_IT_YOURSELF}")
