@@ -35,7 +35,9 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 
@@ -53,7 +55,7 @@ from .exports import ALGORITHMS  # (not matplotlib: the exports load it on first
 from .games import MAX, ConnectFour, Nim, TicTacToe
 from .montecarlo import MCTSAgent
 from .tournaments import tournament
-from .trees import MAX_PLIES, tree_from_dict, tree_from_nested
+from .trees import MAX_PLIES, read_json, tree_from_dict, tree_from_nested
 
 __all__ = ["main"]
 
@@ -68,6 +70,21 @@ DEFAULT_DEPTH = {"tictactoe": None, "connect4": 4, "nim": None}
 
 class UsageError(Exception):
     """A bad combination of arguments (reported like argparse's errors)."""
+
+
+class _Once(argparse.Action):
+    """Store an option's value, refusing the option given twice (the last would silently win)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"argument {option_string}: given twice; give it once")
+        setattr(namespace, self.dest, values)
+
+
+def _seed_text(text):
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a number or a word such as a student number, got an empty seed")
+    return text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -101,8 +118,14 @@ JSON_LIMIT = 10 * 1024 * 1024
 
 
 def _read_json_file(name):
-    """The text of the file ``name``, read up to :data:`JSON_LIMIT` bytes (never forever)."""
+    """The text of the file ``name``, read up to :data:`JSON_LIMIT` bytes (never forever).
+
+    Only a regular file is read: a named pipe or a device could block forever.
+    """
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            raise UsageError(f"--json: {name!r} is not a regular file (a pipe, a device, a folder or "
+                             "a socket): give a tree file, or the JSON text itself")
         with open(name, "rb") as file:
             data = file.read(JSON_LIMIT + 1)
     except OSError as error:
@@ -217,13 +240,13 @@ def build_parser():
                     "Folders are not created.",
         epilog=f'example: {PROG} export --tree "[[3,12,8],[2,4,6],[14,5,2]]" --answer alphabeta.svg')
     source = x.add_mutually_exclusive_group(required=True)
-    source.add_argument("--tree", metavar="NESTED",
+    source.add_argument("--tree", metavar="NESTED", action=_Once,
                         help='the tree as nested lists: numbers are leaves, e.g. "[[3,12,8],[2,4,6]]"; '
                              'a dict such as {"chance": [...], "p": [...]} makes a chance node')
-    source.add_argument("--json", metavar="FILE_OR_TEXT",
+    source.add_argument("--json", metavar="FILE_OR_TEXT", action=_Once,
                         help="the tree as JSON, in a file or as the text itself: a dict of nodes "
                              "(as gt.tree_from_dict takes) or nested lists")
-    source.add_argument("--seed", metavar="N",
+    source.add_argument("--seed", metavar="N", action=_Once, type=_seed_text,
                         help="the tree of a generated exercise with this seed (a number, or a word "
                              "such as a student number)")
     x.add_argument("--kind", choices=EXERCISE_KINDS, default=None,
@@ -243,6 +266,10 @@ def build_parser():
                         "pruned branches)")
     x.add_argument("--fps", type=_fps, default=None,
                    help="steps per second of a .gif or .mp4 answer (default 1)")
+    x.add_argument("--force", action="store_true",
+                   help="overwrite an existing file that an earlier export did not write (without "
+                        "it, only the command's own earlier output is replaced); the --json input "
+                        "file is never overwritten")
     return parser
 
 
@@ -339,7 +366,7 @@ def run_play(args, out, read=input):
             try:
                 move = human(game, state)
             except QuitGame:
-                print("game abandoned.", file=out)
+                print("Game abandoned.", file=out)
                 return 0
         else:
             move = agent(game, state)
@@ -349,9 +376,9 @@ def run_play(args, out, read=input):
     print(game.display(state), file=out)
     utility = game.utility(state)
     if utility == 0:
-        print("a draw.", file=out)
+        print("Draw.", file=out)
     elif (utility > 0) == you_first:
-        print("you win!", file=out)
+        print("You win!", file=out)
     else:
         print(f"{agent.name} wins.", file=out)
     return 0
@@ -361,7 +388,7 @@ def _export_source(args):
     """The tree named by --tree or --json, or the exercise named by --seed."""
     if args.tree is not None:
         try:
-            spec = json.loads(args.tree)
+            spec = read_json(args.tree)
         except RecursionError:
             raise UsageError(f"--tree: the list {_TOO_DEEP}") from None
         except json.JSONDecodeError:
@@ -370,6 +397,8 @@ def _export_source(args):
             except (ValueError, SyntaxError, MemoryError, RecursionError):
                 raise UsageError(f"--tree: {args.tree!r} is not a nested list such as "
                                  '"[[3,12,8],[2,4,6],[14,5,2]]"') from None
+        except ValueError as error:  # a number too long to read, a key given twice
+            raise UsageError(f"--tree: {error}") from None
         try:
             return tree_from_nested(spec)
         except (ValueError, TypeError) as error:
@@ -379,9 +408,11 @@ def _export_source(args):
         if not text.lstrip().startswith(("{", "[")):
             text = _read_json_file(text)
         try:
-            data = json.loads(text)
+            data = read_json(text)
         except json.JSONDecodeError as error:
             raise UsageError(f"--json: not valid JSON: {error}") from None
+        except ValueError as error:
+            raise UsageError(f"--json: {error}") from None
         except RecursionError:
             raise UsageError(f"--json: the JSON {_TOO_DEEP}") from None
         nested = not isinstance(data, dict) or (
@@ -436,6 +467,7 @@ def run_export(args, out):
             check_target(path, {**FIGURE_FORMATS, **ANIMATION_FORMATS}, "--answer")
     except (ValueError, OSError) as error:
         raise UsageError(str(error)) from None
+    _check_overwrites(args, targets)
     animated = [p for p in args.answer if _suffix(p) in ANIMATION_FORMATS]
     if args.fps is not None and not animated:
         raise UsageError("--fps is for an animated answer: give --answer PATH.gif (or .mp4)")
@@ -463,6 +495,25 @@ def run_export(args, out):
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     return 0
+
+
+def _check_overwrites(args, targets):
+    """Refuse to write over the command's input, or over a file an export did not write without --force."""
+    from .exports.files import is_own_output
+
+    given = [*args.question, *args.answer]
+    if args.json is not None and not args.json.lstrip().startswith(("{", "[")):
+        source = Path(args.json).expanduser().resolve()
+        for path, target in zip(given, targets):
+            if target == source or (target.exists() and source.exists() and os.path.samefile(target, source)):
+                raise UsageError(f"{path!r} is the --json input file: the export would write over "
+                                 "the tree it reads; write to another path")
+    if args.force:
+        return
+    for path, target in zip(given, targets):
+        if target.exists() and not is_own_output(target):
+            raise UsageError(f"{path!r} exists and was not written by an export: give --force to "
+                             "overwrite it, or another path")
 
 
 def _ffmpeg():

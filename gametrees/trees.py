@@ -36,6 +36,7 @@ import math
 import random
 import reprlib
 import sys
+import threading
 from collections import deque
 from contextlib import contextmanager
 
@@ -61,6 +62,7 @@ __all__ = [
     "deep_recursion",
     "expand",
     "random_tree",
+    "read_json",
     "textbook_labels",
     "tree_from_dict",
     "tree_from_nested",
@@ -68,16 +70,28 @@ __all__ = [
 ]
 
 
+# deep_recursion's bookkeeping: Python's recursion limit is one number for the
+# whole interpreter, so threads that search at the same time share one raise.
+# The first to enter remembers the limit as it was; the last to leave puts it back.
+_stack_lock = threading.Lock()
+_stack_holders = 0
+_stack_base = 0
+_stack_raised = 0
+
+
 @contextmanager
 def deep_recursion(levels=MAX_PLIES):
     """Room on Python's stack for ``levels`` more nested calls, inside a ``with``.
 
     Raises Python's recursion limit by ``levels`` (plus a margin) and restores
-    it afterwards. The searches recurse once per ply and stop themselves at
-    :data:`MAX_PLIES`, so the raised limit is never reached. This is safe:
-    since Python 3.11 a call from Python code to Python code uses no C stack,
-    and on 3.10 a few thousand frames take well under the 8 MB of a main
-    thread's stack.
+    it afterwards. The limit is one number for the whole interpreter, so the
+    raise is counted under a lock: searches running at the same time in several
+    threads share it, and the last one to finish restores the limit that was
+    set before the first one started (never a raised limit left behind). The
+    searches recurse once per ply and stop themselves at :data:`MAX_PLIES`, so
+    the raised limit is never reached. This is safe: since Python 3.11 a call
+    from Python code to Python code uses no C stack, and on 3.10 a few thousand
+    frames take well under the 8 MB of a main thread's stack.
 
     >>> import sys
     >>> before = sys.getrecursionlimit()
@@ -87,14 +101,22 @@ def deep_recursion(levels=MAX_PLIES):
     >>> sys.getrecursionlimit() == before
     True
     """
-    old = sys.getrecursionlimit()
-    new = old + levels + 200
-    sys.setrecursionlimit(new)
+    global _stack_holders, _stack_base, _stack_raised
+    with _stack_lock:
+        if _stack_holders == 0:
+            _stack_base = _stack_raised = sys.getrecursionlimit()
+        need = _stack_base + levels + 200
+        if need > _stack_raised:
+            sys.setrecursionlimit(need)
+            _stack_raised = need
+        _stack_holders += 1
     try:
         yield
     finally:
-        if sys.getrecursionlimit() == new:
-            sys.setrecursionlimit(old)
+        with _stack_lock:
+            _stack_holders -= 1
+            if _stack_holders == 0 and sys.getrecursionlimit() == _stack_raised:
+                sys.setrecursionlimit(_stack_base)
 
 
 # ----------------------------------------------------------------------------
@@ -169,6 +191,10 @@ def validate_tree(G) -> None:
     nodes = G.nodes
     for n in G:
         attrs = nodes[n]
+        label = attrs.get("label")
+        if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int, float))):
+            raise TypeError(f"node {n!r} has the label {label!r} ({type(label).__name__}): a label is "
+                            "the name shown on the drawing, a str such as 'B' (or a number)")
         children = G._succ[n]
         if children:
             player = attrs.get("player")
@@ -374,6 +400,49 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
     return G
 
 
+def _refuse_duplicates(pairs):
+    keys = set()
+    for key, _ in pairs:
+        if key in keys:
+            raise _DuplicateKey(key)
+        keys.add(key)
+    return dict(pairs)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def read_json(text, what="the tree"):
+    """The value of the JSON ``text``: :func:`json.loads`, refusing what it would quietly accept.
+
+    A key given twice in one object (``json.loads`` keeps the last and drops
+    the first without a word) and a number longer than Python reads (4,300
+    digits by default) are a ``ValueError`` naming ``what``. Text that is not
+    JSON raises :class:`json.JSONDecodeError` as usual; a nesting too deep for
+    the reader raises ``RecursionError``.
+
+    >>> read_json('{"A": {"player": "max", "children": ["B"]}, "B": 3}')["B"]
+    3
+    >>> read_json('{"B": 3, "B": 4}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the tree gives the key 'B' twice in one object: give each key once
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_refuse_duplicates)
+    except _DuplicateKey as twice:
+        raise ValueError(f"{what} gives the key {twice.args[0]!r} twice in one object: give each key once") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:
+        if "digits" not in str(error):
+            raise
+        limit = sys.get_int_max_str_digits()
+        raise ValueError(f"{what} has a number with more than {limit:,} digits, more than Python reads: "
+                         "a game value is a short number such as 12 or -3.5") from None
+
+
 def tree_from_dict(spec, root=None) -> nx.DiGraph:
     """Build a game tree of any shape from a dict (or its JSON text).
 
@@ -409,7 +478,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                     f"at position {exc.start} ({exc.reason}); JSON text must be UTF-8"
                 ) from None
         try:
-            spec = json.loads(spec)
+            spec = read_json(spec)
         except json.JSONDecodeError as exc:
             raise ValueError(f"the tree is not valid JSON: {exc}") from None
         except RecursionError:
@@ -552,7 +621,8 @@ def random_tree(
         lo_v, hi_v = values
     except (TypeError, ValueError):
         raise TypeError(f"values must be a (lo, hi) pair of ints, got {values!r}") from None
-    if not (isinstance(lo_v, int) and isinstance(hi_v, int)) or lo_v > hi_v:
+    if (isinstance(lo_v, bool) or isinstance(hi_v, bool) or not (isinstance(lo_v, int) and isinstance(hi_v, int))
+            or lo_v > hi_v):
         raise ValueError(f"values must be a (lo, hi) pair of ints with lo <= hi, got {values!r}")
     if ordering not in (None, "best", "worst"):
         raise ValueError(f"ordering must be None, 'best' or 'worst', got {ordering!r}")

@@ -3,8 +3,9 @@
 Used by ``tests/test_browser.py``. :class:`JupyterLabServer` starts ``jupyter lab`` on
 127.0.0.1 with a random token and a free port, on a temporary folder holding *copies* of
 the notebooks (outputs and execution counts cleared, so everything on the page comes from
-this run), with its own settings (no news pop-up, no windowing: every cell is in the DOM)
-and workspaces, and stops it by its process id (its whole process group).
+this run), with the lessons' default settings from ``jupyterlab-settings/overrides.d`` (no
+news pop-up, widget state saved) and its own user settings (no windowing: every cell is in
+the DOM) and workspaces, and stops it by its process id (its whole process group).
 :class:`NotebookPage` opens a notebook in a page of Debian's Chromium (driven by
 playwright's Python API), runs all cells and reads the results back from the DOM.
 
@@ -35,11 +36,12 @@ CHROMIUM_ARGS = [
 ]
 INSTALL_HINT = "install Debian's chromium: apt-get install -y chromium; pip install playwright"
 
+# The lessons' default settings (no news pop-up, widget state saved with the notebook), as this
+# checkout has them: the test server reads them from here, not from what pip installed.
+OVERRIDES = Path(__file__).resolve().parents[1] / "jupyterlab-settings" / "overrides.d"
+
 # JupyterLab user settings for the test server (JSON; JupyterLab reads them as JSON5).
 _SETTINGS = {
-    # No "Jupyter news" pop-up and no update check (no network, nothing covering the page).
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-        {"fetchNews": "false", "checkForUpdates": False},
     # Every cell stays in the DOM (no virtual scrolling), so the page can be checked whole.
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     # The copies are scratch files: no autosave.
@@ -123,6 +125,8 @@ class JupyterLabServer:
             path = settings / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(values), encoding="utf-8")
+        app_settings = self.home / "app-settings"  # JupyterLab's defaults: the lessons' overrides.d
+        shutil.copytree(OVERRIDES, app_settings / "overrides.d", dirs_exist_ok=True)
         env = dict(os.environ)
         env.pop("MPLBACKEND", None)  # the kernels draw inline figures
         env.update(
@@ -136,6 +140,7 @@ class JupyterLabServer:
             "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}", "--allow-root",
             "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands by id
+            f"--LabApp.app_settings_dir={app_settings}",
         ]
         with open(self.log_path, "wb") as log:
             # A new session: the server and its kernels form one process group, stopped together.

@@ -24,7 +24,15 @@ opens each notebook in turn, runs all cells and checks through the page:
   at 1366x900 (:data:`NO_OVERFLOW`);
 - a lesson run, saved, closed and reopened shows its widgets with their pictures, not
   "Error displaying widget: model not found" (widget state saved with the notebook:
-  ``jupyterlab-settings/`` in requirements.txt).
+  ``jupyterlab-settings/`` in requirements.txt);
+- issue 20 (``-k round2``, a scratch notebook with one widget of each kind; screenshots in
+  ``$GT_ROUND2_SCREENSHOTS``, else a ``round2`` folder beside the others): the replay's play/pause named
+  in words, pause stays at its step, Tab reaches every control, the tree ends on the 900 px
+  screen (also lesson 05's Nim at its longest step); "Why did it play that?" follows the
+  agent's latest move and closes on New game; board cells' tooltips name square and mark; a
+  practice check never calls a hidden or filled box empty; reopened widgets show "Run the
+  cell to use the controls" on their saved picture, without broken-link icons; a fresh
+  JupyterLab with the lessons' settings asks no news question.
 
 A screenshot of each notebook (and of each kind of widget in it) is saved to
 ``$GT_BROWSER_SCREENSHOTS``, or to a pytest temporary folder printed in the output
@@ -61,6 +69,7 @@ NO_OVERFLOW = {"03_alpha_beta.ipynb": "replay", "04_depth_and_evaluation.ipynb":
                "05_search_enhancements.ipynb": "replay", "assignments/A2_alpha_beta.ipynb": "practice"}
 SCRATCH_REOPEN = "scratch/reopen.ipynb"
 SCRATCH_MCTS = "scratch/mcts.ipynb"
+SCRATCH_ROUND2 = "scratch/round2.ipynb"  # issue 20: the widgets a learner touches, one of each
 VIEWPORT = {"width": 1366, "height": 900}
 
 OPEN_TIMEOUT = 90  # s: JupyterLab loads and the kernel is idle
@@ -102,6 +111,18 @@ def lab(tmp_path_factory):
     browser.write_notebook(root / SCRATCH_MCTS, [
         "%matplotlib inline\nimport gametrees as gt",
         "T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])\ngt.replay(gt.mcts(T, playouts=12, seed=0))",
+    ])
+    browser.write_notebook(root / SCRATCH_ROUND2, [
+        "%matplotlib inline\nimport gametrees as gt\nfrom gametrees.games import TicTacToe\n"
+        "from gametrees.evaluation import tictactoe_open_lines\nttt = TicTacToe()",
+        # lesson 03's random tree and lesson 04's board tree
+        "gt.replay(gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20))))",
+        "gt.replay(gt.alphabeta(ttt, ttt.from_string('X.O/.X./O..'), depth=2, evaluate=tictactoe_open_lines,"
+        " trace=True), boards=ttt)",
+        "gt.play(ttt, agent='minimax', seed=1)",
+        "gt.practice(seed=1)",
+        # lesson 05's Nim: the tallest tree (480 px) and the longest sentences (step 42)
+        "from gametrees.games import Nim\ngt.replay(gt.alphabeta(Nim(6), table=True, trace=True))",
     ])
     shots = Path(os.environ.get("GT_BROWSER_SCREENSHOTS") or base / "screenshots")
     shots.mkdir(parents=True, exist_ok=True)
@@ -676,3 +697,260 @@ def test_the_mcts_replay_step_by_step(lab):
         page.screenshot(lab.shots / "mcts-replay.png", "[data-gt-replay='0']")
     finally:
         lab.done(page)
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 20: what a learner touches, round 2 (scratch/round2.ipynb: one widget of each kind)
+# ---------------------------------------------------------------------------------------
+
+def _shots(lab) -> Path:
+    """Where issue 20's screenshots go: $GT_ROUND2_SCREENSHOTS, else beside the others."""
+    return Path(os.environ.get("GT_ROUND2_SCREENSHOTS") or lab.shots / "round2")
+
+_JS_FOCUS = """
+(sel) => {
+  const root = document.querySelector(sel);
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  const name = el.getAttribute('aria-label') || el.getAttribute('title') || (el.innerText || '').trim()
+    || el.getAttribute('placeholder') || el.className;
+  return el.tagName.toLowerCase() + ':' + name;
+}
+"""
+
+_JS_CONTROLS = """
+(sel) => {
+  const root = document.querySelector(sel);
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+                          getComputedStyle(el).visibility !== 'hidden'; };
+  return [...root.querySelectorAll('button, input, select, textarea, [tabindex="0"]')]
+    .filter(el => visible(el) && !el.disabled).length;
+}
+"""
+
+
+def _round2_page(lab):
+    to_run, _ = lab.code_cells(SCRATCH_ROUND2)
+    page = lab.open(SCRATCH_ROUND2)
+    page.run_all(to_run, timeout=RUN_TIMEOUT)
+    problems = page.problems(to_run)
+    assert not problems, "\n".join(problems)
+    found = page.mark_widgets()
+    assert found["replay"] == 3 and found["ttt"] == 1 and found["practice"] == 1, found
+    return page
+
+
+def _tab_through(page, sel, first, presses=40):
+    """Focus ``first`` (a locator) and press Tab: the controls inside ``sel`` reached, in order."""
+    first.focus()
+    reached = [page.page.evaluate(_JS_FOCUS, sel)]
+    for _ in range(presses):
+        page.page.keyboard.press("Tab")
+        now = page.page.evaluate(_JS_FOCUS, sel)
+        if now is None:
+            break
+        reached.append(now)
+    return reached
+
+
+def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_screen(lab):
+    page = _round2_page(lab)
+    try:
+        for i in (0, 1):
+            sel = f"[data-gt-replay='{i}']"
+            root = page.page.locator(sel)
+            # The replay's top at the top of the notebook area: step buttons, sentence and tree in view.
+            page.screenshot(_shots(lab) / f"replay{i}-1366x900.png", sel)
+            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel); const img = r.querySelector('img');
+                return {top: r.getBoundingClientRect().top, bottom: img.getBoundingClientRect().bottom,
+                        sentence: r.children[2].getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
+            assert box["bottom"] <= box["h"], f"replay {i}: the tree ends at y = {box['bottom']:.0f}, below the " \
+                                              f"900 px screen (widget top at {box['top']:.0f})"
+            # Play/pause has a name in words; the stop button (back to step 1) is not offered.
+            play = root.get_by_role("button", name=re.compile(r"^\W*play$"))
+            assert play.count() == 1 and play.is_visible(), "the play button has no accessible name 'play'"
+            assert root.locator(".widget-play button:visible").count() == 1
+            start = page.replay(i)
+            play.click()
+            page.wait("""(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent || '1').trim() !== '1'""",
+                      sel, timeout=WIDGET_TIMEOUT, what=f"replay {i} plays")
+            pause = root.get_by_role("button", name=re.compile(r"^\W*pause$"))
+            assert pause.count() == 1, "while playing the button is named 'pause'"
+            pause.click()
+            page.page.wait_for_timeout(1500)
+            at = page.replay(i)
+            step = int(at["readout"])
+            assert step > 1, f"replay {i}: pause went back to step 1 ({at})"
+            page.page.wait_for_timeout(1500)
+            assert page.replay(i)["readout"] == at["readout"], "the replay goes on after pause"
+            page.page.wait_for_function(
+                "([sel, s]) => document.querySelector(sel).children[2].innerText.trim().length > 0", arg=[sel, step])
+            assert root.get_by_role("button", name=re.compile(r"^\W*play$")).count() == 1
+            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
+                return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
+            page.screenshot(_shots(lab) / f"replay{i}-paused-1366x900.png", sel)
+            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
+                return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
+            assert box["bottom"] <= box["h"], f"replay {i} at step {step}: the tree ends at y = {box['bottom']:.0f}"
+            # Tab reaches every control of the replay, in order, from the play button.
+            reached = _tab_through(page, sel, root.get_by_role("button", name=re.compile(r"^\W*play$")))
+            controls = page.page.evaluate(_JS_CONTROLS, sel)
+            assert len(set(reached)) >= controls, f"replay {i}: Tab reached {reached}, of {controls} controls"
+            assert start["sentence"]
+        # Lesson 05's Nim at its longest sentence: the tree still ends on the screen.
+        sel = "[data-gt-replay='2']"
+        handle = page.page.locator(f"{sel} .noUi-handle").first
+        handle.focus()
+        handle.press("Home")
+        for _ in range(41):
+            handle.press("ArrowRight")
+        page.wait("(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent || '').trim() === '42'",
+                  sel, timeout=WIDGET_TIMEOUT, what="the Nim replay shows step 42")
+        page.wait("(sel) => document.querySelector(sel).children[2].innerText.trim().startsWith('42.')", sel,
+                  timeout=WIDGET_TIMEOUT, what="step 42's sentence")
+        page.screenshot(_shots(lab) / "replay-nim-step42-1366x900.png", sel)
+        box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
+            return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight,
+                    text: r.children[2].innerText + ' | ' + r.children[3].innerText}; }""", sel)
+        assert box["bottom"] <= box["h"], f"the Nim replay at step 42: the tree ends at y = {box['bottom']:.0f} ({box['text']})"
+    finally:
+        lab.done(page)
+
+
+def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
+    page = _round2_page(lab)
+    sel = "[data-gt-ttt='0']"
+    root = page.page.locator(sel)
+    try:
+        # Every cell's tooltip (its accessible description) names its square and what is on it.
+        titles = lambda: root.locator(".widget-gridbox > button").evaluate_all("bs => bs.map(b => b.title)")  # noqa: E731
+        assert titles()[0] == "cell 0 (a1): empty" and titles()[4] == "cell 4 (b2): empty", titles()
+        root.locator(".widget-gridbox > button").nth(0).click()
+        status = _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.", "the agent answers")
+        played = re.search(r"The agent played cell (\d)", status).group(1)
+        root.get_by_role("button", name="Why did it play that?").click()
+        why = lambda: page.page.evaluate("(sel) => document.querySelector(sel).children[4].innerText.trim()", sel)  # noqa: E731
+        page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim().length > 0", sel,
+                  timeout=WIDGET_TIMEOUT, what="the why panel opens")
+        first = why()
+        assert first.startswith(f"Why minimax (O) played {played}."), first
+        page.screenshot(_shots(lab) / "why-first-move.png", sel)
+        empty = root.locator(".widget-gridbox > button", has_text=re.compile(r"^\s*$")).first
+        empty.click()
+        status = _wait_status(page, "ttt", 0, status, "the agent answers again")
+        later = re.search(r"The agent played cell (\d)", status)
+        assert later, status
+        page.wait("([sel, old]) => document.querySelector(sel).children[4].innerText.trim() !== old", [sel, first],
+                  timeout=WIDGET_TIMEOUT, what="the open why panel follows the agent's latest move")
+        assert why().startswith(f"Why minimax (O) played {later.group(1)}."), why()
+        marks = page.board("ttt", 0)["cells"]
+        assert titles() == [f"cell {i} ({'abc'[i % 3]}{i // 3 + 1}): {m or 'empty'}" for i, m in enumerate(marks)], titles()
+        page.screenshot(_shots(lab) / "why-follows.png", sel)
+        root.get_by_role("button", name="New game").click()
+        page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim() === ''", sel,
+                  timeout=WIDGET_TIMEOUT, what="New game closes the why panel")
+        # Tab reaches every control of the board: the two start toggles, New game, the nine cells.
+        reached = _tab_through(page, sel, root.get_by_role("button", name="You start"))
+        controls = page.page.evaluate(_JS_CONTROLS, sel)
+        assert len(set(reached)) >= controls, f"the board: Tab reached {reached}, of {controls} controls"
+    finally:
+        lab.done(page)
+
+
+def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
+    page = _round2_page(lab)
+    sel = "[data-gt-practice='0']"
+    root = page.page.locator(sel)
+    try:
+        root.locator("input[placeholder='A']").fill("12")
+        root.locator("input[placeholder='B']").fill("3")
+        root.locator("input[placeholder='B']").press("Tab")
+        root.locator("button[title^='prune the edge A–B']").click()
+        page.wait("(sel) => getComputedStyle(document.querySelector(sel).querySelector(\"input[placeholder='B']\")"
+                  ".closest('.widget-text')).visibility === 'hidden'", sel, timeout=WIDGET_TIMEOUT,
+                  what="the cut hides B's box")
+        _button(root, "Check").click()
+        page.wait("(sel) => document.querySelector(sel).children[5].innerText.trim().length > 0", sel,
+                  timeout=WIDGET_TIMEOUT, what="Check gives feedback")
+        feedback = page.practice(0)["feedback"]
+        page.screenshot(_shots(lab) / "practice-cut.png", sel)
+        empty = re.search(r"Still empty: ([^.]*)\.", feedback)
+        named = empty.group(1).replace(" and ", ", ").split(", ") if empty else []
+        shown = page.page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' .widget-text')]
+            .filter(t => getComputedStyle(t).visibility !== 'hidden')
+            .map(t => [t.querySelector('input').placeholder, t.querySelector('input').value])""", sel)
+        shown = dict(shown)
+        for label in named:  # every box the check calls empty is on the page, and empty
+            assert label in shown and shown[label] == "", (label, shown, feedback)
+        assert "B" not in named and "A" not in named, feedback
+        assert "B is under your ✂ on A–B, so its box is hidden and not checked" in feedback, feedback
+        # Tab reaches every control the page shows: settings, every ✂ and box, Check, Show solution, Clear.
+        reached = _tab_through(page, sel, root.locator("select").first, presses=80)
+        controls = page.page.evaluate(_JS_CONTROLS, sel)
+        assert len(set(reached)) >= controls, f"the practice widget: Tab reached {len(set(reached))} of {controls}: {reached}"
+    finally:
+        lab.done(page)
+
+
+def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
+    from gametrees.widgets.output import OFFLINE_NOTE
+
+    page = _round2_page(lab)
+    try:
+        live = page.page.evaluate("""() => [...document.querySelectorAll('.gt-note')]
+            .filter(n => n.getBoundingClientRect().height > 0).length""")
+        assert live == 0, "the 'run the cell' line shows while the widgets are live"
+        page.command("docmanager:save")
+        page.wait("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')",
+                  timeout=30, what="the notebook is saved")
+    finally:
+        lab.done(page)
+    page = lab.open(SCRATCH_ROUND2)  # not run: the saved widgets, no kernel behind them
+    try:
+        page.wait("() => document.querySelectorAll('.gt-widget').length >= 5", timeout=WIDGET_TIMEOUT,
+                  what="the saved widgets render")
+        page.settle_images()
+        notes = page.page.evaluate("""() => [...document.querySelectorAll('.gt-widget')]
+            .filter(w => !w.parentElement.closest('.gt-widget'))
+            .map(w => ({note: [...w.querySelectorAll(':scope > .gt-note')].map(n => n.getBoundingClientRect().height > 0
+                          ? n.innerText.trim() : '').join('|'),
+                        cells: w.querySelectorAll('.widget-gridbox > button').length,
+                        images: [...w.querySelectorAll('img')].filter(i => i.getBoundingClientRect().width > 0)
+                          .map(i => i.complete && i.naturalWidth > 0),
+                        icons: [...w.querySelectorAll('.jupyter-widgets-disconnected')]
+                          .filter(e => !['none', ''].includes(getComputedStyle(e, '::before').content)
+                                       && getComputedStyle(e, '::before').content !== 'normal').length}))""")
+        page.page.locator("[data-gt-replay='0'], .gt-widget").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.screenshot(_shots(lab) / "reopened.png")
+    finally:
+        lab.done(page)
+    assert len(notes) == 5, notes  # three replays, the board, the practice widget
+    for w in notes:
+        assert w["note"] == OFFLINE_NOTE, w
+        # the picture: the figure of a replay or a practice tree, the nine cells of the board
+        assert (w["images"] and all(w["images"])) or w["cells"] == 9, f"a reopened widget lost its picture: {w}"
+        assert w["icons"] == 0, f"broken-link icons still shown: {w}"
+
+
+def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
+    """A fresh server (no answer to the question stored yet): the lessons' settings turn the news off.
+
+    (The module's server is no use here: opening a page there clicks the toasts away, and
+    answering the question stores the answer in its user settings.)
+    """
+    root = tmp_path / "notebooks"
+    browser.write_notebook(root / "a.ipynb", ["1 + 1"])
+    server = JupyterLabServer(root, tmp_path)
+    server.start(timeout=OPEN_TIMEOUT)
+    try:
+        page = NotebookPage(server, lab.context, "a.ipynb", workspace="news")
+        page.page.goto(page.url, wait_until="domcontentloaded", timeout=OPEN_TIMEOUT * 1000)
+        page.wait("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel .jp-Cell')",
+                  timeout=OPEN_TIMEOUT, what="the notebook is open")
+        page.page.wait_for_timeout(8000)  # the question comes a moment after start-up (within 5 s here)
+        toasts = page.page.evaluate("() => [...document.querySelectorAll('.Toastify__toast')].map(t => t.innerText)")
+        page.screenshot(_shots(lab) / "no-news.png")
+        page.close()
+    finally:
+        server.stop()
+    assert not any("news" in t.lower() for t in toasts), toasts

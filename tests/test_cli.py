@@ -181,7 +181,7 @@ def test_play_asks_again_after_an_illegal_move_and_quits():
     illegal = [line for line in lines if "cell 4 is already taken" in line]
     assert len(illegal) == 1
     assert any("'four' is not a move" in line for line in lines)
-    assert "minimax plays" in out and lines[-1].endswith("game abandoned.")
+    assert "minimax plays" in out and lines[-1].endswith("Game abandoned.")
 
 
 def test_play_a_whole_game_by_typing_every_cell():
@@ -189,7 +189,7 @@ def test_play_a_whole_game_by_typing_every_cell():
     answers = [str(cell) for _ in range(9) for cell in range(9)]
     code, out = call("play", "tictactoe", "--agent", "random", "--seed", "4", stdin_lines=answers)
     assert code == 0
-    assert out.splitlines()[-1] in ("you win!", "a draw.", "random wins.")
+    assert out.splitlines()[-1] in ("You win!", "Draw.", "random wins.")
 
 
 def test_play_connect4_agent_first_until_the_input_ends():
@@ -197,10 +197,34 @@ def test_play_connect4_agent_first_until_the_input_ends():
     assert code == 0
     assert out.count("alphabeta plays") == 2
     assert "a move must be a column 0..6" in out
-    assert out.rstrip().endswith("game abandoned.")
+    assert out.rstrip().endswith("Game abandoned.")
 
 
 def test_play_minimax_wins_or_draws_against_a_person_who_plays_badly():
     answers = [str(cell) for cell in range(8, -1, -1)] * 2
     code, out = call("play", "tictactoe", "--first", "agent", stdin_lines=answers)
-    assert code == 0 and out.splitlines()[-1] in ("minimax wins.", "a draw.")
+    assert code == 0 and out.splitlines()[-1] in ("minimax wins.", "Draw.")
+
+
+def test_a_drawn_game_ends_with_draw_capitalised_like_the_other_endings():
+    # The person plays perfectly too (minimax's own move, read off the game so far): a draw.
+    import re
+
+    import gametrees as gt
+
+    game = gt.TicTacToe()
+    out = io.StringIO()
+    played = []
+
+    def read(prompt):
+        state = game.initial
+        replies = [int(m) for m in re.findall(r"minimax plays (\d+)", out.getvalue())]
+        moves = [m for pair in zip(played, replies) for m in pair] + played[len(replies):]
+        for move in moves:
+            state = game.result(state, move)
+        move = gt.minimax(game, state).move
+        played.append(move)
+        return str(move)
+
+    assert main(["play", "tictactoe"], out=out, read=read) == 0
+    assert out.getvalue().splitlines()[-1] == "Draw."

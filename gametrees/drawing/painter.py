@@ -57,6 +57,7 @@ _TINT = {MAX: "#CFE8F7", MIN: "#FBE3B3", CHANCE: "#BFE6DA", "leaf": "#FFFFFF"}
 _INK = "#000000"
 _GREY = "#8C8C8C"
 _FAINT = "#B8B8B8"
+_TODO_TEXT = "#767676"  # text of what the search has not reached: grey, but 4.5:1 on white (WCAG AA)
 _PRUNED_FILL = "#DDDDDD"
 _DASH = (0, (3.0, 2.0))
 
@@ -520,8 +521,9 @@ class Painter:
                     t = 0.62 if chance_edge else 0.42
                     xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
                     side = -1 if x1 < x0 - 1e-9 else 1
-                    texts.add("moves", xy, label, "#404040" if sc.style[v] != "todo" else _FAINT,
-                              7.5 * max(f, 0.7), ha="left" if side > 0 else "right", dx=3.5 * side)
+                    # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
+                    texts.add("moves", xy, label, "#404040" if sc.style[v] != "todo" else _TODO_TEXT,
+                              7.5 * max(f, 1.0), ha="left" if side > 0 else "right", dx=3.5 * side)
         # -- ellipsis markers for hidden children --------------------------------
         for n, h in prep.hidden.items():
             x, y = pos[n]
@@ -611,7 +613,7 @@ class Painter:
             half = _SHAPE_SIZE[kind] * fm / 2
             if self.labels:
                 label = prep.G.nodes[n].get("label")
-                color = {"todo": _FAINT, "pruned": _GREY}.get(style, "#333333")
+                color = {"todo": _TODO_TEXT, "pruned": _GREY}.get(style, "#333333")
                 if label is None:
                     pass
                 elif prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
@@ -630,7 +632,7 @@ class Painter:
                               dx=side * (half + 2.0 * f), dy=half * 0.45 if kind != MIN else -half * 0.1, owner=n)
             if n in sc.window and (self.windows or (self.windows is None and style == "active")):
                 a, b = sc.window[n]
-                wsize = 7.5 * max(f, 0.75)
+                wsize = 7.5 * max(f, 1.0)  # >= 10 px at 100 dpi, however small the tree is drawn
                 dx = (half * _HALO if n == sc.current else half) + 1.5 * f
                 texts.add("windows", xy, f"α={format_number(a)}", "#303030", wsize, ha="left", va="bottom",
                           dx=dx, dy=0.8, owner=n)
@@ -770,9 +772,9 @@ class Painter:
                 if pu is None or "move" not in G.edges[pu, n]:
                     continue
                 said = move_name(game, G.nodes[pu]["state"], G.edges[pu, n]["move"])
-                color = {"todo": _FAINT, "pruned": _GREY}.get(sc.style[n], "#303030")
+                color = {"todo": _TODO_TEXT, "pruned": _TODO_TEXT}.get(sc.style[n], "#303030")
                 above = bh / 2 + (9.0 * f + 2.0 if n == sc.current else 2.0)  # clear of the current halo
-                texts.add("moves", pos[n], said, color, 8.0 * f, va="bottom", dy=above, owner=n)
+                texts.add("moves", pos[n], said, color, 8.0 * max(f, 0.94), va="bottom", dy=above, owner=n)
         # the value under each board, with the mover's shape
         vsize = 9.5 * f
         glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
@@ -787,7 +789,7 @@ class Painter:
                       dy=-(bh / 2 + 4.5 * f), owner=n)
             if n in sc.window and (self.windows or (self.windows is None and style == "active")):
                 a, b = sc.window[n]
-                wsize = 7.5 * max(f, 0.75)
+                wsize = 7.5 * max(f, 1.0)  # >= 10 px at 100 dpi, however small the tree is drawn
                 dx = bw / 2 + (9.0 if n == sc.current else 3.0) * f
                 texts.add("windows", pos[n], f"α={format_number(a)}", "#303030", wsize, ha="left", va="bottom",
                           dx=dx, dy=0.8, owner=n)

@@ -25,7 +25,7 @@ from PIL import Image
 from ..drawing import Drawing, setup_axes
 from ..search import SearchResult
 from ..trace import frames
-from .files import ANIMATION_FORMATS, AtomicFile, check_target
+from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_target
 from .flavours import matplotlib_text
 
 __all__ = ["animate"]
@@ -131,7 +131,7 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
                 "write a .gif instead, or install ffmpeg"
             )
         writer = animation.FFMpegWriter(fps=fps, codec="h264", extra_args=["-pix_fmt", "yuv420p"],
-                                        metadata={"comment": "made with gametrees"})
+                                        metadata={"comment": MARK})
     else:
         writer = _GifWriter(fps=fps, hold=hold)
     movie = _Movie(result, caption=caption, dpi=dpi, max_width=max_width, **options)
@@ -230,4 +230,4 @@ class _GifWriter(animation.PillowWriter):
         durations = [step] * len(self._frames)
         durations[-1] = max(step, int(round(1000 * self.hold)))
         self._frames[0].save(self.outfile, format="GIF", save_all=True, append_images=self._frames[1:],
-                             duration=durations, loop=0)
+                             duration=durations, loop=0, comment=MARK.encode("ascii"))

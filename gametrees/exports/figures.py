@@ -21,7 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..drawing import Drawing
-from .files import FIGURE_FORMATS, AtomicFile, check_target
+from .files import FIGURE_FORMATS, MARK, AtomicFile, check_target
 from .flavours import caption, matplotlib_text, resolve
 from .tikz import tikz_source
 
@@ -153,7 +153,10 @@ def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_c
 
 def _save_figure(fig, target, suffix, dpi):
     fmt = suffix[1:]
-    metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}.get(fmt)
+    # The mark (is_own_output) in the metadata; no dates, so the same tree gives the same file.
+    metadata = {"svg": {"Date": None, "Creator": f"{MARK} (matplotlib)"},
+                "pdf": {"CreationDate": None, "ModDate": None, "Creator": f"{MARK} (matplotlib)"},
+                "png": {"Software": f"{MARK} (matplotlib)"}}[fmt]
     # Reproducible files: no dates, fixed SVG ids; TrueType text in PDFs (editable, searchable).
     with matplotlib.rc_context({"svg.hashsalt": "gametrees", "pdf.fonttype": 42}):
         with AtomicFile(target) as tmp:

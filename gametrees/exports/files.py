@@ -8,6 +8,11 @@ into place (:class:`AtomicFile`), so a failed export never leaves half a file
 or clobbers an older one. :func:`check_target` checks a path before any work
 is done (the command line checks every path before writing the first).
 
+Every file an export writes carries :data:`MARK` (in a TikZ comment, or in
+the SVG/PDF/PNG/GIF/MP4 metadata), so :func:`is_own_output` can tell a file
+that an earlier export wrote, which the command line overwrites, from any
+other file, which it overwrites only with ``--force``.
+
 This module imports the standard library only (no matplotlib): the command
 line reads the formats from here to answer ``--help`` quickly.
 """
@@ -18,7 +23,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "AtomicFile", "check_target"]
+__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "MARK", "AtomicFile", "check_target", "is_own_output"]
 
 #: Suffixes :func:`export` writes, and what each is.
 FIGURE_FORMATS = {
@@ -33,6 +38,9 @@ ANIMATION_FORMATS = {
     ".gif": "animated GIF (Pillow)",
     ".mp4": "MP4 video (needs ffmpeg)",
 }
+
+#: The words every exported file carries (see :func:`is_own_output`).
+MARK = "drawn by gametrees"
 
 
 # ----------------------------------------------------------------------------
@@ -61,11 +69,50 @@ def check_target(path, formats, what):
         raise NotADirectoryError(f"cannot write {str(path)!r}: {str(folder)!r} is not a folder")
     if path.is_dir():
         raise IsADirectoryError(f"cannot write {str(path)!r}: it is a folder")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"cannot write {str(path)!r}: it exists and is not a regular file "
+                         "(a pipe, a device or a socket); give a file name")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(f"cannot write {str(path)!r}: the folder {str(folder)!r} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
         raise PermissionError(f"cannot write {str(path)!r}: the file exists and is read-only")
     return path, suffix
+
+
+def is_own_output(path, window=65536):
+    """True if the file ``path`` was written by an export (it carries :data:`MARK`).
+
+    Looks for the mark in the first and the last ``window`` bytes (metadata sits
+    at the start of a TikZ, SVG, PNG or GIF file and at the end of a PDF or an
+    MP4). A missing or unreadable file, or anything but a regular file, is not
+    an export's output.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "notes.tex").write_text("my exam")
+    7
+    >>> is_own_output(folder / "notes.tex")
+    False
+    >>> (folder / "tree.tex").write_text(f"% A game tree {MARK} 1.0")
+    28
+    >>> is_own_output(folder / "tree.tex")
+    True
+    """
+    path = Path(path)
+    mark = MARK.encode("ascii")
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as file:
+            head = file.read(window)
+            size = file.seek(0, os.SEEK_END)
+            tail = b""
+            if size > window:
+                file.seek(max(window, size - window))
+                tail = file.read(window)
+    except OSError:
+        return False
+    return mark in head or mark in tail
 
 
 class AtomicFile:

@@ -26,9 +26,9 @@ class ConnectFour(Game):
     Parameters
     ----------
     rows : int, default 6
-        Board height, ``>= 1``.
+        Board height, ``1 <= rows <= MAX_SIDE`` (64).
     cols : int, default 7
-        Board width, ``>= 1``.
+        Board width, ``1 <= cols <= MAX_SIDE`` (64).
     k : int, default 4
         Pieces in a row needed to win, ``1 <= k <= max(rows, cols)``.
 
@@ -54,9 +54,17 @@ class ConnectFour(Game):
     ('X', None)
     """
 
+    #: The widest and tallest board: a board is a pair of Python ints of
+    #: ``cols * (rows + 1)`` bits and its winning lines are built up front, so a
+    #: far larger board would take minutes and gigabytes before the first move.
+    MAX_SIDE = 64
+
     def __init__(self, rows=6, cols=7, k=4):
         self.rows = int_at_least(rows, "rows", 1)
         self.cols = int_at_least(cols, "cols", 1)
+        for name, side in (("rows", self.rows), ("cols", self.cols)):
+            if side > self.MAX_SIDE:
+                raise ValueError(f"{name} must be an int <= ConnectFour.MAX_SIDE = {self.MAX_SIDE}, got {side}")
         self.k = int_at_least(k, "k", 1)
         if self.k > max(self.rows, self.cols):
             raise ValueError(

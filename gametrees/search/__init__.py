@@ -31,8 +31,14 @@ Options shared by all of them:
     (``"alphabeta"``, ``"alphabeta-strict"``, ``"negamax-noprune"`` ...),
     game (the game object itself; a tree by its content, so equal trees
     share and different trees never do), evaluation function and symmetry
-    folding: an entry made under one never answers for another, so reuse
-    is always safe (and pays off for the same search of the same game).
+    folding: an entry made under one never answers for another. Within a
+    section an entry remembers how deep it was searched and answers any
+    search that wants that depth or less: a depth-limited search after a
+    deeper one filled the table can return a different value (and move)
+    from the same search with a fresh table, because deeper entries stand
+    in for shallower ones (better informed, as lesson 05 shows). Reuse pays
+    off for the same search of the same game; for a depth-limited search
+    that must match a fresh one, give it a fresh table.
 Deep searches
     A search goes at most :data:`~gametrees.trees.MAX_PLIES` (2,000) plies
     deep; a deeper one stops with a ValueError naming the limit.

@@ -28,6 +28,7 @@ from .engine import (
     chance_error,
     chance_nan,
     children_in_order,
+    no_moves,
     run_search,
     too_deep,
 )
@@ -100,6 +101,8 @@ def _make_backed_up(with_chance):
             else:
                 ttmove = first_move if ply == 0 else (entry[2] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
+            if not kids:
+                no_moves(setup, state)
             if tracing:
                 add(_new(Event, ("enter", node, parent, ply, player, None, None, None, state, (), names)))
             bm = None

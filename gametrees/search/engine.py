@@ -32,7 +32,7 @@ from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 __all__ = [
     "EXACT", "FLOAT_MAX", "INF", "LOWER", "NO_LIMIT", "START_NAME", "UPPER",
     "PositionNames", "SearchResult", "SearchSetup", "SearchTimeout", "TableSection",
-    "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "run_search",
+    "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "no_moves", "run_search",
     "too_deep",
 ]
 
@@ -493,6 +493,20 @@ def children_in_order(setup, state, succ, ttmove):
                 break
     return kids
 
+
+def no_moves(setup, state):
+    """Raise the ValueError for a state that is not terminal but has no moves.
+
+    Searching on would back up -inf (or +inf) and no move from an empty list:
+    a wrong value instead of an error. The game's rules say the game goes on,
+    so ``actions`` (or ``successors``) must give at least one move, or
+    ``is_terminal`` must say it is over.
+    """
+    where = f"node {state!r} ({setup.game.label(state)})" if setup.is_tree else f"state {state!r}"
+    raise ValueError(
+        f"{setup.name}: {where} is not terminal (is_terminal returned False) but has no moves "
+        "(actions returned none): a state without moves must be terminal, with a utility"
+    )
 
 
 def chance_error(setup, state):

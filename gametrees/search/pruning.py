@@ -31,6 +31,7 @@ from .engine import (
     bad_value,
     chance_error,
     children_in_order,
+    no_moves,
     run_search,
     too_deep,
 )
@@ -147,6 +148,8 @@ def _make_alphabeta(strict):
             else:
                 ttmove = first_move if ply == 0 else (entry[3] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
+            if not kids:
+                no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
                 add(_new(Event, ("enter", node, parent, ply, player, None, alpha, beta, state, (), names)))
@@ -384,6 +387,8 @@ def _make_negamax(prune, strict):
             else:
                 ttmove = first_move if ply == 0 else (entry[3] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
+            if not kids:
+                no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
                 add(_new(Event, ("enter", node, parent, ply, player, None,

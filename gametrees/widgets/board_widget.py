@@ -30,7 +30,7 @@ from ..drawing import Drawing, draw, format_number
 from ..games import MAX, MIN, ConnectFour, TicTacToe
 from ..search import SearchResult
 from ..search.engine import move_name
-from .output import bundle_with_png, new_figure, render_png
+from .output import bundle_with_png, new_figure, page_note, render_png
 
 __all__ = ["Board", "play"]
 
@@ -128,7 +128,7 @@ class Board(widgets.VBox):
             board_box = grid
         else:
             # 40 px wide + 2 px margins on each side: one button over each 44 px column of the picture
-            self.cells = [widgets.Button(description="▼", tooltip=f"drop a piece in column {c}",
+            self.cells = [widgets.Button(description="▼", tooltip=f"drop a piece in column {c} ({self._square(c)})",
                                          layout=widgets.Layout(width="40px", height="30px", padding="0",
                                                                margin="2px"))
                           for c in range(game.cols)]
@@ -154,7 +154,9 @@ class Board(widgets.VBox):
         self.starts.observe(lambda change: self.new_game(), names="value")
         self.why_button.on_click(lambda _: self.why())
         top = widgets.HBox([self.starts, self.new])
-        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text, why_box])
+        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text, why_box,
+                          page_note()])
+        self.add_class("gt-widget")
         self.new_game()
 
     # -- who is who ----------------------------------------------------------------
@@ -193,9 +195,7 @@ class Board(widgets.VBox):
         self.state = self.game.initial
         self.history = []
         self._searched = None
-        self._why_png = None
-        self.why_text.value = ""
-        self.why_image.layout.display = "none"
+        self._close_why()
         if hasattr(self.agent, "reset"):
             self.agent.reset()
         if self.agent_first:
@@ -249,10 +249,23 @@ class Board(widgets.VBox):
         self._why_png = render_png(fig)
         self.why_image.value = self._why_png
         self.why_image.layout.display = ""
-        self.why_text.value = html.escape(getattr(fig, "_gametrees_caption", ""))
+        # The figure's title in words too (which move this explains), then its caption.
+        title = fig.axes[0].get_title("left") if fig.axes else ""
+        caption = getattr(fig, "_gametrees_caption", "")
+        self.why_text.value = (f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "") + html.escape(caption)
         return fig
 
+    @property
+    def why_open(self) -> bool:
+        """Is the "Why did it play that?" panel showing a search?"""
+        return self.why_image.layout.display != "none"
+
     # -- internals -----------------------------------------------------------------
+
+    def _close_why(self):
+        self._why_png = None
+        self.why_text.value = ""
+        self.why_image.layout.display = "none"
 
     def _agent_move(self):
         game, state = self.game, self.state
@@ -268,6 +281,8 @@ class Board(widgets.VBox):
         self.state = game.result(state, move)
         self.history.append(("agent", move))
         self._searched = (state, move)
+        if self.why_open:  # the open panel follows the agent's latest move (never a stale search)
+            self.why()
         if self.over:
             self._say(f"The agent played {self._move_words(move)}. {self._end_words()}")
         else:
@@ -276,9 +291,13 @@ class Board(widgets.VBox):
     def _prompt(self):
         return "click an empty cell" if isinstance(self.game, TicTacToe) else "click ▼ above a column"
 
+    def _square(self, move):
+        """The square as the replays and the why-figure name it: "c3", "d"."""
+        return move_name(self.game, self.game.initial, move).split(" ", 1)[1]
+
     def _move_words(self, move):
         # The square as the replays and the why-figure name it ("c3", "d"), beside the number clicked.
-        square = move_name(self.game, self.game.initial, move).split(" ", 1)[1]
+        square = self._square(move)
         return f"cell {move} ({square})" if isinstance(self.game, TicTacToe) else f"column {move} ({square})"
 
     def _illegal_words(self, move, legal):
@@ -317,7 +336,7 @@ class Board(widgets.VBox):
                 b.description = _EMPTY if mark == "." else mark
                 b.style.text_color = {"X": "#0072B2", "O": "#D55E00"}.get(mark, "black")
                 b.style.button_color = "#FFF3A8" if i == last else None
-                b.tooltip = f"cell {i}"
+                b.tooltip = f"cell {i} ({self._square(i)}): " + ({"X": "X", "O": "O"}.get(mark) or "empty")
         else:
             for c, b in enumerate(self.cells):
                 b.disabled = c not in legal and not self.over

@@ -36,8 +36,8 @@ import networkx as nx
 
 from ..games import CHANCE, MAX, MIN
 from ..search import alphabeta, expectimax, minimax
-from ..trees import tree_from_dict, tree_from_nested, validate_tree
-from .output import bundle_with_png
+from ..trees import read_json, tree_from_dict, tree_from_nested, validate_tree
+from .output import bundle_with_png, page_note
 from .replay_widget import Replay
 
 __all__ = ["Explore", "explore"]
@@ -82,10 +82,10 @@ def parse_tree(text: str) -> nx.DiGraph:
     if not text:
         raise ValueError(f"type a tree, e.g. {EXAMPLE}")
     try:
-        spec = json.loads(text)
+        spec = read_json(text)
     except RecursionError:
         raise ValueError("the tree is nested too deeply to read") from None
-    except ValueError as json_error:
+    except json.JSONDecodeError as json_error:
         try:  # Python's own spelling: 'single quotes', trailing commas, comments are not JSON
             spec = ast.literal_eval(text)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -249,7 +249,8 @@ class Explore(widgets.VBox):
         # The copy field only gives the tree back: an edit there is undone.
         self.copy_field.observe(self._keep_copy, names="value")
         options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]), widgets.HBox([self.root, self.order])])
-        super().__init__([self.text, options, self.message, self._shown, self.copy_field])
+        super().__init__([self.text, options, self.message, self._shown, self.copy_field, page_note()])
+        self.add_class("gt-widget")
         self.update()
 
     def set_tree(self, text):

@@ -5,7 +5,12 @@ pyplot), send it to the browser as PNG bytes (:func:`render_png`), and add a
 PNG and a plain-text summary to their output (:func:`bundle_with_png`) for
 GitHub, nbviewer and static HTML exports, where no widget front end runs.
 
-This module may import matplotlib and Pillow; it knows nothing of game trees.
+:func:`page_note` is the last child of every widget (drawn on top): the widgets' small
+style sheet, and the line "Run the cell to use the controls" that shows only
+where the controls cannot work (a notebook reopened without running it, a
+stopped kernel: ipywidgets marks such views ``jupyter-widgets-disconnected``).
+
+This module may import matplotlib, Pillow and ipywidgets; it knows nothing of game trees.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import io
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["bundle_with_png", "new_figure", "render_png"]
+__all__ = ["OFFLINE_NOTE", "bundle_with_png", "new_figure", "page_note", "render_png"]
 
 
 # ----------------------------------------------------------------------------
@@ -60,3 +65,51 @@ def bundle_with_png(widget, data, png, text):
     if png:
         data["image/png"] = base64.b64encode(png).decode("ascii")
     return data
+
+
+# ----------------------------------------------------------------------------
+# What the page shows around the controls
+# ----------------------------------------------------------------------------
+
+#: The line a widget shows on its saved picture when its controls cannot work.
+OFFLINE_NOTE = "Run the cell to use the controls (this is the picture saved with the notebook)."
+
+# The widgets' style sheet (it travels in the page_note widget, saved with the notebook too):
+# - the note shows only while ipywidgets marks the view disconnected (no kernel behind it);
+# - there, the controls are dimmed and do not take clicks, and ipywidgets' broken-link
+#   icon on every control is left out: the one line says it;
+# - a replay's Play widget: the play/pause button says "play"/"pause" in words (an icon-only
+#   button has no name for a screen reader), and its stop button, which jumps back to
+#   step 1, is not shown: pause stops where it is, "reset" goes back to step 1;
+# - text lines 1.4 high (ipywidgets sets 28 px: a replay's explanation pushed its tree below
+#   the fold at 1366x900).
+_STYLE = """<style>
+.gt-widget > .gt-note { display: none; order: -1; }  /* the last child, shown first */
+.gt-widget > .gt-note.jupyter-widgets-disconnected { display: block; color: #1a1a1a; background: #fff3cd;
+  border: 1px solid #c9a227; padding: 2px 8px; font-weight: bold; }
+.gt-widget > .gt-note.jupyter-widgets-disconnected::before { content: none; }
+.gt-widget .gt-widget > .gt-note.jupyter-widgets-disconnected { display: none; }  /* one note per output */
+.gt-widget.jupyter-widgets-disconnected::before, .gt-widget .jupyter-widgets-disconnected::before { content: none; }
+.gt-widget .widget-html-content { line-height: 1.4; }  /* text in lines of 1.4, not 28 px rows */
+.gt-widget :is(button, input, select, .widget-slider, .widget-play).jupyter-widgets-disconnected,
+.gt-widget .jupyter-widgets-disconnected :is(button, input, select, textarea) { opacity: 0.45; pointer-events: none; }
+.gt-widget .widget-play button:nth-child(2) { display: none; }
+.gt-widget .widget-play button:first-child { width: auto; padding: 0 10px; }
+.gt-widget .widget-play i.fa-play::after { content: " play"; font-family: var(--jp-ui-font-family, sans-serif); }
+.gt-widget .widget-play i.fa-pause::after { content: " pause"; font-family: var(--jp-ui-font-family, sans-serif); }
+</style>"""
+
+
+def page_note():
+    """The last child of every widget (whose root also gets the class ``gt-widget``), shown on top.
+
+    Hidden while the widget is live; where its controls cannot work it shows
+    :data:`OFFLINE_NOTE` above the saved picture (see the module docstring).
+    """
+    import html
+
+    import ipywidgets as widgets
+
+    note = widgets.HTML(_STYLE + html.escape(OFFLINE_NOTE))
+    note.add_class("gt-note")
+    return note

@@ -44,7 +44,7 @@ from ..exercises.answers import BadAnswer, NodeNames, parse_value
 from ..exercises.by_hand import ExpectimaxExercise, PruningExercise, ValuesExercise, check_seed
 from ..exercises.feedback import ROLE_NAMES, Feedback, and_list, close
 from ..games import CHANCE, MAX, MIN
-from .output import bundle_with_png, new_figure, render_png
+from .output import bundle_with_png, new_figure, page_note, render_png
 from .replay_widget import Replay
 
 __all__ = ["MODES", "Practice", "practice"]
@@ -157,7 +157,9 @@ class Practice(widgets.VBox):
         settings = widgets.HBox([self.mode, self.difficulty, self.new], layout=widgets.Layout(flex_flow="row wrap"))
         roles = widgets.HBox([self.root, self.rule], layout=widgets.Layout(flex_flow="row wrap"))
         buttons = widgets.HBox([self.check_button, self.solution_button, self.clear_button])
-        super().__init__([settings, roles, self.question, scroller, buttons, self.feedback, self.solution_box])
+        super().__init__([settings, roles, self.question, scroller, buttons, self.feedback, self.solution_box,
+                          page_note()])
+        self.add_class("gt-widget")
         self._build()
 
     # -- the seed --------------------------------------------------------------------
@@ -453,25 +455,53 @@ class Practice(widgets.VBox):
         return fb
 
     def _check_values(self, values):
-        """The values exercise's feedback on the boxes filled so far: an empty box is one note, not a
-        ✗ line each (whose hint would give its value away), and keeps the answer from being right."""
+        """The values exercise's feedback on the boxes the page shows: an empty box is one note, not a
+        ✗ line each (whose hint would give its value away), and keeps the answer from being right.
+
+        A box under a ✂ is hidden (its subtree is marked pruned), so the check neither reads it nor
+        calls it empty: the nodes it would ask about there are named in one note saying that their
+        boxes are hidden under the cut (what the page shows), and the answer is not right yet.
+        """
         ex = self.values_exercise
         fb = ex.check(values)
-        empty = [text.split(":")[0] for kind, text, _ in fb.items if kind == "bad" and text.endswith(": no value given.")]
-        if not empty:
+        pruned = self._pruned_set()
+        missing = [text.split(":")[0] for kind, text, _ in fb.items if kind == "bad" and text.endswith(": no value given.")]
+        hidden = [label for label in missing if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
+        empty = [label for label in missing if label not in hidden]
+        if not missing:
             return fb
         items = [item for item in fb.items if not (item[0] == "bad" and item[1].endswith(": no value given."))]
         good = sum(kind == "good" for kind, _, _ in items)
         bad = sum(kind == "bad" for kind, _, _ in items)
+        left = [f"{len(empty)} still empty"] * bool(empty) + [f"{len(hidden)} hidden under a ✂"] * bool(hidden)
         if good + bad:
-            title = f"{ex.what}: {good} of {good + bad} right so far; {len(empty)} still empty."
-        else:
+            title = f"{ex.what}: {good} of {good + bad} right so far; {' and '.join(left)}."
+        elif empty and not hidden:
             title = f"{ex.what}: nothing typed yet."
-        items.append(("note", f"Still empty: {and_list(empty)}. Type a value in the box beside "
-                              f"{'it' if len(empty) == 1 else 'each'}.", None))
+        else:
+            title = f"{ex.what}: {' and '.join(left)}; nothing else to check."
+        if empty:
+            items.append(("note", f"Still empty: {and_list(empty)}. Type a value in the box beside "
+                                  f"{'it' if len(empty) == 1 else 'each'}.", None))
+        if hidden:
+            cuts = self._nodes.sorted({self._cut_above(self._nodes.by_label[label]) for label in hidden})
+            edges = and_list([f"{self._nodes.name(self._parent[n])}–{self._nodes.name(n)}" for n in cuts])
+            items.append(("note", f"{and_list(hidden)} {'is' if len(hidden) == 1 else 'are'} under your ✂ on "
+                                  f"{edges}, so {'its box is' if len(hidden) == 1 else 'their boxes are'} hidden "
+                                  f"and not checked (take the ✂ off to type {'it' if len(hidden) == 1 else 'them'}).", None))
         out = Feedback(title, items, tags=fb.tags)
         out.ok, out.status, out.attempt = False, "wrong" if good + bad else "unanswered", fb.attempt
         return out
+
+    def _cut_above(self, n):
+        """The topmost node on the path to ``n`` whose ✂ is on (``n`` itself if its own edge is cut)."""
+        cut = set(self._cut_nodes())
+        top = n
+        while n in self._parent:
+            if n in cut:
+                top = n
+            n = self._parent[n]
+        return top
 
     def _mark(self, answer):
         """Colour the filled boxes (right / wrong) and the cuts that are on."""

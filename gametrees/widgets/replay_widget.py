@@ -33,7 +33,7 @@ from ..drawing import Drawing, format_number, summary
 from ..games import MAX, MIN
 from ..search import SearchResult
 from ..trace import frame as _frame
-from .output import bundle_with_png, new_figure, render_png
+from .output import bundle_with_png, new_figure, page_note, render_png
 
 __all__ = ["Replay", "replay"]
 
@@ -60,6 +60,8 @@ def _window_words(fr, names):
     name = html.escape(f"the position {label}" if label.startswith("after ") else label)
     role = fr.players.get(node)
     lines = [f"<b>Window at {name}</b>: α = {format_number(a)}, β = {format_number(b)}."]
+    if len(label) > 12:  # a long position name is said once: the lines below fit one line each
+        name = "this position" if label.startswith("after ") or "position" in label else "this node"
     if a == -math.inf:
         lines.append(f"α = {format_number(a)}: MAX is not yet sure of anything on the way down to {name}.")
     else:
@@ -113,6 +115,11 @@ def _mcts_words(fr, names):
     return " ".join(words)
 
 
+#: The drawing options replay passes on to the figure (gametrees.draw's options).
+_DRAWING_OPTIONS = ("boards", "labels", "moves", "windows", "legend", "values", "max_depth", "max_children",
+                    "nodes", "max_nodes")
+
+
 class Replay(widgets.VBox):
     """A player for the trace of a search (see :func:`replay`).
 
@@ -123,7 +130,10 @@ class Replay(widgets.VBox):
         It takes the keyboard when its handle has the focus: ←/→ one step,
         Home/End the first/last step (tested in ``tests/test_browser.py``).
     play : ipywidgets.Play
-        Play/Pause (and stop) in the browser, linked to the slider.
+        Play/Pause in the browser, linked to the slider; the button says
+        "play" or "pause" in words (for a screen reader too). Pause stops
+        where the replay is; the Play widget's own stop button, which jumps
+        back to step 1, is not shown (``reset`` does that, and says so).
     speed : ipywidgets.SelectionSlider
         Milliseconds per step.
     back, forward, next_cut, restart : ipywidgets.Button
@@ -147,6 +157,11 @@ class Replay(widgets.VBox):
         for bad in ("ax", "k", "tree", "title"):
             if bad in options:
                 raise TypeError(f"replay draws its own figure: {bad}= is not an option here")
+        unknown = sorted(set(options) - set(_DRAWING_OPTIONS))
+        if unknown:
+            raise TypeError(f"gt.replay() got an unexpected option {unknown[0]}=: its options are result, start "
+                            f"(the first step shown), interval, dpi, and the drawing options "
+                            f"{', '.join(_DRAWING_OPTIONS)}")
         if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or interval <= 0:
             raise ValueError(f"interval must be a positive number of milliseconds, got {interval!r}")
         if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 400:
@@ -154,7 +169,7 @@ class Replay(widgets.VBox):
         self.result = result
         self.trace = result.trace
         n = len(self.trace)
-        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not -n <= start < n:
+        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not 0 <= start < n:
             raise ValueError(f"start must be an event index in 0..{n - 1}, got {start!r}")
         self._mcts = result.algorithm == "mcts"
         # MCTS on a tree: the whole tree, so that playouts can run below the grown part.
@@ -209,7 +224,8 @@ class Replay(widgets.VBox):
 
         controls = widgets.HBox([self.play, self.restart, self.back, self.forward, self.next_cut])
         sliders = widgets.HBox([self.slider, self.speed])
-        super().__init__([controls, sliders, self.sentence, self.window, self.info, scroller])
+        super().__init__([controls, sliders, self.sentence, self.window, self.info, scroller, page_note()])
+        self.add_class("gt-widget")
         self._render()
 
     # -- the state ---------------------------------------------------------------

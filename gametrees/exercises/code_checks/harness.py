@@ -57,6 +57,61 @@ class _TooManyCalls(BaseException):
     """Stops a runaway learner function (BaseException: a bare ``except Exception`` cannot swallow it)."""
 
 
+class _TookTooLong(BaseException):
+    """Stops a learner function that runs past :data:`TIME_LIMIT` (see :func:`time_limit`)."""
+
+
+#: Seconds one call of a learner's function may run before the check stops it (a right answer
+#: takes well under a second: the test trees are small and the calls to the game are budgeted).
+TIME_LIMIT = 10.0
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise ``_TookTooLong`` in the code inside the ``with`` once it has run ``seconds``.
+
+    In the main thread (a notebook's cells run there) a timer signal interrupts
+    even a loop that calls nothing (``while True: pass``) or a long
+    ``time.sleep``; the previous handler and timer are restored afterwards. In
+    another thread, where signals cannot go, a trace function checks the clock
+    on every line of Python (a single long ``time.sleep`` there ends before the
+    check can stop it). A BaseException: a learner's ``except Exception``
+    cannot swallow it.
+    """
+    import signal
+    import sys
+    import threading
+    import time
+
+    deadline = time.monotonic() + seconds
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        def stop(signum, frame):
+            raise _TookTooLong
+
+        old_handler = signal.signal(signal.SIGALRM, stop)
+        old_delay, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+            if old_delay:  # an outer timer keeps the time it had left
+                signal.setitimer(signal.ITIMER_REAL, max(1e-3, old_delay - (time.monotonic() - deadline + seconds)))
+        return
+
+    def tick(frame, event, arg):
+        if time.monotonic() > deadline:
+            raise _TookTooLong
+        return tick
+
+    old_trace = sys.gettrace()
+    sys.settrace(tick)
+    try:
+        yield
+    finally:
+        sys.settrace(old_trace)
+
+
 class StateError(ValueError):
     """A mutable test game was handed a state that cannot arise: a move was not undone."""
 
@@ -125,10 +180,31 @@ def run_learner(fn, args, printed, game=None, guard=True):
     return outcome
 
 
+# Functions that ran past TIME_LIMIT, with when: a check that calls the same function on many
+# positions waits TIME_LIMIT once, not once per position (see _call).
+_HUNG = {}
+
+
 def _call(fn, args, printed, watch):
+    import time
+
+    key = getattr(fn, "__func__", fn)
     try:
-        with contextlib.redirect_stdout(printed.buffer), (watch or contextlib.nullcontext()):
+        hung = _HUNG.get(key)
+    except TypeError:  # unhashable callable
+        key = hung = None
+    if hung is not None and time.monotonic() - hung < 30 * TIME_LIMIT:
+        return Outcome(error=f"was not run again: it did not return within {TIME_LIMIT:g} s on an earlier call")
+    try:
+        with contextlib.redirect_stdout(printed.buffer), (watch or contextlib.nullcontext()), time_limit(TIME_LIMIT):
             value = fn(*args)
+    except _TookTooLong:
+        if key is not None:
+            now = time.monotonic()
+            for old in [k for k, t in _HUNG.items() if now - t >= 30 * TIME_LIMIT]:
+                del _HUNG[old]  # (keeps no function longer than it is needed)
+            _HUNG[key] = now
+        return Outcome(error=f"did not return within {TIME_LIMIT:g} s (does it loop forever, or wait?)")
     except UsedLibrary as exc:
         return Outcome(error=f"called {exc.name}: {WRITE_IT_YOURSELF}")
     except _TooManyCalls:
