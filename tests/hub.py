@@ -123,7 +123,7 @@ class HubCourse:
         if os.environ.get("GT_HUB_STUDENT_ENV") and not os.environ.get("CI"):
             self.student_env = Path(os.environ["GT_HUB_STUDENT_ENV"])
             return
-        env = dict(os.environ, PYTHON=sys.executable)
+        env = dict(os.environ, PYTHON=sys.executable, GAMETREES_SINGLE_USER="1")  # try-out: one unix user
         done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(self.student_env)],
                               env=env, capture_output=True, text=True, timeout=600)
         if done.returncode:

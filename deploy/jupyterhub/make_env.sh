@@ -23,6 +23,29 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 python=${PYTHON:-python3}
 
+# Every user's server runs this environment's Python, so the Python it is made from must be one that
+# every user can run: not one in a folder only its owner may enter (a pyenv or conda Python under
+# /root, say). GAMETREES_SINGLE_USER=1 skips the check where every server runs as one user (the hub's
+# try-out mode, a container).
+if [ "${GAMETREES_SINGLE_USER:-}" != 1 ]; then
+    closed=$("$python" - <<'PY'
+import os, stat, sys
+for start in (os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)):
+    path = start
+    while path != os.path.dirname(path):
+        path = os.path.dirname(path)
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            print(path)
+            raise SystemExit
+PY
+)
+    if [ -n "$closed" ]; then
+        echo "$python lives under $closed, which other users cannot enter: students' servers could not" \
+             "start. Use a Python every user can run, e.g. PYTHON=/usr/bin/python3 $0 $*" >&2
+        exit 2
+    fi
+fi
+
 "$python" -m venv "$prefix"
 "$prefix/bin/python" -m pip install --quiet --upgrade pip
 "$prefix/bin/python" -m pip install --quiet "$repo" "$repo/jupyterlab-settings" -r "$here/requirements-$role.txt"
