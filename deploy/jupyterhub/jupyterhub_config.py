@@ -27,8 +27,9 @@ Users log in with their system accounts (PAM) and each server runs as its user
 (``LocalProcessSpawner``), in that user's home folder, which the hub makes private (mode 700)
 before the server starts. Students' servers run ``jupyterhub-singleuser`` from the student
 environment, instructors' from the instructor environment. Every server gets
-``GAMETREES_ROLE`` (``student`` or ``instructor``), the course id and the exchange folder, and
-this folder on ``JUPYTER_CONFIG_PATH`` for ``nbgrader_config.py``.
+``GAMETREES_ROLE`` (``student`` or ``instructor``), the course id and the exchange folder, its
+environment's ``bin`` first on ``PATH`` (for ``nbgrader`` in a terminal and nbgrader's own
+``alembic``), and this folder on ``JUPYTER_CONFIG_PATH`` for ``nbgrader_config.py``.
 
 ``GAMETREES_HUB_TRY_OUT=1`` is for trying the set-up on one machine and for the tests, never for a
 course: any login with the password in ``GAMETREES_HUB_PASSWORD`` is accepted, and every server
@@ -121,6 +122,10 @@ def prepare_server(spawner):
         account = pwd.getpwnam(name)
         os.chown(home, account.pw_uid, account.pw_gid)
     spawner.environment.update({
+        # The environment's commands first (nbgrader runs alembic, a terminal runs nbgrader); not the
+        # hub's own PATH, which may hold folders the user cannot enter.
+        "PATH": os.pathsep.join([str(env / "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "VIRTUAL_ENV": str(env),
         "GAMETREES_ROLE": role,
         "GAMETREES_COURSE_ID": COURSE_ID,
         "GAMETREES_EXCHANGE": EXCHANGE,
