@@ -48,7 +48,7 @@ from .trees import (
     validate_tree,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 from . import exercises  # noqa: E402
 from .agents import (  # noqa: E402
