@@ -72,6 +72,10 @@ names. Nothing here imports matplotlib or ipywidgets.
 
 ==========================  ================================================================
 ``feedback``                :class:`Feedback`, the report builder, the wording helpers
+``misconceptions``          the catalogue of misconceptions (:data:`CATALOGUE`: tag, what the
+                            learner did, what the feedback says, which checks detect it)
+``attempts``                counting checks per exercise; a repeated wrong answer escalates to
+                            a worked twin (:func:`escalate`, :func:`counts`)
 ``answers``                 reading typed answers: numbers, bounds, "pruned", node names
 ``by_hand``                 the exercises by hand and :func:`generate` (a package: ``base``,
                             ``values``, ``cutoffs``, ``best_move``, ``kinds``)
@@ -106,6 +110,8 @@ True
 from __future__ import annotations
 
 from .feedback import Feedback
+from .misconceptions import CATALOGUE, Misconception, misconception
+from .attempts import counts, escalate
 from .by_hand import (
     BestMoveExercise,
     Exercise,
@@ -151,6 +157,8 @@ from .lesson_checks_search import (
 )
 
 __all__ = [
+    "CATALOGUE",
+    "Misconception",
     "BestMoveExercise",
     "Exercise",
     "ExpectimaxExercise",
@@ -190,5 +198,8 @@ __all__ = [
     "check_ucb_choice",
     "check_value",
     "check_win_depth",
+    "counts",
+    "escalate",
     "generate",
+    "misconception",
 ]

@@ -48,6 +48,17 @@ class Feedback:
     tree : networkx.DiGraph or None
         For function checkers: the smallest tree on which the function
         failed, ready to draw.
+    tags : tuple of str
+        The misconception tags this feedback names (unique, in order), each
+        an entry of :data:`gametrees.exercises.misconceptions.CATALOGUE`.
+    status : {"right", "wrong", "unanswered", "unreadable"}
+        ``"unanswered"``: nothing given yet; ``"unreadable"``: the answer could
+        not be read (never a misconception); else right or wrong.
+    attempt : int or None
+        The number of this check of the same exercise (1 for the first), set by
+        :func:`gametrees.exercises.attempts.escalate`.
+    flags : list of str
+        Integrity flags (the classroom adds them).
 
     Examples
     --------
@@ -57,9 +68,15 @@ class Feedback:
     >>> fb
     ✓ Best move: right.
     ✓ B is a best move.
+    >>> fb.status, fb.tags
+    ('right', ())
+    >>> sorted(fb.to_record())
+    ['attempt', 'flags', 'lines', 'ok', 'score', 'status', 'tags', 'title']
     """
 
-    def __init__(self, title, items=()):
+    STATUSES = ("right", "wrong", "unanswered", "unreadable")
+
+    def __init__(self, title, items=(), *, tags=(), status=None):
         self.title = str(title)
         self.items = [(kind, str(text), None if hint is None else str(hint)) for kind, text, hint in items]
         for kind, _, _ in self.items:
@@ -67,6 +84,30 @@ class Feedback:
                 raise ValueError(f"feedback item kind must be 'good', 'bad' or 'note', got {kind!r}")
         self.ok = not any(kind == "bad" for kind, _, _ in self.items)
         self.tree = None
+        self.tags = tuple(dict.fromkeys(str(t) for t in tags))
+        if status is None:
+            status = "right" if self.ok else "wrong"
+        if status not in self.STATUSES:
+            raise ValueError(f"status must be one of {self.STATUSES}, got {status!r}")
+        if status == "right" and not self.ok:
+            raise ValueError("status 'right' needs feedback without a ✗ item")
+        self.status = status
+        self.attempt = None
+        self.flags = []
+
+    def add_tags(self, tags):
+        """Add misconception ``tags`` (kept unique, in order)."""
+        self.tags = tuple(dict.fromkeys(self.tags + tuple(str(t) for t in tags)))
+
+    def to_record(self):
+        """The feedback as plain JSON-able data, for a graded notebook's record.
+
+        Keys: ``status``, ``ok``, ``score`` (``[right, checked]``), ``tags``,
+        ``attempt``, ``title``, ``lines`` (the ✓/✗/• lines) and ``flags``.
+        """
+        return {"status": self.status, "ok": bool(self.ok), "score": list(self.score), "tags": list(self.tags),
+                "attempt": self.attempt, "title": self.title, "lines": list(self.lines),
+                "flags": list(self.flags)}
 
     @property
     def lines(self):
@@ -119,10 +160,22 @@ class Feedback:
 
 
 class Report:
-    """Collects feedback items, then makes a :class:`Feedback`."""
+    """Collects feedback items, then makes a :class:`Feedback`.
+
+    Examples
+    --------
+    >>> rep = Report()
+    >>> rep.good("A = 3")
+    >>> rep.bad("D: you wrote 14; D is a MIN node: which of its children's values does MIN take?",
+    ...         tag="roles-inverted")
+    >>> fb = rep.feedback("Minimax values")
+    >>> fb.title, fb.status, fb.tags
+    ('Minimax values: 1 of 2 right.', 'wrong', ('roles-inverted',))
+    """
 
     def __init__(self):
         self.items = []
+        self.tags = []
         self._hints = set()
 
     def _add(self, kind, text, hint):
@@ -135,8 +188,11 @@ class Report:
     def good(self, text, hint=None):
         self._add("good", text, hint)
 
-    def bad(self, text, hint=None):
+    def bad(self, text, hint=None, *, tag=None):
+        """A ✗ item; ``tag``: the catalogue tag of the misconception this item names (if it names one)."""
         self._add("bad", text, hint)
+        if tag is not None and tag not in self.tags:
+            self.tags.append(tag)
 
     def note(self, text, hint=None):
         self._add("note", text, hint)
@@ -148,12 +204,32 @@ class Report:
             title = f"{what}: all {good} {unit}." if good > 1 and count_ok else f"{what}: {unit}."
         else:
             title = f"{what}: {good} of {good + bad} {unit}."
-        return Feedback(title, self.items)
+        return Feedback(title, self.items, tags=self.tags)
 
 
 def malformed(what, message):
-    """A :class:`Feedback` saying the answer to ``what`` could not be read, and ``message`` (the form expected)."""
-    return Feedback(f"{what}: the answer could not be read.", [("bad", message, None)])
+    """A :class:`Feedback` saying the answer to ``what`` could not be read, and ``message`` (the form expected).
+
+    Its status is ``"unreadable"``; it names no misconception.
+
+    Examples
+    --------
+    >>> fb = malformed("Minimax values", "Could not read your answer: give a dict such as {'A': 3}.")
+    >>> fb.status, fb.ok, fb.tags
+    ('unreadable', False, ())
+    """
+    return Feedback(f"{what}: the answer could not be read.", [("bad", message, None)], status="unreadable")
+
+
+def unanswered(what, message):
+    """A :class:`Feedback` saying ``what`` is not answered yet (status ``"unanswered"``); ``message`` says the form.
+
+    Examples
+    --------
+    >>> unanswered("Minimax values", "Nothing answered yet: give a dict such as {'A': 3}.").status
+    'unanswered'
+    """
+    return Feedback(f"{what}: not answered yet.", [("bad", message, None)], status="unanswered")
 
 
 # ============================================================================

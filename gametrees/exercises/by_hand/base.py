@@ -25,6 +25,7 @@ import networkx as nx
 from ...games import CHANCE, MAX, MIN
 from ...trees import textbook_labels, tree_from_nested, validate_tree
 from ..answers import NodeNames
+from ..attempts import escalate
 from ..feedback import ROLE_NAMES, Feedback, close, fmt, fmt_prob, is_are, malformed
 
 # ============================================================================
@@ -370,13 +371,15 @@ def _safe_check(check):
     @functools.wraps(check)
     def safe_check(self, answer, **options):
         if _unanswered(answer):
-            return Feedback(f"{self.what}: not answered yet.",
-                            [("bad", f"Nothing answered yet: {self.answer_form}.", None)])
-        try:
-            return check(self, answer, **options)
-        except (Exception, MemoryError, RecursionError) as exc:  # noqa: BLE001 -- never out of a check
-            return malformed(self.what, f"Could not read your answer ({type(exc).__name__}): "
-                                        f"{self.answer_form}.")
+            fb = Feedback(f"{self.what}: not answered yet.",
+                          [("bad", f"Nothing answered yet: {self.answer_form}.", None)], status="unanswered")
+        else:
+            try:
+                fb = check(self, answer, **options)
+            except (Exception, MemoryError, RecursionError) as exc:  # noqa: BLE001 -- never out of a check
+                fb = malformed(self.what, f"Could not read your answer ({type(exc).__name__}): "
+                                          f"{self.answer_form}.")
+        return escalate(self.key, fb, twin=self._twin)
 
     return safe_check
 
@@ -492,6 +495,18 @@ class Exercise:
         raise NotImplementedError
 
     # -- shared ---------------------------------------------------------------
+
+    @property
+    def key(self):
+        """The key its checks are counted under (:func:`gametrees.exercises.attempts.counts`):
+        ``"values:seed=3:easy"`` for a generated exercise, ``"values:A:max(...)"`` (the tree) for a given one."""
+        if self.seed is not None:
+            return f"{self.kind}:seed={self.seed!r}:{self.difficulty}"
+        return f"{self.kind}:{inline(self.tree, self.nodes)}"
+
+    def _twin(self, feedback):
+        """The same kind of mistake worked through on a twin tree (text), or None; kinds override it."""
+        return None
 
     def outline(self):
         """The tree as indented text (labels, players, leaf values, probabilities)."""

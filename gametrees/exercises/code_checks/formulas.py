@@ -138,7 +138,7 @@ def check_evaluation(fn, positions=None):
             and any((xo != oo) if w is None else w != 0 for _, _, xo, oo, w in rows):
         return Feedback("check_evaluation: not answered yet.", [(
             "bad", "Your function returns 0 (or nothing) on every position, like the template: replace the "
-                   "template's line with your evaluation.", None)])
+                   "template's line with your evaluation.", None)], status="unanswered")
     # The learner's scale: value / (x_open - o_open), the same on every open position.
     ratios = [float(o.value) / (xo - oo) for s, o, xo, oo, w in rows
               if w is None and xo != oo and not o.problem() and not math.isinf(float(o.value))]

@@ -1,0 +1,268 @@
+"""The project's catalogue of misconceptions: what a learner did, what the feedback says, who detects it.
+
+Every check that *names* a misconception (rather than only saying which part
+is wrong) tags its ✗ line with an entry of :data:`CATALOGUE`, and the
+:class:`~gametrees.exercises.feedback.Feedback` it returns lists the tags in
+``.tags``; the class report of a graded assignment counts them. A tag is given
+only when the answer is what that misconception produces and not what a plainer
+slip produces (an all-zero answer is not "you took the smallest value"; an
+answer that cannot be read names no misconception at all).
+
+Each entry (a :class:`Misconception`) has
+
+- ``tag``: short kebab-case name, e.g. ``"roles-inverted"``;
+- ``title``: the misconception in a few words;
+- ``learner_did``: what the answer shows;
+- ``feedback_says``: what the feedback asks the learner to re-apply (it never
+  gives this exercise's right value);
+- ``detected_by``: the exercise kinds (``"values"``, ``"pruning"``, ...; see
+  :data:`gametrees.exercises.KINDS`) and check names (``"check_minimax"``, ...)
+  that name it.
+
+The first 26 entries follow the misconceptions the project set out to target
+(minimax, alpha-beta by hand and in code, depth limits and evaluation,
+expectimax, MCTS); entries after them are finer readings that single checks
+make. Engineers adding a tag append an entry in their own marked section at
+the end of :data:`CATALOGUE`.
+
+May import: the standard library only.
+
+Examples
+--------
+>>> m = misconception("roles-inverted")
+>>> m.title
+'Roles inverted or turn order wrong'
+>>> "values" in m.detected_by
+True
+>>> misconception("no-such-tag")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+KeyError: "no misconception tagged 'no-such-tag' in the catalogue (known: ...)"
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["CATALOGUE", "Misconception", "misconception"]
+
+
+class Misconception(NamedTuple):
+    """One entry of the catalogue (see the module docstring for the fields)."""
+
+    tag: str
+    title: str
+    learner_did: str
+    feedback_says: str
+    detected_by: tuple
+
+
+_ENTRIES = [
+    # -- minimax ----------------------------------------------------------------
+    Misconception(
+        "roles-inverted", "Roles inverted or turn order wrong",
+        "Gave a MIN node the largest of its children's values (or a MAX node the smallest), or alternated "
+        "MAX and MIN by depth where turns do not alternate.",
+        "Names the node and asks whose turn it is there and which child's value that player takes.",
+        ("values", "best_move", "check_minimax", "check_alphabeta")),
+    Misconception(
+        "terminal-misscored", "Terminal utilities mis-scored",
+        "Returned something other than the game's utility at a terminal state (a draw scored as a loss, "
+        "every win worth the same).",
+        "Asks for game.utility(state) at terminal states, wins above draws above losses from MAX's side.",
+        ("check_minimax", "check_fast_wins")),
+    Misconception(
+        "state-not-restored", "Shared state not restored",
+        "The function changes the state it was given (no undo, or a 'copy' that is an alias), so a "
+        "sibling's value depends on the order of the calls.",
+        "Names the first call that leaves the state changed; asks for make/unmake or a real copy.",
+        ("check_minimax",)),
+    Misconception(
+        "correct-read-as-bug", "Correct behaviour read as a bug",
+        "Calls a correct minimax agent wrong because it loses, or ends a lost game fast.",
+        "Minimax is a worst-case guarantee: a weaker MIN can only help MAX; when every line loses, any move "
+        "scores the same.",
+        ("check_game_kinds",)),
+    # -- alpha-beta by hand -------------------------------------------------------
+    Misconception(
+        "wrong-bound-updated", "Wrong bound updated",
+        "Changed α at a MIN node or β at a MAX node.",
+        "MAX raises its floor α; MIN lowers its ceiling β: which one does this node's player move?",
+        ("window",)),
+    Misconception(
+        "bounds-global", "Bounds treated as global",
+        "Gave a node a window taken from a sibling's or cousin's search instead of its parent's, as if "
+        "α and β were shared by the whole tree.",
+        "Windows pass down only, as copies; values pass up: where did this node's window come from?",
+        ("window",)),
+    Misconception(
+        "tie-rule", "Tie convention wrong",
+        "Pruned (or kept) exactly the nodes that hang on a tie (v = α or v = β) against the rule the "
+        "exercise states.",
+        "States the rule (textbook: prune on v ≥ β or v ≤ α; strict: only on v > β or v < α) and asks "
+        "which comparison was a tie.",
+        ("pruning", "order", "check_alphabeta")),
+    Misconception(
+        "prune-without-evidence", "Pruning without evidence, or too much",
+        "Marked a node pruned though no finished sibling's value lies outside the window inherited there "
+        "(e.g. a node's first child).",
+        "A cut needs a finished child whose value falls outside the node's window: which one would that be?",
+        ("pruning", "order")),
+    Misconception(
+        "bound-as-value", "Cut nodes' values treated as exact",
+        "Wrote an exact number for a node whose search was cut short (it is only ≤ or ≥ that number).",
+        "Asks whether the node's search ran to the end; a cut-short node returns only a bound, written "
+        "'≤ v' or '≥ v'.",
+        ("values", "practice")),
+    Misconception(
+        "pruning-changes-value", "Pruning or move order can change the root value",
+        "Expects alpha-beta (or another order of the children) to give the root a different value than "
+        "minimax.",
+        "Alpha-beta returns the minimax value at the root; only which leaves are visited changes.",
+        ("check_pruning_order",)),
+    Misconception(
+        "ordering-halves-work", "Ordering ignored; 'halves the work'",
+        "Predicted the same number of leaves for best-first and worst-first orders, or b^d / 2.",
+        "Perfect ordering examines about b^(d/2) leaves; the worst order saves nothing.",
+        ("check_ordering_counts", "check_pruning_order")),
+    # -- alpha-beta in code -------------------------------------------------------
+    Misconception(
+        "root-window-restart", "Root restarts the window per child",
+        "The root searches every child with the full window (-∞, +∞): values right, far too many leaves.",
+        "α should rise at the root after its first child returns: print each root child's window.",
+        ("check_alphabeta",)),
+    Misconception(
+        "value-right-move-wrong", "Value right, move wrong",
+        "Gave the best value with a move that does not reach it (a stale first move, or a move whose value "
+        "is only a bound that 'ties').",
+        "Test value and move separately; a cut-short child's value is a bound, not a tie.",
+        ("best_move",)),
+    Misconception(
+        "expansions-off", "Expansion count off, values right",
+        "Right values, but the leaves looked at differ from alpha-beta's (children generated or re-sorted "
+        "first, a cut one child late).",
+        "Shows the first node where the leaves looked at differ; asks when the node may stop.",
+        ("check_alphabeta",)),
+    # -- depth limits and evaluation ----------------------------------------------
+    Misconception(
+        "depth-bookkeeping", "Depth and terminal bookkeeping",
+        "Depth counted per agent instead of per ply, off by one, or terminal states expanded.",
+        "Test terminal first at every node, then depth; one ply is one move.",
+        ("check_depth_limited",)),
+    Misconception(
+        "wrong-viewpoint", "Evaluation from the wrong viewpoint",
+        "Scores from the player to move (signs flip at alternate depths), or negates MAX's utility.",
+        "Values are from MAX's point of view at every node; test on an obvious win.",
+        ("check_minimax", "check_evaluation", "check_negamax")),
+    Misconception(
+        "scale-mismatch", "Estimates and utilities on different scales",
+        "Estimates range beyond the utility of a win, so a quiet position outranks a win.",
+        "One scale for both: every win above every estimate, every loss below.",
+        ("check_evaluation", "check_scale_choices")),
+    Misconception(
+        "horizon-effect", "Horizon effect not recognised",
+        "Calls a position quiet (safe to evaluate) though a capture or threat is pending past the cutoff.",
+        "Values that flip with the depth mean the position is not quiet: search on until it is.",
+        ("check_quiet_positions",)),
+    # -- expectimax -----------------------------------------------------------------
+    Misconception(
+        "chance-unweighted", "Chance nodes averaged without their probabilities",
+        "Gave a chance node the plain mean of its outcomes though they are not equally likely.",
+        "A chance node is worth Σ probability × value: weight each outcome.",
+        ("expectimax", "check_expectimax")),
+    Misconception(
+        "scale-sensitivity", "Scale sensitivity missed",
+        "Expects an order-preserving change of the leaf values (squaring) to keep expectimax's choice.",
+        "Minimax keeps its choice under any order-preserving change; expectimax only under positive "
+        "affine ones.",
+        ("check_rescaled_choices", "check_order_preserving_flip")),
+    Misconception(
+        "chance-pruned", "Pruning below chance nodes like alpha-beta",
+        "Pruned a chance node's outcomes with unbounded leaf values.",
+        "Any unseen outcome can move the average: pruning there needs known bounds on the leaves.",
+        ("check_pruning_order",)),
+    Misconception(
+        "expectimax-always-higher", "'Expectimax is always higher or safer'",
+        "Claims expectimax's value is always above minimax's, or that it plays better against any opponent.",
+        "Its value is ≥ minimax's (equal possible); it is only as good as its model of the opponent.",
+        ("check_game_kinds",)),
+    # -- MCTS -------------------------------------------------------------------------
+    Misconception(
+        "reward-viewpoint", "Reward from a fixed or wrong viewpoint",
+        "Backs up a win for the same player at every level, so selection favours the opponent's good moves.",
+        "Value each node for the player who moved into it.",
+        ("check_backup", "check_mcts")),
+    Misconception(
+        "ucb-child-log", "UCB formula slips",
+        "Took the log of the child's visits instead of the parent's, or scored an unvisited child 0 or 0/0.",
+        "Check term by term: exploitation w/n, exploration c·sqrt(ln N / n); an unvisited child scores +∞.",
+        ("check_ucb", "check_ucb_choice")),
+    Misconception(
+        "backprop-incomplete", "Incomplete back-propagation",
+        "Updated only the leaf (or only part of the path) after a playout.",
+        "Every node on the path from the root gets the visit and the result.",
+        ("check_backup", "check_mcts")),
+    Misconception(
+        "final-move-by-mean", "Final move by highest mean on few visits",
+        "Picked the child with the best win rate over a handful of visits over a well-tried one.",
+        "Prefer the most-visited child: its estimate is the one to trust.",
+        ("check_final_move",)),
+    # -- finer readings made by single checks (issue 19 core) -------------------------------
+    Misconception(
+        "chance-as-choice", "Someone chooses at a chance node",
+        "Gave a chance node its smallest or largest outcome, as if MIN or MAX chose there.",
+        "Nobody chooses at a chance node: its value is the expected value of its outcomes.",
+        ("expectimax", "check_expectimax")),
+    Misconception(
+        "chance-summed", "Chance outcomes added, not weighted",
+        "Gave a chance node the sum of its outcomes.",
+        "Multiply each outcome by its probability before adding.",
+        ("expectimax", "check_expectimax")),
+    Misconception(
+        "cut-value-as-minimax", "A cut-short node given its minimax value",
+        "Gave a node alpha-beta leaves early the value it would have after looking at every child.",
+        "Alpha-beta stops at that node before seeing every child: what has it seen when it returns?",
+        ("values",)),
+    Misconception(
+        "fail-hard-bound", "Window bound returned for a cut node (fail-hard)",
+        "Gave a cut-short node the bound of its window (α or β) instead of the value it reached.",
+        "The exercise follows fail-soft alpha-beta: a node returns the best value it found.",
+        ("values",)),
+    Misconception(
+        "zero-as-infinity", "0 standing for ±∞",
+        "The best value so far (or α/β) starts at 0, so children all below (or above) 0 never replace it.",
+        "Start MAX's best at -∞ and MIN's at +∞; test trees whose values are all negative.",
+        ("check_minimax", "check_alphabeta")),
+    Misconception(
+        "first-child-kept", "Only the first child compared",
+        "Returned the first child's value: the comparison with later children never replaces it.",
+        "Compare every child, keeping the best so far.",
+        ("check_minimax",)),
+    Misconception(
+        "last-child-kept", "Best so far overwritten",
+        "Returned the last child's value: each child overwrites the best so far.",
+        "Keep the best so far; replace it only by a better value.",
+        ("check_minimax",)),
+    Misconception(
+        "breadth-first-order", "Alpha-beta visits in breadth-first order",
+        "Listed the nodes level by level, though the search goes depth first, left to right.",
+        "The search finishes a child's whole subtree before its next sibling.",
+        ("order",)),
+    Misconception(
+        "pruned-subtree-partial", "A cut's subtree only partly pruned",
+        "Named some of the nodes under a cut as pruned and others as looked at.",
+        "A cut skips every node below the pruned child: nothing there is looked at.",
+        ("pruning",)),
+]
+
+#: tag -> :class:`Misconception`, in catalogue order.
+CATALOGUE = {m.tag: m for m in _ENTRIES}
+assert len(CATALOGUE) == len(_ENTRIES), "duplicate tag in the misconception catalogue"
+
+
+def misconception(tag):
+    """The catalogue entry of ``tag``; a KeyError naming the tag if it is not catalogued."""
+    try:
+        return CATALOGUE[tag]
+    except (KeyError, TypeError):
+        raise KeyError(f"no misconception tagged {tag!r} in the catalogue (known: {', '.join(CATALOGUE)})") from None
