@@ -8,6 +8,7 @@ references in ``reference.py``.
 
 import math
 import random
+import re
 
 import networkx as nx
 import pytest
@@ -17,6 +18,7 @@ from reference import all_values, reference_alphabeta
 
 import gametrees as gt
 from gametrees import exercises as ex
+from gametrees.exercises import attempts
 from gametrees.exercises.answers import BadAnswer, parse_value
 from gametrees.exercises.code_checks import formulas
 
@@ -28,6 +30,14 @@ KINDS = sorted(ex.KINDS)
 seeds = st.one_of(st.integers(0, 10 ** 6), st.text("s0123456789", min_size=1, max_size=8))
 difficulties = st.sampled_from(["easy", "medium", "hard"])
 roots = st.sampled_from(["max", "min"])
+
+
+@pytest.fixture(autouse=True)
+def _fresh_attempts():
+    """Each test starts with no checks counted (a second wrong check adds a worked twin)."""
+    attempts.reset()
+    yield
+    attempts.reset()
 
 
 def bad_lines(fb):
@@ -125,13 +135,16 @@ def test_glued_labels_and_inner_nodes_are_named_as_mistakes():
     fb = e.check("IJ")
     assert not fb.ok and "There is no node 'IJ'" in text(fb) and "separate them: 'I, J'" in text(fb)
     fb = ex.PruningExercise([[3, 4], [[1, 2], [8, 9]]]).check("G")
-    assert not fb.ok and "G is not a leaf" in text(fb) and "name J and K" in text(fb)
+    assert not fb.ok and "G is not a leaf" in text(fb) and "name the leaves below G" in text(fb)
+    assert "J" not in text(fb) and "K" not in text(fb)  # the leaves are the answer: not named
 
 
 def test_labels_and_ids_give_the_same_feedback():
     e = ex.ValuesExercise(TEXTBOOK)
     by_label = e.check({"A": 3, "B": 3, "C": 14, "D": 2})
+    attempts.reset()
     by_id = e.check({(): 3, (0,): 3, (1,): 14, (2,): 2})
+    attempts.reset()
     lower = e.check({"a": "3", "b": 3, "c": 14, "d": "2"})
     assert repr(by_label) == repr(by_id) == repr(lower)
 
@@ -289,11 +302,16 @@ def test_a_perturbed_pruned_set_fails_and_names_the_leaf(seed, difficulty, root,
     visited = [e.nodes.name(n) for n in e.leaves if e.nodes.name(n) not in pruned]
     added = visited[pick % len(visited)]
     fb = e.check(pruned + [added])
-    assert not fb.ok and any(line.startswith(f"✗ {added} is evaluated") for line in fb.lines), fb
+    assert not fb.ok and (any(line.startswith(f"✗ {added} is marked pruned") for line in fb.lines)
+                          or fb.tags == ("tie-rule",)), fb  # a tie leaf added: the other rule's set
     if pruned:
         removed = pruned[pick % len(pruned)]
         fb = e.check([x for x in pruned if x != removed])
-        assert not fb.ok and any(removed in line and "pruned too" in line for line in bad_lines(fb)), fb
+        cut = e.info.cut_for(e.nodes.by_label[removed])
+        assert not fb.ok and (any(line.startswith(f"✗ {e.nodes.name(cut.node)}'s ") or "below" in line
+                                  for line in bad_lines(fb)) or fb.tags == ("tie-rule",)), fb
+        # the missed leaf is the answer: not named
+        assert not re.search(rf"\b{removed}\b", "\n".join(bad_lines(fb)).split("Hint")[0])
 
 
 @SOME
@@ -323,11 +341,13 @@ def test_a_perturbed_window_fails_and_names_the_bound(seed, difficulty, root, wh
 @given(seeds, difficulties, roots, st.booleans())
 def test_a_wrong_best_move_fails_and_names_it(seed, difficulty, root, chance):
     e = ex.generate("best_move", seed=seed, difficulty=difficulty, root_player=root, chance=chance)
+    attempts.reset()
     wrong = [c for c in e.children if c not in e.best]
     assert wrong  # generation avoids trees where every move is best
     name = e.nodes.name(wrong[0])
     fb = e.check(name)
-    assert not fb.ok and bad_lines(fb)[0].startswith(f"✗ {name} is worth")
+    assert not fb.ok and bad_lines(fb)[0].startswith(f"✗ {name} is not ")
+    attempts.reset()
     assert e.check(wrong[0]).lines == fb.lines  # an id works as well as a label
 
 
@@ -367,17 +387,20 @@ def test_generated_exercises_agree_with_the_independent_reference(seed, difficul
 
 def test_the_issue_example():
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": 3, "B": 3, "C": 2, "D": 14})
-    assert fb.lines[-1] == "✗ D: you wrote 14, but D is a MIN node over K = 14, L = 5, M = 2, so its value is 2."
-    assert fb.hints == ["You took the largest value, but MIN picks the smallest. Ask whose turn it is at D."]
+    assert fb.lines[-1] == "✗ D: you wrote 14. D is a MIN node: which of its children's values does MIN take? (the smallest)"
+    assert fb.hints == ["Your 14 is the largest of D's children's values, as if the other player chose at D; but D is a "
+                        "MIN node, and MIN takes the smallest. Ask whose turn it is at D."]
+    assert fb.tags == ("roles-inverted",) and fb.status == "wrong" and fb.attempt == 1
 
 
 def test_an_error_carried_up_from_a_child_is_named():
     # D = max(1, 9) = 9 and E = max(4, 6) = 6, so B = min(9, 6) = 6. The learner has D = 2, hence B = 2.
     fb = ex.ValuesExercise([[[1, 9], [4, 6]], [[2, 3], [5, 7]]]).check(
         {"A": 6, "B": 1, "C": 3, "D": 1, "E": 6, "F": 3, "G": 7})
-    assert "✗ B: you wrote 1, but B is a MIN node over D = 9, E = 6, so its value is 6." in fb.lines
+    assert "✗ B: you wrote 1. B is a MIN node: which of its children's values does MIN take? (the smallest)" in fb.lines
     assert "Your 1 follows from your value for D, which is wrong: fix it first." in fb.hints
-    assert "You took the smallest value, but MAX picks the largest. Ask whose turn it is at D." in fb.hints
+    assert any(h.startswith("Your 1 is the smallest of D's children's values") for h in fb.hints)
+    assert fb.tags == ("roles-inverted",)
 
 
 def test_minimax_values_are_exact_not_bounds():
@@ -388,13 +411,13 @@ def test_minimax_values_are_exact_not_bounds():
 def test_missing_and_leaf_values():
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": 3, "B": 3, "C": 2, "E": 4})
     assert "✗ D: no value given." in fb.lines
-    assert "✗ E is a leaf: its value is its utility, 3, as given (you wrote 4)." in fb.lines
+    assert "✗ E is a leaf: its value is the utility written on the tree (you wrote 4); leaves need no answer." in fb.lines
 
 
 def test_malformed_values_answers_are_feedback_not_errors():
     for answer in ([3, 3, 2, 2], 3, "A=3"):
         fb = ex.ValuesExercise(TEXTBOOK).check(answer)
-        assert not fb.ok and "Give the values as a dict" in text(fb)
+        assert not fb.ok and fb.status == "unreadable" and "give the values as a dict" in text(fb)
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": "three", "B": 3, "C": 2, "D": 2})
     assert "✗ A: 'three' is not a number; write a number such as 3 or -2.5." in fb.lines
 
@@ -403,18 +426,22 @@ def test_alphabeta_values_and_bounds():
     e = ex.ValuesExercise(TEXTBOOK, algorithm="alphabeta")
     assert e.solution() == {"A": 3, "B": 3, "C": "≤ 2", "D": 2}
     bare = e.check({"A": 3, "B": 3, "C": 2, "D": 2})
-    assert bare.ok and "✓ C = 2, but only as a bound: C ≤ 2." in bare.lines  # misconception 9
-    assert 'write "≤ 2"' in bare.hints[0]
+    # misconception 9 (issue 20): a bound written as an exact value is wrong, with the reason, and no side given
+    assert not bare.ok and bare.tags == ("bound-as-value",)
+    assert bare.lines[2].startswith("✗ C: you wrote 2 as an exact value, but C's search is cut short")
+    assert "≤" not in text(bare) and "≥" not in text(bare)
     wrong_side = e.check({"A": 3, "B": 3, "C": "≥ 2", "D": 2})
-    assert not wrong_side.ok
+    assert not wrong_side.ok and "which side is open" in text(wrong_side)
     exact_as_bound = e.check({"A": 3, "B": "≤ 3", "C": "≤ 2", "D": 2})
-    assert "B's value is exact, 3" in text(exact_as_bound)
+    assert "B's search runs to the end" in text(exact_as_bound) and "its value is exact" in text(exact_as_bound)
     fail_hard = e.check({"A": 3, "B": 3, "C": "≤ 3", "D": 2})
     assert "fail-hard" in text(fail_hard) and "fail-soft" in text(fail_hard)
+    assert fail_hard.tags == ("fail-hard-bound",)
     true_value = ex.ValuesExercise([[3, 12], [2, 1]], algorithm="alphabeta").check({"A": 3, "B": 3, "C": 1})
-    assert "is C's minimax value, but alpha-beta never finds it" in text(true_value)
+    assert "the value C would have if every leaf below it were looked at" in text(true_value)
+    assert true_value.tags == ("cut-value-as-minimax",)
     strict = e.check({"A": 3, "B": 3, "C": "< 2", "D": 2})
-    assert "write ≤ 2: the true value could equal 2" in text(strict)
+    assert "the true value could equal your number: write ≤ or ≥ instead" in text(strict)
 
 
 def test_alphabeta_values_for_pruned_inner_nodes():
@@ -423,9 +450,9 @@ def test_alphabeta_values_for_pruned_inner_nodes():
     assert "G" not in e.solution()
     assert e.check({**e.solution(), "G": "pruned"}).ok
     fb = e.check({**e.solution(), "G": 9})
-    assert not fb.ok and "G is never visited, so alpha-beta gives it no value" in text(fb)
+    assert not fb.ok and "alpha-beta never visits G, so it returns no value there" in text(fb)
     fb = e.check({**e.solution(), "C": "pruned"})
-    assert "C is visited, so it does return a value" in text(fb)
+    assert "alpha-beta does visit C, so it returns a value" in text(fb)
 
 
 def test_expectimax_exercise_names_chance_slips():
@@ -433,9 +460,9 @@ def test_expectimax_exercise_names_chance_slips():
     assert e.solution() == {"A": 9.75, "B": 9.75, "C": 3}
     assert e.check({"A": 9.75, "B": 9.7549, "C": 3}).ok  # rounding is fine
     mean = e.check({"A": 9.75, "B": 7.5, "C": 3})
-    assert "plain average" in mean.hints[0]  # misconception 18
+    assert "plain average" in mean.hints[0] and mean.tags == ("chance-unweighted",)  # misconception 18
     mini = e.check({"A": 9.75, "B": 3, "C": 3})
-    assert "nobody chooses at a chance node" in mini.hints[0]
+    assert "nobody chooses at a chance node" in mini.hints[0] and mini.tags == ("chance-as-choice",)
     thirds = ex.ExpectimaxExercise([{"chance": [1, 2, 6]}, 2])
     assert "p = 1/3: D = 1" in thirds.outline() and thirds.check({"A": 3, "B": 3.0, "C": 2}).ok
     with pytest.raises(TypeError, match="always expectimax"):
@@ -449,20 +476,29 @@ def test_expectimax_exercise_names_chance_slips():
 
 def test_pruning_names_the_cutoff_of_a_missed_leaf():
     fb = ex.PruningExercise(TEXTBOOK).check(["I"])
-    assert ("✗ J is pruned too: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops: "
-            "I and J are never looked at.") in fb.lines
+    assert ("✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves "
+            "lie below them?") in fb.lines
+    fb = ex.PruningExercise(TEXTBOOK).check([])
+    assert ("✗ C's search has a cut you did not mark: a cut at C needs a finished child whose value falls outside "
+            "C's window: which one, and which leaves does C then never look at?") in fb.lines
 
 
 def test_pruning_a_first_child_needs_evidence():
     fb = ex.PruningExercise(TEXTBOOK).check(["H", "I", "J"])
-    assert "✗ H is evaluated: it is C's first child, and a cut needs a finished child's value to compare with α or β." in fb.lines
+    assert ("✗ H is marked pruned, but H is C's first child: when the search reaches it, C has no finished child "
+            "yet, so nothing can be cut there. A cut needs evidence.") in fb.lines
+    assert fb.tags == ("prune-without-evidence",)
 
 
 def test_over_pruning_shows_the_window_and_a_counterexample():
-    fb = ex.PruningExercise(TEXTBOOK).check(["I", "J", "L"])
-    assert ("✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, "
-            "so D must look on (no window has closed).") in fb.lines
-    assert "If L were 1 instead of 5" in fb.hints[-1]
+    e = ex.PruningExercise(TEXTBOOK)
+    fb = e.check(["I", "J", "L"])
+    assert ("✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value "
+            "outside D's window? A cut needs one.") in fb.lines
+    again = e.check(["I", "J", "L"])  # the second wrong check works the mistake through on a twin tree
+    assert again.lines[-1].startswith("• Worked on a twin tree: the same tree with other leaf values, A:max(")
+    assert "L is evaluated: when D reaches it" in again.lines[-1] and again.attempt == 2
+    assert "If L were 1 instead of 5" in e.explain() or "Answer: ['I', 'J']" in e.explain()
 
 
 @pytest.mark.parametrize("rule,other", [("textbook", "strict"), ("strict", "textbook")])
@@ -474,7 +510,7 @@ def test_the_other_tie_convention_is_named(rule, other):
         assert not fb.ok and f"You pruned with the {other} rule" in fb.lines[0]  # misconception 7
         assert "same root value" in fb.hints[0]
     else:  # an empty answer says nothing about ties: no rule is named
-        assert not fb.ok and "rule;" not in text(fb) and "pruned too" in text(fb)
+        assert not fb.ok and "rule;" not in text(fb) and "a cut you did not mark" in text(fb)
 
 
 @pytest.mark.parametrize("seed", [989067, 5, 11])
@@ -498,7 +534,7 @@ def test_pruned_inner_nodes_stand_for_their_leaves():
     assert e.check("G", subtrees=True).ok and e.check(["J", "K"]).ok
     assert not e.check("G").ok  # the question asks for leaves
     fb = e.check("C")
-    assert "C is visited, not pruned" in text(fb)
+    assert "C is marked pruned, but alpha-beta evaluates it" in text(fb)
 
 
 def test_malformed_pruning_answer_is_feedback():
@@ -512,16 +548,18 @@ def test_order_feedback():
     e = ex.OrderExercise(TEXTBOOK)
     assert e.check("B E F G C H D K L M").ok  # the root may be left out
     skip = e.check("A B E F G C D K L M")
-    assert "✗ Step 7: you wrote D, but the search visits H first: H is C's first child (depth first: down before across)." in skip.lines
+    assert ("✗ Step 7: you wrote D, skipping nodes the search does visit after C: a cut needs a finished child whose "
+            "value falls outside the window; is there one there?") in skip.lines
+    assert skip.tags == ("prune-without-evidence",)
     extra = e.check("A B E F G C H I J D K L M")
-    assert "I is never visited: after H returns 2 to C" in text(extra)
-    assert "J is never visited" in text(extra)
+    assert "Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first" in text(extra)
     twice = e.check("A B E F G C H D K L M M")
     assert "You listed M more than once" in text(twice)
     short = e.check("A B E")
-    assert "Your list stops after E, but after E, the search goes on to F" in text(short)
-    assert "You left out G, C, H, D, K, L and M" in text(short)
+    assert "Your list stops after E, but the search goes on" in text(short) and "F" not in "".join(bad_lines(short))
     assert "Your list is empty" in text(e.check([]))
+    bfs = e.check("A B C D E F G H K L M")
+    assert bfs.tags == ("breadth-first-order",)
     leaves = ex.OrderExercise(TEXTBOOK, leaves_only=True)
     assert leaves.solution() == ["E", "F", "G", "H", "K", "L", "M"]
     assert ex.OrderExercise(TEXTBOOK, algorithm="minimax").solution() == list("ABEFGCHIJDKLM")
@@ -530,21 +568,27 @@ def test_order_feedback():
 def test_window_feedback_names_misconceptions_5_6_and_14():
     c = ex.WindowExercise(TEXTBOOK, node="C")
     assert c.solution() == (3, INF)
-    fb = c.check((2, INF))
-    assert "C is a MIN node: MIN lowers β and never changes α, so α stays 3" in text(fb)
-    assert "MAX raises its floor α, MIN lowers its ceiling β" in fb.hints[0]  # 5 and 6
+    fb = c.check((2, INF))  # 2 is C's child H: MIN moved α (misconception 5)
+    assert "MAX raises its floor α and MIN lowers its ceiling β, so at C α is only inherited" in text(fb)
+    assert fb.tags == ("wrong-bound-updated",) and "3" not in text(fb)
     none = c.check({"alpha": None, "beta": "inf"})
     assert "None is not a number" in text(none) and "-math.inf" in none.hints[0]  # 14
     cut = c.check("α = 3, β = 2")
-    assert "H = 2 ≤ α = 3 is a cutoff, so C returns at once, without lowering β" in text(cut)
+    assert "the value of the child that ends C's search with a cutoff" in text(cut) and "∞" not in cut.lines[2]
+    d = ex.WindowExercise(TEXTBOOK, node="D")
+    cousin = d.check((3, 8))  # 8 is B's β after G... no: B's window is its own; 8 is nobody's bound
+    assert not cousin.ok
     b = ex.WindowExercise(TEXTBOOK, node="B")
-    zero = b.check((0, 3))
-    assert "0 is a real score, not 'no bound yet'" in zero.hints[0]  # 14
     swapped = b.check((3, -INF))
-    assert "swapped" in swapped.hints[0]
+    assert "which of your two numbers is which" in text(swapped)
     a = ex.WindowExercise(TEXTBOOK, node="A")
-    fb = a.check((3, 2))
-    assert "A is a MAX node: MAX raises α and never changes β" in text(fb)
+    fb = a.check((3, 7))
+    assert "a MAX node never changes β: it only inherits it" in text(fb) and not fb.tags
+    fb = a.check((3, 5))  # 5 is D's β, a window from beside A's path (misconception 6)
+    assert fb.tags == ("bounds-global",) and "windows pass down only" in text(fb)
+    fb = a.check((3, 2))  # 2 is a child's value: MAX moved β
+    assert fb.tags == ("wrong-bound-updated",)
+    assert "Answer: (3, inf)" in c.explain() and "so α stays 3" in c.explain()
     for answer in ("3", (1, 2, 3), object(), {"alpha": 3}):
         assert not c.check(answer).ok
     assert c.check("3, +inf").ok and c.check({"α": 3, "β": "∞"}).ok and c.check([3, math.inf]).ok
@@ -561,10 +605,12 @@ def test_best_move_feedback():
     e = ex.BestMoveExercise(TEXTBOOK)
     assert e.solution() == "B"
     assert e.check("B").ok and e.check((0,)).ok
-    assert e.check("D").lines == ["✗ D is worth 2 (D is a MIN node over K = 14, L = 5, M = 2), but B is worth 3: MAX moves to B."]
+    assert e.check("D").lines == ["✗ D is not MAX's best move. Work out what each of B, C or D is worth to MAX (a "
+                                  "child's value is its subtree's minimax value), then ask which one MAX prefers."]
+    assert "Answer: 'B'" in e.explain() and "D = 2" in e.explain()
     assert "A is where MAX moves from" in text(e.check("A"))
     assert "here C on the way to H" in text(e.check("H"))
-    assert "Name one child of A: B, C or D" in text(e.check("Z"))
+    assert "Name one child of A: B, C or D" in text(e.check("Z")) and e.check("Z").status == "unreadable"
     tie = ex.BestMoveExercise([[3, 4], [5, 3], [1, 9]])
     assert tie.check("B").ok and "C is just as good" in text(tie.check("B"))
     moves = gt.tree_from_dict({"R": {"player": "max", "children": ["x", "y"], "moves": ["left", "right"]},
@@ -586,6 +632,7 @@ def test_exercise_display_explain_and_show_solution(monkeypatch):
     e = ex.generate("pruning", seed=2)
     assert e.question in repr(e) and "<pre>" in e._repr_html_()
     assert e.explain().splitlines()[0] == "  1. Start at the root A, a MAX node with window α = −∞, β = +∞."
+    assert e.explain().splitlines()[-1] == f"Answer: {e.solution()!r}"
     shown = []
     monkeypatch.setattr(gt, "draw", lambda result, **kw: shown.append(("draw", result, kw)), raising=False)
     monkeypatch.setattr(gt, "replay", lambda result, **kw: shown.append(("replay", result, kw)), raising=False)

@@ -60,8 +60,20 @@ small trees and positions, catch whatever it raises, and report the smallest
 failing case and the deepest node whose value is wrong while its children's
 are right, naming the likely misconception.
 
-Every check returns a :class:`Feedback`: ``.ok``, ``.lines`` (one ✓/✗ line
-per point), a plain-text ``repr`` and a coloured ``_repr_html_``.
+Every check returns a :class:`Feedback`: ``.ok``, ``.status``, ``.tags``,
+``.lines`` (one ✓/✗ line per point), a plain-text ``repr`` and a coloured
+``_repr_html_``.
+
+Feedback escalates (issue 19): a first wrong check names every wrong part and
+the rule to re-apply there, with no right value, label or bound the learner did
+not type; from the second wrong check of the same exercise object on, the same
+kind of mistake is worked through on a *twin* (the tree's shape with other leaf
+values, see :mod:`~gametrees.exercises.attempts`); the full worked answer comes
+only from ``ex.explain()`` / ``ex.show_solution()``. A misconception is named,
+with a tag from :data:`CATALOGUE`, only when the answer is what it produces;
+an answer that cannot be read is "could not read" (status ``"unreadable"``).
+Checks of a learner's function may name the small tree and node where it fails
+(the tree is not a graded answer).
 
 Modules
 -------
@@ -100,8 +112,16 @@ Examples
 ✓ A = 3
 ✓ B = 3
 ✓ C = 2
-✗ D: you wrote 14, but D is a MIN node over K = 14, L = 5, M = 2, so its value is 2.
-    Hint: You took the largest value, but MIN picks the smallest. Ask whose turn it is at D.
+✗ D: you wrote 14. D is a MIN node: which of its children's values does MIN take? (the smallest)
+    Hint: Your 14 is the largest of D's children's values, as if the other player chose at D; but D is a MIN node, and MIN takes the smallest. Ask whose turn it is at D.
+>>> ex.check({"A": 3, "B": 3, "C": 2, "D": 14}).tags
+('roles-inverted',)
+>>> print(ex.explain())
+  1. B is a MIN node over E = 3, F = 12, G = 8, so its value is 3.
+  2. C is a MIN node over H = 2, I = 4, J = 6, so its value is 2.
+  3. D is a MIN node over K = 14, L = 5, M = 2, so its value is 2.
+  4. A is a MAX node over B = 3, C = 2, D = 2, so its value is 3.
+Answer: {'A': 3, 'B': 3, 'C': 2, 'D': 2}
 >>> ex = gt.exercises.generate("pruning", seed=7, difficulty="easy")
 >>> ex.check(ex.solution()).ok
 True

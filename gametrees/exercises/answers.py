@@ -188,13 +188,13 @@ class NodeNames:
             else:
                 refs = list(answer)
         elif isinstance(answer, Mapping):
-            raise BadAnswer(f"give {what} as a list or a string such as \"I, J\", not a dict")
+            raise BadAnswer(f"give {what} as a list of labels or a string of labels separated by commas, not a dict")
         elif answer is None:
             refs = []
         else:
             n = self.resolve(answer)
             if n is None:
-                raise BadAnswer(f"give {what} as a list of node labels, such as ['I', 'J'] or \"I, J\"; "
+                raise BadAnswer(f"give {what} as a list of node labels or a string of labels separated by commas; "
                            f"got {answer!r}")
             refs = [answer]
         nodes, unknown = [], []

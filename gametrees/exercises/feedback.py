@@ -189,7 +189,11 @@ class Report:
         self._add("good", text, hint)
 
     def bad(self, text, hint=None, *, tag=None):
-        """A ✗ item; ``tag``: the catalogue tag of the misconception this item names (if it names one)."""
+        """A ✗ item; ``tag``: the catalogue tag of the misconception this item names (if it names one).
+
+        A hint made by :func:`tagged` brings its own tag.
+        """
+        tag = tag if tag is not None else getattr(hint, "tag", None)
         self._add("bad", text, hint)
         if tag is not None and tag not in self.tags:
             self.tags.append(tag)
@@ -205,6 +209,31 @@ class Report:
         else:
             title = f"{what}: {good} of {good + bad} {unit}."
         return Feedback(title, self.items, tags=self.tags)
+
+
+class Tagged(str):
+    """A hint that names a misconception: the text, with the catalogue tag in ``.tag`` (see :func:`tagged`)."""
+
+    tag = None
+
+
+def tagged(text, tag):
+    """``text`` (a hint) carrying the catalogue ``tag`` of the misconception it names.
+
+    Functions that word a diagnosis return such a hint; :meth:`Report.bad` files the tag.
+
+    Examples
+    --------
+    >>> rep = Report()
+    >>> rep.bad("B is wrong.", tagged("MIN takes the smallest.", "roles-inverted"))
+    >>> rep.feedback("Values").tags
+    ('roles-inverted',)
+    """
+    if text is None:
+        return None
+    out = Tagged(text)
+    out.tag = tag
+    return out
 
 
 def malformed(what, message):

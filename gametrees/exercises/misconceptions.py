@@ -88,13 +88,13 @@ _ENTRIES = [
         "wrong-bound-updated", "Wrong bound updated",
         "Changed α at a MIN node or β at a MAX node.",
         "MAX raises its floor α; MIN lowers its ceiling β: which one does this node's player move?",
-        ("window",)),
+        ("window", "check_alphabeta")),
     Misconception(
         "bounds-global", "Bounds treated as global",
         "Gave a node a window taken from a sibling's or cousin's search instead of its parent's, as if "
         "α and β were shared by the whole tree.",
         "Windows pass down only, as copies; values pass up: where did this node's window come from?",
-        ("window",)),
+        ("window", "check_alphabeta")),
     Misconception(
         "tie-rule", "Tie convention wrong",
         "Pruned (or kept) exactly the nodes that hang on a tie (v = α or v = β) against the rule the "
@@ -107,13 +107,13 @@ _ENTRIES = [
         "Marked a node pruned though no finished sibling's value lies outside the window inherited there "
         "(e.g. a node's first child).",
         "A cut needs a finished child whose value falls outside the node's window: which one would that be?",
-        ("pruning", "order")),
+        ("pruning", "order", "check_alphabeta")),
     Misconception(
         "bound-as-value", "Cut nodes' values treated as exact",
         "Wrote an exact number for a node whose search was cut short (it is only ≤ or ≥ that number).",
         "Asks whether the node's search ran to the end; a cut-short node returns only a bound, written "
         "'≤ v' or '≥ v'.",
-        ("values", "practice")),
+        ("values",)),
     Misconception(
         "pruning-changes-value", "Pruning or move order can change the root value",
         "Expects alpha-beta (or another order of the children) to give the root a different value than "
@@ -233,16 +233,6 @@ _ENTRIES = [
         "The best value so far (or α/β) starts at 0, so children all below (or above) 0 never replace it.",
         "Start MAX's best at -∞ and MIN's at +∞; test trees whose values are all negative.",
         ("check_minimax", "check_alphabeta")),
-    Misconception(
-        "first-child-kept", "Only the first child compared",
-        "Returned the first child's value: the comparison with later children never replaces it.",
-        "Compare every child, keeping the best so far.",
-        ("check_minimax",)),
-    Misconception(
-        "last-child-kept", "Best so far overwritten",
-        "Returned the last child's value: each child overwrites the best so far.",
-        "Keep the best so far; replace it only by a better value.",
-        ("check_minimax",)),
     Misconception(
         "breadth-first-order", "Alpha-beta visits in breadth-first order",
         "Listed the nodes level by level, though the search goes depth first, left to right.",

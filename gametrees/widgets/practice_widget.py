@@ -489,7 +489,7 @@ class Practice(widgets.VBox):
                     try:
                         op, x = parse_value(text, allow_pruned=allow)
                         want_op, want = parse_value(solution[label])
-                        right = (op in (want_op, "eq") and x is not None and close(x, want, tol))
+                        right = op == want_op and x is not None and close(x, want, tol)  # a bound is not a value
                     except BadAnswer:
                         right = False
                 box.style.background = _GOOD if right else _BAD
@@ -648,7 +648,7 @@ def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook",
     True
     >>> w.cuts["L"].value = True        # L is evaluated: D must look on
     >>> print(w.check().lines[-1])
-    ✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, so D must look on (no window has closed).
+    ✗ The edge D–L is cut, but alpha-beta follows that edge: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
     >>> w.new_tree(seed=7); w.seed
     7
     """

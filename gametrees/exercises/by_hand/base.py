@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import math
 import numbers
 import random
@@ -348,6 +349,7 @@ def leaves_under(G, n):
 # Exercises: answers that cannot crash a check; uses of the worked answer
 # ============================================================================
 
+_SERIALS = itertools.count(1)  # numbers exercise objects, for their attempt keys
 _PACKAGE = __name__.split(".")[0]  # "gametrees": frames whose module starts with it are the library's
 
 
@@ -440,6 +442,7 @@ class Exercise:
     def __init__(self, tree=None, *, seed=None, difficulty="easy", root_player=None, depth=None,
                  branching=None, values=None, ragged=None, players=None, probabilities=None):
         self.library_uses = []
+        self._serial = next(_SERIALS)
         overrides = {"depth": depth, "branching": branching, "values": values, "ragged": ragged,
                      "players": players, "probabilities": probabilities, "root_player": root_player}
         if tree is not None:
@@ -498,14 +501,42 @@ class Exercise:
 
     @property
     def key(self):
-        """The key its checks are counted under (:func:`gametrees.exercises.attempts.counts`):
-        ``"values:seed=3:easy"`` for a generated exercise, ``"values:A:max(...)"`` (the tree) for a given one."""
+        """The key this exercise object's checks are counted under (:func:`gametrees.exercises.attempts.counts`):
+        ``"values:seed=3:easy#1"`` for a generated exercise, ``"values:A:max(...)#2"`` (the tree) for a given
+        one; the number after ``#`` tells apart objects made in the same kernel (a cell run again)."""
         if self.seed is not None:
-            return f"{self.kind}:seed={self.seed!r}:{self.difficulty}"
-        return f"{self.kind}:{inline(self.tree, self.nodes)}"
+            return f"{self.kind}:seed={self.seed!r}:{self.difficulty}#{self._serial}"
+        return f"{self.kind}:{inline(self.tree, self.nodes)}#{self._serial}"
 
     def _twin(self, feedback):
-        """The same kind of mistake worked through on a twin tree (text), or None; kinds override it."""
+        """The same kind of mistake worked through on a twin tree (text), or None.
+
+        Twins have this tree's shape with other leaf values (:func:`twin_trees`); the first one on
+        which the kind's :meth:`_twin_text` can work the learner's mistake through is used.
+        """
+        wrong = getattr(self, "_last_wrong", None)
+        if not wrong:
+            return None
+        rng = random.Random(f"{self.key}:{feedback.attempt}")
+        for H in twin_trees(self.tree, rng):
+            try:
+                twin = self._make_twin(H)
+            except (ValueError, TypeError):
+                continue
+            text = self._twin_text(twin, wrong)
+            if text:
+                return text
+        return None
+
+    def _twin_options(self):
+        """The keyword arguments that make an exercise of the same kind and settings on another tree."""
+        return {}
+
+    def _make_twin(self, H):
+        return type(self)(H, **self._twin_options())
+
+    def _twin_text(self, twin, wrong):
+        """The learner's mistake (``wrong``: what the last check found) worked through on ``twin``; kinds override it."""
         return None
 
     def outline(self):
@@ -513,8 +544,12 @@ class Exercise:
         return _outline(self.tree, self.nodes)
 
     def explain(self):
-        """The worked solution as text: the engine's search, one sentence a step."""
-        return "\n".join(f"{i:>3}. {e.text}" for i, e in enumerate(self.result.trace, 1))
+        """The worked solution as text: the engine's search, one sentence a step, then the answer."""
+        steps = [f"{i:>3}. {e.text}" for i, e in enumerate(self._result.trace or [], 1)]
+        return "\n".join(steps + [f"Answer: {self._answer_text()}"])
+
+    def _answer_text(self):
+        return repr(self.solution())
 
     def show_solution(self, replay=False, **kwargs):
         """Show the worked solution: ``gt.draw(ex.result)``, or ``gt.replay`` with ``replay=True``.
@@ -630,3 +665,89 @@ def chance_hint(n_name, learner, kid_values, probs):
     if close(learner, sum(kid_values)) and len(kid_values) > 1:
         return f"You added the outcomes: multiply each by its probability first, {weighted}."
     return None
+
+
+# ============================================================================
+# Diagnoses that give nothing away, and twin trees
+# ============================================================================
+
+
+def constant_answer(values):
+    """Whether the learner's numbers are all the same (two or more of them): such an answer shows no
+    misconception, only that the work is not done (an all-zero answer is not "you took the smallest")."""
+    values = [v for v in values if isinstance(v, numbers.Real)]
+    return len(values) >= 2 and all(close(v, values[0]) for v in values)
+
+
+def rule_question(G, nodes, n):
+    """The rule to re-apply at inner node ``n``, as a question, with no value of the exercise in it."""
+    name = nodes.name(n)
+    player = G.nodes[n].get("player")
+    if player == CHANCE:
+        return (f"{name} is a chance node: nobody chooses there; its value is the sum, over its outcomes, of "
+                f"probability × the outcome's value. Recompute it from its children's values.")
+    takes = "largest" if player == MAX else "smallest"
+    return (f"{name} is a {ROLE_NAMES.get(player, '?')} node: which of its children's values does "
+            f"{ROLE_NAMES.get(player, '?')} take? (the {takes})")
+
+
+def value_slip(G, nodes, n, learner, kid_values, probs=None):
+    """``(text, tag)`` naming the misconception that gives ``learner`` at ``n`` from its children's true
+    values, or None; the text gives no value the learner did not write."""
+    if not kid_values:
+        return None
+    name = nodes.name(n)
+    player = G.nodes[n].get("player")
+    x = fmt(learner)
+    if player in (MAX, MIN):
+        other = max(kid_values) if player == MIN else min(kid_values)
+        right = min(kid_values) if player == MIN else max(kid_values)
+        if close(learner, other) and not close(learner, right):
+            took, picks = ("largest", "smallest") if player == MIN else ("smallest", "largest")
+            parents = list(G.predecessors(n))
+            same = parents and G.nodes[parents[0]].get("player") == player
+            extra = (f" Turns need not alternate: {name} is {ROLE_NAMES[player]} like its parent "
+                     f"{nodes.name(parents[0])}.") if same else ""
+            return (f"Your {x} is the {took} of {name}'s children's values, as if the other player chose at "
+                    f"{name}; but {name} is a {ROLE_NAMES[player]} node, and {ROLE_NAMES[player]} takes the "
+                    f"{picks}. Ask whose turn it is at {name}.{extra}", "roles-inverted")
+        return None
+    if player != CHANCE:
+        return None
+    weights = list(probs) if probs is not None else [1 / len(kid_values)] * len(kid_values)
+    right = sum(p * v for p, v in zip(weights, kid_values))
+    if close(learner, right, 0.005):
+        return None
+    mean = sum(kid_values) / len(kid_values)
+    equal = all(close(w, weights[0]) for w in weights)
+    if len(set(kid_values)) > 1 and (close(learner, min(kid_values)) or close(learner, max(kid_values))):
+        which = "smallest" if close(learner, min(kid_values)) else "largest"
+        return (f"Your {x} is the {which} of {name}'s outcomes, as if someone chose at {name}; but nobody "
+                f"chooses at a chance node: weight each outcome by its probability and add.", "chance-as-choice")
+    if not equal and close(learner, mean, 0.005):
+        return (f"Your {x} is the plain average of {name}'s outcomes, but they are not equally likely: "
+                f"weight each by its probability.", "chance-unweighted")
+    if len(kid_values) > 1 and close(learner, sum(kid_values), 0.005):
+        return (f"Your {x} is the sum of {name}'s outcomes: multiply each by its probability before adding.",
+                "chance-summed")
+    return None
+
+
+def twin_trees(G, rng, tries=60):
+    """Trees of ``G``'s shape (same nodes, players, probabilities, labels) with other leaf values.
+
+    The new values are drawn from the range of ``G``'s leaf values (widened to at least 10 wide), and
+    every leaf gets a value, so no twin repeats ``G``. Yields up to ``tries`` twins.
+    """
+    leaves = [n for n in G if not G.out_degree(n)]
+    utils = [G.nodes[n]["utility"] for n in leaves]
+    finite = [u for u in utils if isinstance(u, numbers.Real) and math.isfinite(u)] or [0]
+    lo, hi = int(math.floor(min(finite))), int(math.ceil(max(finite)))
+    if hi - lo < 10:
+        hi = lo + 10
+    for _ in range(tries):
+        H = G.copy()
+        for n in leaves:
+            H.nodes[n]["utility"] = rng.randint(lo, hi)
+        if [H.nodes[n]["utility"] for n in leaves] != utils:
+            yield H

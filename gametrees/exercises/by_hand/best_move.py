@@ -9,9 +9,9 @@ from __future__ import annotations
 import networkx as nx
 
 from ...games import CHANCE, MAX, MIN
-from ...search import expectimax, minimax
+from ...search import alphabeta, expectimax, minimax
 from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, fmt_prob, is_are, malformed, or_list
-from .base import Exercise, child_probs
+from .base import Exercise, child_probs, inline
 
 class BestMoveExercise(Exercise):
     """The best move at the root.
@@ -30,7 +30,7 @@ class BestMoveExercise(Exercise):
     'B'
     >>> ex.check("D")
     ✗ Best move: wrong.
-    ✗ D is worth 2 (D is a MIN node over K = 14, L = 5, M = 2), but B is worth 3: MAX moves to B.
+    ✗ D is not MAX's best move. Work out what each of B, C or D is worth to MAX (a child's value is its subtree's minimax value), then ask which one MAX prefers.
     """
 
     _what = "Best move"
@@ -104,29 +104,65 @@ class BestMoveExercise(Exercise):
             return malformed(what, f"Name one child of {self.nodes.name(root)}: "
                                     f"{or_list(self.nodes.name(c) for c in self.children)}; got {answer!r}.")
         rep = Report()
+        self._last_wrong = []
         R = self.result.graph
         role = ROLE_NAMES[self.root_player]
+        kids = or_list(self.nodes.name(c) for c in self.children)
         if n == root:
-            rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, "
-                    f"{or_list(self.nodes.name(c) for c in self.children)}.")
-            return Feedback(f"{what}: wrong.", rep.items)
+            rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}.")
+            return rep.feedback(what, "wrong")
         if n not in self.children:
             path = nx.shortest_path(self.tree, root, n)
             rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a child, "
                     f"here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
-            return Feedback(f"{what}: wrong.", rep.items)
-        best = self.nodes.name(self.best_child)
-        v = fmt(R.nodes[n]["value"])
-        others = [c for c in self.children if c != n]
+            return rep.feedback(what, "wrong")
         if n in self.best:
-            most = "the most MAX" if self.root_player == MAX else "the least MIN"
-            rest = ", ".join(f"{self.nodes.name(c)}: {fmt(R.nodes[c]['value'])}" for c in others)
-            rep.good(f"{self.nodes.name(n)} is a best move: it is worth {v}, {most} can get at "
-                     f"{self.nodes.name(root)} ({rest}).")
+            rep.good(f"{self.nodes.name(n)} is a best move for {role}.")
             ties = [c for c in self.best if c != n]
             if ties:
                 rep.note(f"{self.nodes.names(ties)} {is_are(ties)} just as good.")
             return Feedback(f"{what}: right.", rep.items)
-        rep.bad(f"{self.nodes.name(n)} is worth {v} ({self._worth(n)}), but {best} is worth "
-                f"{fmt(R.nodes[self.best_child]['value'])}: {role} moves to {best}.")
-        return Feedback(f"{what}: wrong.", rep.items)
+        name = self.nodes.name(n)
+        values = [R.nodes[c]["value"] for c in self.children]
+        worst = min(values) if self.root_player == MAX else max(values)
+        text = (f"{name} is not {role}'s best move. Work out what each of {kids} is worth to {role} (a child's "
+                f"value is its subtree's {'expectimax' if self._has_chance() else 'minimax'} value), then ask which "
+                f"one {role} prefers.")
+        ab = alphabeta(self.tree, trace=False, graph=True).graph if not self._has_chance() else None
+        if (ab is not None and ab.nodes[n].get("bound", "exact") != "exact"
+                and close(ab.nodes[n]["value"], self.result.value)):
+            rep.bad(text, f"Alpha-beta leaves {name} with only a bound equal to the best value: that is not a tie. "
+                          f"A cut-short child's value is a bound; move only to a child whose value is exact and "
+                          f"best.", tag="value-right-move-wrong")
+            self._last_wrong.append((n, "bound-tie", "value-right-move-wrong"))
+        elif close(R.nodes[n]["value"], worst) and len({round(v, 9) for v in values}) > 2:
+            other = "MIN" if self.root_player == MAX else "MAX"
+            rep.bad(text, f"{name} is the move {other} would like {role} to make: at {self.nodes.name(root)} it "
+                          f"is {role}'s turn. Which child does {role} prefer?", tag="roles-inverted")
+            self._last_wrong.append((n, "roles", "roles-inverted"))
+        else:
+            rep.bad(text)
+            self._last_wrong.append((n, "value", None))
+        return Feedback(f"{what}: wrong.", rep.items, tags=[t for _, _, t in self._last_wrong if t])
+
+    def _has_chance(self):
+        return any(p == CHANCE for _, p in self.tree.nodes(data="player"))
+
+    def explain(self):
+        """The worked solution: what each child of the root is worth, then the answer."""
+        R = self.result.graph
+        lines = [f"{self._worth(c)}: {self.nodes.name(c)} = {fmt(R.nodes[c]['value'])}." for c in self.children]
+        role = ROLE_NAMES[self.root_player]
+        lines.append(f"{role} moves to the child worth the {'most' if self.root_player == MAX else 'least'}: "
+                     f"Answer: {self.solution()!r}")
+        return "\n".join(lines)
+
+    def _twin_text(self, twin, wrong):
+        if twin.best_child == self.best_child or len(twin.best) > 1:
+            return None
+        R = twin.result.graph
+        parts = "; ".join(f"{twin._worth(c)}, so {twin.nodes.name(c)} = {fmt(R.nodes[c]['value'])}"
+                          for c in twin.children)
+        role = ROLE_NAMES[twin.root_player]
+        return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: {parts}. {role} moves to "
+                f"{twin.nodes.name(twin.best_child)}.")

@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import math
 import re
+
+import networkx as nx
 from collections.abc import Mapping
 
 from ...games import MAX, MIN
 from ...search import alphabeta, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, leaves_under
+from .base import Exercise, RULES, SearchInfo, constant_answer, inline, leaves_under
 
 def _rule_text(rule):
     if rule == "textbook":
         return "the textbook rule: prune when v ≥ β at a MAX node or v ≤ α at a MIN node"
     return "the strict rule: prune only when v > β at a MAX node or v < α at a MIN node"
+
+
+def _unreadable_text(answer):
+    """Text with no label in it that is not a way of writing "none" ('[[[', '???')."""
+    if not isinstance(answer, str):
+        return False
+    t = answer.strip()
+    return bool(t) and not re.search(r"\w", t) and t not in ("[]", "{}", "()", "∅", "ø", "-", "—")
 
 
 def _check_rule(rule):
@@ -148,14 +158,15 @@ class PruningExercise(_AlphaBetaExercise):
     ['I', 'J']
     >>> ex.check("I, J, L")
     ✗ Pruned leaves: 1 of 2 right.
-    ✓ I and J are pruned: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops.
-    ✗ L is evaluated: when D reaches it, D (MIN) has 14 so far and its window is α = 3, β = 14; 14 > α, so D must look on (no window has closed).
-        Hint: If L were 1 instead of 5, D would return 1 instead of 2.
+    ✓ I and J are pruned: C stops early.
+    ✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
+    >>> ex.check(["I"]).lines[1]
+    "✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves lie below them?"
     """
 
     kind = "pruning"
     _what = "Pruned leaves"
-    answer_form = "give the pruned leaves as a list such as ['I', 'J'] or a string \"I, J\" ([] if none)"
+    answer_form = "give the pruned leaves as a list of labels or a string of labels separated by commas ([] if none)"
 
     def _setup(self):
         super()._setup()
@@ -177,17 +188,23 @@ class PruningExercise(_AlphaBetaExercise):
         """Check the pruned leaves in ``answer``.
 
         With ``subtrees=True`` (the practice widget's cuts) a pruned inner node
-        stands for the leaves below it; otherwise naming an inner node is a
-        mistake (the question asks for leaves).
+        stands for the leaves below it and the feedback speaks of the edges cut
+        (✂) into nodes; otherwise naming an inner node is a mistake (the question
+        asks for leaves).
         """
         what = self._what
         try:
             named, unknown = self.nodes.many(answer, "the pruned leaves")
         except BadAnswer as exc:
             return malformed(what, f"Could not read your answer: {exc}.")
+        if (unknown and not named) or _unreadable_text(answer):
+            return malformed(what, f"Could not read your answer: "
+                                   f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.")
         rep = Report()
+        self._last_wrong = []
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
+        edge = self._edge if subtrees else self.nodes.name
         claimed = set()
         for n in dict.fromkeys(named):
             if not self.tree.out_degree(n):
@@ -197,38 +214,116 @@ class PruningExercise(_AlphaBetaExercise):
                 claimed.update(below)  # the leaves are meant, but the question asks for leaves
                 if not subtrees:
                     rep.bad(f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves alpha-beta never "
-                            f"evaluates, so name {self.nodes.names(below)} (the leaves below "
-                            f"{self.nodes.name(n)}) instead.")
+                            f"evaluates: name the leaves below {self.nodes.name(n)} instead.")
             else:
-                text, hint = self._not_pruned(n)
-                rep.bad(text.replace(" is evaluated:", " is visited, not pruned:", 1), hint)
+                claimed.add(n)
         truth = set(self.pruned)
         other_rule = "strict" if self.rule == "textbook" else "textbook"
         # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
         # answer tells nothing about ties.
-        if claimed and claimed != truth and claimed == set(self.other_pruned):
+        tie_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
+        if tie_rule:
             rep.bad(
                 f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.rule)}.",
                 "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
-                "strict inequality, AIMA on ≤ / ≥; both give the same root value.",
-            )
+                "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
+            self._last_wrong.append((None, "tie", "tie-rule"))
         for cut in self.info.cuts:
             leaves = [x for p in cut.pruned for x in leaves_under(self.tree, p)]
             right = [x for x in leaves if x in claimed]
             missed = [x for x in leaves if x not in claimed]
+            c = self.nodes.name(cut.node)
             if right:
-                rep.good(f"{self.nodes.names(right)} {is_are(right)} pruned: {cut.text(self.nodes, pruned=False)}.")
-            if missed:
-                hint = None
-                if cut.tie and not cut.strict:
-                    hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β). The strict "
-                            "rule (CS188) would not prune here; both give the same root value.")
-                rep.bad(f"{self.nodes.names(missed)} {is_are(missed)} pruned too: {cut.text(self.nodes)}.", hint)
-        for x in self.nodes.sorted(claimed - truth):
-            rep.bad(*self._not_pruned(x))
+                marks = [m for m in dict.fromkeys(named) if leaves_under(self.tree, m)
+                         and all(x in right for x in leaves_under(self.tree, m))]
+                marks = [m for m in marks if not any(a in marks for a in self._ancestors(m))] or right
+                rep.good(f"{self._names(marks, edge)} {is_are(marks)} {'cut' if subtrees else 'pruned'}: "
+                         f"{c} stops early.")
+            if not missed:
+                continue
+            partial = [p for p in cut.pruned if self.tree.out_degree(p)
+                       and any(x in claimed for x in leaves_under(self.tree, p))
+                       and any(x not in claimed for x in leaves_under(self.tree, p))]
+            if partial and not subtrees:
+                rep.bad(f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not all: "
+                        f"a cut skips every leaf below the child it prunes.", tag="pruned-subtree-partial")
+                self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
+                continue
+            if tie_rule and cut.tie:
+                continue  # said above: the other rule
+            if subtrees:
+                text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, does "
+                        f"its value fall outside {c}'s window? Then {c} never follows its remaining edges: "
+                        f"cut (✂) them.")
+            elif right:
+                text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
+                        f"at, and which leaves lie below them?")
+            else:
+                text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
+                        f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
+                        f"look at?")
+            hint = None
+            if cut.tie and not cut.strict:
+                hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only when "
+                        "v < α (or v > β).")
+            rep.bad(text, hint)
+            self._last_wrong.append((cut.node, "missed", None))
+        over = self.nodes.sorted(claimed - truth)
+        for x in over:
+            if tie_rule:
+                continue
+            p = self._parent(x)
+            pname = self.nodes.name(p)
+            first = self.info.before.get(x) is None
+            what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
+            if first:
+                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search reaches it, "
+                        f"{pname} has no finished child yet, so nothing can be cut there. A cut needs evidence.")
+            else:
+                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: when "
+                        f"{pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a value "
+                        f"outside {pname}'s window? A cut needs one.")
+            rep.bad(text, tag="prune-without-evidence")
+            self._last_wrong.append((x, "over", "prune-without-evidence"))
         if not truth and not claimed and not unknown:
             rep.good("Nothing is pruned: no node's value ever falls outside its window.")
+        rep.items = [item for item in rep.items if item[1]]
         return rep.feedback(what, count_ok=False)
+
+    def _ancestors(self, n):
+        out = []
+        while (p := self._parent(n)) is not None:
+            out.append(p)
+            n = p
+        return out
+
+    def _edge(self, n):
+        """The edge into ``n``, as the practice widget names it: 'the edge C–I'."""
+        p = self._parent(n)
+        return f"the edge {self.nodes.name(p)}–{self.nodes.name(n)}" if p is not None else self.nodes.name(n)
+
+    def _names(self, ns, edge):
+        if edge == self.nodes.name:
+            return self.nodes.names(ns)
+        return and_list(edge(n) for n in self.nodes.sorted(ns))
+
+    def _twin_options(self):
+        return {"rule": self.rule}
+
+    def _twin_text(self, twin, wrong):
+        n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+        where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
+        if kind == "tie":
+            tie = next((c for c in twin.info.cuts if c.tie), None)
+            return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None
+        if kind == "missed":
+            cut = twin.info.cut_at.get(n)
+            return where + cut.text(twin.nodes) + "." if cut else None
+        if kind == "over" and twin._status(n) == "visited" and twin.info.before.get(n) is not None:
+            return where + visited_reason(twin.tree, twin.nodes, twin.info, n, twin.strict)[0]
+        if kind == "over" and twin._status(n) == "visited":
+            return where + visited_reason(twin.tree, twin.nodes, twin.info, n, twin.strict)[0]
+        return None
 
 
 class OrderExercise(_AlphaBetaExercise):
@@ -253,12 +348,12 @@ class OrderExercise(_AlphaBetaExercise):
     >>> ex.check("A B E F G C H I D K L M")
     ✗ Visiting order: 1 of 2 right.
     ✓ The first 7 are right: A, B, E, F, G, C and H.
-    ✗ Step 8: you wrote I, but I is never visited: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops: I and J are never looked at. The search goes on to D.
+    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which node has a finished child outside its window before I comes up?
     """
 
     kind = "order"
     _what = "Visiting order"
-    answer_form = "give the nodes in the order they are visited, as a list such as ['A', 'B', 'E'] or a string \"A, B, E\""
+    answer_form = "give the nodes in the order they are visited, as a list of labels or a string of labels separated by commas"
 
     def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
@@ -311,7 +406,11 @@ class OrderExercise(_AlphaBetaExercise):
             named, unknown = self.nodes.many(answer, "the visiting order")
         except BadAnswer as exc:
             return malformed(what, f"Could not read your answer: {exc}.")
+        if (unknown and not named) or _unreadable_text(answer):
+            return malformed(what, f"Could not read your answer: "
+                                   f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.")
         rep = Report()
+        self._last_wrong = []
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
         seen, nodes = set(), []
@@ -326,48 +425,89 @@ class OrderExercise(_AlphaBetaExercise):
             nodes.insert(0, root)  # the root is trivially first
         expected = self.sequence
         if nodes == expected:
-            rep.good(f"{', '.join(self.nodes.name(n) for n in expected)}: the right order.")
+            rep.good(f"{', '.join(self.nodes.name(n) for n in nodes)}: the right order.")
             return rep.feedback(what)
         i = 0
         while i < min(len(nodes), len(expected)) and nodes[i] == expected[i]:
             i += 1
         if i:
-            rep.good(f"The first {i} are right: {and_list(self.nodes.name(n) for n in expected[:i])}.")
-        prev = expected[i - 1] if i else None
+            rep.good(f"The first {i} are right: {and_list(self.nodes.name(n) for n in nodes[:i])}.")
+        prev = nodes[i - 1] if i else None
         e = expected[i] if i < len(expected) else None
         g = nodes[i] if i < len(nodes) else None
-        explained = set()
-        if g is None and prev is None:
-            rep.bad(f"Your list is empty, but {self._next_why(prev, e)}.")
+        after = f"after {self.nodes.name(prev)}" if prev is not None else "at the start"
+        if self.algorithm == "alphabeta" and nodes == self._sequence_by(not self.strict):
+            other = "strict" if self.rule == "textbook" else "textbook"
+            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.rule)}. Which "
+                    f"comparison in your search was a tie?", tag="tie-rule")
+            self._last_wrong.append((None, "tie", "tie-rule"))
+        elif len(nodes) > 2 and self._breadth_first(nodes):
+            rep.bad("You listed the nodes level by level, but the search goes depth first: it finishes a child's "
+                    "whole subtree before it moves to the child's next sibling.", tag="breadth-first-order")
+            self._last_wrong.append((None, "bfs", "breadth-first-order"))
+        elif not nodes:
+            rep.bad("Your list is empty: list every node the search visits, in order, starting at the root.")
         elif g is None:
-            rep.bad(f"Your list stops after {self.nodes.name(prev)}, but {self._next_why(prev, e)}.")
+            rep.bad(f"Your list stops {after}, but the search goes on: where does it go next (depth first, left "
+                    f"to right, skipping only what a cut skips)?")
+            self._last_wrong.append((prev, "stops", None))
         elif e is None:
-            cut = self.info.cut_for(g)
-            why = f": {cut.text(self.nodes)}" if cut else ""
-            rep.bad(f"After {self.nodes.name(prev)} the search is over, but you went on with "
-                    f"{self.nodes.name(g)}{why}.")
-            explained.add(g)
+            rep.bad(f"Your list goes on with {self.nodes.name(g)} {after}, but the search is over by then: which "
+                    f"cut ends it?")
+            self._last_wrong.append((g, "extra", None))
         elif g not in expected:
-            cut = self.info.cut_for(g)
-            why = f": {cut.text(self.nodes)}" if cut else ""
-            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but {self.nodes.name(g)} is never "
-                    f"visited{why}. The search goes on to {self.nodes.name(e)}.")
-            explained.add(g)
+            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but the search never reaches "
+                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which node has a finished child "
+                    f"outside its window before {self.nodes.name(g)} comes up?")
+            self._last_wrong.append((g, "unvisited", None))
+        elif expected.index(g) > i and all(x not in seen for x in expected[i:expected.index(g)]):
+            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, skipping nodes the search does visit {after}: "
+                    f"a cut needs a finished child whose value falls outside the window; is there one there?",
+                    tag="prune-without-evidence")
+            self._last_wrong.append((g, "skipped", "prune-without-evidence"))
         else:
-            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but the search visits "
-                    f"{self.nodes.name(e)} first: {self._next_why(prev, e)}.")
-        missing = [n for n in expected if n not in seen and n != e]
-        if missing:
-            rep.bad(f"You left out {and_list(self.nodes.name(n) for n in missing)}: "
-                    f"{'it is' if len(missing) == 1 else 'they are'} visited too.")
-        extra = [n for n in nodes if n not in expected and n not in explained]
-        by_cut = {}
-        for n in extra:
-            by_cut.setdefault(self.info.cut_for(n), []).append(n)
-        for cut, ns in by_cut.items():
-            why = f": {cut.text(self.nodes, pruned=False)}" if cut else ""
-            rep.bad(f"{self.nodes.names(ns)} {is_are(ns)} never visited{why}.")
+            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but that is not where the search goes {after}: "
+                    f"depth first means down to the first child before across to a sibling, left to right.")
+            self._last_wrong.append((g, "order", None))
         return rep.feedback(what)
+
+    def _sequence_by(self, strict):
+        R = (minimax(self.tree, trace=True) if self.algorithm == "minimax"
+             else alphabeta(self.tree, strict=strict, trace=True)).graph
+        seq = sorted((n for n in R if R.nodes[n].get("status") == "visited"), key=lambda n: R.nodes[n]["order"])
+        return [n for n in seq if not self.leaves_only or not self.tree.out_degree(n)]
+
+    def _breadth_first(self, nodes):
+        """Whether ``nodes`` are in breadth-first order (by depth, then left to right) and the search's are not."""
+        key = [(self.nodes.depth[n], self.nodes.index[n]) for n in nodes]
+        depths = {self.nodes.depth[n] for n in nodes}
+        return (key == sorted(key) and len(depths) > 1 and nodes != self.sequence[:len(nodes)]
+                and not self.leaves_only)
+
+    def explain(self):
+        """The worked solution: each step of the search, then the answer."""
+        steps = [f"{i:>3}. {e.text}" for i, e in enumerate(self._result.trace or [], 1)]
+        return "\n".join(steps + [f"Answer: {', '.join(self.solution())}"])
+
+    def _twin_options(self):
+        return {"algorithm": self.algorithm, "rule": self.rule, "leaves_only": self.leaves_only}
+
+    def _twin_text(self, twin, wrong):
+        n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+        order = ", ".join(twin.solution())
+        where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}, is visited in the order {order}"
+        if kind in ("unvisited", "extra", "skipped"):
+            cut = twin.info.cut_for(n) if kind != "skipped" else None
+            if kind != "skipped" and cut is None:
+                return None
+            if kind == "skipped" and n not in twin.sequence:
+                return None
+            return where + (f": {cut.text(twin.nodes)}." if cut else ".")
+        if kind == "tie" and not any(c.tie for c in twin.info.cuts):
+            return None
+        if twin.sequence == self.sequence:
+            return None
+        return where + "."
 
 
 def _parse_window(answer):
@@ -418,8 +558,7 @@ class WindowExercise(_AlphaBetaExercise):
     >>> ex.check("alpha = 3, beta = 2")
     ✗ Window at D: 1 of 2 right.
     ✓ α = 3 at D.
-    ✗ β at D: you wrote 2, but D (MIN) is entered with β = +∞ (no MIN node above it has a value yet) and lowers it with each better child value: after K = 14, β = 14; after L = 5, β = 5; then M = 2 ≤ α = 3 is a cutoff, so D returns at once, without lowering β. So β = 5 when D returns.
-        Hint: M = 2 ends D's search with a cutoff: the search returns before it updates β, so β stays 5.
+    ✗ β at D: you wrote 2. Your number is the value of the child that ends D's search with a cutoff; a cutoff returns at once, before β is updated. What was β just before that child?
     """
 
     kind = "window"
@@ -537,40 +676,79 @@ class WindowExercise(_AlphaBetaExercise):
                 values.append(None)
                 continue
             values.append(v)
+        if all(v is None for v in values):
+            reasons = " ".join(text for _, text, _ in rep.items)
+            return malformed(what, f"Could not read your answer: {self.answer_form}. {reasons}".strip())
+        self._last_wrong = []
+        swapped = (all(v is not None for v in values) and close(values[0], self.window[1])
+                   and close(values[1], self.window[0]) and not close(values[0], values[1]))
+        constant = constant_answer([v for v in values if v is not None])
         for i, (which, sym) in enumerate((("alpha", "α"), ("beta", "β"))):
             x = values[i]
             if x is None:
                 continue
             want = self.window[i]
             if close(x, want):
-                rep.good(f"{sym} = {fmt(want)} at {name}.")
+                rep.good(f"{sym} = {fmt(x)} at {name}.")
                 continue
-            story, cut_update = self._story(which)
-            rep.bad(f"{sym} at {name}: you wrote {fmt(x)}, but {story}", self._window_hint(which, x, cut_update))
+            if swapped:
+                rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. α is MAX's floor (the lower end of the window), β is "
+                        f"MIN's ceiling (the upper end): which of your two numbers is which?")
+                self._last_wrong.append((which, "swapped", None))
+                continue
+            text, tag = self._window_slip(which, x, constant)
+            rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. {text}", tag=tag)
+            self._last_wrong.append((which, "value", tag))
         return rep.feedback(what)
 
-    def _window_hint(self, which, x, cut_update):
+    def _window_slip(self, which, x, constant):
+        """``(text, tag)``: the rule to re-apply for a wrong α or β, naming a misconception only when the
+        number is what it produces."""
         n = self.node
         name = self.nodes.name(n)
         player = self.tree.nodes[n]["player"]
         sym = "α" if which == "alpha" else "β"
-        want = self.window[0] if which == "alpha" else self.window[1]
-        other = self.window[1] if which == "alpha" else self.window[0]
-        if math.isinf(want) and x == 0:
-            return (f"0 is a real score, not 'no bound yet': {sym} is {fmt(want)} here. Use math.inf, and test "
-                    "your code on trees whose values are 0 or all negative.")
-        if close(x, other) and not close(x, want):
-            return "You may have swapped α and β: α is MAX's floor (the lower end), β is MIN's ceiling."
-        if cut_update is not None and close(x, cut_update.info[1]):
-            return (f"{self.nodes.name(cut_update.info[0])} = {fmt(cut_update.info[1])} ends {name}'s search with "
-                    f"a cutoff: the search returns before it updates {sym}, so {sym} stays {fmt(want)}.")
         owner = MAX if which == "alpha" else MIN
+        G = self.result.graph
         kid_values = [u.info[1] for u in self.info.updates.get(n, [])]
-        if player != owner:
-            if any(close(x, v) for v in kid_values):
-                return (f"A child's value changes {name}'s {'β' if which == 'alpha' else 'α'}, not its {sym}: "
-                        f"MAX raises its floor α, MIN lowers its ceiling β. Windows pass down, as copies; "
-                        f"only values pass up.")
-            return (f"MAX raises its floor α; MIN lowers its ceiling β. At {name} ({ROLE_NAMES[player]}) {sym} is "
-                    f"only inherited from above.")
-        return None
+        cut_update = next((u for u in self.info.updates.get(n, []) if u.info[3]), None)
+        rule = (f"{name} is entered with its parent's {sym} at that moment; "
+                + (f"as a {ROLE_NAMES[player]} node it {'raises α' if owner == MAX else 'lowers β'} with each "
+                   f"better child value, and a cutoff returns at once, before {sym} changes."
+                   if player == owner else
+                   f"a {ROLE_NAMES[player]} node never changes {sym}: it only inherits it."))
+        if not constant and player != owner and any(close(x, v) for v in kid_values):
+            return (f"{name} is a {ROLE_NAMES[player]} node, and your number is one of its children's values: but "
+                    f"MAX raises its floor α and MIN lowers its ceiling β, so at {name} {sym} is only inherited "
+                    f"from above. Which bound does {ROLE_NAMES[player]} move?", "wrong-bound-updated")
+        if not constant and cut_update is not None and close(x, cut_update.info[1]):
+            return (f"Your number is the value of the child that ends {name}'s search with a cutoff; a cutoff "
+                    f"returns at once, before {sym} is updated. What was {sym} just before that child?", None)
+        path = set(nx.ancestors(self.tree, n)) | {n}
+        others = {m for m in G if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)}
+        own = {self.info.call_window[n][0 if which == "alpha" else 1]} | {
+            (u.alpha if which == "alpha" else u.beta) for u in self.info.updates.get(n, [])}
+        if (not constant and not any(close(x, v) for v in own if v is not None)
+                and any(close(x, G.nodes[m][which]) for m in others)):
+            return (f"Your number is a {sym} from another part of the tree, as if α and β were shared by the whole "
+                    f"search; but windows pass down only, as copies, from parent to child. Where did {name}'s "
+                    f"{sym} come from when {name} was entered, and what did {name}'s own children do to it?",
+                    "bounds-global")
+        return rule + f" Trace {name}'s {sym} from its parent through each of {name}'s children.", None
+
+    def explain(self):
+        """The worked solution: how α and β at the node came to be, then the answer."""
+        return "\n".join([self._story("alpha")[0], self._story("beta")[0], f"Answer: {self.solution()!r}"])
+
+    def _twin_options(self):
+        return {"rule": self.rule, "node": self.nodes.name(self.node)}
+
+    def _twin_text(self, twin, wrong):
+        which, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+        i = 0 if which == "alpha" else 1
+        if math.isinf(self.window[i]) != math.isinf(twin.window[i]):
+            return None  # not the same story: one bound is still open, the other not
+        if math.isfinite(self.window[i]) and close(twin.window[i], self.window[i]):
+            return None  # the twin would show this exercise's number
+        return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
+                f"{twin._story(which)[0]}")

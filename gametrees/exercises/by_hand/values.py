@@ -7,13 +7,14 @@ May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from ...games import CHANCE, MAX, MIN
 from ...search import alphabeta, expectimax, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
-from .base import Exercise, RULES, SearchInfo, chance_hint, child_probs, roles_hint
+from .base import Exercise, RULES, SearchInfo, child_probs, constant_answer, inline, rule_question, value_slip
 
 class ValuesExercise(Exercise):
     """The value of every inner node: minimax by default, or what alpha-beta returns.
@@ -36,13 +37,13 @@ class ValuesExercise(Exercise):
     >>> ex = ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], algorithm="alphabeta")
     >>> ex.solution()
     {'A': 3, 'B': 3, 'C': '≤ 2', 'D': 2}
-    >>> ex.check({"A": 3, "B": 3, "C": 2, "D": 2})
-    ✓ Alpha-beta values: all 4 right.
-    ✓ A = 3
-    ✓ B = 3
-    ✓ C = 2, but only as a bound: C ≤ 2.
-        Hint: After H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops: I and J are never looked at. C's true value could be lower than 2: write "≤ 2".
-    ✓ D = 2
+    >>> fb = ex.check({"A": 3, "B": 3, "C": 2, "D": 2})
+    >>> fb.status, fb.tags, fb.attempt
+    ('wrong', ('bound-as-value',), 1)
+    >>> print(fb.lines[2])
+    ✗ C: you wrote 2 as an exact value, but C's search is cut short, so alpha-beta knows only a bound there, not C's exact value. Write it as a bound: which side is still open, could C's true value be higher or lower than your number?
+    >>> print(ex.check({"A": 3, "B": 3, "C": 2, "D": 2}).lines[-1])  # doctest: +ELLIPSIS
+    • Worked on a twin tree: the same tree with other leaf values, A:max(...): C is a MIN node; ... only an upper bound: C ≤ ...
     """
 
     kind = "values"
@@ -56,7 +57,7 @@ class ValuesExercise(Exercise):
         self.rule = rule
         super().__init__(tree, **kwargs)
 
-    answer_form = "give the values as a dict from node label to value, such as {'A': 3, 'B': 5}"
+    answer_form = "give the values as a dict from node label to number, such as {'A': ..., 'B': ...}"
 
     @property
     def _what(self):
@@ -116,11 +117,12 @@ class ValuesExercise(Exercise):
         return 0.005 + 1e-9 if self.algorithm == "expectimax" else 1e-9
 
     def check(self, answer):
+        what = self._what
         if not isinstance(answer, Mapping):
-            example = ", ".join(f"{k!r}: {v!r}" for k, v in list(self.solution().items())[:2])
-            return malformed(self._what, f"Give the values as a dict from node to value, e.g. "
-                                          f"{{{example}, ...}}; got {type(answer).__name__} {answer!r}.")
+            return malformed(what, f"Could not read your answer: {self.answer_form}; got "
+                                   f"{type(answer).__name__} {_short(answer)}.")
         rep = Report()
+        self._last_wrong = []
         given, unknown = {}, []
         for key, val in answer.items():
             n = self.nodes.resolve(key)
@@ -133,37 +135,46 @@ class ValuesExercise(Exercise):
                 rep.bad(f"{self.nodes.name(n)}: you gave two different values, {given[n]!r} and {val!r}.")
                 continue
             given[n] = val
-        if unknown:
-            rep.bad(self.nodes.unknown_text(unknown))
         parsed = {}
         for n, val in given.items():
             try:
                 parsed[n] = parse_value(val, allow_pruned=self.algorithm == "alphabeta")
             except BadAnswer as exc:
                 parsed[n] = exc
+        if unknown and not given:
+            return malformed(what, f"Could not read your answer: {self.nodes.unknown_text(unknown)} "
+                                   f"({self.answer_form}).")
+        if parsed and all(isinstance(p, BadAnswer) for p in parsed.values()):
+            return malformed(what, f"Could not read any of your values: write numbers such as 3 or -2.5"
+                                   + (", or bounds such as '≤ 3'" if self.algorithm == "alphabeta" else "")
+                                   + f" ({self.answer_form}).")
+        if unknown:
+            rep.bad(self.nodes.unknown_text(unknown))
+        numbers_given = [p[1] for p in parsed.values() if isinstance(p, tuple) and p[0] != "pruned"]
+        self._constant = constant_answer(numbers_given)
         for n in self.inner:
             name = self.nodes.name(n)
             if n not in self.asked:
                 if n in parsed and not (isinstance(parsed[n], tuple) and parsed[n][0] == "pruned"):
-                    cut = self.info.cut_for(n)
-                    why = f": {cut.text(self.nodes)}" if cut else ""
-                    rep.bad(f"{name} is never visited, so alpha-beta gives it no value{why}.")
+                    rep.bad(f"{name}: you gave a value, but alpha-beta never visits {name}, so it returns no "
+                            f"value there. Which cut above {name} stops the search before it?")
+                    self._last_wrong.append((n, "unvisited", None))
                 continue
             if n not in parsed:
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
                 rep.bad(f"{name}: {parsed[n]}; write a number such as 3 or -2.5"
-                        + (", or a bound such as '≤ 2'." if self.algorithm == "alphabeta" else "."))
+                        + (", or a bound such as '≤ 3'." if self.algorithm == "alphabeta" else "."))
             else:
                 self._judge(rep, n, parsed[n], parsed)
         for n in self.nodes.sorted(n for n in parsed if not self.tree.out_degree(n)):
             p = parsed[n]
             u = self.tree.nodes[n]["utility"]
             if isinstance(p, BadAnswer) or p[0] != "eq" or not close(p[1], u, self.tolerance):
-                rep.bad(f"{self.nodes.name(n)} is a leaf: its value is its utility, {fmt(u)}, as given "
-                        f"(you wrote {given[n]!r}).")
-        return rep.feedback(self._what)
+                rep.bad(f"{self.nodes.name(n)} is a leaf: its value is the utility written on the tree "
+                        f"(you wrote {given[n]!r}); leaves need no answer.")
+        return rep.feedback(what)
 
     def _learner_kids(self, n, parsed):
         """The children's values as the learner has them (their numbers where given)."""
@@ -173,6 +184,8 @@ class ValuesExercise(Exercise):
             if isinstance(p, tuple) and p[0] == "eq":
                 out[c] = p[1]
         return out
+
+    # -- the worked answer (explain(), twins) ------------------------------------
 
     def _why(self, n):
         G = self.tree
@@ -190,7 +203,8 @@ class ValuesExercise(Exercise):
         name = self.nodes.name(n)
         player = G.nodes[n]["player"]
         seen = [c for c in G.successors(n) if R.nodes[c]["status"] == "visited"]
-        kids = ", ".join(f"{self.nodes.name(c)} = {self._shown(c)}" for c in seen)
+        kids = ", ".join(f"{self.nodes.name(c)} {'' if self._shown(c)[0] in '≤≥' else '= '}{self._shown(c)}"
+                         for c in seen)
         cut = self.info.cut_at.get(n)
         v = fmt(R.nodes[n]["value"])
         if cut is not None:
@@ -213,6 +227,44 @@ class ValuesExercise(Exercise):
         prefix = {"upper": "≤ ", "lower": "≥ "}.get(bound, "")
         return prefix + fmt(R.nodes[n]["value"])
 
+    def explain(self):
+        """The worked solution: every inner node's value and why, bottom-up, then the answer."""
+        G = self.tree
+        order = sorted(self.asked, key=lambda n: (-self.nodes.depth[n], self.nodes.index[n]))
+        lines = [f"{i:>3}. {self._why(n)}" for i, n in enumerate(order, 1)]
+        if self.algorithm == "alphabeta":
+            lines = [f"{i:>3}. {e.text}" for i, e in enumerate(self.result.trace or [], 1)] + \
+                    [f"  - {self._why(n)}" for n in order]
+        skipped = [n for n in self.inner if n not in self.asked]
+        if skipped:
+            lines.append(f"Never visited (no value): {self.nodes.names(skipped)}.")
+        del G
+        return "\n".join(lines + [f"Answer: {self.solution()!r}"])
+
+    def _twin_options(self):
+        return {} if self._chance else {"algorithm": self.algorithm, "rule": self.rule}
+
+    def _twin_text(self, twin, wrong):
+        n, kind, tag = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+        R, T = self.result.graph, twin.result.graph
+        if T.nodes[n].get("status") != R.nodes[n].get("status"):
+            return None
+        if kind == "unvisited":
+            cut = twin.info.cut_for(n)
+            if cut is None:
+                return None
+            return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
+                    f"{cut.text(twin.nodes)}, so {twin.nodes.name(n)} gets no value.")
+        if R.nodes[n].get("bound", "exact") != T.nodes[n].get("bound", "exact"):
+            return None
+        if self.algorithm == "alphabeta" and (n in self.info.cut_at) != (n in twin.info.cut_at):
+            return None
+        if close(T.nodes[n]["value"], R.nodes[n]["value"], self.tolerance):
+            return None
+        return f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: {twin._why(n)}"
+
+    # -- judging one node -------------------------------------------------------
+
     def _judge(self, rep, n, answer, parsed):
         op, x = answer
         name = self.nodes.name(n)
@@ -220,85 +272,102 @@ class ValuesExercise(Exercise):
         v = G.nodes[n]["value"]
         tol = self.tolerance
         bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
+        wrong = self._last_wrong
         if op == "pruned":
-            rep.bad(f"{name} is visited, so it does return a value: {self._why(n)}")
+            rep.bad(f"{name}: you marked it pruned, but alpha-beta does visit {name}, so it returns a value. "
+                    f"Does any cut above {name} happen before the search reaches it?")
+            wrong.append((n, "pruned", None))
             return
         if self.algorithm != "alphabeta":
             if op != "eq":
-                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {self.algorithm} gives every node "
-                        f"an exact value: {self._why(n)}")
+                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {self.algorithm} gives every node an "
+                        f"exact value: write a plain number. {rule_question(self.tree, self.nodes, n)}")
+                wrong.append((n, "op", None))
                 return
             if close(x, v, tol):
-                rep.good(f"{name} = {fmt(v)}")
+                rep.good(f"{name} = {fmt(x)}")
                 return
-            rep.bad(f"{name}: you wrote {fmt(x)}, but {self._why(n)}",
-                    self._value_hint(n, x, parsed))
+            self._wrong_value(rep, n, x, parsed, f"{name}: you wrote {fmt(x)}. "
+                                                 f"{rule_question(self.tree, self.nodes, n)}")
             return
         # alpha-beta: values may be bounds
         want = {"exact": "eq", "upper": "le", "lower": "ge"}[bound]
+        player = self.tree.nodes[n]["player"]
+        cut_here = n in self.info.cut_at
         if close(x, v, tol) and op == want:
-            rep.good(f"{name} = {fmt(v)}" if bound == "exact" else f"{name} {OP_TEXT[op]}{fmt(v)}")
+            rep.good(f"{name} = {fmt(x)}" if bound == "exact" else f"{name} {OP_TEXT[op]}{fmt(x)}")
         elif close(x, v, tol) and op == "eq":
-            sign = "≤" if bound == "upper" else "≥"
-            side = "lower" if bound == "upper" else "higher"
-            cut = self.info.cut_at.get(n)
-            why = (cut.text(self.nodes) + ". " if cut else
-                   "Its best child's value is itself only a bound. ")
-            rep.good(f"{name} = {fmt(v)}, but only as a bound: {name} {sign} {fmt(v)}.",
-                     f"{why[0].upper()}{why[1:]}{name}'s true value could be {side} than {fmt(v)}: "
-                     f"write \"{sign} {fmt(v)}\".")
+            where = (f"{name}'s search is cut short" if cut_here else
+                     f"the search below {name} is cut short")
+            rep.bad(f"{name}: you wrote {fmt(x)} as an exact value, but {where}, so alpha-beta knows only a "
+                    f"bound there, not {name}'s exact value. Write it as a bound: which side is still open, "
+                    f"could {name}'s true value be higher or lower than your number?", tag="bound-as-value")
+            wrong.append((n, "bound-as-value", "bound-as-value"))
         elif close(x, v, tol) and op in ("le", "ge") and bound == "exact":
-            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s value is exact, {fmt(v)}: "
-                    f"{self._ab_why(n)}",
-                    "Only nodes whose search was cut short (or whose best child is a bound) return bounds; "
-                    "which of the root's children are exact?")
+            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s search runs to the end (no cut at or "
+                    f"below it leaves it open), so its value is exact: write a plain number.")
+            wrong.append((n, "exact-as-bound", None))
         elif close(x, v, tol) and op in ("lt", "gt"):
-            sign = "≤" if bound == "upper" else "≥"
-            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}; write {sign} {fmt(v)}: the true value "
-                    f"could equal {fmt(v)}.")
+            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}; the true value could equal your number: write "
+                    f"≤ or ≥ instead.")
+            wrong.append((n, "strict-op", None))
         elif close(x, v, tol):
-            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {self._ab_why(n)}")
+            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}: which side is open? A cut at a MAX node means "
+                    f"its value is at least what it found; at a MIN node, at most.")
+            wrong.append((n, "bound-side", None))
         else:
-            hint = None
             exact = self._exact.nodes[n]["value"]
             a0, b0 = self.info.call_window.get(n, (None, None))
-            if bound != "exact" and close(x, exact):
-                hint = (f"{fmt(x)} is {name}'s minimax value, but alpha-beta never finds it: the search at "
-                        f"{name} stops early and returns {fmt(v)}.")
-            elif bound != "exact" and x in (a0, b0):
-                hint = (f"{fmt(x)} is the bound of {name}'s window (fail-hard); this exercise follows AIMA's "
-                        f"fail-soft alpha-beta, which returns the value reached, {fmt(v)}.")
+            base = (f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}. {name} is a {ROLE_NAMES[player]} node: it returns the "
+                    f"{'largest' if player == MAX else 'smallest'} value among the children it looks at, and "
+                    f"stops as soon as one falls outside its window (then that value is only a bound).")
+            if bound != "exact" and close(x, exact) and not self._constant:
+                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf below "
+                        f"it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} {name} early. "
+                        f"What has it seen when {name} returns?", tag="cut-value-as-minimax")
+                wrong.append((n, "value", "cut-value-as-minimax"))
+            elif bound != "exact" and x in (a0, b0) and not self._constant and math.isfinite(x):
+                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, a bound of the window {name} was searched with "
+                        f"(fail-hard); this exercise follows AIMA's fail-soft alpha-beta: {name} returns the best "
+                        f"value it has seen.", tag="fail-hard-bound")
+                wrong.append((n, "value", "fail-hard-bound"))
             else:
-                hint = self._value_hint(n, x, parsed)
-            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {self._ab_why(n)}", hint)
+                self._wrong_value(rep, n, x, parsed, base)
 
-    def _value_hint(self, n, x, parsed):
+    def _wrong_value(self, rep, n, x, parsed, text):
+        """A wrong number at ``n``: the rule to re-apply, and a misconception only when the answer shows one."""
         G = self.tree
-        name = self.nodes.name(n)
         player = G.nodes[n]["player"]
         visited = [c for c in G.successors(n) if self.result.graph.nodes[c]["status"] == "visited"]
         true_kids = [self._value_of(c) for c in visited]
-        if player == CHANCE:
-            hint = chance_hint(name, x, true_kids, [child_probs(G, n)[c] for c in visited])
-        else:
-            hint = roles_hint(G, self.nodes, n, x, true_kids)
-        if hint:
-            return hint
+        slip = None
+        if not self._constant:
+            probs = [child_probs(G, n)[c] for c in visited] if player == CHANCE else None
+            slip = value_slip(G, self.nodes, n, x, true_kids, probs)
+        if slip:
+            rep.bad(text, slip[0], tag=slip[1])
+            self._last_wrong.append((n, "value", slip[1]))
+            return
+        hint = None
         mine = self._learner_kids(n, parsed)
         wrong = [c for c, lv in mine.items() if not close(lv, self._value_of(c), self.tolerance)]
-        if wrong and player in (MAX, MIN) and self.algorithm != "alphabeta":
-            values = [mine.get(c, self._value_of(c)) for c in G.successors(n)]
-            own = max(values) if player == MAX else min(values)
+        if wrong and self.algorithm != "alphabeta":
+            if player == CHANCE:
+                probs = child_probs(G, n)
+                own = sum(probs[c] * mine.get(c, self._value_of(c)) for c in G.successors(n))
+            else:
+                values = [mine.get(c, self._value_of(c)) for c in G.successors(n)]
+                own = max(values) if player == MAX else min(values)
             if close(x, own, self.tolerance):
-                return (f"Your {fmt(x)} follows from your value for {self.nodes.names(wrong)}, which "
+                hint = (f"Your {fmt(x)} follows from your value for {self.nodes.names(wrong)}, which "
                         f"{is_are(wrong)} wrong: fix {'it' if len(wrong) == 1 else 'them'} first.")
-        if player == CHANCE and wrong:
-            probs = child_probs(G, n)
-            own = sum(probs[c] * mine.get(c, self._value_of(c)) for c in G.successors(n))
-            if close(x, own, self.tolerance):
-                return (f"Your {fmt(x)} follows from your value for {self.nodes.names(wrong)}, which "
-                        f"{is_are(wrong)} wrong: fix {'it' if len(wrong) == 1 else 'them'} first.")
-        return None
+        rep.bad(text, hint)
+        self._last_wrong.append((n, "value", None))
+
+
+def _short(answer):
+    r = repr(answer)
+    return r if len(r) <= 40 else r[:36] + "…" + r[-2:]
 
 
 class ExpectimaxExercise(ValuesExercise):
@@ -315,8 +384,8 @@ class ExpectimaxExercise(ValuesExercise):
     >>> ex.check({"A": 9.75, "B": 7.5, "C": 3})
     ✗ Expectimax values: 2 of 3 right.
     ✓ A = 9.75
-    ✗ B: you wrote 7.5, but B is a chance node: 0.25 × 3 + 0.75 × 12 = 9.75.
-        Hint: You took the plain average, but B's outcomes are not equally likely: weight each by its probability, 0.25 × 3 + 0.75 × 12.
+    ✗ B: you wrote 7.5. B is a chance node: nobody chooses there; its value is the sum, over its outcomes, of probability × the outcome's value. Recompute it from its children's values.
+        Hint: Your 7.5 is the plain average of B's outcomes, but they are not equally likely: weight each by its probability.
     ✓ C = 3
     """
 

@@ -16,8 +16,9 @@ import math
 
 from ...games import CHANCE, MAX, MIN
 from ..answers import NodeNames
-from ..by_hand.base import chance_hint, child_probs, inline, roles_hint
-from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob
+from ..attempts import escalate
+from ..by_hand.base import chance_hint, child_probs, inline, roles_hint, value_slip
+from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob, tagged
 from .harness import WRITE_IT_YOURSELF, CountingTree, Outcome, error_hint, exact_values, run_learner
 
 # ============================================================================
@@ -42,9 +43,9 @@ def explain_node(G, nodes, truth, n, got, state_text=None, roles=(MAX, MIN), con
     if not G.out_degree(n):
         u = G.nodes[n]["utility"]
         hint = "Return game.utility(state) unchanged at a terminal state."
-        if close(got, -u):
-            hint = ("You negated the utility: utilities are from MAX's point of view, whoever is to move "
-                    "(negate only in negamax, and then consistently).")
+        if close(got, -u) and u != 0:
+            hint = tagged("You negated the utility: utilities are from MAX's point of view, whoever is to move "
+                          "(negate only in negamax, and then consistently).", "wrong-viewpoint")
         return (f"{where}, a terminal node, your function returned {fmt(got)}, but a terminal state is "
                 f"worth game.utility(state) = {fmt(u)}."), hint
     player = G.nodes[n]["player"]
@@ -57,17 +58,19 @@ def explain_node(G, nodes, truth, n, got, state_text=None, roles=(MAX, MIN), con
         text = (f"{where}, your function returned {fmt(got)}, but {name} is a chance node whose outcomes "
                 f"are worth {listing} (your function gets those right), so {name} is worth "
                 f"{weighted} = {fmt(v)}.")
-        return text, chance_hint(name, got, kid_values, [probs[c] for c in kids])
+        slip = value_slip(G, nodes, n, got, kid_values, [probs[c] for c in kids])
+        return text, tagged(chance_hint(name, got, kid_values, [probs[c] for c in kids]), slip and slip[1])
     which = "largest" if player == MAX else "smallest"
     text = (f"{where}, your function returned {fmt(got)}, but {name} is a {ROLE_NAMES[player]} node "
             f"(game.to_move gives {player!r}) whose children are worth {listing} (your function gets those "
             f"right), so {name} is worth {fmt(v)}, the {which}.")
-    hint = roles_hint(G, nodes, n, got, kid_values) if player in roles else None
+    hint = tagged(roles_hint(G, nodes, n, got, kid_values), "roles-inverted") if player in roles else None
     if hint is None:
         if got == 0 and all((k < 0) if player == MAX else (k > 0) for k in kid_values):
-            hint = (f"0 is not the value of any child: does the best value so far (or α/β) start at 0 instead of "
-                    f"{'-math.inf' if player == MAX else 'math.inf'}? With children all "
-                    f"{'below' if player == MAX else 'above'} 0, a start of 0 is never replaced.")
+            hint = tagged(f"0 is not the value of any child: does the best value so far (or α/β) start at 0 instead "
+                          f"of {'-math.inf' if player == MAX else 'math.inf'}? With children all "
+                          f"{'below' if player == MAX else 'above'} 0, a start of 0 is never replaced.",
+                          "zero-as-infinity")
         elif math.isinf(got):
             hint = ("That is a starting value that no child's value replaced: does the loop over the children "
                     "run, and is the comparison the right way round?")
@@ -76,7 +79,8 @@ def explain_node(G, nodes, truth, n, got, state_text=None, roles=(MAX, MIN), con
         elif len(kids) > 1 and player in roles and close(got, kid_values[-1]):
             hint = "That is the last child's value: keep the best so far instead of overwriting it."
         elif close(got, -v):
-            hint = "That is the right value with the wrong sign: values are from MAX's point of view at every node."
+            hint = tagged("That is the right value with the wrong sign: values are from MAX's point of view at "
+                          "every node.", "wrong-viewpoint")
     if hint is None and context:
         same = [c for c in kids if G.nodes[c].get("player") == player]
         if same:
@@ -178,13 +182,21 @@ def library_feedback(name, used, what=None):
                "functions and the game's methods (game.actions, game.result, game.utility, ...) are fine; "
                "gametrees' searches, agents and evaluation functions are not.", None)])
     fb.library = list(used)
-    return fb
+    return escalate(name, fb)
 
 
 def checker_feedback(name, rep, passed, total, unit="checks passed"):
     """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks passed.'``."""
     if getattr(rep, "library", None):
         return library_feedback(name, rep.library)
+    bad = [text for kind, text, _ in rep.items if kind == "bad"]
+    told = [text for text in bad if not text.startswith("Leaves evaluated: checked once")]
+    if not passed and told and all("raised NotImplementedError" in text for text in told):
+        return escalate(name, Feedback(f"{name}: not answered yet.", [(
+            "bad", "Your function still raises NotImplementedError: write it, then check again.", None)],
+            status="unanswered"))
     title = (f"{name}: all {total} {unit}." if passed == total
              else f"{name}: {passed} of {total} {unit}.")
-    return Feedback(title, rep.items)
+    # Counted per check (a graded notebook's record keeps the count). No twin: the feedback already works the
+    # mistake through on the small test tree where the function fails, which is not a graded answer.
+    return escalate(name, Feedback(title, rep.items, tags=getattr(rep, "tags", ())))

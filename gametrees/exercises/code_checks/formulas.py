@@ -13,7 +13,7 @@ from math import inf as INF
 
 from ...games import MAX, MIN, TicTacToe
 from ...games.tictactoe import LINE_MASKS
-from ..feedback import Feedback, Report, close, fmt
+from ..feedback import Feedback, Report, close, fmt, tagged
 from .diagnosis import checker_feedback, printed_note
 from .harness import Printed, check_callable, error_hint, run_learner
 from .values import ttt_text
@@ -176,8 +176,10 @@ def check_evaluation(fn, positions=None):
             else:
                 hint = ("From X's point of view a win for O is the worst outcome: it must score below every estimate."
                         if sign < 0 else "A win is the best outcome of all: it must score above every estimate.")
+                hint = tagged(hint, "scale-mismatch")
                 if sign * v < 0:
-                    hint = "The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint
+                    hint = tagged("The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint,
+                                  "wrong-viewpoint")
                 rep.bad(f"{pos}: {side} has three in a row, so it must score {'above' if sign > 0 else 'below'} "
                         f"every estimate ({'more' if sign > 0 else 'less'} than {fmt(sign * 8 * k)}, e.g. "
                         f"{'math.inf' if sign > 0 else '-math.inf'}); you returned {fmt(v)}.", hint)
@@ -191,17 +193,21 @@ def check_evaluation(fn, positions=None):
         # A sign diagnosis needs estimates that have a sign: an evaluation returning 0 gets neither.
         if all(close(x, r[0], 1e-9) for x in r) and r[0] < 0:
             rep.bad("Every one of your estimates has the opposite sign.",
-                    "The evaluation is from X's (MAX's) point of view, like the utility: positive is good for X, "
-                    "whoever moves next.")
+                    tagged("The evaluation is from X's (MAX's) point of view, like the utility: positive is good "
+                           "for X, whoever moves next.", "wrong-viewpoint"))
         elif (any(m == MIN for m in movers) and any(m == MAX for m in movers) and not close(r[0], 0, 1e-9)
               and all(close(x * (1 if m == MAX else -1), abs(r[0]), 1e-9) for x, m in zip(r, movers))):
             rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of view of "
                     "the player to move.",
-                    "The evaluation is always from X's (MAX's) point of view, whoever moves next; the search "
-                    "decides who maximises. (Negamax flips signs itself: do not flip them in the evaluation too.)")
+                    tagged("The evaluation is always from X's (MAX's) point of view, whoever moves next; the search "
+                           "decides who maximises. (Negamax flips signs itself: do not flip them in the evaluation "
+                           "too.)", "wrong-viewpoint"))
         elif all(close(v, k * open_lines(s)[0], 1e-9) for s, v, _ in open_rows):
                 rep.bad("Your estimates are the lines open for X only.", "Subtract the lines open for O.")
     printed_note(rep, printed)
+    returned = [float(o.value) for _, o, _, _, _ in rows if not o.problem()]
+    if len(returned) == len(rows) and len(set(returned)) == 1:
+        rep.tags = []  # one number everywhere shows no viewpoint and no scale: only that the work is not done
     return checker_feedback("check_evaluation", rep, right, len(rows), "positions right")
 
 
@@ -283,8 +289,8 @@ def check_ucb(fn):
                 rep.good(f"An unvisited child (w = {fmt(w)}, n = 0, N = {N}): +∞.")
             else:
                 rep.bad(f"An unvisited child (n = 0): you returned {fmt(float(out.value))}, but it must score +∞.",
-                        "Giving unvisited children a finite score (or a phantom visit) lets a lucky sibling be "
-                        "repeated before every child has been tried once.")
+                        tagged("Giving unvisited children a finite score (or a phantom visit) lets a lucky sibling be "
+                               "repeated before every child has been tried once.", "ucb-child-log"))
             continue
         formula = f"{fmt(w)}/{n} + {fmt(c)}·√(ln {N} / {n}) = {fmt(want)}"
         if problem:
@@ -301,9 +307,11 @@ def check_ucb(fn):
         for what, slip, hint in _UCB_SLIPS:
             try:
                 if all(close(v, slip(*p), 1e-9) for p, v in visited):
-                    rep.bad(f"Your scores match UCB1 with {what}.", hint)
+                    rep.bad(f"Your scores match UCB1 with {what}.", tagged(hint, "ucb-child-log"))
                     break
             except (ValueError, ZeroDivisionError):
                 continue
     printed_note(rep, printed)
+    if all(v is not None for v in got.values()) and len(set(got.values())) == 1:
+        rep.tags = []  # one number everywhere names no formula slip
     return checker_feedback("check_ucb", rep, right, len(_UCB_POINTS), "points right")

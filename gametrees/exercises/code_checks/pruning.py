@@ -23,7 +23,7 @@ from ...search import alphabeta, minimax
 from ..answers import NodeNames
 from ..by_hand.base import RULES, SearchInfo, inline
 from ..by_hand.cutoffs import visited_reason
-from ..feedback import Feedback, ROLE_NAMES, Report, and_list, close, fmt
+from ..feedback import Feedback, ROLE_NAMES, Report, and_list, close, fmt, tagged
 from .diagnosis import checker_feedback, deepest_wrong, group_line, inline_tree, printed_note
 from .harness import (
     CallLog,
@@ -93,32 +93,34 @@ def _leaf_diagnosis(G, L, rule, zero_hint=True):
         text = head + f" The first extra one is {nodes.name(x)}: alpha-beta never evaluates it, because {cut.text(nodes)}."
         bound = cut.alpha if cut.player == MIN else cut.beta
         if bound == 0 and zero_hint:
-            hint = ("The bound here is 0. A test like `if alpha and v <= alpha`, or None/0 standing for 'no bound "
-                    "yet', skips the cut when the bound is 0: use real infinities (-math.inf, math.inf) and "
-                    "compare numbers.")
+            hint = tagged("The bound here is 0. A test like `if alpha and v <= alpha`, or None/0 standing for 'no "
+                          "bound yet', skips the cut when the bound is 0: use real infinities (-math.inf, math.inf) "
+                          "and compare numbers.", "zero-as-infinity")
         else:
             test = ("v ≤ α" if not strict else "v < α") if cut.player == MIN else ("v ≥ β" if not strict else "v > β")
-            hint = (f"Check the cutoff test at {nodes.name(cut.node)} ({ROLE_NAMES[cut.player]}): it stops as soon as "
-                    f"{test}, with the α and β it inherited; and check that every node passes its updated window "
-                    f"on to its next child.")
+            hint = tagged(f"Check the cutoff test at {nodes.name(cut.node)} ({ROLE_NAMES[cut.player]}): it stops as "
+                          f"soon as {test}, with the α and β it inherited; and check that every node passes its "
+                          f"updated window on to its next child.", "expansions-off")
         return text, hint, bound == 0
     if i < len(L):
         return (head + f" You evaluate {nodes.name(L[i])} before {nodes.name(R[i])}: alpha-beta takes the children "
                        f"in the order game.actions(state) gives them.",
-                "Sorting or reordering the children changes which leaves are pruned: search them in the given order "
-                "here (and do not call game.utility on a child before its turn).", False)
+                tagged("Sorting or reordering the children changes which leaves are pruned: search them in the given "
+                       "order here (and do not call game.utility on a child before its turn).", "expansions-off"),
+                False)
     y = R[i]
     why, hint = visited_reason(G, nodes, info, y, strict)
     return (head + f" You never evaluate {nodes.name(y)}, but alpha-beta must: {why}",
-            hint or "Pruning needs evidence: a node stops only after a finished child's value falls outside the "
-                    "window it inherited; it cannot rule out a child by a 'maximum possible score'.", False)
+            tagged(hint or "Pruning needs evidence: a node stops only after a finished child's value falls outside "
+                           "the window it inherited; it cannot rule out a child by a 'maximum possible score'.",
+                   "prune-without-evidence"), False)
 
 
 _KIND_RANK = {"global": 0, "premature": 1, "bound": 2, "none": 3, "other": 4, "restart": 5}
-_HINT_GLOBAL = ("Windows pass down only, as copies (function arguments); only values pass up. A global or shared "
-                "α/β lets one subtree's bounds leak into another.")
-_HINT_NONE = ("Use real infinities (-math.inf, math.inf) for 'no bound yet', not None or 0: 0 is a real score, and "
-              "None cannot be compared.")
+_HINT_GLOBAL = tagged("Windows pass down only, as copies (function arguments); only values pass up. A global or "
+                      "shared α/β lets one subtree's bounds leak into another.", "bounds-global")
+_HINT_NONE = tagged("Use real infinities (-math.inf, math.inf) for 'no bound yet', not None or 0: 0 is a real score, "
+                    "and None cannot be compared.", "zero-as-infinity")
 
 
 def _window_diagnosis(G, calls, rule):
@@ -158,9 +160,9 @@ def _window_diagnosis(G, calls, rule):
         return (f"{P} ({ROLE_NAMES[pl]}) was searched with {_window_text(a, b)} and stopped after "
                 f"{nodes.name(called[-1])} with value {fmt(r)}, leaving {and_list(nodes.name(c) for c in rest)} "
                 f"unsearched; but {cmp}, so the window it was given does not allow a cut.",
-                "A cut compares the node's value with its own β (at MAX) or α (at MIN): the copies passed to it. "
-                "Comparing with another variable, or with a global or shared bound, cuts without evidence and "
-                "lets one subtree's bounds leak into another.", "premature")
+                tagged("A cut compares the node's value with its own β (at MAX) or α (at MIN): the copies passed to "
+                       "it. Comparing with another variable, or with a global or shared bound, cuts without evidence "
+                       "and lets one subtree's bounds leak into another.", "prune-without-evidence"), "premature")
     for idx, (s, a, b, _) in enumerate(calls):
         if s == root:
             continue
@@ -190,8 +192,8 @@ def _window_diagnosis(G, calls, rule):
                 return (f"{told}. {P} passes on {kept_sym} = {fmt(kept)}, a bound from inside the search of "
                         f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
             return (f"{told}. {P} is a {ROLE_NAMES[pl]} node, but it changed {kept_sym}.",
-                    f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node passes on the "
-                    f"{kept_sym} it inherited.", "bound")
+                    tagged(f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node passes on the "
+                           f"{kept_sym} it inherited.", "wrong-bound-updated"), "bound")
         best = info.before.get(s)
         # What the learner's own update rule gives from the values its earlier children returned.
         mine = [r for t, _, _, r in calls[:idx] if t in earlier and isinstance(r, numbers.Real)]
@@ -213,12 +215,14 @@ def _window_diagnosis(G, calls, rule):
                     f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
         if moved == 0 and not _same(moved_ref, 0):
             return (f"{told}: where does {moved_sym} = 0 come from?",
-                    f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not 0.", "none")
+                    tagged(f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not 0.",
+                           "zero-as-infinity"), "none")
         if p == root and _same(a, -INF) and _same(b, INF):
             return (f"The root {P} searches {S} with α = -∞, β = +∞, the window it started with, but after its "
                     f"earlier children alpha-beta searches {S} with {_window_text(ra, rb)}.",
-                    "After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to the next "
-                    "child; restarting the window for every root child searches far more leaves.", "restart")
+                    tagged("After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to the next "
+                           "child; restarting the window for every root child searches far more leaves.",
+                           "root-window-restart"), "restart")
         verb = "raises" if owner == MAX else "lowers"
         return (f"{told}: {P} ({ROLE_NAMES[pl]}) has {fmt(best)} so far, so it {verb} {moved_sym} to {fmt(moved_ref)} "
                 f"before searching {S}.",
@@ -402,8 +406,9 @@ def check_alphabeta(fn, *, tictactoe=True):
                     rep.bad(f"On {inline_tree(G)} your function evaluates {len(L)} leaves, alpha-beta "
                             f"{len(seqs['textbook'])}: exactly the leaves of searching each of the root's children with "
                             f"a fresh window (α = -∞, β = +∞). Your root restarts the window for every child.",
-                            "Print the window each root child is searched with: after the first child, α (at a MAX "
-                            "root) or β (at a MIN root) must carry the best value so far into the next child's search.")
+                            tagged("Print the window each root child is searched with: after the first child, α (at a "
+                                   "MAX root) or β (at a MIN root) must carry the best value so far into the next "
+                                   "child's search.", "root-window-restart"))
                 else:
                     diagnoses = []
                     for G, L, seqs, _, _ in sorted(unmatched, key=lambda r: r[0].number_of_nodes()):
@@ -432,8 +437,8 @@ def check_alphabeta(fn, *, tictactoe=True):
                 rep.bad("Leaves evaluated: you mix the two tie conventions: on "
                         f"{inline_tree(t[0])} you prune on a tie (textbook rule), on {inline_tree(u[0])} you do not "
                         "(strict rule).",
-                        "Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or v > β / v < α "
-                        "(CS188). Both give the same root value.")
+                        tagged("Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or v > β / "
+                               "v < α (CS188). Both give the same root value.", "tie-rule"))
             else:
                 rep.good(f"Leaves evaluated: exactly alpha-beta's on all {len(rows)} trees.")
                 leaves_ok = True

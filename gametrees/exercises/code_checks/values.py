@@ -15,7 +15,7 @@ from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, expectimax, minimax
 from ..answers import NodeNames
 from ..by_hand.base import RULES
-from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt
+from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, tagged
 from .diagnosis import (
     checker_feedback,
     deepest_wrong,
@@ -48,11 +48,11 @@ from .harness import (
 # check_minimax
 # ============================================================================
 
-_RESTORE_HINT = (
+_RESTORE_HINT = tagged((
     "Work on copies (game.result(state, move) returns a new state) or undo every move after its "
     "recursive call (game.unmake(state, move)). Beware: `child = state` does not copy a list, it gives "
     "the same list a second name."
-)
+), "state-not-restored")
 
 
 def _run_suite(fn_call, groups, rep, printed, tol, engine):
@@ -112,9 +112,10 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
             what = {1: "X has three in a row", -1: "O has three in a row", 0: "a draw: the board is full"}[u]
             hint = error_hint(out.problem())
             if not out.problem() and u == 0 and out.value == -1:
-                hint = "A draw is worth 0, between a win (+1) and a loss (-1): scoring it as a loss makes your player avoid safe draws."
-            elif not out.problem() and close(float(out.value), -u):
-                hint = "Utilities are from MAX's (X's) point of view, whoever is to move."
+                hint = tagged("A draw is worth 0, between a win (+1) and a loss (-1): scoring it as a loss makes your "
+                              "player avoid safe draws.", "terminal-misscored")
+            elif not out.problem() and close(float(out.value), -u) and u != 0:
+                hint = tagged("Utilities are from MAX's (X's) point of view, whoever is to move.", "wrong-viewpoint")
             return f"At {pos} the game is over ({what}), so it is worth game.utility(state) = {fmt(u)}; your function {got}.", hint
         kids = game.successors(s)
         below = None
@@ -138,7 +139,8 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
         if hint is None and not out.problem() and player in roles:
             other = min(values) if player == MAX else max(values)
             if close(float(out.value), other) and not close(other, v):
-                hint = f"You took the {'smallest' if player == MAX else 'largest'} value: ask whose turn it is with game.to_move(state)."
+                hint = tagged(f"You took the {'smallest' if player == MAX else 'largest'} value: ask whose turn it "
+                              f"is with game.to_move(state).", "roles-inverted")
         return text, hint
     return f"Your function gets {ttt_text(state)} wrong.", None
 
