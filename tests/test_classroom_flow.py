@@ -70,10 +70,11 @@ for student, cells in plan.items():
             cell["source"] = cells[gid]
         elif src.startswith("STUDENT_ID") and "STUDENT_ID" in cells:
             cell["source"] = cells["STUDENT_ID"]
-    for extra in cells.get("extra", []):   # cells the student added (after the id cell)
-        at = next(i for i, c in enumerate(nb["cells"]) if "".join(c["source"]).startswith("STUDENT_ID"))
-        nb["cells"].insert(at + 1, {"cell_type": "code", "metadata": {}, "source": extra, "outputs": [],
-                                    "execution_count": None})
+    for where, first in (("extra", "STUDENT_ID"), ("later", "ME = ")):  # cells the student added
+        for extra in cells.get(where, []):
+            at = next(i for i, c in enumerate(nb["cells"]) if "".join(c["source"]).startswith(first))
+            nb["cells"].insert(at + 1, {"cell_type": "code", "metadata": {}, "source": extra, "outputs": [],
+                                        "execution_count": None})
     json.dump(nb, open(path, "w"))
     coursedir.student_id = student
     ExchangeSubmit(coursedir=coursedir, authenticator=Authenticator(config=config), config=config).start()
@@ -226,7 +227,7 @@ def _plan(buggy):
     # another student's answers, for the two who take someone else's trees
     for student in ("g-chdir", "g-env"):
         plan[student].update(_by_hand("s2"))
-    plan["g-loop"]["extra"] = [_loop_over_checks("g-loop")]
+    plan["g-loop"]["later"] = [_loop_over_checks("g-loop")]
     plan["g-loop"]["a2-q1-answer"] = _by_hand("g-loop")["a2-q1-answer"]
     return plan
 
@@ -251,8 +252,9 @@ def course(tmp_path_factory):
     out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes), json.dumps(plan)],
                          **run)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    run_env = {**env, "GAMETREES_CHECK_LIMIT": "3"}  # the kernel's checks stop a function after 3 s
     graded = subprocess.run([sys.executable, "-m", "gametrees.assignments", "autograde", str(root), "A2",
-                             "--jobs", "2", "--call-limit", "2"], **run)
+                             "--jobs", "2", "--call-limit", "2"], **{**run, "env": run_env})
     assert graded.returncode == 0, graded.stdout[-3000:] + graded.stderr[-3000:]
     out = subprocess.run([sys.executable, "-c", _PHASE2, str(root)], **run)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
@@ -389,6 +391,7 @@ def test_the_feedback_html_shows_the_verdicts_and_the_flags(course):
     assert "Flagged for your instructor" in html and "left no record" in html
     html = (course["root"] / "feedback" / "looping" / "A2" / "A2_alpha_beta.html").read_text()
     assert "did not return within 2 s" in html and "Traceback (most recent call last)" not in html
+    assert "did not return within 3 s" in html  # the kernel's own check stopped it too
     assert any("did not return" in (c or "") for c in course["comments"]["looping"].values())
 
 

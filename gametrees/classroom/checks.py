@@ -30,10 +30,11 @@ from ..exercises.code_checks.harness import (
     run_learner,
 )
 from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
-from ..exercises.feedback import Feedback, ROLE_NAMES, Report, and_list, fmt
+from ..exercises.feedback import Feedback, ROLE_NAMES, Report, and_list, fmt, unanswered
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
+from .limits import OutOfTime, check_limit, time_limit
 
 # ============================================================================
 # Answers by hand: a function that returns the answer
@@ -97,13 +98,13 @@ def check_answer(exercise, answer):
         except NotImplementedError:
             text = (f"{name} still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and "
                     f"`raise NotImplementedError()` with your answer, e.g. `{_example(exercise)}`.")
-            fb = Feedback(f"{what}: not answered yet.", [("bad", text, None)])
+            fb = unanswered(what, text)
             fb.exercise = exercise
             return fb
         except Exception as exc:  # noqa: BLE001 -- the student's slip becomes feedback
             text = (f"{name} raised {describe_error(exc)}; it should simply "
                     f"`{_example(exercise)}` (with your answer).")
-            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)])
+            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)], status="unreadable")
     else:
         value = answer
     fb = exercise.check(value)
@@ -154,6 +155,22 @@ def check_code(checker, fn, **options):
     if not callable(checker):
         raise TypeError(f"checker must be a checker such as gt.exercises.check_minimax, got {checker!r}")
     name = getattr(checker, "__name__", "check")
+    limit = check_limit()
+    try:
+        with time_limit(limit):
+            return _check_code(checker, name, fn, options)
+    except OutOfTime:
+        return out_of_time(name, limit)
+
+
+def out_of_time(name, limit):
+    """The feedback of a check stopped after ``limit`` seconds."""
+    return Feedback(f"{name}: did not finish.", [(
+        "bad", f"your function did not return within {limit:g} s, so the check stopped it: a search that never "
+               "reaches a terminal state, or a loop that never ends, does this.", None)])
+
+
+def _check_code(checker, name, fn, options):
     if callable(fn):
         game = TreeGame(tree_from_nested([4, 9]))
         args = None
@@ -177,7 +194,7 @@ def check_code(checker, fn, **options):
                 what = getattr(fn, "__name__", "your function")
                 return Feedback(f"{name}: not written yet.", [(
                     "bad", f"{what} still raises NotImplementedError: replace `# YOUR CODE HERE` and "
-                           "`raise NotImplementedError()` with your code.", None)])
+                           "`raise NotImplementedError()` with your code.", None)], status="unanswered")
             except Exception:  # noqa: BLE001 -- the checker reports it, with context
                 pass
     return checker(fn, **options)

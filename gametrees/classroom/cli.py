@@ -33,7 +33,8 @@ def main(argv=None):
     g = sub.add_parser("grade", help="run a notebook and score its test cells")
     g.add_argument("notebook")
     g.add_argument("--student", help="run as this student id (the seed of their trees)")
-    g.add_argument("--save", help="write the executed notebook here")
+    g.add_argument("--save", help="write the executed notebook here (never the notebook itself)")
+    g.add_argument("--force", action="store_true", help="replace an existing --save file grade did not write")
     a = sub.add_parser("autograde", help="nbgrader autograde of every submission, each grade decided outside the "
                                          "student's kernel and written into the gradebook")
     a.add_argument("course", help="the nbgrader course folder (holding source/, submitted/, gradebook.db)")
@@ -69,8 +70,8 @@ def main(argv=None):
         if args.command == "report":
             print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart))
             return 0
-        report = grade(args.notebook, student=args.student, save=args.save)
-    except (ValueError, TypeError) as exc:
+        report = grade(args.notebook, student=args.student, save=args.save, force=args.force)
+    except (ValueError, TypeError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(report)
