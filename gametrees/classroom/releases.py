@@ -90,7 +90,7 @@ def release(src, dst, force=False):
     generate_assignment`` runs them, without its gradebook: lock the
     read-only cells, replace every solution region by ``# YOUR CODE HERE``
     and ``raise NotImplementedError()`` (nbgrader's ``ClearSolutions``),
-    clear outputs, remove hidden tests and mark schemes, and record the
+    clear outputs and the saved widget state, remove hidden tests and mark schemes, and record the
     checksums of the locked and test cells (so that ``nbgrader autograde``
     notices a changed test).
 
@@ -155,6 +155,7 @@ def release(src, dst, force=False):
                 nb, resources = step.preprocess(nb, resources)
             except RuntimeError as exc:
                 raise ValueError(f"{path.name}: {exc}") from None
+        nb.metadata.pop("widgets", None)  # the instructor's saved widget state: not the student's
         prepared.append((nb, out))
     for nb, out in prepared:  # written only when every notebook was prepared
         try:
