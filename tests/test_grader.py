@@ -308,3 +308,25 @@ def test_grade_saves_next_to_its_own_earlier_output_but_not_over_a_stranger(tmp_
     nbformat.write(_student_version("A2"), stranger)
     with pytest.raises(ValueError, match="not an earlier output of grade: give --force"):
         ga.grade(sub, student="jdoe", save=stranger)
+
+
+def test_a_check_in_the_kernel_stops_a_function_that_never_returns(monkeypatch):
+    monkeypatch.setenv("GAMETREES_CHECK_LIMIT", "1")
+
+    def alphabeta_value(game, state, alpha, beta):
+        while True:
+            pass
+
+    fb = ga.check_code(gt.exercises.check_alphabeta, alphabeta_value)
+    assert not fb.ok and "your function did not return within 1 s" in repr(fb)
+
+
+def test_under_the_graders_autograde_the_kernels_costly_checks_defer_and_score_nothing(monkeypatch):
+    monkeypatch.setenv("GAMETREES_CLEAN_GRADER", "1")
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    fb = ga.check_code(gt.exercises.check_minimax, lambda game, state: 0)
+    s = ga.score(fb, 4)
+    assert s.earned == 0 and s._repr_mimebundle_()["text/plain"] == "0" and s.record()["deferred"]
+    assert "decided by the grader outside this notebook" in repr(s)
+    monkeypatch.delenv("NBGRADER_EXECUTION")  # not autograding: the check runs
+    assert not ga.check_code(gt.exercises.check_minimax, lambda game, state: 0).ok

@@ -36,11 +36,8 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor, SaveAutoGrades
 from traitlets import Float
 
+from .limits import DEFER_VAR as CLEAN_ENV
 from .verdicts import CALL_LIMIT, decide, kernel_counts
-
-#: Environment variable set while :func:`autograde` runs nbgrader: the notebook's costly checks then defer
-#: to the grader (they score 0 in the kernel; the grader's verdict replaces it).
-CLEAN_ENV = "GAMETREES_CLEAN_GRADER"
 
 
 def preprocessors():
@@ -247,7 +244,7 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         results = map(_grade_one, work)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(work)), maxtasksperchild=25)
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(work)))
         results = pool.imap(_grade_one, work)
     try:
         for student, ok, seconds, summary, error in results:

@@ -22,6 +22,26 @@ import threading
 
 #: The environment variable that sets the seconds a check in the kernel may take.
 LIMIT_VAR = "GAMETREES_CHECK_LIMIT"
+#: Set (to "1") by ``python -m gametrees.assignments autograde`` for the kernels nbgrader starts: the costly
+#: checks (code, tournaments) then leave their verdict to the grader outside the kernel (see :func:`deferred`).
+DEFER_VAR = "GAMETREES_CLEAN_GRADER"
+
+
+def deferred():
+    """Whether a costly check in this kernel leaves its verdict to the grader outside it.
+
+    True only while nbgrader autogrades (``NBGRADER_EXECUTION=autograde``) under the grader's command
+    (``GAMETREES_CLEAN_GRADER=1``). The check then earns 0 points in the kernel, so a kernel that sets the
+    variable itself gains nothing: the grader decides the points, or nobody gives them.
+
+    Examples
+    --------
+    >>> import os
+    >>> _ = os.environ.pop("GAMETREES_CLEAN_GRADER", None)
+    >>> deferred()
+    False
+    """
+    return os.environ.get(DEFER_VAR) == "1" and os.environ.get("NBGRADER_EXECUTION") == "autograde"
 
 
 class OutOfTime(BaseException):

@@ -112,6 +112,8 @@ class Score:
         self.student = LAST["id"]
 
     def _points_line(self):
+        if getattr(self.feedback, "deferred", False):
+            return f"the {fmt(self.points)} points are decided by the grader outside this notebook."
         if self.feedback.ok:
             return f"{fmt(self.earned)} of {fmt(self.points)} points."
         # what was right, in the question's own terms, is the feedback's title just above
@@ -130,7 +132,8 @@ class Score:
                 "title": self.feedback.title, "right": self.feedback.score[0], "checked": self.feedback.score[1],
                 "misconceptions": misconceptions(self.feedback), "flags": self.flags,
                 "library": list(getattr(self.feedback, "library", [])), "warnings": self.warnings,
-                "student": self.student, "text": repr(self)}
+                "student": self.student, "text": repr(self), "deferred": bool(getattr(self.feedback, "deferred", False)),
+                "tags": list(getattr(self.feedback, "tags", ()))}
 
     def _repr_html_(self):
         esc = html.escape

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import html
 import math
+import os
 import re
 
 from .. import exercises as _exercises
@@ -38,6 +39,7 @@ from ..games import ConnectFour
 from .checks import check_answer, check_best_move, check_code
 from .connect_four import check_connect4_evaluation, check_tournament
 from .ids import normal
+from .limits import DEFER_VAR
 from .questions import ASSIGNMENTS, assignment_of
 from .sandbox import CallTimedOut, ChildBroken, Sandbox
 from .scoring import MIME
@@ -143,7 +145,7 @@ class Verdict:
         mark = "✓" if self.earned == self.points else "✗"
         lines = [f"{mark} Graded outside your notebook: {fmt(self.earned)} of {fmt(self.points)} points."]
         if self.feedback is not None and (self.kernel is None or bool(self.kernel.get("ok")) != self.feedback.ok
-                                          or self.errors or self.integrity):
+                                          or self.kernel.get("deferred") or self.errors or self.integrity):
             lines.append(repr(self.feedback))
         lines += [f"⚠ {e}" for e in self.errors]
         lines += [f"⚑ Flagged for your instructor: {f}" for f in self.flags]
@@ -513,6 +515,16 @@ def _run_code(question, assignment, cells, nb, limits):
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
+    """See :func:`_decide` (this wrapper makes sure the grader's own checks never defer to themselves)."""
+    saved = os.environ.pop(DEFER_VAR, None)
+    try:
+        return _decide(nb, student, call_limit=call_limit, kernel=kernel)
+    finally:
+        if saved is not None:
+            os.environ[DEFER_VAR] = saved
+
+
+def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
     """The points of every grade cell of a submitted notebook, decided outside its kernel.
 
     Parameters
@@ -573,7 +585,7 @@ def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
             if record is None:
                 v.flags.append("the notebook's own check of this question left no record (the check cell did not "
                                "run to its end, or its output was replaced)")
-            else:
+            elif not record.get("deferred"):
                 if bool(record.get("ok")) != bool(fb.ok):
                     said = "passed" if record.get("ok") else "failed"
                     v.flags.append(f"the notebook's own check {said}; decided outside the notebook it "
