@@ -82,7 +82,7 @@ def check_answer(exercise, answer):
     >>> ex = gt.exercises.PruningExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     >>> print(check_answer(ex, lambda: ["I", "J"]))
     ✓ Pruned leaves: right.
-    ✓ I and J are pruned: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops.
+    ✓ I and J are pruned: C stops early.
     """
     if not isinstance(exercise, Exercise):
         raise TypeError(f"exercise must be a gametrees.exercises exercise, got {type(exercise).__name__}")

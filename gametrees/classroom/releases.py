@@ -156,6 +156,8 @@ def release(src, dst, force=False):
             except RuntimeError as exc:
                 raise ValueError(f"{path.name}: {exc}") from None
         nb.metadata.pop("widgets", None)  # the instructor's saved widget state: not the student's
+        for cell in nb.cells:  # nor when the instructor's kernel ran each cell
+            cell.metadata.pop("execution", None)
         prepared.append((nb, out))
     for nb, out in prepared:  # written only when every notebook was prepared
         try:
