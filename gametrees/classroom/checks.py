@@ -297,20 +297,23 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
                 f"{nodes.names(best)}, the {picks}.")
         other = max(values.values()) if role == MIN else min(values.values())
         hint = None
+        tag = None
         if values[chosen] == other and other != best_value:
             hint = (f"You chose what {'MAX' if role == MIN else 'MIN'} would: at the root, ask "
                     f"game.to_move(state) who chooses; {ROLE_NAMES[role]} wants the {picks} value.")
+            tag = "roles-inverted"
         if alphabeta_mode and hint is None:
             R = alphabeta(G, trace=True).graph
             if R.nodes[chosen].get("bound", "exact") != "exact" and R.nodes[chosen]["value"] == best_value:
                 hint = ("That move only ties the best value under a narrowed window: its value is a bound "
                         "(the search of it was cut short), not exact. Change the best move only when a child's "
                         "value is strictly better than the best so far.")
+                tag = "bound-as-value"
         if hint is None and legal and chosen == legal[0]:
             hint = "That is the first move: compare the value of every move and keep the best so far."
         elif hint is None and legal and chosen == legal[-1]:
             hint = "That is the last move: keep the best move so far instead of overwriting it."
-        return False, text, hint
+        return False, text, hint, tag
     if alphabeta_mode:
         seqs = {rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
                 for rule in ("textbook", "strict")}
@@ -323,7 +326,8 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
                     f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of the "
                     f"root's children with a fresh window (α = {fmt(-math.inf)}, β = {fmt(math.inf)})."), (
                     "Carry the window from one root child to the next: after each child, raise α (at a MAX root) "
-                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search.")
+                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search."), \
+                    "root-window-restart"
             return False, (
                 f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated {len(seen)} "
                 f"leaves ({nodes.names(seen) if seen else 'none'}) where alpha-beta evaluates "
@@ -479,8 +483,9 @@ def _check_decisions(fn, alphabeta, tictactoe):
             passed += 1
             rep.good(f"{name}: right on all {len(cases)}." if len(cases) > 1 else f"{name}: right.")
             continue
-        (_, text, hint), G = min(bad, key=lambda b: b[1].number_of_nodes())
-        rep.bad(f"{name}: {len(cases) - len(bad)} of {len(cases)} right. {text}", hint)
+        case, G = min(bad, key=lambda b: b[1].number_of_nodes())
+        text, hint, tag = case[1], case[2], (case[3] if len(case) > 3 else None)
+        rep.bad(f"{name}: {len(cases) - len(bad)} of {len(cases)} right. {text}", hint, tag=tag)
         first_bad = first_bad or G
     if tictactoe:
         total += 1
