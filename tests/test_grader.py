@@ -258,13 +258,7 @@ def test_release_refuses_to_write_over_solutions_or_answers_even_with_force(tmp_
     assert len(ga.release(INSTRUCTOR, fresh, force=True)) == 3  # its own cleared output: allowed
 
 
-def _cli(*args):
-    out = subprocess.run([sys.executable, "-m", "gametrees.assignments", *args], capture_output=True, text=True,
-                         timeout=120)
-    return out.returncode, out.stdout, out.stderr
-
-
-def test_command_line_edges_are_one_line_and_exit_2(tmp_path):
+def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
     """Issue 20's classroom edges: each a one-line error, exit 2, nothing written over."""
     afile = tmp_path / "afile"
     afile.write_text("x")
@@ -288,11 +282,15 @@ def test_command_line_edges_are_one_line_and_exit_2(tmp_path):
         ("autograde", str(course), "A2", "--jobs", "0"),
     ]
     for args in cases:
-        code, out, err = _cli(*args)
+        code = ga.main(list(args))  # an uncaught exception (a traceback, exit 1) fails the test here
+        out, err = capsys.readouterr()
         assert code == 2, (args, out, err)
         assert err.startswith("error: ") and len(err.strip().splitlines()) == 1, (args, err)
         assert "Traceback" not in err
     assert afile.read_text() == "x" and other.read_text() == "{}" and sub.read_bytes() == before
+    done = subprocess.run([sys.executable, "-m", "gametrees.assignments", "report", str(course), "../s2/A2"],
+                          capture_output=True, text=True, timeout=120)  # and as a process
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and len(done.stderr.splitlines()) == 1
 
 
 def test_grade_saves_next_to_its_own_earlier_output_but_not_over_a_stranger(tmp_path):
