@@ -23,10 +23,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_assignments import A2_WRONG
 
 import gametrees as gt
 from gametrees import assignments as ga
-from test_assignments import A2_WRONG
 
 pytest.importorskip("nbgrader")
 

@@ -162,9 +162,12 @@ def test_writing_to_the_grading_channel_breaks_only_that_call(box):
 
 
 def test_the_child_never_loaded_gametrees():
-    probe = "import sys\ndef mods():\n    return sorted(m for m in sys.modules if 'gametrees' in m or m == 'site')\n"
-    with Sandbox([("probe", probe)], ["mods"]) as b:
+    probe = ("import sys\ndef mods():\n    return sorted(m for m in sys.modules if 'gametrees' in m or m == 'site')\n"
+             "def stdlib():\n    import itertools, functools, collections, heapq, random, dataclasses, typing\n"
+             "    return sum(itertools.accumulate(heapq.nsmallest(2, collections.Counter('aab').values())))\n")
+    with Sandbox([("probe", probe)], ["mods", "stdlib"]) as b:
         assert b.functions["mods"]() == []
+        assert b.functions["stdlib"]() == 4 and not b.refused  # the standard modules a learner may use
 
 
 def test_answers_by_hand_are_read_as_literals():

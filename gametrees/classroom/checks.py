@@ -19,9 +19,9 @@ from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
 from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (
     CACHE,
+    TEXTBOOK,
     CountingTree,
     Printed,
-    TEXTBOOK,
     check_callable,
     describe_error,
     drawn_tree,
@@ -30,7 +30,7 @@ from ..exercises.code_checks.harness import (
     run_learner,
 )
 from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
-from ..exercises.feedback import Feedback, ROLE_NAMES, Report, and_list, fmt, unanswered
+from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, unanswered
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested

@@ -33,15 +33,22 @@ May import: the standard library only (and only inside :func:`main`).
 """
 
 
+#: The standard modules the child loads before its hook (a learner's ``import math`` then just works).
+PRELOADED = ("math", "cmath", "itertools", "functools", "collections", "heapq", "bisect", "operator", "random",
+             "copy", "fractions", "decimal", "statistics", "string", "re", "numbers", "time", "enum", "typing",
+             "dataclasses")
+
+
 def main():  # pragma: no cover -- runs in the child interpreter (tests/test_grader.py drives it)
     """Run the child: preload the standard modules, install the hook, serve the grader until EOF."""
-    import sys
-    import builtins
     import _thread
+    import builtins
+    import json
+    import sys
+
     # What a learner may use: loaded now, before the hook, so that importing them later fires no event.
-    import math, cmath, itertools, functools, collections, heapq, bisect, operator  # noqa: E401,F401
-    import random, copy, fractions, decimal, statistics, string, re, numbers, json, time  # noqa: E401,F401
-    import enum, typing, dataclasses  # noqa: E401,F401
+    for name in PRELOADED:
+        __import__(name)
 
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     write, flush, readline = stdout.write, stdout.flush, stdin.readline
@@ -154,7 +161,7 @@ def main():  # pragma: no cover -- runs in the child interpreter (tests/test_gra
         if depth > 60:
             raise ValueError("a value nested more than 60 levels deep")
         if t is float:
-            return v if v == v and v not in (inf, -inf) else {"f": repr(v)}
+            return v if v - v == 0 else {"f": repr(v)}  # finite (inf - inf and nan - nan are nan)
         if t is list:
             return [enc(x, depth + 1) for x in v]
         if t is tuple:

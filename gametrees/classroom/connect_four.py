@@ -17,12 +17,12 @@ import time
 from ..agents import AlphaBetaAgent, MinimaxAgent, RandomAgent
 from ..exercises.code_checks.diagnosis import checker_feedback, library_feedback, printed_note
 from ..exercises.code_checks.guard import LibraryGuard, UsedLibrary
-from .checks import deferred_feedback, out_of_time
-from .limits import OutOfTime, check_limit, deferred, time_limit
 from ..exercises.code_checks.harness import Printed, check_callable, describe_error, error_hint, run_learner
 from ..exercises.feedback import Feedback, Report, fmt
-from ..games import ConnectFour, MAX, MIN
+from ..games import MAX, MIN, ConnectFour
 from ..tournaments import tournament
+from .checks import deferred_feedback, out_of_time
+from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
 # Connect Four: checking an evaluation function

@@ -453,8 +453,10 @@ def _run_answer(question, exercise, cells, limits):
         except (CallTimedOut, ChildBroken) as exc:
             fb, errors = _fail(f"{getattr(exercise, 'what', 'Answer')}: no answer.", str(exc)), [str(exc)]
         except Exception as exc:  # noqa: BLE001 -- the learner's error, worded as the notebook's check words it
+            error = exc
+
             def raising():
-                raise exc
+                raise error
             raising.__name__ = question.function
             fb = check_answer(exercise, raising)
         integrity, notebook, other = _refusals(box)
