@@ -434,3 +434,10 @@ def test_release_never_writes_into_its_source_nor_overwrites(tmp_path, capsys):
     assert ga.release(src, out, force=True) == [out / A2.name]
     with pytest.raises(ValueError, match="not found"):
         ga.release(tmp_path / "missing.ipynb", out)
+
+
+def test_grade_with_the_student_id_gives_autogrades_points(course):
+    for student in (course["buggy"], "g-env"):
+        path = course["root"] / "submitted" / student / "A2" / A2.name
+        report = ga.grade(path, student=student)
+        assert {c["grade_id"]: c["earned"] for c in report.cells} == course["scores"][student], student

@@ -20,7 +20,8 @@ The same through plain ``nbgrader autograde``: ``nbgrader_config.py`` gets::
     from gametrees.classroom.autograding import preprocessors
     c.Autograde.autograde_preprocessors = preprocessors()
 
-May import: the standard library, :mod:`gametrees.classroom.verdicts`,
+May import: the standard library, :mod:`gametrees.classroom.verdicts`, :mod:`gametrees.classroom.limits`,
+:mod:`gametrees.search` and the public names of :mod:`gametrees.exercises` (to warm the workers up),
 :mod:`gametrees.classroom.questions`; nbgrader, nbformat and traitlets.
 """
 
@@ -195,6 +196,20 @@ def _grade_one(args):
     return student, bool(result["success"]), seconds, summary, (result.get("error") or "")[-2000:]
 
 
+def _warm():
+    """Load once, before the workers fork, what every worker needs (nbgrader's apps, nbformat's schemas, the
+    checks' test trees): a few seconds each worker would otherwise spend on its own."""
+    import nbformat
+    import nbgrader.apps  # noqa: F401
+
+    from .. import exercises
+    from ..search import minimax
+
+    nbformat.validator.get_validator(version=4, version_minor=5)
+    for check in (exercises.check_minimax, exercises.check_alphabeta):
+        check(lambda game, state, *window: minimax(game, state).value)
+
+
 def submissions(course, assignment):
     """The students who handed in ``assignment`` (folders ``COURSE/submitted/<student>/<assignment>``)."""
     root = Path(course) / "submitted"
@@ -239,6 +254,7 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
     if not todo:
         raise ValueError(f"no submissions of {assignment!r} in {str(course / 'submitted')!r}")
     work = [(str(course), assignment, s, call_limit) for s in todo]
+    _warm()
     rows = []
     if jobs == 1:
         results = map(_grade_one, work)
