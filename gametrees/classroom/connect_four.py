@@ -3,7 +3,7 @@
 :func:`check_connect4_evaluation`, :func:`centre_column_evaluation`,
 :func:`reference_agent`, :func:`check_tournament`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.agents`,
+May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
 :mod:`gametrees.tournaments` and the public names of the modules of
 :mod:`gametrees.exercises`.
 """

@@ -4,7 +4,8 @@ A small stand-in for ``nbgrader autograde`` when no gradebook is set up;
 :func:`environment` and :func:`execute` are the steps it shares with the tests.
 
 May import: the standard library, :mod:`gametrees.classroom.ids`,
-:mod:`gametrees.classroom.scoring` (the record a check leaves) and the public
+:mod:`gametrees.classroom.scoring` (the record a check leaves), :mod:`gametrees.classroom.verdicts` (inside
+:func:`grade`) and the public
 names of the modules of :mod:`gametrees.exercises`; nbclient and nbformat
 inside functions only.
 """
