@@ -27,6 +27,7 @@ May import: the standard library, :mod:`gametrees.classroom.verdicts`, :mod:`gam
 
 from __future__ import annotations
 
+import html
 import json
 import multiprocessing
 import os
@@ -120,9 +121,12 @@ class CleanGrades(NbGraderPreprocessor):
             first = next((c for c in nb.cells if c.cell_type == "code"
                           and c.get("metadata", {}).get("nbgrader", {}).get("grade")), None)
             if first is not None:
-                text = "\n".join(f"⚑ Flagged for your instructor: {f}" for f in verdict.flags)
-                first.outputs.append(_node({"output_type": "display_data", "metadata": {},
-                                            "data": {"text/plain": text}}))
+                lines = [f"⚑ Flagged for your instructor: {f}" for f in verdict.flags]
+                body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
+                first.outputs.append(_node({"output_type": "display_data", "metadata": {}, "data": {
+                    "text/plain": "\n".join(lines),
+                    "text/html": f'<div class="gametrees-verdict-notebook" style="color: #D55E00; '
+                                 f'white-space: normal; overflow-wrap: anywhere">{body}</div>'}}))
         nb.metadata["gametrees"] = record
         return nb, resources
 
