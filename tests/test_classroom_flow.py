@@ -441,3 +441,27 @@ def test_grade_with_the_student_id_gives_autogrades_points(course):
         path = course["root"] / "submitted" / student / "A2" / A2.name
         report = ga.grade(path, student=student)
         assert {c["grade_id"]: c["earned"] for c in report.cells} == course["scores"][student], student
+
+
+def test_plain_nbgrader_autograde_with_the_documented_config_lines(course, tmp_path):
+    """INSTRUCTORS.md's two lines for nbgrader_config.py make plain `nbgrader autograde` decide outside the kernel."""
+    import shutil
+
+    copy = tmp_path / "course"
+    shutil.copytree(course["root"], copy, ignore=shutil.ignore_patterns("autograded", "feedback", "reports"))
+    with open(copy / "nbgrader_config.py", "a") as f:
+        f.write("from gametrees.classroom.autograding import preprocessors\n"
+                "c.Autograde.autograde_preprocessors = preprocessors()\nc.CleanGrades.call_limit = 2.0\n")
+    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "A2", "--student", "g-score", "--force"],
+                          cwd=copy, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{copy / 'gradebook.db'}", course_id="gametrees") as gb:
+        sub = gb.find_submission("A2", "g-score")
+        assert {g.name: g.score for nb_ in sub.notebooks for g in nb_.grades} == FULL
+        assert any(nb_.flagged for nb_ in sub.notebooks)
+    nb = nbformat.read(copy / "autograded" / "g-score" / "A2" / A2.name, as_version=4)
+    assert all("left no record" in " ".join(v["flags"]) for v in nb.metadata["gametrees"]["verdicts"])
