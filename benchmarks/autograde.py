@@ -1,15 +1,18 @@
-"""How long does nbgrader take to autograde a class? Prints one table.
+"""How long does grading a class take: plain nbgrader autograde against the grader, in the same run. Prints one table.
 
-A temporary nbgrader course gets the three assignments (``generate_assignment``)
-and N synthetic submissions of each: every student id gets its own trees, and
-its answers by hand are typed in as literals for that tree (as a student would),
-its code is the instructor's solution (so every check runs to the end,
-including A3's two 20-game tournaments). Then ``autograde`` runs each
-submission in one process, as ``nbgrader autograde ASSIGNMENT`` does, and the
-table gives seconds per submission and the time a class of 200 would take.
+Two temporary nbgrader courses get the three assignments (``generate_assignment``)
+and the same N synthetic submissions of each: every student id gets its own
+trees, its answers by hand typed as literals for that tree (as a student would),
+its code the instructor's solution (so every check runs to the end, including
+A3's two 20-game tournaments). In one course plain ``nbgrader autograde`` grades
+them one after the other (the grade decided in the kernel); in the other
+:func:`gametrees.classroom.autograding.autograde` does (nbgrader's autograde plus
+every grade decided outside the kernel and written to the gradebook) with
+``--jobs N``. The table gives seconds per submission (wall time / submissions),
+the ratio, and the time a class of 200 would take.
 
-Run: python benchmarks/autograde.py [--students N] [--assignments A1 A2 A3]
-(default 4 students of each assignment; 2-core machine: about a minute).
+Run: python benchmarks/autograde.py [--students N] [--jobs 2] [--assignments A1 A2 A3]
+(default 4 students of each assignment, 2 jobs).
 """
 
 import argparse
@@ -25,12 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import nbformat  # noqa: E402
-from traitlets.config import Config  # noqa: E402
+import nbformat
+from report import table
+from traitlets.config import Config
 
-import gametrees as gt  # noqa: E402
-from gametrees.classroom.grading import earned  # noqa: E402
-from report import table  # noqa: E402
+import gametrees as gt
 
 NAMES = {"A1": "A1_minimax", "A2": "A2_alpha_beta", "A3": "A3_connect_four_evaluation"}
 
@@ -72,56 +74,81 @@ def submission(student_version, instructor, key, student):
     return nb
 
 
+def _course(tmp, name, keys, students_per, api_config=None):
+    """A course folder with the assignments generated and every synthetic submission in ``submitted/``."""
+    from nbgrader.apps import NbGraderAPI
+
+    course = Path(tmp) / name
+    config = Config()
+    config.CourseDirectory.root = str(course)
+    config.CourseDirectory.course_id = "bench"
+    api = NbGraderAPI(config=config)
+    (course).mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text("c = get_config()\nc.CourseDirectory.course_id = 'bench'\n")
+    students = {}
+    for key in keys:
+        src = ROOT / "instructor" / "assignments" / f"{NAMES[key]}.ipynb"
+        (course / "source" / key).mkdir(parents=True)
+        instructor = nbformat.read(src, as_version=4)
+        nbformat.write(instructor, course / "source" / key / src.name)
+        result = api.generate_assignment(key)
+        if not result["success"]:
+            sys.exit(result["error"] + result["log"])
+        student_version = nbformat.read(course / "release" / key / src.name, as_version=4)
+        students[key] = [f"s{key.lower()}{i:03d}" for i in range(students_per)]
+        for s in students[key]:
+            folder = course / "submitted" / s / key
+            folder.mkdir(parents=True)
+            nbformat.write(submission(student_version, instructor, key, s), folder / src.name)
+    return course, api, students
+
+
+def _points(course, key, student):
+    nb = nbformat.read(next((course / "autograded" / student / key).glob("*.ipynb")), as_version=4)
+    return nb
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=4)
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--assignments", nargs="+", default=list(NAMES), choices=list(NAMES))
     args = parser.parse_args(argv)
-    from nbgrader.apps import NbGraderAPI
+    from nbgrader.api import Gradebook
+
+    from gametrees.classroom.autograding import autograde
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        course = Path(tmp) / "course"
-        config = Config()
-        config.CourseDirectory.root = str(course)
-        config.CourseDirectory.course_id = "bench"
-        api = NbGraderAPI(config=config)
+        plain, api, students = _course(tmp, "plain", args.assignments, args.students)
+        clean, _, _ = _course(tmp, "clean", args.assignments, args.students)
         for key in args.assignments:
-            name = NAMES[key]
-            src = ROOT / "notebooks" / "assignments" / f"{name}.ipynb"
-            (course / "source" / key).mkdir(parents=True)
-            instructor = nbformat.read(src, as_version=4)
-            nbformat.write(instructor, course / "source" / key / src.name)
+            # plain nbgrader: one process, one submission after the other (the grade decided in the kernel)
             t0 = time.perf_counter()
-            result = api.generate_assignment(key)
-            generate = time.perf_counter() - t0
-            if not result["success"]:
-                sys.exit(result["error"] + result["log"])
-            student_version = nbformat.read(course / "release" / key / src.name, as_version=4)
-            students = [f"s{key.lower()}{i:03d}" for i in range(args.students)]
-            for s in students:
-                folder = course / "submitted" / s / key
-                folder.mkdir(parents=True)
-                nbformat.write(submission(student_version, instructor, key, s), folder / src.name)
-            times, full = [], 0
-            for s in students:
-                t0 = time.perf_counter()
+            for s in students[key]:
                 result = api.autograde(key, s)
-                times.append(time.perf_counter() - t0)
                 if not result["success"]:
                     sys.exit(result["error"] + result["log"])
-                nb = nbformat.read(course / "autograded" / s / key / src.name, as_version=4)
-                tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
-                points = [float(c.metadata["nbgrader"]["points"]) for c in tests]
-                full += sum(earned(c.outputs, p)[0] for c, p in zip(tests, points)) == sum(points)
-            per = sum(times) / len(times)
-            rows.append((key, len(students), f"{full} of {len(students)}", f"{generate:.1f}", f"{sum(times):.1f}",
-                         f"{per:.2f}", f"{min(times):.2f}-{max(times):.2f}", f"{200 * per / 60:.1f}"))
-    table("nbgrader autograde, one process (seconds)",
-          ("assignment", "submissions", "full marks", "generate", "autograde total", "per submission", "range",
-           "200 students (min)"), rows)
+            plain_per = (time.perf_counter() - t0) / len(students[key])
+            # the grader: nbgrader's autograde plus the verdict outside the kernel, --jobs N
+            t0 = time.perf_counter()
+            graded = autograde(clean, key, jobs=args.jobs, echo=lambda line: None)
+            clean_per = (time.perf_counter() - t0) / len(students[key])
+            if not all(r["success"] for r in graded):
+                sys.exit(f"autograde failed: {graded}")
+            full = sum(r["earned"] == r["points"] and not r["flags"] for r in graded)
+            with Gradebook(f"sqlite:///{clean / 'gradebook.db'}", course_id="bench") as gb:
+                in_book = sum(gb.find_submission(key, s).score == gb.find_submission(key, s).max_score
+                              for s in students[key])
+            rows.append((key, len(students[key]), f"{full} of {len(students[key])}", f"{in_book}",
+                         f"{plain_per:.2f}", f"{clean_per:.2f}", f"{clean_per / plain_per:.2f}",
+                         f"{200 * clean_per / 60:.1f}"))
+    table(f"seconds per submission: plain nbgrader autograde (sequential) vs the grader with --jobs {args.jobs}, "
+          "same run", ("assignment", "submissions", "full marks, no flag", "full in gradebook", "plain nbgrader",
+                       f"grader --jobs {args.jobs}", "ratio", "200 students (min)"), rows)
     total = sum(float(r[7]) for r in rows)
-    print(f"\n200 students x {len(rows)} assignment{'s' if len(rows) > 1 else ''}: about {math.ceil(total)} minutes")
+    print(f"\n200 students x {len(rows)} assignment{'s' if len(rows) > 1 else ''} with the grader, "
+          f"--jobs {args.jobs}: about {math.ceil(total)} minutes")
 
 
 if __name__ == "__main__":

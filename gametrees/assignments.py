@@ -1,49 +1,60 @@
-"""Classroom assignments: per-student variants, the assignments' checks, student versions, grading.
+"""Classroom assignments: per-student variants, the checks, student versions, and grades decided outside the kernel.
 
-The assignments in ``notebooks/assignments/`` (A1 minimax, A2 alpha-beta, A3 a
-Connect Four evaluation function) are written in nbgrader's format: solution
-regions between ``### BEGIN SOLUTION`` and ``### END SOLUTION``, autograded test
-cells with points. This module is the short façade of what they share (the code
-lives in :mod:`gametrees.classroom`: ``ids``, ``checks``, ``connect_four``,
-``releases``, ``grading``, ``cli``); it imports only their public names:
+The assignments (A1 minimax, A2 alpha-beta, A3 a Connect Four evaluation
+function) are written in nbgrader's format: the instructor versions, with
+solutions, in ``instructor/assignments/``; the student versions ``release``
+makes from them (no solutions, no outputs) in ``notebooks/assignments/``. This
+module is the short façade of what they share (the code lives in
+:mod:`gametrees.classroom`); it imports only their public names:
 
 :func:`student_id`
-    The id that seeds a student's trees: the environment variable
-    ``GAMETREES_STUDENT_ID`` if set, else (while nbgrader autogrades) the
-    student folder nbgrader files the submission under, else the id the
-    student typed in the notebook, else ``"practice"``.
-:func:`check_answer`
-    Calls a student's answer function (``def my_values(): return {...}``) and
-    checks what it returns against an exercise of :mod:`gametrees.exercises`;
-    an unanswered question (``raise NotImplementedError()``) is a clear
-    message, not a traceback.
-:func:`check_code`
-    Runs a checker of a student's function (``check_minimax``,
-    ``check_alphabeta``, :func:`check_best_move`, ...), or says "not written
-    yet" while the function still raises ``NotImplementedError``.
-:func:`check_best_move`
-    Checks ``best_move(game, state) -> move`` (minimax, or alpha-beta with
-    the window carried from one root child to the next).
-:func:`check_connect4_evaluation`, :func:`check_tournament`
-    Check a Connect Four evaluation function on telling positions (the
-    viewpoint, the scale against a win's utility of 1) and in a seeded
-    tournament against reference agents (:func:`reference_agent`).
+    The id that seeds a student's trees *in their kernel*, for the feedback
+    while working: while nbgrader autogrades, the submission's folder; else
+    ``GAMETREES_STUDENT_ID``; else the id typed in the notebook; else
+    ``JUPYTERHUB_USER``; else ``"practice"`` (with a warning).
+:func:`check_answer`, :func:`check_code`, :func:`check_best_move`,
+:func:`check_connect4_evaluation`, :func:`check_tournament`, :func:`score`
+    The checks the notebooks' check cells run: the student's feedback.
 :func:`release`
-    The student version of an assignment: solutions replaced by
-    ``raise NotImplementedError()``, outputs cleared, with nbgrader's own
-    preprocessors (as ``nbgrader generate_assignment`` does, without its
-    database).
+    Student versions, with nbgrader's own preprocessors; never over a
+    notebook that holds solutions or a student's answers.
+:func:`autograde`
+    nbgrader's autograde of every submission, ``jobs`` at a time, with every
+    grade decided **outside the student's kernel** and written into nbgrader's
+    gradebook (:mod:`gametrees.classroom.autograding`).
 :func:`grade`
-    Runs a notebook and scores its test cells (a small stand-in for
-    ``nbgrader autograde`` when no gradebook is set up).
+    One notebook: run for its feedback, points decided as ``autograde`` does.
 :func:`class_report`
-    Per question of an assignment, from nbgrader's autograded submissions:
-    how many students got it right, the mean points, the misconceptions
-    named with their counts; a CSV and a bar chart.
+    Per question: right, mean points, misconception tags with counts; flags,
+    errors and timeouts apart; a CSV and a chart.
+
+**Who decides the grade.** Anything in a student's kernel can be patched by the
+student, so the checks in the notebook only give feedback. The grader reads
+the submitted notebook as data: the trees from the id nbgrader files the
+submission under (always; a typed id, an environment variable, the working
+folder never change it, and a mismatch is flagged); answers by hand read with
+``ast``; code run in a child interpreter (``python -I -S``, an audit hook
+installed before any student code) that cannot import gametrees, open files,
+start processes or threads, load ctypes or change tracing, and reaches the game
+only through a proxy over a pipe; returned values are plain data (an object
+with a rigged ``__eq__`` cannot be returned); a call that does not return in
+5 s is stopped ("your function did not return within 5 s") and the rest is
+graded. Refused: the library's search, tracing changes, threads, subprocesses,
+a copy of the package, the classroom's helpers, file reads. Flagged: all of
+those, the library's answers asked by hand, the graded check called in a loop,
+ids that disagree, check cells whose record is missing or disagrees. Not
+protected: work done outside the submitted notebook (another program, a loop
+deleted before handing in) and code copied from this public repository
+(INSTRUCTORS.md says how to run a course from a private copy).
+
+nbgrader 0.9's ``fetch_assignment`` fetches into the current folder
+(``./A2/``). nbgrader stops a cell after 30 s; the checks stop a student's
+function after 20 s (``GAMETREES_CHECK_LIMIT``) with a plain message first.
 
 From the command line::
 
-    python -m gametrees.assignments release notebooks/assignments /tmp/student
+    python -m gametrees.assignments release instructor/assignments /tmp/student
+    python -m gametrees.assignments autograde ~/course A2 --jobs 2
     python -m gametrees.assignments grade /tmp/student/A1_minimax.ipynb --student jdoe
     python -m gametrees.assignments report ~/course A2
 
@@ -82,12 +93,23 @@ from .classroom.releases import release
 from .classroom.report import ClassReport, class_report
 from .classroom.scoring import Score, score
 
+
+def autograde(course, assignment, *, jobs=1, students=None, call_limit=5.0, echo=print):
+    """nbgrader's autograde of every submission, each grade decided outside the student's kernel.
+
+    See :func:`gametrees.classroom.autograding.autograde` (needs nbgrader; loaded on first call).
+    """
+    from .classroom.autograding import autograde as run
+
+    return run(course, assignment, jobs=jobs, students=students, call_limit=call_limit, echo=echo)
+
 __all__ = [
     "ClassReport",
     "DEFAULT_ID",
     "ENV_VAR",
     "GradeReport",
     "Score",
+    "autograde",
     "centre_column_evaluation",
     "check_answer",
     "check_best_move",

@@ -90,6 +90,7 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("browser")
     root = base / "notebooks"
     browser.copy_notebooks(NOTEBOOKS, root)
+    browser.copy_notebooks(ROOT / "instructor", root)  # the assignments as instructors run them (answers in)
     browser.write_notebook(root / SCRATCH_PRACTICE, [
         "%matplotlib inline\nimport gametrees as gt",
         "gt.practice(seed=1)",

@@ -5,13 +5,19 @@ Learners and instructors use ``from gametrees import assignments as ga`` (and
 the code, lowest layer first:
 
 ``ids``           the student's id, the seed of their variant, and its warnings
+``limits``        a time limit on a check in the kernel; checks deferred to the grader
 ``integrity``     graded exercises (:func:`protect`) and answers asked of the library
 ``scoring``       :func:`score`: what a graded check cell shows and nbgrader scores
 ``checks``        :func:`check_answer`, :func:`check_code`, :func:`check_best_move`
 ``connect_four``  the Connect Four evaluation check, reference agents, tournaments
 ``releases``      student versions (solutions cleared) with nbgrader's preprocessors
-``grading``       running a notebook and scoring its test cells
-``report``        the class report from nbgrader's autograded submissions
+``child``         the child interpreter that runs a learner's code for the grader (run, never imported)
+``sandbox``       the grader's side of that child: the game proxy over a pipe, limits
+``questions``     what each graded cell of the three assignments asks
+``verdicts``      each question's points decided outside the student's kernel
+``autograding``   nbgrader's autograde with the verdicts in its gradebook (needs nbgrader)
+``grading``       running one notebook for its feedback, points from the verdicts
+``report``        the class report from the verdicts in the autograded submissions
 ``cli``           the command line
 
 They may import the public names of :mod:`gametrees.exercises` and its modules,

@@ -1,6 +1,6 @@
 """The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`, :func:`check_best_move`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """
@@ -19,9 +19,9 @@ from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
 from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (
     CACHE,
+    TEXTBOOK,
     CountingTree,
     Printed,
-    TEXTBOOK,
     check_callable,
     describe_error,
     drawn_tree,
@@ -30,10 +30,11 @@ from ..exercises.code_checks.harness import (
     run_learner,
 )
 from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
-from ..exercises.feedback import Feedback, ROLE_NAMES, Report, and_list, fmt
+from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, unanswered
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
+from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
 # Answers by hand: a function that returns the answer
@@ -81,7 +82,7 @@ def check_answer(exercise, answer):
     >>> ex = gt.exercises.PruningExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     >>> print(check_answer(ex, lambda: ["I", "J"]))
     ✓ Pruned leaves: right.
-    ✓ I and J are pruned: after H returns 2 to C, 2 ≤ α = 3 (MAX can already get 3 at A), so C stops.
+    ✓ I and J are pruned: C stops early.
     """
     if not isinstance(exercise, Exercise):
         raise TypeError(f"exercise must be a gametrees.exercises exercise, got {type(exercise).__name__}")
@@ -97,13 +98,13 @@ def check_answer(exercise, answer):
         except NotImplementedError:
             text = (f"{name} still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and "
                     f"`raise NotImplementedError()` with your answer, e.g. `{_example(exercise)}`.")
-            fb = Feedback(f"{what}: not answered yet.", [("bad", text, None)])
+            fb = unanswered(what, text)
             fb.exercise = exercise
             return fb
         except Exception as exc:  # noqa: BLE001 -- the student's slip becomes feedback
             text = (f"{name} raised {describe_error(exc)}; it should simply "
                     f"`{_example(exercise)}` (with your answer).")
-            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)])
+            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)], status="unreadable")
     else:
         value = answer
     fb = exercise.check(value)
@@ -154,6 +155,33 @@ def check_code(checker, fn, **options):
     if not callable(checker):
         raise TypeError(f"checker must be a checker such as gt.exercises.check_minimax, got {checker!r}")
     name = getattr(checker, "__name__", "check")
+    if deferred():
+        return deferred_feedback(name)
+    limit = check_limit()
+    try:
+        with time_limit(limit):
+            return _check_code(checker, name, fn, options)
+    except OutOfTime:
+        return out_of_time(name, limit)
+
+
+def deferred_feedback(name):
+    """The feedback of a costly check left to the grader outside the kernel (0 points here)."""
+    fb = Feedback(f"{name}: decided by the grader outside this notebook (see its verdict below).", [(
+        "note", "This check runs where your code cannot change it; its feedback is the grader's, below.", None)])
+    fb.ok = False
+    fb.deferred = True
+    return fb
+
+
+def out_of_time(name, limit):
+    """The feedback of a check stopped after ``limit`` seconds."""
+    return Feedback(f"{name}: did not finish.", [(
+        "bad", f"your function did not return within {limit:g} s, so the check stopped it: a search that never "
+               "reaches a terminal state, or a loop that never ends, does this.", None)])
+
+
+def _check_code(checker, name, fn, options):
     if callable(fn):
         game = TreeGame(tree_from_nested([4, 9]))
         args = None
@@ -177,7 +205,7 @@ def check_code(checker, fn, **options):
                 what = getattr(fn, "__name__", "your function")
                 return Feedback(f"{name}: not written yet.", [(
                     "bad", f"{what} still raises NotImplementedError: replace `# YOUR CODE HERE` and "
-                           "`raise NotImplementedError()` with your code.", None)])
+                           "`raise NotImplementedError()` with your code.", None)], status="unanswered")
             except Exception:  # noqa: BLE001 -- the checker reports it, with context
                 pass
     return checker(fn, **options)
@@ -269,20 +297,23 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
                 f"{nodes.names(best)}, the {picks}.")
         other = max(values.values()) if role == MIN else min(values.values())
         hint = None
+        tag = None
         if values[chosen] == other and other != best_value:
             hint = (f"You chose what {'MAX' if role == MIN else 'MIN'} would: at the root, ask "
                     f"game.to_move(state) who chooses; {ROLE_NAMES[role]} wants the {picks} value.")
+            tag = "roles-inverted"
         if alphabeta_mode and hint is None:
             R = alphabeta(G, trace=True).graph
             if R.nodes[chosen].get("bound", "exact") != "exact" and R.nodes[chosen]["value"] == best_value:
                 hint = ("That move only ties the best value under a narrowed window: its value is a bound "
                         "(the search of it was cut short), not exact. Change the best move only when a child's "
                         "value is strictly better than the best so far.")
+                tag = "bound-as-value"
         if hint is None and legal and chosen == legal[0]:
             hint = "That is the first move: compare the value of every move and keep the best so far."
         elif hint is None and legal and chosen == legal[-1]:
             hint = "That is the last move: keep the best move so far instead of overwriting it."
-        return False, text, hint
+        return False, text, hint, tag
     if alphabeta_mode:
         seqs = {rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
                 for rule in ("textbook", "strict")}
@@ -295,7 +326,8 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
                     f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of the "
                     f"root's children with a fresh window (α = {fmt(-math.inf)}, β = {fmt(math.inf)})."), (
                     "Carry the window from one root child to the next: after each child, raise α (at a MAX root) "
-                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search.")
+                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search."), \
+                    "root-window-restart"
             return False, (
                 f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated {len(seen)} "
                 f"leaves ({nodes.names(seen) if seen else 'none'}) where alpha-beta evaluates "
@@ -451,8 +483,9 @@ def _check_decisions(fn, alphabeta, tictactoe):
             passed += 1
             rep.good(f"{name}: right on all {len(cases)}." if len(cases) > 1 else f"{name}: right.")
             continue
-        (_, text, hint), G = min(bad, key=lambda b: b[1].number_of_nodes())
-        rep.bad(f"{name}: {len(cases) - len(bad)} of {len(cases)} right. {text}", hint)
+        case, G = min(bad, key=lambda b: b[1].number_of_nodes())
+        text, hint, tag = case[1], case[2], (case[3] if len(case) > 3 else None)
+        rep.bad(f"{name}: {len(cases) - len(bad)} of {len(cases)} right. {text}", hint, tag=tag)
         first_bad = first_bad or G
     if tictactoe:
         total += 1

@@ -1,7 +1,8 @@
 """The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...`` (:func:`main`).
 
 May import: :mod:`gametrees.classroom.releases`, :mod:`gametrees.classroom.grading`
-and :mod:`gametrees.classroom.report`.
+and :mod:`gametrees.classroom.report`; :mod:`gametrees.classroom.autograding` (which needs nbgrader) inside
+:func:`main` only.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .report import class_report
 
 
 def main(argv=None):
-    """``release SRC DST [--force]`` / ``grade NOTEBOOK [--student ID]`` / ``report COURSE_DIR ASSIGNMENT``."""
+    """``release SRC DST [--force]`` / ``grade NOTEBOOK [--student ID]`` / ``autograde COURSE_DIR ASSIGNMENT
+    [--jobs N]`` / ``report COURSE_DIR ASSIGNMENT``."""
     parser = argparse.ArgumentParser(prog="python -m gametrees.assignments",
                                      description="Student versions, grading and class reports of the gametrees "
                                                  "assignments.")
@@ -31,7 +33,16 @@ def main(argv=None):
     g = sub.add_parser("grade", help="run a notebook and score its test cells")
     g.add_argument("notebook")
     g.add_argument("--student", help="run as this student id (the seed of their trees)")
-    g.add_argument("--save", help="write the executed notebook here")
+    g.add_argument("--save", help="write the executed notebook here (never the notebook itself)")
+    g.add_argument("--force", action="store_true", help="replace an existing --save file grade did not write")
+    a = sub.add_parser("autograde", help="nbgrader autograde of every submission, each grade decided outside the "
+                                         "student's kernel and written into the gradebook")
+    a.add_argument("course", help="the nbgrader course folder (holding source/, submitted/, gradebook.db)")
+    a.add_argument("assignment", help="the assignment's name, e.g. A2")
+    a.add_argument("--jobs", type=int, default=1, help="submissions graded at the same time (default 1)")
+    a.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    a.add_argument("--call-limit", type=float, default=5.0,
+                   help="seconds one call of a student's function may take (default 5)")
     c = sub.add_parser("report", help="what a class got right and wrong, from nbgrader's autograded submissions")
     c.add_argument("course", help="the nbgrader course folder (holding autograded/)")
     c.add_argument("assignment", help="the assignment's name, e.g. A2")
@@ -43,11 +54,24 @@ def main(argv=None):
             for out in release(args.src, args.dst, force=args.force):
                 print(f"wrote {out}")
             return 0
+        if args.command == "autograde":
+            if args.jobs < 1:
+                raise ValueError(f"--jobs must be 1 or more, got {args.jobs}")
+            try:
+                from .autograding import autograde
+            except ImportError:
+                raise ValueError("autograde needs nbgrader: pip install -r requirements-instructor.txt") from None
+            rows = autograde(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                             call_limit=args.call_limit)
+            failed = [r for r in rows if not r["success"]]
+            print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"
+                  + (f"; nbgrader failed on {', '.join(r['student'] for r in failed)}" if failed else ""))
+            return 1 if failed else 0
         if args.command == "report":
             print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart))
             return 0
-        report = grade(args.notebook, student=args.student, save=args.save)
-    except (ValueError, TypeError) as exc:
+        report = grade(args.notebook, student=args.student, save=args.save, force=args.force)
+    except (ValueError, TypeError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(report)

@@ -3,7 +3,7 @@
 :func:`check_connect4_evaluation`, :func:`centre_column_evaluation`,
 :func:`reference_agent`, :func:`check_tournament`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.agents`,
+May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
 :mod:`gametrees.tournaments` and the public names of the modules of
 :mod:`gametrees.exercises`.
 """
@@ -19,8 +19,10 @@ from ..exercises.code_checks.diagnosis import checker_feedback, library_feedback
 from ..exercises.code_checks.guard import LibraryGuard, UsedLibrary
 from ..exercises.code_checks.harness import Printed, check_callable, describe_error, error_hint, run_learner
 from ..exercises.feedback import Feedback, Report, fmt
-from ..games import ConnectFour, MAX, MIN
+from ..games import MAX, MIN, ConnectFour
 from ..tournaments import tournament
+from .checks import deferred_feedback, out_of_time
+from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
 # Connect Four: checking an evaluation function
@@ -52,6 +54,19 @@ def _probe(fn, state, printed):
 
 
 def check_connect4_evaluation(fn, game=None):
+    """Check a Connect Four evaluation on telling positions (see :func:`_check_connect4_evaluation`), within
+    the check's time limit (:func:`gametrees.classroom.limits.check_limit`)."""
+    if deferred():
+        return deferred_feedback("check_connect4_evaluation")
+    limit = check_limit()
+    try:
+        with time_limit(limit):
+            return _check_connect4_evaluation(fn, game)
+    except OutOfTime:
+        return out_of_time("check_connect4_evaluation", limit)
+
+
+def _check_connect4_evaluation(fn, game=None):
     """Check a Connect Four evaluation ``fn(state) -> number`` on telling positions.
 
     The evaluation scores a position that is not over from X's (MAX's)
@@ -247,6 +262,22 @@ _WATCHED, _SAMPLE = 200, 64  # calls of the evaluation watched in a tournament: 
 
 
 def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
+    """Play ``evaluate`` in a seeded tournament (see :func:`_check_tournament`), within the check's time limit."""
+    if deferred():
+        fb = deferred_feedback("check_tournament")
+        fb.result = None
+        return fb
+    limit = check_limit()
+    try:
+        with time_limit(limit):
+            return _check_tournament(evaluate, opponent, games=games, seed=seed, depth=depth)
+    except OutOfTime:
+        fb = out_of_time("check_tournament", limit)
+        fb.result = None
+        return fb
+
+
+def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
     """Enter ``evaluate`` in a seeded Connect Four tournament against a reference agent.
 
     Your agent is ``AlphaBetaAgent(depth=depth, evaluate=evaluate)`` on the

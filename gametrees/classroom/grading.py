@@ -4,7 +4,8 @@ A small stand-in for ``nbgrader autograde`` when no gradebook is set up;
 :func:`environment` and :func:`execute` are the steps it shares with the tests.
 
 May import: the standard library, :mod:`gametrees.classroom.ids`,
-:mod:`gametrees.classroom.scoring` (the record a check leaves) and the public
+:mod:`gametrees.classroom.scoring` (the record a check leaves), :mod:`gametrees.classroom.verdicts` (inside
+:func:`grade`) and the public
 names of the modules of :mod:`gametrees.exercises`; nbclient and nbformat
 inside functions only.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from ..exercises.feedback import fmt
 from .ids import ENV_VAR, student_id
-from .scoring import MIME, named_in
+from .scoring import MIME
 
 _INTEGRITY = "application/vnd.gametrees.integrity+json"
 _ID_LINE = re.compile(r"made from the id '([^']*)'")
@@ -51,16 +52,16 @@ def notebook_facts(nb):
     return student, flags
 
 class GradeReport:
-    """The score of one run of a notebook (see :func:`grade`).
+    """The score of one notebook, decided outside its kernel (see :func:`grade`).
 
     Attributes
     ----------
     path : pathlib.Path
     student : str
-        The id the notebook ran with (read from its outputs).
+        The id whose trees graded it.
     flags : list of str
-        The graded answers the notebook asked the library for (see
-        :func:`gametrees.classroom.integrity.library_use`).
+        Flags for the instructor: answers asked of the library (in the kernel), and the grader's
+        (integrity, disagreements, ids).
     cells : list of dict
         One per test cell: ``grade_id``, ``points``, ``earned``, ``error``
         (the exception's name, or None) and ``message`` (its text).
@@ -87,18 +88,18 @@ class GradeReport:
         for c in self.cells:
             mark = "✓" if c["earned"] == c["points"] else "✗"
             lines.append(f"{mark} {c['grade_id']}: {fmt(c['earned'])}/{fmt(c['points'])}")
-            rec = c.get("record")
-            if rec and not rec["ok"]:
-                found = named_in(rec["text"]) if "text" in rec else rec.get("misconceptions", [])
-                named = f" ({'; '.join(found)})" if found else ""
-                lines.append(f"    {rec['title']}{named}")
+            rec, v = c.get("record"), c.get("verdict")
+            if v and v["decided"] and not v["ok"]:
+                named = f" ({'; '.join(v['tags'])})" if v["tags"] else ""
+                lines.append(f"    {v['title']}{named}")
+                lines += [f"    ⚠ {e}" for e in v["errors"]]
             elif c["error"]:
                 first = (c["message"] or "").strip().splitlines()
                 lines.append(f"    {c['error']}: {first[0] if first else ''}")
             for w in (rec or {}).get("warnings", []) if c is self.cells[0] else ():
                 lines.append(f"    ⚠ {w}")
         for f in self.flags:
-            lines.append(f"⚑ answer asked of the library: {f}")
+            lines.append(f"⚑ {f}")
         for e in self.errors:
             lines.append(f"! cell {e['index']} (not a test cell) raised {e['error']}: {e['message']}")
         return "\n".join(lines)
@@ -151,25 +152,58 @@ def execute(nb, cwd, timeout):
     return nb
 
 
-def grade(path, *, student=None, timeout=300, save=None):
-    """Run a notebook top to bottom and score its test cells.
+def _save_target(save, path, force):
+    """Checks where ``grade`` may write the executed notebook, before anything runs (a ValueError if not)."""
+    save = Path(save)
+    if save.suffix != ".ipynb":
+        raise ValueError(f"--save {str(save)!r}: give a notebook file name ending in .ipynb")
+    if save.exists() and save.resolve() == path.resolve():
+        raise ValueError(f"--save {str(save)!r} is the notebook being graded: grade never writes over its input")
+    if not save.parent.is_dir():
+        raise ValueError(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
+    if save.exists():
+        if not save.is_file():
+            raise ValueError(f"--save {str(save)!r} exists and is not a file")
+        try:
+            import json
 
-    A test cell (nbgrader metadata ``"grade": true`` with ``points``) is
-    scored as ``nbgrader autograde`` scores it: no points if it raises or
-    writes to standard error, partial credit if its result is a number,
-    else every point. The error message of a failed check (its feedback)
-    is kept. Errors in other cells are listed apart.
+            own = bool(json.loads(save.read_text(encoding="utf-8")).get("metadata", {}).get(_OWN))
+        except (OSError, ValueError, AttributeError):
+            own = False
+        if not own and not force:
+            raise ValueError(f"--save {str(save)!r} exists and is not an earlier output of grade: give --force to "
+                             "replace it")
+    if not os.access(save.parent, os.W_OK):
+        raise ValueError(f"--save {str(save)!r}: the folder is not writable")
+    return save
+
+
+_OWN = "gametrees_graded_copy"
+
+
+def grade(path, *, student=None, timeout=300, save=None, force=False):
+    """Run a notebook top to bottom for its feedback, and decide its points outside the kernel.
+
+    The notebook runs in a kernel (so that its checks print their feedback), then
+    :func:`gametrees.classroom.verdicts.decide` decides each grade cell's points
+    from the notebook's answers, as ``autograde`` does, for ``student``'s trees:
+    ``grade --student ID`` and ``autograde`` give the same points for the same
+    notebook. Without ``student`` the id typed in the notebook is used (and said).
+    Errors in cells that are not grade cells are listed apart.
 
     Parameters
     ----------
     path : path
         The notebook.
     student : str, optional
-        Run as this student (sets ``GAMETREES_STUDENT_ID`` for the kernel).
+        The student whose trees grade it (sets ``GAMETREES_STUDENT_ID`` for the kernel too).
     timeout : int
         Seconds per cell.
     save : path, optional
-        Write the executed notebook there.
+        Write the executed notebook there: never the notebook itself, and an existing file only
+        when it is an earlier output of ``grade`` or ``force`` is given.
+    force : bool
+        Replace an existing ``save`` file that ``grade`` did not write.
 
     Returns
     -------
@@ -177,17 +211,28 @@ def grade(path, *, student=None, timeout=300, save=None):
     """
     import nbformat
 
+    from .verdicts import decide, student_cells, typed_id
+
     path = Path(path)
-    if path.suffix != ".ipynb" or not path.exists():
+    if path.is_dir() or path.suffix != ".ipynb" or not path.is_file():
         raise ValueError(f"path must be an existing notebook (.ipynb), got {str(path)!r}")
     if student is not None and not isinstance(student, str):
         raise TypeError(f"student must be a str, got {student!r}")
-    nb = nbformat.read(path, as_version=4)
+    if save is not None:
+        save = _save_target(save, path, force)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read {str(path)!r} as a notebook: {exc}") from None
     t0 = time.perf_counter()
     with environment(**{ENV_VAR: student, "NBGRADER_EXECUTION": None}):
         execute(nb, path.parent, timeout)
     seconds = time.perf_counter() - t0
+    who = student_id(student) if student else (typed_id(student_cells(nb)) or student_id(None))
+    verdict = decide(nb, who)
+    by_id = {v.grade_id: v for v in verdict.verdicts}
     if save is not None:
+        nb.metadata[_OWN] = {"source": str(path.resolve())}
         nbformat.write(nb, save)
     cells, errors = [], []
     for i, cell in enumerate(nb.cells):
@@ -198,12 +243,16 @@ def grade(path, *, student=None, timeout=300, save=None):
         err = next((o for o in outputs if o.get("output_type") == "error"), None)
         if meta.get("grade"):
             points = float(meta.get("points", 0))
+            gid = meta.get("grade_id", f"cell-{i}")
             got, error, message = earned(outputs, points)
-            cells.append({"grade_id": meta.get("grade_id", f"cell-{i}"), "points": points, "earned": got,
-                          "error": error, "message": message, "record": record(outputs)})
+            v = by_id.get(gid)
+            if v is not None and v.decided:
+                got = v.earned
+            cells.append({"grade_id": gid, "points": points, "earned": got, "error": error, "message": message,
+                          "record": record(outputs), "verdict": v.record() if v is not None else None})
         elif err:
             errors.append({"index": i, "error": err["ename"], "message": err["evalue"]})
     used, flags = notebook_facts(nb)
-    report = GradeReport(path, used or student_id(student), cells, errors, seconds)
-    report.flags = flags
+    report = GradeReport(path, who, cells, errors, seconds)
+    report.flags = flags + verdict.flags + [f"{v.grade_id}: {f}" for v in verdict.verdicts for f in v.flags]
     return report

@@ -29,6 +29,7 @@ import functools
 import importlib
 import sys
 
+from ..exercises import counts
 from ..exercises.by_hand import Exercise
 from ..exercises.by_hand.base import from_learner
 
@@ -197,7 +198,8 @@ class LibraryUse:
         return {"text/plain": repr(self),
                 "text/html": f'<div class="gametrees-integrity" style="color: {colour}">{body}</div>',
                 "application/vnd.gametrees.integrity+json": {
-                    "flags": [{"question": ex.what, "use": what} for ex, what in self.records]}}
+                    "flags": [{"question": ex.what, "use": what} for ex, what in self.records],
+                    "checks": counts()}}
 
 
 def library_use():

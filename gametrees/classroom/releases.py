@@ -26,6 +26,30 @@ def _notebooks(src):
     return [src]
 
 
+def holds_answers(path):
+    """What in notebook ``path`` a release must not overwrite: ``"solutions"`` (a ``### BEGIN SOLUTION``
+    region), ``"answers"`` (a solution cell that is not the cleared ``# YOUR CODE HERE`` stub), or None."""
+    import json
+
+    try:
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+        cells = nb.get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return "something that is not a notebook"
+    for cell in cells:
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else str(src)
+        if "### BEGIN SOLUTION" in src:
+            return "solutions"
+    for cell in cells:
+        meta = (cell.get("metadata", {}) or {}).get("nbgrader", {}) or {}
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else str(src)
+        if meta.get("solution") and cell.get("cell_type") == "code" and "YOUR CODE HERE" not in src:
+            return "answers"
+    return None
+
+
 def _targets(notebooks, src, dst, force):
     """Where each notebook goes; a ValueError (nothing written) if a target is the source, lies in the
     source folder, or exists and ``force`` is not given."""
@@ -40,6 +64,18 @@ def _targets(notebooks, src, dst, force):
         if where == path.resolve() or (src.is_dir() and (where.parent == folder or folder in where.parents)):
             raise ValueError(f"dst {str(dst)!r} is the source {str(src)!r} (or inside it): release never writes "
                              "into its source; give another folder")
+    for out in outs:
+        for parent in [out, *out.parents]:
+            if parent.exists():
+                if parent != out and not parent.is_dir():
+                    raise ValueError(f"dst {str(dst)!r}: {str(parent)!r} is a file, not a folder")
+                break
+        if out.exists() and not out.is_file():
+            raise ValueError(f"dst {str(out)!r} exists and is not a notebook file")
+        held = holds_answers(out) if out.is_file() else None
+        if held:
+            raise ValueError(f"{str(out)!r} holds {held}: release never writes over a notebook with solutions or "
+                             "a student's answers (not even with --force); move it away first")
     existing = [out for out in outs if out.exists()]
     if existing and not force:
         raise ValueError(f"{str(existing[0])!r} exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: "
@@ -54,7 +90,7 @@ def release(src, dst, force=False):
     generate_assignment`` runs them, without its gradebook: lock the
     read-only cells, replace every solution region by ``# YOUR CODE HERE``
     and ``raise NotImplementedError()`` (nbgrader's ``ClearSolutions``),
-    clear outputs, remove hidden tests and mark schemes, and record the
+    clear outputs and the saved widget state, remove hidden tests and mark schemes, and record the
     checksums of the locked and test cells (so that ``nbgrader autograde``
     notices a changed test).
 
@@ -82,8 +118,10 @@ def release(src, dst, force=False):
     ------
     ValueError
         If ``src`` is not found or is neither a notebook nor a folder with
-        notebooks; if ``dst`` is the source or inside its folder, or a file
-        there exists and ``force`` is False (nothing is written then); or if
+        notebooks; if ``dst`` is the source or inside its folder, lies under
+        a file, or a file there exists and ``force`` is False, or holds
+        solutions or a student's answers (even with ``force``: nothing is
+        written then); or if
         a notebook has a solution region outside a solution cell.
     """
     import nbformat
@@ -117,9 +155,15 @@ def release(src, dst, force=False):
                 nb, resources = step.preprocess(nb, resources)
             except RuntimeError as exc:
                 raise ValueError(f"{path.name}: {exc}") from None
+        nb.metadata.pop("widgets", None)  # the instructor's saved widget state: not the student's
+        for cell in nb.cells:  # nor when the instructor's kernel ran each cell
+            cell.metadata.pop("execution", None)
         prepared.append((nb, out))
     for nb, out in prepared:  # written only when every notebook was prepared
-        out.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(nb, out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, out)
+        except OSError as exc:
+            raise ValueError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
         written.append(out)
     return written

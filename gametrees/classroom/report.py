@@ -1,16 +1,20 @@
 """The class report: what a class got right and wrong in an assignment (:func:`class_report`, :class:`ClassReport`).
 
-Reads nbgrader's autograded submissions (``COURSE/autograded/<student>/<assignment>/*.ipynb``),
-scores each test cell as nbgrader does, and reads the record every graded check
-leaves in its output (the misconceptions it named, the library uses it flagged).
-Per question: how many students got it right, the mean points, and the named
-misconceptions with their counts, most common first. Writes a CSV (one row per
-student and question) and a bar chart (PNG).
+Reads nbgrader's autograded submissions (``COURSE/autograded/<student>/<assignment>/*.ipynb``)
+and, in each, the verdicts the grader wrote (``metadata.gametrees``: see
+:mod:`gametrees.classroom.autograding`): points decided outside the student's
+kernel, the misconception tags of each answer (structured tags from the
+catalogue, :data:`gametrees.exercises.CATALOGUE`), and apart from them the
+integrity flags, the errors and timeouts, id mismatches and how many times
+each question was checked while the student worked. Per question: how many
+students got it right, the mean points, the misconceptions with their counts
+(most common first), who was flagged, who timed out. Writes a CSV (one row per
+student and question) and a bar chart (PNG). A notebook autograded without the
+grader is listed as such, its points read from nbgrader's outputs.
 
-May import: the standard library, :mod:`gametrees.classroom.grading`,
-:mod:`gametrees.classroom.scoring` and the public names of
-:mod:`gametrees.exercises.feedback`; nbformat and matplotlib
-inside functions only.
+May import: the standard library, :mod:`gametrees.classroom.grading` and the
+public names of :mod:`gametrees.exercises` and :mod:`gametrees.exercises.feedback`;
+nbformat and matplotlib inside functions only.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
+from ..exercises import CATALOGUE
 from ..exercises.feedback import fmt
-from .grading import earned, notebook_facts, record
-from .scoring import named_in
+from .grading import earned
 
 
 class ClassReport:
@@ -34,35 +38,47 @@ class ClassReport:
     students : list of str
         The student folders read.
     questions : list of dict
-        One per test cell, in notebook order: ``grade_id``, ``points``,
-        ``students``, ``right``, ``mean`` (points), ``misconceptions``
-        (``[(name, count), ...]``, most common first) and ``flagged``
-        (students whose answer was asked of the library).
+        One per grade cell, in notebook order: ``grade_id``, ``points``, ``students``, ``right``,
+        ``mean`` (points), ``misconceptions`` (``[(tag, count), ...]``, most common first),
+        ``flagged`` and ``errors`` (students), ``unanswered`` (count), ``checks`` (checks while working,
+        summed over the class).
     rows : list of dict
         One per student and question (what the CSV holds).
     flagged : dict
-        ``{student: [library uses]}`` for the notebooks that asked the
-        library for a graded answer.
+        ``{student: [flags]}``: every flag of a submission (its questions' and the notebook's).
+    undecided : list of str
+        Students whose notebook was autograded without the grader (nbgrader's score from the kernel).
     csv, chart : pathlib.Path or None
         The files written.
     """
 
-    def __init__(self, assignment, students, questions, rows, flagged):
+    def __init__(self, assignment, students, questions, rows, flagged, undecided=()):
         self.assignment, self.students, self.questions, self.rows = assignment, students, questions, rows
-        self.flagged = flagged
+        self.flagged, self.undecided = flagged, list(undecided)
         self.csv = self.chart = None
 
     def __repr__(self):
         n = len(self.students)
-        lines = [f"{self.assignment}: {n} submission{'s' if n != 1 else ''}"]
+        lines = [f"{self.assignment}: {n} submission{'s' if n != 1 else ''} (points decided outside the "
+                 "students' kernels)"]
         for q in self.questions:
             lines.append(f"{q['grade_id']}: right {q['right']} of {q['students']}, mean {q['mean']:.2f} of "
-                         f"{fmt(q['points'])} points")
-            for name, count in q["misconceptions"]:
-                lines.append(f"    {name}: {count} of {q['students']}")
-        if self.flagged:
-            lines.append(f"answers asked of the library (flagged): {len(self.flagged)} of {n}: "
-                         + ", ".join(sorted(self.flagged)))
+                         f"{fmt(q['points'])} points; checked {q['checks']} times while working")
+            for tag, count in q["misconceptions"]:
+                title = getattr(CATALOGUE.get(tag), "title", "")
+                lines.append(f"    {tag}{f' ({title})' if title else ''}: {count} of {q['students']}")
+            if q["unanswered"]:
+                lines.append(f"    not answered: {q['unanswered']}")
+            if q["errors"]:
+                lines.append(f"    errors and timeouts (not misconceptions): {', '.join(q['errors'])}")
+            if q["flagged"]:
+                lines.append(f"    flagged: {', '.join(q['flagged'])}")
+        lines.append(f"flagged for integrity or ids: {len(self.flagged)} of {n}"
+                     + (": " + ", ".join(sorted(self.flagged)) if self.flagged else ""))
+        timeouts = sorted({r["student"] for r in self.rows if any("did not return" in e for e in r["errors"])})
+        lines.append(f"timeouts: {len(timeouts)}" + (": " + ", ".join(timeouts) if timeouts else ""))
+        if self.undecided:
+            lines.append("autograded without the grader (nbgrader's kernel score only): " + ", ".join(self.undecided))
         if self.csv:
             lines.append(f"wrote {self.csv}")
         if self.chart:
@@ -71,9 +87,12 @@ class ClassReport:
 
 
 def _submissions(course, assignment):
+    if not isinstance(assignment, str) or not assignment.strip() or Path(assignment).name != assignment \
+            or assignment in (".", ".."):
+        raise ValueError(f"assignment must be an assignment's name such as 'A2' (not a path), got {assignment!r}")
     base = Path(course) / "autograded"
     if not base.is_dir():
-        raise ValueError(f"no autograded submissions: {str(base)!r} is not a folder (run nbgrader autograde first)")
+        raise ValueError(f"no autograded submissions: {str(base)!r} is not a folder (run autograde first)")
     found = []
     for student in sorted(p for p in base.iterdir() if p.is_dir()):
         folder = student / assignment
@@ -82,6 +101,33 @@ def _submissions(course, assignment):
     if not found:
         raise ValueError(f"no autograded notebooks of {assignment!r} under {str(base)!r}")
     return found
+
+
+def _checks_while_working(meta, grade_id):
+    """How many times the question was checked in the student's kernel before submitting (0 if unknown)."""
+    counts = meta.get("counts_submitted") or {}
+    q = grade_id.split("-")
+    want = {"a1-q1": "values", "a1-q2": "best_move", "a2-q1": "pruning", "a2-q2": "values", "a2-q3": "window",
+            "a1-q3": "check_minimax", "a1-q4": "check_best_move", "a2-q4": "check_alphabeta",
+            "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2]))
+    if want is None:
+        return 0
+    return sum(v.get("checks", 0) for k, v in counts.items()
+               if isinstance(v, dict) and (k == want or k.startswith(want + ":")))
+
+
+def _target(out, course):
+    folder = Path(out) if out is not None else Path(course) / "reports"
+    for parent in [folder, *folder.parents]:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {str(folder)!r}: {str(parent)!r} is a file, not a folder")
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"cannot write the report to {str(folder)!r}: {exc.strerror or exc}") from None
+    return folder
 
 
 def class_report(course, assignment, out=None, chart=True):
@@ -106,57 +152,71 @@ def class_report(course, assignment, out=None, chart=True):
     Raises
     ------
     ValueError
-        If there is no autograded submission of ``assignment``.
+        If there is no autograded submission of ``assignment``, ``assignment`` is a path, or ``out``
+        cannot be written.
     """
     import nbformat
 
-    if not isinstance(assignment, str) or not assignment.strip():
-        raise ValueError(f"assignment must be an assignment's name such as 'A2', got {assignment!r}")
     subs = _submissions(course, assignment)
-    rows, order, flagged = [], [], {}
+    folder = _target(out, course) if out is not False else None
+    rows, order, flagged, undecided = [], [], {}, []
     for student, path in subs:
         nb = nbformat.read(path, as_version=4)
-        _, flags = notebook_facts(nb)
-        if flags:
-            flagged[student] = flags
+        meta = nb.metadata.get("gametrees") or {}
+        verdicts = {v["grade_id"]: v for v in meta.get("verdicts", [])}
+        if not meta:
+            undecided.append(student)
+        notebook_flags = list(meta.get("flags", []))
         for cell in nb.cells:
-            meta = cell.metadata.get("nbgrader", {})
-            if cell.cell_type != "code" or not meta.get("grade"):
+            m = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or not m.get("grade"):
                 continue
-            gid, points = meta.get("grade_id", "?"), float(meta.get("points", 0))
+            gid, points = m.get("grade_id", "?"), float(m.get("points", 0))
             if gid not in order:
                 order.append(gid)
-            outputs = cell.get("outputs", [])
-            got, error, _ = earned(outputs, points)
-            rec = record(outputs) or {}
-            # named again from the check's text, so that every submission is read the same way
-            named = named_in(rec["text"]) if "text" in rec else list(rec.get("misconceptions", []))
-            if error and not named:
-                named = [f"the check raised {error}"]
+            v = verdicts.get(gid)
+            if v is not None and v.get("decided"):
+                got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
+                flags, errors = list(v["flags"]), list(v["errors"])
+            else:
+                got, error, _ = earned(cell.get("outputs", []), points)
+                status, tags, flags = "undecided", [], ["not decided outside the kernel"]
+                errors = [f"the check raised {error}"] if error else []
             rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
-                         "earned": got, "right": got == points, "misconceptions": named,
-                         "flags": flags})
+                         "earned": got, "right": got == points, "status": status, "misconceptions": tags,
+                         "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
+                         "checks": _checks_while_working(meta, gid)})
+            if flags or notebook_flags:
+                flagged.setdefault(student, list(notebook_flags))
+                flagged[student] += [f"{gid}: {f}" for f in flags]
     questions = []
     for gid in order:
         mine = [r for r in rows if r["question"] == gid]
-        counts = Counter(name for r in mine for name in dict.fromkeys(r["misconceptions"]))
+        counts = Counter(tag for r in mine for tag in dict.fromkeys(r["misconceptions"]))
         questions.append({
             "grade_id": gid, "points": mine[0]["points"], "students": len(mine),
             "right": sum(r["right"] for r in mine), "mean": sum(r["earned"] for r in mine) / len(mine),
             "misconceptions": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
+            "flagged": sorted({r["student"] for r in mine if r["flags"]}),
+            "errors": sorted({r["student"] for r in mine if r["errors"]}),
+            "unanswered": sum(r["status"] == "unanswered" for r in mine),
+            "checks": sum(r["checks"] for r in mine),
         })
-    report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged)
-    if out is False:
+    report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
+    if folder is None:
         return report
-    folder = Path(out) if out is not None else Path(course) / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
     report.csv = folder / f"{assignment}_report.csv"
-    with open(report.csv, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["student", "question", "earned", "points", "right", "misconceptions", "library flags"])
-        for r in rows:
-            w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), "yes" if r["right"] else "no",
-                        "; ".join(r["misconceptions"]), "; ".join(r["flags"])])
+    try:
+        with open(report.csv, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
+                        "notebook flags", "checks while working"])
+            for r in rows:
+                w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
+                            "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
+                            "; ".join(r["notebook_flags"]), r["checks"]])
+    except OSError as exc:
+        raise ValueError(f"cannot write {str(report.csv)!r}: {exc.strerror or exc}") from None
     if chart:
         report.chart = _chart(report, folder / f"{assignment}_report.png")
     return report
@@ -170,8 +230,7 @@ def _chart(report, path):
     named = Counter()
     for q in qs:
         for name, count in q["misconceptions"]:
-            if name != "not answered":
-                named[f"{q['grade_id']}: {name}"] += count
+            named[f"{q['grade_id']}: {name}"] += count
     top = named.most_common(8)[::-1]
     fig = Figure(figsize=(11, 4.2), dpi=110)
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1]})

@@ -19,7 +19,6 @@ May import: the standard library, :mod:`gametrees.classroom.ids`,
 from __future__ import annotations
 
 import html
-import re
 
 from ..exercises.feedback import Feedback, fmt
 from .ids import LAST, id_warnings
@@ -28,65 +27,17 @@ from .integrity import uses
 #: The mime type of a check's record in a graded notebook's outputs.
 MIME = "application/vnd.gametrees.check+json"
 
-# Misconceptions named by the checks (the numbers are those of the course's list of learner
-# misconceptions); each is recognised by what its ✗ line or hint says.
-MISCONCEPTIONS = (
-    ("hands the work to gametrees", "handed the work to the library"),
-    ("still raises NotImplementedError|not answered yet|not written yet", "not answered"),
-    ("could not read your answer|could not be read", "answer not in the expected form"),
-    ("You took the (largest|smallest) value, but (MIN|MAX) picks|You chose what (MAX|MIN) would"
-     "|Ask whose turn it is", "MAX and MIN roles swapped or turns assumed to alternate (1)"),
-    ("You pruned with the (strict|textbook) rule|A tie counts under the textbook rule|A tie: the textbook rule",
-     "tie rule (≤/≥ vs </>) wrong (7)"),
-    ("pruned too:", "missed a cutoff (8)"),
-    ("is evaluated: when|is visited, not pruned", "pruned without evidence (8)"),
-    ("is not a leaf: the question asks for the leaves", "named an inner node as a pruned leaf"),
-    ("There is no node", "a label that is not in the tree"),
-    ("only as a bound|fail-hard|value is exact|never finds it", "bounds and exact values confused (9)"),
-    ("fresh window", "root restarts the window per child (12)"),
-    ("lowers? (its )?(ceiling|floor) [αβ]|raises? (its )?floor|wrong bound|lowers β to", "wrong bound updated (5)"),
-    ("the window it was given does not allow a cut|global or shared bound",
-     "a cut the window does not allow: wrong side or shared bounds (5, 6)"),
-    ("O's point of\\s+view|scores for the player to move|wrong sign", "evaluation from the wrong viewpoint (16)"),
-    ("strictly between -1 and \\+1", "estimates beyond a win or a loss (16)"),
-    ("chose .* but .* is a (MAX|MIN) node", "value right, move wrong (13)"),
-)
-
-
 def misconceptions(fb):
-    """The named misconceptions in a :class:`Feedback`'s ✗ lines and hints (no repeats).
+    """The misconception tags a :class:`Feedback` names (from the project's catalogue; no repeats).
 
     Examples
     --------
     >>> import gametrees as gt
     >>> ex = gt.exercises.PruningExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
-    >>> misconceptions(ex.check(["I"]))
-    ['missed a cutoff (8)']
+    >>> misconceptions(ex.check(["I", "J"]))
+    []
     """
-    return named_in(repr(fb))
-
-
-def named_in(text):
-    """The named misconceptions in a check's plain text (its ✗ lines and their hints)."""
-    wrong, keep = [], False
-    for line in text.splitlines():
-        if line.startswith("✗"):
-            keep = True
-            wrong.append(line)
-        elif line.startswith("    Hint:") and keep:
-            wrong.append(line)
-        else:
-            keep = False
-    joined = "\n".join(wrong)
-    found = []
-    for pattern, name in MISCONCEPTIONS:
-        if re.search(pattern, joined, flags=re.IGNORECASE) and name not in found:
-            found.append(name)
-    if "handed the work to the library" in found:
-        return ["handed the work to the library"]
-    if "tie rule (≤/≥ vs </>) wrong (7)" in found and "missed a cutoff (8)" in found:
-        found.remove("missed a cutoff (8)")  # the tie is the cutoff missed
-    return found
+    return list(dict.fromkeys(getattr(fb, "tags", ())))
 
 
 class Score:
@@ -112,6 +63,8 @@ class Score:
         self.student = LAST["id"]
 
     def _points_line(self):
+        if getattr(self.feedback, "deferred", False):
+            return f"the {fmt(self.points)} points are decided by the grader outside this notebook."
         if self.feedback.ok:
             return f"{fmt(self.earned)} of {fmt(self.points)} points."
         # what was right, in the question's own terms, is the feedback's title just above
@@ -130,7 +83,8 @@ class Score:
                 "title": self.feedback.title, "right": self.feedback.score[0], "checked": self.feedback.score[1],
                 "misconceptions": misconceptions(self.feedback), "flags": self.flags,
                 "library": list(getattr(self.feedback, "library", [])), "warnings": self.warnings,
-                "student": self.student, "text": repr(self)}
+                "student": self.student, "text": repr(self), "deferred": bool(getattr(self.feedback, "deferred", False)),
+                "tags": list(getattr(self.feedback, "tags", ()))}
 
     def _repr_html_(self):
         esc = html.escape

@@ -1,0 +1,458 @@
+"""The grader's side of a learner's code run in a child interpreter: :class:`Sandbox`, :class:`LearnerFunction`.
+
+A :class:`Sandbox` starts the child of :mod:`gametrees.classroom.child`
+(``python -I -S``, an audit hook first, no gametrees on its path, an empty
+temporary folder as its working folder, a minimal environment, limits on
+memory and file size), sends it the learner's cells, and hands the grader one
+:class:`LearnerFunction` per graded function. Calling one runs the learner's
+function in the child; every game method it calls comes back over the pipe and
+runs here, on the grader's own game object, so the checks see exactly which
+states it looked at and which leaves it evaluated. The grader's process never
+runs learner code and never unpickles anything from the child: replies are
+JSON, decoded into plain numbers, strings and containers.
+
+A call that does not return within ``call_limit`` seconds raises
+:class:`CallTimedOut` (the child is stopped); a child that dies or breaks
+the protocol raises :class:`ChildBroken`. Both are BaseExceptions, so they stop
+a checker at once instead of being reported as the learner's own error.
+Everything the hook refused is in :attr:`Sandbox.refused`.
+
+May import: the standard library only.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import json
+import keyword
+import math
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: The child's source: run with ``python -I -S -c``, never imported by the child.
+CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
+#: Game methods a learner's code may call through the proxy.
+GAME_METHODS = frozenset({"is_terminal", "utility", "to_move", "actions", "result", "successors", "chances",
+                          "make", "unmake", "from_moves", "display", "check_state"})
+_MAX_LINE = 16 * 2**20
+_MEMORY = 2 * 2**30
+
+
+class CallTimedOut(BaseException):
+    """The learner's function did not return within the limit (the child was stopped)."""
+
+    def __init__(self, seconds, name):
+        super().__init__(f"your function {name} did not return within {seconds:g} s")
+        self.seconds, self.name = seconds, name
+
+
+class ChildBroken(BaseException):
+    """The child ended, or sent what is not the protocol (its code wrote to the grader's pipe)."""
+
+
+def _limits():  # pragma: no cover -- runs in the child between fork and exec
+    import resource
+
+    for what, value in ((resource.RLIMIT_AS, _MEMORY), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0)):
+        try:
+            resource.setrlimit(what, (value, value))
+        except (ValueError, OSError):
+            pass
+    os.setsid()
+
+
+def _safe_name(text, default):
+    return text if isinstance(text, str) and text.isidentifier() and not keyword.iskeyword(text) else default
+
+
+def _raise_in(exc, fname, line):
+    """Raise ``exc`` from a frame named like the learner's function, so messages read "(in f, line 7)"."""
+    fname = _safe_name(fname, "your_function")
+    line = line if isinstance(line, int) and 1 < line < 100_000 else 2
+    namespace = {}
+    exec(compile("\n" * (line - 2) + f"def {fname}(e):\n    raise e\n", "<learner code>", "exec"), namespace)
+    namespace[fname](exc)
+
+
+class Sandbox:
+    """One child interpreter holding one learner's cells.
+
+    Parameters
+    ----------
+    cells : list of (str, str)
+        ``(label, source)`` of the cells to run in the child, in order.
+    functions : list of str
+        The names of the functions to grade (each gets a :class:`LearnerFunction`).
+    games : dict, optional
+        ``{name: game}``: games bound to a name in the child before the cells run.
+    call_limit : float
+        Seconds a call of a learner's function may take.
+    load_limit : float
+        Seconds the cells may take to run.
+    """
+
+    def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0):
+        self.cells, self.names = list(cells), list(functions)
+        self.bound_games = dict(games or {})
+        self.call_limit, self.load_limit = float(call_limit), float(load_limit)
+        self.refused = []          # [(event, detail, phase)]
+        self.load_errors = []
+        self.functions = {}        # name -> LearnerFunction (or None when the cells do not define it)
+        self.namespace = {}        # the shared __globals__ of the LearnerFunctions
+        self.timed_out = None
+        self.broken = None
+        self.calls = 0
+        self._proc = self._tmp = None
+        self._buf = b""
+        self._games, self._game_ids = {}, {}
+        self._callbacks, self._callback_ids = {}, {}
+        self._depth = 0
+        self._deadline = None
+        self._start()
+
+    # -- the child process -------------------------------------------------------------------------
+
+    def _start(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="gametrees-child-")
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+        self._proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", CHILD_SOURCE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, cwd=self._tmp.name, env=env, preexec_fn=_limits, close_fds=True)
+        self._buf = b""
+        self._games, self._game_ids, self._sent = {}, {}, set()
+        games = {}
+        names = {}
+        for name, game in self.bound_games.items():
+            handle = self._handle(game)
+            games[handle] = self._game_attrs(game)
+            self._sent.add(handle)
+            names[name] = {"g": handle}
+        self._deadline = time.monotonic() + self.load_limit
+        try:
+            self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games, "names": names})
+            reply = self._wait()
+        except CallTimedOut:
+            self.timed_out = ("loading your cells", self.load_limit)
+            reply = {"functions": {}, "errors": [["*", "Timeout", f"your cells did not finish running within "
+                                                                   f"{self.load_limit:g} s"]]}
+        except ChildBroken as exc:
+            self.broken = str(exc)
+            reply = {"functions": {}, "errors": []}
+        finally:
+            self._deadline = None
+        self.load_errors = [tuple(e) for e in reply.get("errors", [])]
+        self.namespace.clear()
+        for name in self.names:
+            info = reply.get("functions", {}).get(name)
+            self.functions[name] = None if info is None or info[0] == "value" else LearnerFunction(self, name, info)
+            if self.functions[name] is not None:
+                self.namespace[name] = self.functions[name]
+
+    def restart(self):
+        """A fresh child with the same cells (after a call that left the child mid-way)."""
+        self.close()
+        self._start()
+
+    def close(self):
+        """Stop the child (and its process group) and remove its folder."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+            proc.wait()
+        if proc is not None:
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        self._proc = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    # -- encoding ------------------------------------------------------------------------------------
+
+    def _handle(self, game):
+        key = id(game)
+        if key not in self._game_ids:
+            handle = str(len(self._games))
+            self._games[handle] = game
+            self._game_ids[key] = handle
+        return self._game_ids[key]
+
+    def _game_attrs(self, game):
+        attrs = {}
+        for name in ("initial", "rows", "cols", "k"):
+            if hasattr(game, name):
+                try:
+                    attrs[name] = self._enc(getattr(game, name))
+                except TypeError:
+                    pass
+        return attrs
+
+    def _callback(self, fn):
+        key = id(fn)
+        if key not in self._callback_ids:
+            ident = len(self._callbacks)
+            self._callbacks[ident] = fn
+            self._callback_ids[key] = ident
+        return [self._callback_ids[key], _safe_name(getattr(fn, "__name__", None), "stand_in")]
+
+    def _enc(self, v):
+        t = type(v)
+        if v is None or t is bool or t is int or t is str:
+            return v
+        if t is float:
+            return v if math.isfinite(v) else {"f": repr(v)}
+        if t is list:
+            return [self._enc(x) for x in v]
+        if t is tuple:
+            return {"t": [self._enc(x) for x in v]}
+        if t is dict:
+            return {"d": [[self._enc(k), self._enc(x)] for k, x in v.items()]}
+        if t in (set, frozenset):
+            return {"s": [self._enc(x) for x in v]}
+        if isinstance(v, LearnerFunction):
+            raise TypeError("a learner's function cannot be passed back to the child")
+        if callable(v) and not hasattr(v, "is_terminal"):
+            return {"cb": self._callback(v)}
+        if hasattr(v, "is_terminal"):
+            handle = self._handle(v)
+            if handle in self._sent:
+                return {"g": handle}
+            self._sent.add(handle)
+            return {"g": [handle, self._game_attrs(v)]}
+        if isinstance(v, (int, float, str)):  # e.g. numpy scalars, str subclasses from the library
+            return self._enc(t.__mro__[1](v)) if t.__mro__[1] in (int, float, str) else self._enc(float(v))
+        raise TypeError(f"cannot send a {t.__name__} to the learner's code")
+
+    def _dec(self, v, depth=0):
+        if depth > 80:
+            raise ValueError("nested too deep")
+        t = type(v)
+        if t is list:
+            return [self._dec(x, depth + 1) for x in v]
+        if t is dict:
+            if len(v) != 1:
+                raise ValueError("not the protocol")
+            (k, x), = v.items()
+            if k == "t":
+                return tuple(self._dec(y, depth + 1) for y in x)
+            if k == "d":
+                return {self._dec(a, depth + 1): self._dec(b, depth + 1) for a, b in x}
+            if k == "s":
+                return {self._dec(y, depth + 1) for y in x}
+            if k == "f" and x in ("inf", "-inf", "nan"):
+                return float(x)
+            if k == "g" and x in self._games:
+                return self._games[x]
+            if k == "cb" and isinstance(x, int) and x in self._callbacks:
+                return self._callbacks[x]
+            raise ValueError("not the protocol")
+        if v is None or t in (bool, int, float, str):
+            return v
+        raise ValueError("not the protocol")
+
+    # -- the pipe --------------------------------------------------------------------------------------
+
+    def _send(self, msg):
+        data = json.dumps(msg, ensure_ascii=True).encode("ascii") + b"\n"
+        try:
+            self._proc.stdin.write(data)
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            raise ChildBroken("the process running your code ended") from exc
+
+    def _readline(self):
+        fd = self._proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            wait = None if self._deadline is None else self._deadline - time.monotonic()
+            if wait is not None and wait <= 0:
+                raise CallTimedOut(self.call_limit, "")
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                raise CallTimedOut(self.call_limit, "")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                code = self._proc.poll()
+                why = "" if code is None or code >= 0 else f" (stopped by signal {-code}: too much memory?)"
+                raise ChildBroken(f"the process running your code ended{why}")
+            self._buf += chunk
+            if len(self._buf) > _MAX_LINE:
+                raise ChildBroken("your code sent more than 16 MB at once")
+        line, _, self._buf = self._buf.partition(b"\n")
+        try:
+            msg = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise ChildBroken("your code wrote to the grader's channel") from exc
+        if not isinstance(msg, dict) or not isinstance(msg.get("op"), str):
+            raise ChildBroken("your code wrote to the grader's channel")
+        return msg
+
+    def _wait(self):
+        """Serve the child's requests until it replies; returns the reply (a dict)."""
+        while True:
+            msg = self._readline()
+            op = msg["op"]
+            if op in ("ret", "err", "loaded"):
+                return msg
+            if op == "refused":
+                self.refused.append((str(msg.get("event"))[:60], str(msg.get("detail"))[:160],
+                                     str(msg.get("phase"))[:10]))
+                continue
+            if op == "game":
+                target = self._games.get(msg.get("g"))
+                method = msg.get("m")
+                if target is None or method not in GAME_METHODS or not hasattr(target, method):
+                    self._send({"op": "err", "type": "AttributeError",
+                                "msg": f"the game has no method {str(method)[:40]!r} here"})
+                    continue
+                fn = getattr(target, method)
+            elif op == "cb":
+                fn = self._callbacks.get(msg.get("cb"))
+                if fn is None:
+                    raise ChildBroken("your code wrote to the grader's channel")
+            else:
+                raise ChildBroken("your code wrote to the grader's channel")
+            try:
+                args = self._dec(msg.get("args"))
+                if not isinstance(args, list):
+                    raise ValueError("not the protocol")
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise ChildBroken("your code wrote to the grader's channel") from exc
+            try:
+                value = fn(*args)
+                if method_returns_state(op, msg.get("m")):
+                    value = args[0]  # make/unmake change the state in place: send it back
+                reply = {"op": "ret", "v": self._enc(value)}
+            except Exception as exc:  # noqa: BLE001 -- the game's error goes back to the learner's code
+                reply = {"op": "err", "type": type(exc).__name__ if type(exc).__module__ == "builtins" else
+                         next((k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "RuntimeError"),
+                         "msg": str(exc)[:500]}
+            self._send(reply)
+
+    def call(self, name, args, swap=None):
+        """Run the learner's function ``name`` on ``args`` in the child; its value (plain data) or its exception."""
+        if self.timed_out:
+            raise CallTimedOut(self.timed_out[1], self.timed_out[0])
+        if self.broken:
+            raise ChildBroken(self.broken)
+        self.calls += 1
+        top = self._depth == 0
+        if top:
+            self._deadline = time.monotonic() + self.call_limit
+        self._depth += 1
+        ok = False
+        try:
+            self._send({"op": "call", "fn": name, "args": self._enc(list(args)), "swap": swap or {}})
+            reply = self._wait()
+            ok = True
+        except CallTimedOut:
+            self.timed_out = (f"{name}()", self.call_limit)
+            self.close()
+            raise CallTimedOut(self.call_limit, f"{name}()") from None
+        except ChildBroken as exc:
+            self.broken = str(exc)
+            self.close()
+            raise
+        finally:
+            self._depth -= 1
+            if top:
+                self._deadline = None
+            if not ok and self._proc is not None and not self.timed_out and not self.broken:
+                self.restart()  # a grader-side stop (a budget, a guard) left the child mid-call
+        if reply["op"] == "ret":
+            try:
+                return self._dec(reply.get("v"))
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise ChildBroken("your code wrote to the grader's channel") from exc
+        kind = reply.get("type")
+        msg = str(reply.get("msg", ""))[:500]
+        if kind == "ReturnedObject":
+            raise _returned_object_error(msg)
+        exc_type = getattr(builtins, kind, None) if isinstance(kind, str) else None
+        if not (isinstance(exc_type, type) and issubclass(exc_type, Exception)):
+            if kind in ("KeyboardInterrupt", "SystemExit"):
+                exc_type = RuntimeError
+                msg = f"{kind} {msg}".strip()
+            else:
+                exc_type = type(_safe_name(kind, "LearnerError"), (Exception,), {})
+        exc = exc_type(msg)
+        _raise_in(exc, reply.get("fname"), reply.get("line"))
+
+
+def method_returns_state(op, method):
+    """Whether a game call changes its state argument in place (its new value goes back to the child)."""
+    return op == "game" and method in ("make", "unmake")
+
+
+class ReturnedObjectError(TypeError):
+    """The learner's function returned something other than plain data."""
+
+
+def _returned_object_error(msg):
+    return ReturnedObjectError(msg)
+
+
+class LearnerFunction:
+    """A learner's function as the grader's checks see it: calling it runs it in the :class:`Sandbox`.
+
+    It has a ``__name__``, a ``__signature__`` (from the child's code object) and a
+    ``__globals__`` shared by the functions of one sandbox: a check that puts
+    something else under a function's name there (a logging wrapper, a correct
+    stand-in) is followed by the learner's code in the child, which then calls
+    the grader's object instead.
+    """
+
+    def __init__(self, sandbox, name, info):
+        self.sandbox = sandbox
+        self.__name__ = self.__qualname__ = name
+        self.__globals__ = sandbox.namespace
+        self.__signature__ = None
+        if info[0] == "function":
+            _, params, defaults, varargs = info
+            params = [_safe_name(p, f"arg{i}") for i, p in enumerate(params)]
+            first_default = len(params) - defaults
+            plist = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                       default=None if i >= first_default else inspect.Parameter.empty)
+                     for i, p in enumerate(params)]
+            if varargs:
+                plist.append(inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL))
+            try:
+                self.__signature__ = inspect.Signature(plist)
+            except ValueError:
+                self.__signature__ = None
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            if self.__signature__ is None:
+                raise TypeError(f"{self.__name__}() got keyword arguments")
+            bound = self.__signature__.bind(*args, **kwargs)
+            args = tuple(bound.args)
+        swap = {}
+        for name, fn in self.sandbox.functions.items():
+            if fn is None:
+                continue
+            current = self.__globals__.get(name)
+            swap[name] = None if current is fn else self.sandbox._callback(current)
+        return self.sandbox.call(self.__name__, args, swap)
+
+    def __repr__(self):
+        return f"<your function {self.__name__}>"

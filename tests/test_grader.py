@@ -1,0 +1,333 @@
+"""The grader that decides grades outside the student's kernel, without nbgrader: the child, the verdicts, the CLI edges.
+
+The child interpreter (gametrees.classroom.sandbox) is driven directly with
+learner code that tries to reach around it; ``decide`` is run on notebooks
+built from the released student versions. The nbgrader course with the real
+exchange is tests/test_classroom_flow.py.
+"""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import gametrees as gt
+from gametrees import assignments as ga
+from gametrees.classroom.questions import ASSIGNMENTS, exercises_for
+from gametrees.classroom.sandbox import CallTimedOut, Sandbox
+from gametrees.classroom.verdicts import decide, literal_answer
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTRUCTOR = ROOT / "instructor" / "assignments"
+STUDENT = ROOT / "notebooks" / "assignments"
+TEXTBOOK = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+
+ATTEMPTS = '''
+import math, sys, os
+
+def plain(game, state):
+    if game.is_terminal(state):
+        return game.utility(state)
+    vals = [plain(game, game.result(state, m)) for m in game.actions(state)]
+    return max(vals) if game.to_move(state) == "max" else min(vals)
+
+def library(game, state):
+    import gametrees
+    return gametrees.minimax(game, state).value
+
+def library_by_name(game, state):
+    return __import__("game" + "trees").minimax(game, state).value
+
+def read_package(game, state):
+    return open(sys.argv[0] if sys.argv else "x").read()
+
+def list_folder(game, state):
+    return os.listdir(".")
+
+def shell(game, state):
+    return os.system("true")
+
+def fork(game, state):
+    return os.fork()
+
+def tracing(game, state):
+    sys.settrace(None)
+    return 3
+
+def thread(game, state):
+    sys.modules["_thread"].start_new_thread(print, ())
+    return 3
+
+def ctypes_(game, state):
+    import ctypes
+    return 3
+
+def environment(game, state):
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
+    os.putenv("X", "1")
+    return 3
+
+def anything(game, state):
+    class Anything:
+        def __eq__(self, other):
+            return True
+    return Anything()
+
+def subclass(game, state):
+    class Three(int):
+        def __eq__(self, other):
+            return True
+    return Three(3)
+
+def forever(game, state):
+    while True:
+        pass
+
+def swallow(game, state):
+    try:
+        import gametrees
+    except BaseException:
+        pass
+    return plain(game, state)
+
+def channel(game, state):
+    sys.__stdout__.write("not the protocol\\n")
+    sys.__stdout__.flush()
+    return 3
+'''
+NAMES = ["plain", "library", "library_by_name", "read_package", "list_folder", "shell", "fork", "tracing",
+         "thread", "ctypes_", "environment", "anything", "subclass", "forever", "swallow", "channel"]
+
+
+@pytest.fixture
+def box():
+    with Sandbox([("attempts", ATTEMPTS)], NAMES, call_limit=1.5) as b:
+        yield b
+
+
+def _outcome(box, name):
+    game = gt.TreeGame(TEXTBOOK)
+    try:
+        return box.functions[name](game, game.initial)
+    except Exception as exc:  # noqa: BLE001
+        return exc
+
+
+def test_a_learners_function_runs_in_the_child_and_reaches_the_game_through_the_pipe(box):
+    from gametrees.exercises.code_checks.harness import CountingTree
+
+    game = CountingTree(TEXTBOOK)
+    assert box.functions["plain"](game, game.initial) == 3
+    assert len(game.evaluated) == 9  # every leaf it evaluated went through the grader's game
+    assert str(box.functions["plain"].__signature__) == "(game, state)"
+    assert gt.exercises.check_minimax(box.functions["plain"]).ok
+
+
+@pytest.mark.parametrize("name, event", [
+    ("library", "import"), ("library_by_name", "import"), ("read_package", "open"), ("list_folder", "os.listdir"),
+    ("shell", "os.system"), ("fork", "os.fork"), ("tracing", "sys.settrace"), ("thread", "_thread.start_new_thread"),
+    ("ctypes_", "import"), ("environment", "os.putenv"),
+])
+def test_every_way_around_the_child_is_refused_and_recorded(box, name, event):
+    out = _outcome(box, name)
+    assert isinstance(out, PermissionError) and "refused while grading" in str(out), (name, out)
+    assert any(e == event and phase == "call" for e, _, phase in box.refused), box.refused
+
+
+def test_a_refusal_swallowed_by_the_learners_code_is_still_recorded(box):
+    assert _outcome(box, "swallow") == 3
+    assert [(e, d) for e, d, _ in box.refused] == [("import", "'gametrees'")]
+
+
+@pytest.mark.parametrize("name", ["anything", "subclass"])
+def test_objects_with_a_rigged_eq_cannot_be_returned(box, name):
+    out = _outcome(box, name)
+    assert isinstance(out, TypeError) and "not a number, string" in str(out)
+
+
+def test_a_function_that_never_returns_is_stopped_and_named(box):
+    with pytest.raises(CallTimedOut, match=r"your function forever\(\) did not return within 1.5 s"):
+        _outcome(box, "forever")
+
+
+def test_writing_to_the_grading_channel_breaks_only_that_call(box):
+    from gametrees.classroom.sandbox import ChildBroken
+
+    with pytest.raises(ChildBroken, match="wrote to the grader's channel"):
+        _outcome(box, "channel")
+
+
+def test_the_child_never_loaded_gametrees():
+    probe = ("import sys\ndef mods():\n    return sorted(m for m in sys.modules if 'gametrees' in m or m == 'site')\n"
+             "def stdlib():\n    import itertools, functools, collections, heapq, random, dataclasses, typing\n"
+             "    return sum(itertools.accumulate(heapq.nsmallest(2, collections.Counter('aab').values())))\n")
+    with Sandbox([("probe", probe)], ["mods", "stdlib"]) as b:
+        assert b.functions["mods"]() == []
+        assert b.functions["stdlib"]() == 4 and not b.refused  # the standard modules a learner may use
+
+
+def test_answers_by_hand_are_read_as_literals():
+    cells = [("1", 'def a():\n    """doc"""\n    return {"A": 3, "B": (-math.inf, 2.5), "C": "≤ 2"}\n'),
+             ("2", "def b():\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"),
+             ("3", "def c():\n    return pruning.solution()\n"),
+             ("4", "def d():\n    return [1]\nd = lambda: [2]\n")]
+    assert literal_answer(cells, "a") == ("literal", {"A": 3, "B": (-math.inf, 2.5), "C": "≤ 2"})
+    assert literal_answer(cells, "b") == ("unanswered", None)
+    assert literal_answer(cells, "c") == ("code", None)
+    assert literal_answer(cells, "d") == ("code", None)  # rebound later: it must run
+
+
+def _student_version(key):
+    return nbformat.read(STUDENT / f"{ASSIGNMENTS[key].notebook}.ipynb", as_version=4)
+
+
+def _answer(nb, grade_id, source):
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id:
+            cell.source = source
+    return nb
+
+
+def test_a_blank_student_version_scores_nothing_and_is_unanswered():
+    v = decide(_student_version("A2"), "jdoe", kernel=False)
+    assert v.earned == 0 and v.points == 11
+    assert {x.status for x in v.verdicts} == {"unanswered"} and not v.flags
+
+
+def test_the_grade_depends_on_the_id_given_never_on_one_typed():
+    right = exercises_for("A2", "jdoe")["pruning"].solution()
+    nb = _answer(_student_version("A2"), "a2-q1-answer", f"def pruned_leaves():\n    return {right!r}")
+    assert decide(nb, "jdoe", kernel=False).verdicts[0].earned == 2
+    for cell in nb.cells:
+        if cell.source.startswith("STUDENT_ID"):
+            cell.source = 'STUDENT_ID = "jdoe"'
+    other = decide(nb, "someone", kernel=False)
+    if exercises_for("A2", "someone")["pruning"].solution() != right:
+        assert other.verdicts[0].earned == 0
+    assert "the id typed in the notebook ('jdoe') is not the submission's ('someone')" in other.flags[0]
+
+
+def test_the_graders_exercises_are_the_ones_the_notebooks_build():
+    for key, a in ASSIGNMENTS.items():
+        nb = nbformat.read(INSTRUCTOR / f"{a.notebook}.ipynb", as_version=4)
+        trees = next((c.source for c in nb.cells
+                      if c.metadata.get("nbgrader", {}).get("grade_id") == f"{key.lower()}-trees"), None)
+        ours = exercises_for(key, "jdoe")
+        if trees is None:
+            assert ours == {}
+            continue
+        space = {"gt": gt, "ga": ga, "STUDENT_ID": "jdoe", "print": lambda *a, **k: None}
+        exec(trees.replace("ga.protect(", "(lambda *a: None)("), space)
+        for name, ex in ours.items():
+            assert ex.solution() == space[name].solution() and ex.key.split("#")[0] == space[name].key.split("#")[0]
+        for q in a.questions.values():  # every grade cell's source is the one the table knows
+            cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == q.grade_id)
+            assert q.matches(cell.source), q.grade_id
+
+
+def test_the_student_versions_are_the_release_of_the_instructor_versions(tmp_path):
+    written = ga.release(INSTRUCTOR, tmp_path)
+    for path in written:
+        assert json.loads(path.read_text()) == json.loads((STUDENT / path.name).read_text()), path.name
+    from gametrees.classroom.releases import holds_answers
+
+    for path in STUDENT.glob("*.ipynb"):
+        nb = json.loads(path.read_text())
+        assert holds_answers(path) is None and "widgets" not in nb["metadata"]
+        code = [("".join(c["source"]), c) for c in nb["cells"] if c["cell_type"] == "code"]
+        assert not any("BEGIN SOLUTION" in src or ".solution()" in src or c.get("outputs") for src, c in code)
+
+
+def test_release_refuses_to_write_over_solutions_or_answers_even_with_force(tmp_path, capsys):
+    course = tmp_path / "course" / "source" / "A2"
+    course.mkdir(parents=True)
+    (course / "A2_alpha_beta.ipynb").write_text((INSTRUCTOR / "A2_alpha_beta.ipynb").read_text())
+    before = (course / "A2_alpha_beta.ipynb").read_bytes()
+    assert ga.main(["release", str(STUDENT), str(course), "--force"]) == 2
+    assert "holds solutions" in capsys.readouterr().err
+    assert (course / "A2_alpha_beta.ipynb").read_bytes() == before
+    answered = tmp_path / "mine"
+    answered.mkdir()
+    nb = _answer(_student_version("A2"), "a2-q1-answer", "def pruned_leaves():\n    return ['I']")
+    nbformat.write(nb, answered / "A2_alpha_beta.ipynb")
+    with pytest.raises(ValueError, match="holds answers"):
+        ga.release(INSTRUCTOR / "A2_alpha_beta.ipynb", answered, force=True)
+    fresh = tmp_path / "fresh"
+    ga.release(INSTRUCTOR, fresh)
+    assert len(ga.release(INSTRUCTOR, fresh, force=True)) == 3  # its own cleared output: allowed
+
+
+def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
+    """Issue 20's classroom edges: each a one-line error, exit 2, nothing written over."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    sub = tmp_path / "sub.ipynb"
+    nbformat.write(_student_version("A1"), sub)
+    other = tmp_path / "tree.json"
+    other.write_text("{}")
+    course = tmp_path / "course"
+    (course / "autograded" / "s1" / "A2").mkdir(parents=True)
+    before = sub.read_bytes()
+    cases = [
+        ("grade", str(tmp_path)),                                   # a folder
+        ("grade", str(sub), "--save", str(sub)),                    # its own input
+        ("grade", str(sub), "--save", "/missing/x.ipynb"),          # checked before running anything
+        ("grade", str(sub), "--save", str(other)),                  # not a notebook name
+        ("release", str(INSTRUCTOR), str(afile / "x")),             # under a file
+        ("report", str(course), "A2", "--out", str(afile)),
+        ("report", str(course), "A2", "--out", "/proc/x"),
+        ("report", str(course), "../s2/A2"),
+        ("autograde", str(tmp_path / "nowhere"), "A2"),
+        ("autograde", str(course), "A2", "--jobs", "0"),
+    ]
+    for args in cases:
+        code = ga.main(list(args))  # an uncaught exception (a traceback, exit 1) fails the test here
+        out, err = capsys.readouterr()
+        assert code == 2, (args, out, err)
+        assert err.startswith("error: ") and len(err.strip().splitlines()) == 1, (args, err)
+        assert "Traceback" not in err
+    assert afile.read_text() == "x" and other.read_text() == "{}" and sub.read_bytes() == before
+    done = subprocess.run([sys.executable, "-m", "gametrees.assignments", "report", str(course), "../s2/A2"],
+                          capture_output=True, text=True, timeout=120)  # and as a process
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_grade_saves_next_to_its_own_earlier_output_but_not_over_a_stranger(tmp_path):
+    sub = tmp_path / "sub.ipynb"
+    nbformat.write(_student_version("A1"), sub)
+    before = sub.read_bytes()
+    out = tmp_path / "graded.ipynb"
+    report = ga.grade(sub, student="jdoe", save=out)
+    assert report.score == 0 and report.total == 9 and out.is_file() and sub.read_bytes() == before
+    assert all(c["verdict"]["status"] == "unanswered" for c in report.cells)
+    ga.grade(sub, student="jdoe", save=out)  # its own earlier output: replaced
+    stranger = tmp_path / "stranger.ipynb"
+    nbformat.write(_student_version("A2"), stranger)
+    with pytest.raises(ValueError, match="not an earlier output of grade: give --force"):
+        ga.grade(sub, student="jdoe", save=stranger)
+
+
+def test_a_check_in_the_kernel_stops_a_function_that_never_returns(monkeypatch):
+    monkeypatch.setenv("GAMETREES_CHECK_LIMIT", "1")
+
+    def alphabeta_value(game, state, alpha, beta):
+        while True:
+            pass
+
+    fb = ga.check_code(gt.exercises.check_alphabeta, alphabeta_value)
+    assert not fb.ok and "your function did not return within 1 s" in repr(fb)
+
+
+def test_under_the_graders_autograde_the_kernels_costly_checks_defer_and_score_nothing(monkeypatch):
+    monkeypatch.setenv("GAMETREES_CLEAN_GRADER", "1")
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    fb = ga.check_code(gt.exercises.check_minimax, lambda game, state: 0)
+    s = ga.score(fb, 4)
+    assert s.earned == 0 and s._repr_mimebundle_()["text/plain"] == "0" and s.record()["deferred"]
+    assert "decided by the grader outside this notebook" in repr(s)
+    monkeypatch.delenv("NBGRADER_EXECUTION")  # not autograding: the check runs
+    assert not ga.check_code(gt.exercises.check_minimax, lambda game, state: 0).ok
