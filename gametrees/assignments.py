@@ -11,7 +11,8 @@ module is the short façade of what they share (the code lives in
     The id that seeds a student's trees *in their kernel*, for the feedback
     while working: while nbgrader autogrades, the submission's folder; else
     ``GAMETREES_STUDENT_ID``; else the id typed in the notebook; else
-    ``JUPYTERHUB_USER``; else ``"practice"`` (with a warning).
+    ``"practice"`` on an instructor's hub server (``GAMETREES_ROLE=instructor``);
+    else ``JUPYTERHUB_USER``; else ``"practice"`` (with a warning).
 :func:`check_answer`, :func:`check_code`, :func:`check_best_move`,
 :func:`check_connect4_evaluation`, :func:`check_tournament`, :func:`score`
     The checks the notebooks' check cells run: the student's feedback.

@@ -471,7 +471,7 @@ def test_nbgrader_generates_and_autogrades_against_the_submitters_tree(tmp_path)
 
 
 def test_student_id_sources_in_order(monkeypatch, tmp_path):
-    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER", "GAMETREES_STUDENT_LIST"):
+    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER", "GAMETREES_STUDENT_LIST", "GAMETREES_ROLE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.chdir(tmp_path)
     assert ga.student_id(" jdoe ") == ga.student_id("JDoe") == "jdoe" and not ga.id_warnings()
@@ -480,6 +480,10 @@ def test_student_id_sources_in_order(monkeypatch, tmp_path):
     monkeypatch.setenv("JUPYTERHUB_USER", "HubUser")
     assert ga.student_id("") == "hubuser" and not ga.id_warnings()  # the hub login when nothing is typed
     assert ga.student_id("jdoe") == "jdoe"  # a typed id first
+    monkeypatch.setenv("GAMETREES_ROLE", "instructor")  # the instructor's server on the course hub
+    assert ga.student_id("") == "practice" and not ga.id_warnings()  # never the instructor's login
+    assert ga.student_id("jdoe") == "jdoe"  # previewing a student's trees: the typed id
+    monkeypatch.delenv("GAMETREES_ROLE")
     folder = tmp_path / "autograded" / "asmith" / "A1"
     folder.mkdir(parents=True)
     monkeypatch.chdir(folder)

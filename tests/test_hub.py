@@ -8,7 +8,8 @@ cell left empty, Run All in JupyterLab, save and submit; the instructor collects
 one grading command and generates feedback. Asserted: each student was graded on the trees of
 their hub login (s1 answers right for s1's trees; s2 copies s1's answers to part 1, which the
 checks, run here on s2's own trees, say are wrong there), with the points the checks give those
-answers; a student's home is private; a student cannot open the Formgrader, the instructor can.
+answers; a student's home is private; a student cannot open the Formgrader, the instructor can;
+the instructor version re-run and saved on the hub uses the practice trees.
 
 Skipped without Chromium or configurable-http-proxy, unless GT_REQUIRE_HUB=1 (CI sets it).
 """
@@ -30,7 +31,7 @@ from hub import REPO, HubCourse, HubUser, hub_missing, rss_mb
 import gametrees as gt
 
 ASSIGNMENT = "A2"
-INSTRUCTOR_NOTEBOOK = REPO / "notebooks" / "assignments" / "A2_alpha_beta.ipynb"
+INSTRUCTOR_NOTEBOOK = REPO / "instructor" / "assignments" / "A2_alpha_beta.ipynb"
 NOTEBOOK = f"{ASSIGNMENT}/{INSTRUCTOR_NOTEBOOK.name}"  # where nbgrader 0.9 fetches it: ~/A2/
 POINTS = {"a2-q1-check": 2, "a2-q2-check": 2, "a2-q3-check": 1, "a2-q4-check": 4, "a2-q5-check": 2}
 
@@ -176,13 +177,22 @@ def test_a_class_on_the_hub(hub):
     instructor.log_in()
     status, body = instructor.request("GET", "formgrader/api/assignments", None)
     assert status == 200 and ASSIGNMENT in body, f"the instructor's Formgrader: HTTP {status} {body[:300]}"
+    # The instructor version, re-run on the hub: the practice trees, not the instructor's login as an id.
+    source = f"course/source/{NOTEBOOK}"
+    instructor.run_notebook(source)
+    text = instructor.notebook_page.page.inner_text(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+    assert "Your tree is made from the id 'practice'." in text and "No student id" not in text
+    saved = json.dumps(instructor.read_notebook(source))
+    assert "made from the id 'practice'" in saved and f"made from the id '{course.instructor}'" not in saved
     instructor.close()
 
     t = time.monotonic()
     course.instructor_runs(sys.executable, "-m", "nbgrader", "collect", ASSIGNMENT)
     collected = sorted(p.name for p in (course.course / "submitted").iterdir())
     assert collected == ["s1", "s2"], f"submissions filed under {collected}, not the hub logins"
-    course.instructor_runs(sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT)
+    # The one grading command (INSTRUCTORS.md section 5): grades decided outside the students' kernels.
+    course.instructor_runs(sys.executable, "-m", "gametrees.assignments", "autograde", ".", ASSIGNMENT,
+                           "--jobs", "2")
     course.instructor_runs(sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT)
     course.timings["collect, grade and feedback for 2"] = time.monotonic() - t
 

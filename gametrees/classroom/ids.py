@@ -77,8 +77,11 @@ def student_id(given=None):
     2. the environment variable ``GAMETREES_STUDENT_ID`` (an instructor
        previews a student's variant with it);
     3. ``given``, the id the student typed in the notebook;
-    4. ``JUPYTERHUB_USER``, the hub login, when nothing is typed;
-    5. ``"practice"``, with a warning.
+    4. ``"practice"`` on an instructor's server of the course hub
+       (``GAMETREES_ROLE=instructor``, set by ``deploy/jupyterhub``): an
+       instructor version is edited, re-run and saved with the practice trees;
+    5. ``JUPYTERHUB_USER``, the hub login, when nothing is typed;
+    6. ``"practice"``, with a warning.
 
     A missing id, or one that is not in nbgrader's student list (when one
     can be read, see :func:`known_students`), is kept in
@@ -101,7 +104,7 @@ def student_id(given=None):
     Examples
     --------
     >>> import os
-    >>> for var in ("GAMETREES_STUDENT_ID", "JUPYTERHUB_USER", "NBGRADER_EXECUTION"):
+    >>> for var in ("GAMETREES_STUDENT_ID", "JUPYTERHUB_USER", "NBGRADER_EXECUTION", "GAMETREES_ROLE"):
     ...     _ = os.environ.pop(var, None)
     >>> student_id("jdoe"), student_id(" JDoe "), student_id(""), student_id(1234567)
     ('jdoe', 'jdoe', 'practice', '1234567')
@@ -129,6 +132,10 @@ def student_id(given=None):
             warnings.append(f"{ENV_VAR}={env!r} overrides the id {typed!r} typed in the notebook.")
     elif typed:
         chosen, source = typed, "the id typed in the notebook"
+    elif os.environ.get("GAMETREES_ROLE") == "instructor":
+        # The instructor's server on the course hub (deploy/jupyterhub): an instructor version is edited,
+        # re-run and saved with the practice trees, never with the instructor's login as a student id.
+        chosen, source = DEFAULT_ID, "the instructor's server on the course hub (GAMETREES_ROLE=instructor)"
     elif hub:
         chosen, source = hub, "your JupyterHub login (JUPYTERHUB_USER)"
     else:

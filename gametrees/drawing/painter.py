@@ -31,6 +31,7 @@ from matplotlib.transforms import Affine2D, IdentityTransform
 
 from ..games import CHANCE, MAX, MIN, ConnectFour, TicTacToe
 from ..search.engine import move_name
+from ..wording import fmt_prob
 from .scene import format_number
 
 __all__ = ["MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Geometry", "Painter", "TextCollection", "figure_limit",
@@ -507,10 +508,10 @@ class Painter:
                 for v in prep.children[u]:
                     e = G.edges[u, v]
                     chance_edge = "prob" in e or G.nodes[u].get("player") == "chance"
-                    if "prob" in e:
-                        label = format_number(e["prob"])
+                    if "prob" in e:   # as the feedback writes it: 0.25, 1/3
+                        label = fmt_prob(e["prob"])
                     elif chance_edge:   # no prob on the edge: the outcomes are equally likely
-                        label = format_number(1 / G.out_degree(u))
+                        label = fmt_prob(1 / G.out_degree(u))
                     elif "move" in e:
                         label = str(e["move"])
                     else:

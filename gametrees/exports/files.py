@@ -89,12 +89,10 @@ def is_own_output(path, window=65536):
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> (folder / "notes.tex").write_text("my exam")
-    7
+    >>> _ = (folder / "notes.tex").write_text("my exam")
     >>> is_own_output(folder / "notes.tex")
     False
-    >>> (folder / "tree.tex").write_text(f"% A game tree {MARK} 1.0")
-    28
+    >>> _ = (folder / "tree.tex").write_text(f"% A game tree {MARK} 1.0")
     >>> is_own_output(folder / "tree.tex")
     True
     """
