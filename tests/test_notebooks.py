@@ -15,7 +15,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+# The notebooks nbval runs: the lessons and the instructor versions of the assignments. The blank
+# student versions in notebooks/assignments/ are not (their checks are meant to fail until answered;
+# tests/test_grader.py keeps them equal to what `release` makes, tests/test_assignments.py runs them).
+BLANK = ROOT / "notebooks" / "assignments"
+NOTEBOOKS = sorted(p for folder in ("notebooks", "instructor") for p in (ROOT / folder).rglob("*.ipynb")
+                   if ".ipynb_checkpoints" not in p.parts and BLANK not in p.parents)
 
 
 def test_nbval_collects_every_notebook():
@@ -28,6 +33,8 @@ def test_nbval_collects_every_notebook():
     collected = {line.split("::")[0] for line in out.stdout.splitlines() if ".ipynb::" in line}
     expected = {str(p.relative_to(ROOT)) for p in NOTEBOOKS}
     assert collected == expected
+    assert len([p for p in NOTEBOOKS if p.parent.name == "assignments"]) == 3
+    assert not any(p.startswith("notebooks/assignments/") for p in collected)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
