@@ -3,7 +3,7 @@
 How it measures: each notebook is executed the way ``jupyter nbconvert --execute``
 does it (``nbclient.NotebookClient``, the library behind nbconvert's execution, on a
 fresh ``python3`` kernel whose ``PYTHONPATH`` is this checkout, so the kernel imports
-this ``gametrees``). The notebook is read from ``notebooks/`` and never written. For
+this ``gametrees``). The notebook is read and never written. For
 each lesson the table gives
 
 * ``run all``: wall-clock seconds from sending the first cell to the last cell's
@@ -20,7 +20,8 @@ learner runs it; the machine is shared, so repeat to smooth out other load). The
 kernel draws inline figures as in JupyterLab (``MPLBACKEND`` is unset for it).
 
 Run: python benchmarks/lessons.py [--repeat N] [NOTEBOOK ...]
-(default: every lesson and assignment under notebooks/).
+(default: every lesson in notebooks/, then the assignments' instructor versions in
+instructor/assignments/, which hold answers: the blank student versions stop at their checks).
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+ASSIGNMENTS = ROOT / "instructor" / "assignments"
 TARGET = 10.0  # seconds (issue 20: every lesson runs top to bottom in under 10 s)
 
 
 def lessons():
-    """Every notebook under notebooks/ (lessons first, then assignments), relative paths."""
-    found = [p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
-    return sorted(found, key=lambda p: (len(p.relative_to(NOTEBOOKS).parts), p.as_posix()))
+    """The lessons (notebooks/*.ipynb), then the instructor versions of the assignments."""
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(ASSIGNMENTS.glob("*.ipynb"))
 
 
 def run_once(path: Path):
@@ -83,7 +84,8 @@ def table(header, rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", help="notebooks to time (default: all under notebooks/)")
+    parser.add_argument("notebooks", nargs="*",
+                        help="notebooks to time (default: the lessons and the assignments' instructor versions)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per notebook; the best is shown (default 1)")
     args = parser.parse_args(argv)
     paths = [Path(p).resolve() for p in args.notebooks] or lessons()
@@ -98,7 +100,8 @@ def main(argv=None):
                 best = got
         run_all, kernel, cells = best
         slow_n, slow_s = max(cells, key=lambda c: c[1]) if cells else (0, 0.0)
-        name = path.relative_to(NOTEBOOKS).as_posix() if path.is_relative_to(NOTEBOOKS) else str(path)
+        name = (path.relative_to(NOTEBOOKS).as_posix() if path.is_relative_to(NOTEBOOKS)
+                else path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path))
         rows.append([name, len(cells), f"{run_all:.1f}", f"{kernel:.1f}", f"cell {slow_n}: {slow_s:.1f}",
                      "yes" if run_all < TARGET else "NO"])
         print(f"  {name}: {run_all:.1f} s", file=sys.stderr, flush=True)
