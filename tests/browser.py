@@ -181,23 +181,28 @@ class JupyterLabServer:
                 pass
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(wait)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        # Kernels are in the same process group; make sure none outlives the server.
+        stop_group(self.proc)
+
+
+def stop_group(proc: subprocess.Popen | None, grace: float = 15) -> None:
+    """End a server started with ``start_new_session=True``: SIGTERM to its process group, ``grace``
+    seconds to finish, then SIGKILL; and SIGKILL once more, so that no kernel outlives its server."""
+    if proc is None or proc.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10)):
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            pass
+            break
+        try:
+            proc.wait(wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -215,24 +214,8 @@ class HubCourse:
         return done
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        # The hub stops the users' servers and the proxy on SIGTERM; then the process group goes.
-        for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(wait)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        with open(os.devnull, "w"):
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        """Stop the hub: on SIGTERM it stops the users' servers and its proxy, then its process group goes."""
+        browser.stop_group(self.proc, grace=20)
 
 
 class HubUser:
