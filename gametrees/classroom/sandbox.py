@@ -28,6 +28,7 @@ import json
 import keyword
 import math
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -57,9 +58,7 @@ class ChildBroken(BaseException):
     """The child ended, or sent what is not the protocol (its code wrote to the grader's pipe)."""
 
 
-def _limits():  # pragma: no cover -- runs in the child between fork and exec
-    import resource
-
+def _limits():  # pragma: no cover -- runs in the child between fork and exec (imports nothing: may be threaded)
     for what, value in ((resource.RLIMIT_AS, _MEMORY), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0)):
         try:
             resource.setrlimit(what, (value, value))
