@@ -197,7 +197,7 @@ class Sandbox:
         return self._game_ids[key]
 
     def _game_attrs(self, game):
-        attrs = {}
+        attrs = {"*pure": pure_methods(game)}
         for name in ("initial", "rows", "cols", "k"):
             if hasattr(game, name):
                 try:
@@ -323,6 +323,9 @@ class Sandbox:
                     self._send({"op": "err", "type": "AttributeError",
                                 "msg": f"the game has no method {str(method)[:40]!r} here"})
                     continue
+                repeats = msg.get("n")
+                if type(repeats) is int and 0 < repeats <= MEMO_SYNC and type(getattr(target, "calls", None)) is int:
+                    target.calls += repeats  # calls the child answered from its memo count towards the budget
                 fn = getattr(target, method)
             elif op == "cb":
                 fn = self._callbacks.get(msg.get("cb"))
@@ -395,6 +398,35 @@ class Sandbox:
                 exc_type = type(_safe_name(kind, "LearnerError"), (Exception,), {})
         exc = exc_type(msg)
         _raise_in(exc, reply.get("fname"), reply.get("line"))
+
+
+#: Game methods the child may answer itself when repeated (see :func:`pure_methods`), and how many such
+#: answers it may give before one call goes to the grader again (child.py's ``SYNC``).
+MEMO_METHODS = frozenset({"is_terminal", "to_move", "actions", "result", "utility"})
+MEMO_SYNC = 500
+
+
+def pure_methods(game):
+    """The methods of ``game`` the child may answer from its memo when called again with the same arguments.
+
+    Those the game's own class (not a base class: a subclass that records calls must say so itself)
+    lists in ``PURE_METHODS``: their answer depends only on their arguments and nobody records their
+    calls. A call the grader must see (``utility`` of a game that logs the leaves evaluated, ``result``
+    of one that logs the children generated) is never among them, so it always comes to the grader.
+
+    Examples
+    --------
+    >>> class Logged:
+    ...     PURE_METHODS = ("to_move", "actions", "make")
+    >>> class Sub(Logged):
+    ...     pass
+    >>> pure_methods(Logged()), pure_methods(Sub())
+    (['actions', 'to_move'], [])
+    """
+    declared = type(game).__dict__.get("PURE_METHODS", ())
+    if not isinstance(declared, (tuple, frozenset, set, list)):
+        return []
+    return sorted(m for m in declared if m in MEMO_METHODS)
 
 
 def method_returns_state(op, method):
