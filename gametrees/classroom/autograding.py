@@ -76,8 +76,6 @@ class StartVerdicts(NbGraderPreprocessor):
     (:func:`gametrees.classroom.limits.outside_kernel`).
     """
 
-    call_limit = Float(CALL_LIMIT, help="Seconds one call of a student's function may take.").tag(config=True)
-
     def preprocess(self, nb, resources):
         info = resources.get("nbgrader", {})
         student = info.get("student")
@@ -85,10 +83,14 @@ class StartVerdicts(NbGraderPreprocessor):
             return nb, resources
         copy = json.loads(json.dumps(nb))
         outcome = []
+        try:  # CleanGrades' limit (c.CleanGrades.call_limit); CleanGrades decides again if it differs
+            call_limit = float(self.config.get("CleanGrades", {}).get("call_limit", CALL_LIMIT))
+        except (TypeError, ValueError):
+            call_limit = CALL_LIMIT
 
         def work():
             try:
-                outcome.append(("ok", prepare(copy, student, call_limit=self.call_limit)))
+                outcome.append(("ok", prepare(copy, student, call_limit=call_limit)))
             except BaseException as exc:  # noqa: BLE001 -- CleanGrades decides again
                 outcome.append(("error", exc))
 
@@ -233,7 +235,6 @@ def _config(course, call_limit):
     config.CourseDirectory.root = str(course)
     config.Autograde.autograde_preprocessors = preprocessors()
     config.CleanGrades.call_limit = float(call_limit)
-    config.StartVerdicts.call_limit = float(call_limit)
     return config
 
 

@@ -474,6 +474,49 @@ def _load_errors(box):
     return out
 
 
+def once_per_position(evaluate):
+    """``evaluate`` (a learner's function run in the child) asked once per position: a repeat gets the number
+    it returned the first time.
+
+    A tournament's searches meet the same Connect Four position again and again (about half of the
+    calls in A3's two tournaments of 20 games are repeats), and each call is a round trip to the
+    child. The evaluation is graded as what it is asked to be, a number for each position; only a
+    plain number (int or float) is remembered, so an error, a timeout or a returned object is met
+    again on every call, as before. Every position the search evaluates is still evaluated by the
+    learner's own code in the child, under the child's refusals. (An evaluation that returns
+    different numbers for the same position, e.g. a random one, plays other games here than in the
+    kernel; it did already, since the child's random numbers are not the kernel's.)
+
+    Examples
+    --------
+    >>> calls = []
+    >>> def evaluate(state):
+    ...     calls.append(state)
+    ...     return 0.5
+    >>> once = once_per_position(evaluate)
+    >>> once((1, 2)), once((1, 2)), once((3, 4)), len(calls)
+    (0.5, 0.5, 0.5, 2)
+    """
+    values = {}
+
+    def evaluation(state):
+        try:
+            return values[state]
+        except (KeyError, TypeError):
+            pass
+        value = evaluate(state)
+        if type(value) in (int, float):
+            try:
+                values[state] = value
+            except TypeError:  # an unhashable state is asked every time
+                pass
+        return value
+
+    evaluation.__name__ = getattr(evaluate, "__name__", "evaluate")
+    evaluation.__wrapped__ = evaluate  # its signature is the learner's
+    return evaluation
+
+
 def _run_code(question, assignment, cells, nb, limits):
     """A code question (or A3's evaluation): its feedback, flags and errors."""
     names = [question.function] + ([question.options["uses"]] if "uses" in question.options else [])
@@ -502,8 +545,8 @@ def _run_code(question, assignment, cells, nb, limits):
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
-                fb = check_tournament(fn, question.options["opponent"], games=question.options["games"],
-                                      seed=question.options["seed"])
+                fb = check_tournament(once_per_position(fn), question.options["opponent"],
+                                      games=question.options["games"], seed=question.options["seed"])
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
                        f"{exc} (it was stopped there; a search that never reaches a terminal state, or a loop that "
