@@ -422,3 +422,20 @@ def StartVerdictsFirst(steps):
     from gametrees.classroom.autograding import CleanGrades, StartVerdicts
 
     return steps[0] is StartVerdicts and CleanGrades in steps and steps.index(CleanGrades) > 1
+
+
+def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_games():
+    from gametrees.classroom.connect_four import check_tournament
+    from gametrees.classroom.verdicts import once_per_position
+
+    source = ("def evaluate(state):\n    x, o = state\n    centre = sum(1 << (3 * 7 + r) for r in range(6))\n"
+              "    return (bin(x & centre).count('1') - bin(o & centre).count('1')) / 100\n")
+    with Sandbox([("eval", source)], ["evaluate"], call_limit=5) as box:
+        fn = box.functions["evaluate"]
+        before = box.calls
+        plain = check_tournament(fn, "weak", games=4, seed=7)
+        asked = box.calls - before
+        once = check_tournament(once_per_position(fn), "weak", games=4, seed=7)
+        assert box.calls - before - asked < asked  # fewer round trips to the child
+    assert [r.moves for r in once.result.records] == [r.moves for r in plain.result.records]
+    assert once.lines == plain.lines
