@@ -12,6 +12,14 @@ gradebook comment carries the flags, and the notebook is flagged in the
 Formgrader when there are any. The whole verdict is kept in the notebook's
 metadata (``metadata.gametrees``) for the class report.
 
+:class:`StartVerdicts`, first among the preprocessors, starts the verdicts'
+work (:func:`~gametrees.classroom.verdicts.prepare`: the student's code run and
+checked in child interpreters) in a thread while nbgrader's kernel executes the
+notebook, so the two overlap; :class:`CleanGrades` then waits for it and
+compares it with the kernel's records
+(:func:`~gametrees.classroom.verdicts.finish`), or decides again when the
+executed notebook's sources or nbgrader metadata are not the ones prepared.
+
 :func:`autograde` runs nbgrader's autograde with it for every submission of
 an assignment, ``jobs`` submissions at a time; it is
 ``python -m gametrees.assignments autograde COURSE_DIR ASSIGNMENT [--jobs N]``.
