@@ -7,7 +7,12 @@ memory and file size), sends it the learner's cells, and hands the grader one
 :class:`LearnerFunction` per graded function. Calling one runs the learner's
 function in the child; every game method it calls comes back over the pipe and
 runs here, on the grader's own game object, so the checks see exactly which
-states it looked at and which leaves it evaluated. The grader's process never
+leaves it evaluated and which children it generated. The one exception: a
+repeated call of a method the game's class declares pure and unrecorded
+(:func:`pure_methods`, e.g. ``to_move`` of a test tree) is answered by the child
+from a copy of the grader's first answer (its count still reaches the grader's
+budget of calls); ``utility`` of a game that logs the leaves, and ``result`` of
+one that logs the children, always come here. The grader's process never
 runs learner code and never unpickles anything from the child: replies are
 JSON, decoded into plain numbers, strings and containers.
 
