@@ -331,3 +331,111 @@ def test_under_the_graders_autograde_the_kernels_costly_checks_defer_and_score_n
     assert "decided by the grader outside this notebook" in repr(s)
     monkeypatch.delenv("NBGRADER_EXECUTION")  # not autograding: the check runs
     assert not ga.check_code(gt.exercises.check_minimax, lambda game, state: 0).ok
+
+
+MEMO_ATTEMPTS = '''
+def repeats(game, state):
+    """Asks the pure methods again and again, evaluates each leaf twice, changes the lists it is given."""
+    for _ in range(5):
+        game.is_terminal(state)
+    if game.is_terminal(state):
+        return game.utility(state) + 0 * game.utility(state)
+    for _ in range(5):
+        game.to_move(state)
+    moves = game.actions(state)
+    moves.clear()  # a learner's change to a returned list is its own copy
+    vals = [repeats(game, game.result(state, m)) for m in game.actions(state)]
+    return max(vals) if game.to_move(state) == "max" else min(vals)
+
+def hidden(game, state, alpha=None, beta=None):
+    """Makes its proxy answer utility from the child's memo too, then searches every leaf twice."""
+    object.__setattr__(game, "_pure", frozenset({"utility", "is_terminal", "to_move", "actions", "result"}))
+    def full(s):
+        if game.is_terminal(s):
+            return game.utility(s)
+        vals = [full(game.result(s, m)) for m in game.actions(s)]
+        return max(vals) if game.to_move(s) == "max" else min(vals)
+    full(state)
+    return full(state)
+
+def spins(game, state):
+    while True:
+        game.to_move(state)
+'''
+
+
+def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by_the_grader():
+    from gametrees.exercises.code_checks.harness import CountingTree, CountingTicTacToe
+
+    with Sandbox([("memo", MEMO_ATTEMPTS)], ["repeats", "hidden", "spins"], call_limit=5) as box:
+        game = CountingTree(TEXTBOOK)
+        assert box.functions["repeats"](game, game.initial) == 3
+        assert len(game.evaluated) == 18  # utility is never answered from the memo: twice per leaf, both seen
+        assert len(game.generated) == 12  # nor result on a tree game (the checks read the children generated)
+        ttt = CountingTicTacToe()
+        state = gt.TicTacToe.from_string("XOX/OO./X..")
+        assert box.functions["repeats"](ttt, state) == gt.minimax(gt.TicTacToe(), state).value
+        assert len(ttt.evaluated) == 2 * gt.minimax(gt.TicTacToe(), state).stats["leaves_evaluated"]
+        # A learner who makes the proxy answer utility from the child's memo hides only repeats: the first
+        # evaluation of every leaf still came from (and is recorded by) the grader's game.
+        game = CountingTree(TEXTBOOK)
+        assert box.functions["hidden"](game, game.initial) == 3
+        assert list(dict.fromkeys(game.evaluated)) == [n for n in TEXTBOOK.nodes if TEXTBOOK.out_degree(n) == 0]
+        fb = gt.exercises.check_alphabeta(box.functions["hidden"])
+        assert not fb.ok and "leaves" in repr(fb)  # it evaluates every leaf: not alpha-beta
+        # A loop on pure calls still meets the grader's budget of calls (not only the time limit).
+        out = gt.exercises.check_minimax(box.functions["spins"])
+        assert not out.ok and "made more than 50,000 calls to the game" in repr(out)
+
+
+def test_the_verdicts_prepared_while_the_kernel_runs_are_the_ones_decided_after_it():
+    from gametrees.classroom import autograding
+    from gametrees.classroom.limits import deferred
+    from gametrees.classroom.verdicts import finish, prepare
+
+    nb = nbformat.read(INSTRUCTOR / "A1_minimax.ipynb", as_version=4)
+    for cell in nb.cells:
+        cell.pop("outputs", None) if cell.cell_type != "code" else cell.update(outputs=[])
+    assert StartVerdictsFirst(autograding.preprocessors())
+    resources = {"nbgrader": {"student": "jdoe", "assignment": "A1", "notebook": "A1_minimax", "db_url": "x"}}
+    import os
+    os.environ.update({"GAMETREES_CLEAN_GRADER": "1", "NBGRADER_EXECUTION": "autograde"})
+    try:
+        assert deferred()  # what a kernel started now sees: the grader's thread does not change the environment
+        autograding.StartVerdicts().preprocess(nb, resources)
+        prepared = autograding._prepared(resources, nb, autograding.CALL_LIMIT)
+        assert deferred()
+    finally:
+        for k in ("GAMETREES_CLEAN_GRADER", "NBGRADER_EXECUTION"):
+            os.environ.pop(k)
+    assert prepared is not None
+    ours, direct = finish(prepared, nb, kernel=False), decide(nb, "jdoe", kernel=False)
+    assert [v.record() for v in ours.verdicts] == [v.record() for v in direct.verdicts]
+    earned = {v.grade_id: v.earned for v in ours.verdicts}
+    assert earned["a1-q3-check"] == 4 and earned["a1-q4-check"] == 2  # the code checks ran: not deferred to itself
+    # A notebook whose sources changed after the verdicts were prepared is decided again.
+    with pytest.raises(ValueError, match="not the one prepared"):
+        finish(prepare(nb, "jdoe"), nbformat.from_dict({**nb, "cells": nb.cells[:-1]}))
+
+
+def StartVerdictsFirst(steps):
+    from gametrees.classroom.autograding import CleanGrades, StartVerdicts
+
+    return steps[0] is StartVerdicts and CleanGrades in steps and steps.index(CleanGrades) > 1
+
+
+def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_games():
+    from gametrees.classroom.connect_four import check_tournament
+    from gametrees.classroom.verdicts import once_per_position
+
+    source = ("def evaluate(state):\n    x, o = state\n    centre = sum(1 << (3 * 7 + r) for r in range(6))\n"
+              "    return (bin(x & centre).count('1') - bin(o & centre).count('1')) / 100\n")
+    with Sandbox([("eval", source)], ["evaluate"], call_limit=5) as box:
+        fn = box.functions["evaluate"]
+        before = box.calls
+        plain = check_tournament(fn, "weak", games=4, seed=7)
+        asked = box.calls - before
+        once = check_tournament(once_per_position(fn), "weak", games=4, seed=7)
+        assert box.calls - before - asked < asked  # fewer round trips to the child
+    assert [r.moves for r in once.result.records] == [r.moves for r in plain.result.records]
+    assert once.lines == plain.lines

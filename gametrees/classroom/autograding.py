@@ -12,6 +12,14 @@ gradebook comment carries the flags, and the notebook is flagged in the
 Formgrader when there are any. The whole verdict is kept in the notebook's
 metadata (``metadata.gametrees``) for the class report.
 
+:class:`StartVerdicts`, first among the preprocessors, starts the verdicts'
+work (:func:`~gametrees.classroom.verdicts.prepare`: the student's code run and
+checked in child interpreters) in a thread while nbgrader's kernel executes the
+notebook, so the two overlap; :class:`CleanGrades` then waits for it and
+compares it with the kernel's records
+(:func:`~gametrees.classroom.verdicts.finish`), or decides again when the
+executed notebook's sources or nbgrader metadata are not the ones prepared.
+
 :func:`autograde` runs nbgrader's autograde with it for every submission of
 an assignment, ``jobs`` submissions at a time; it is
 ``python -m gametrees.assignments autograde COURSE_DIR ASSIGNMENT [--jobs N]``.
@@ -31,6 +39,7 @@ import html
 import json
 import multiprocessing
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -39,17 +48,81 @@ from nbgrader.preprocessors import NbGraderPreprocessor, SaveAutoGrades
 from traitlets import Float
 
 from .limits import DEFER_VAR as CLEAN_ENV
-from .verdicts import CALL_LIMIT, decide, kernel_counts
+from .verdicts import CALL_LIMIT, decide, finish, inputs, kernel_counts, prepare
 
 
 def preprocessors():
-    """nbgrader's autograde preprocessors with :class:`CleanGrades` after ``SaveAutoGrades``."""
+    """nbgrader's autograde preprocessors with :class:`CleanGrades` after ``SaveAutoGrades`` (and
+    :class:`StartVerdicts` first, so that the verdicts are worked out while the kernel runs)."""
     from nbgrader.converters import Autograde
 
     steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
     at = next(i for i, s in enumerate(steps) if s is SaveAutoGrades or getattr(s, "__name__", "") == "SaveAutoGrades")
     steps.insert(at + 1, CleanGrades)
-    return steps
+    return [StartVerdicts] + steps
+
+
+# Verdicts being prepared while nbgrader's kernel runs the same notebook: key -> (thread, outcome list).
+_PENDING = {}
+_PENDING_LOCK = threading.Lock()
+
+
+def _key(resources):
+    info = resources.get("nbgrader", {})
+    return (str(info.get("db_url")), str(info.get("student")), str(info.get("assignment")), str(info.get("notebook")))
+
+
+class StartVerdicts(NbGraderPreprocessor):
+    """Start working out the verdicts (:func:`~gametrees.classroom.verdicts.prepare`) in a thread, before
+    nbgrader's kernel executes the notebook: the two overlap, and :class:`CleanGrades` picks the result up.
+
+    What is prepared is the notebook as nbgrader is about to execute it (its locked and grade cells already
+    put back from the source version); it reads no output. :class:`CleanGrades` uses it only if the executed
+    notebook's sources and nbgrader metadata are still exactly those (else it decides again), and compares
+    it with the kernel's records there, as :func:`~gametrees.classroom.verdicts.decide` does. The thread runs
+    no student code: that runs in the child interpreters, as always; the thread's checks never defer
+    (:func:`gametrees.classroom.limits.outside_kernel`).
+    """
+
+    def preprocess(self, nb, resources):
+        info = resources.get("nbgrader", {})
+        student = info.get("student")
+        if not student:
+            return nb, resources
+        copy = json.loads(json.dumps(nb))
+        outcome = []
+        try:  # CleanGrades' limit (c.CleanGrades.call_limit); CleanGrades decides again if it differs
+            call_limit = float(self.config.get("CleanGrades", {}).get("call_limit", CALL_LIMIT))
+        except (TypeError, ValueError):
+            call_limit = CALL_LIMIT
+
+        def work():
+            try:
+                outcome.append(("ok", prepare(copy, student, call_limit=call_limit)))
+            except BaseException as exc:  # noqa: BLE001 -- CleanGrades decides again
+                outcome.append(("error", exc))
+
+        thread = threading.Thread(target=work, name=f"gametrees-verdicts-{student}", daemon=True)
+        with _PENDING_LOCK:
+            _PENDING[_key(resources)] = (thread, outcome)
+        thread.start()
+        return nb, resources
+
+
+def _prepared(resources, nb, call_limit):
+    """The verdicts :class:`StartVerdicts` prepared for this notebook (waiting for them), or None."""
+    with _PENDING_LOCK:
+        pending = _PENDING.pop(_key(resources), None)
+    if pending is None:
+        return None
+    thread, outcome = pending
+    thread.join()
+    if not outcome or outcome[0][0] != "ok":
+        return None
+    prepared = outcome[0][1]
+    if prepared.call_limit != call_limit or prepared.inputs != inputs(nb):
+        return None
+    return prepared
 
 
 def _answer_cell(nb, grade_id):
@@ -72,7 +145,8 @@ class CleanGrades(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
-        verdict = decide(nb, student, call_limit=self.call_limit)
+        prepared = _prepared(resources, nb, self.call_limit)
+        verdict = decide(nb, student, call_limit=self.call_limit) if prepared is None else finish(prepared, nb)
         record = verdict.record()
         submitted = self._submitted(resources, student, assignment, notebook)
         record["counts_submitted"] = kernel_counts(submitted) if submitted is not None else {}

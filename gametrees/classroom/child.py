@@ -25,7 +25,8 @@ with a rigged ``__eq__`` cannot even be sent.
 
 The protocol is one JSON object a line. Grader to child: ``load`` (the cells),
 ``call`` (a function by name, with arguments), and replies. Child to grader:
-``game`` (a method of a game), ``cb`` (a function of the grader handed to the
+``game`` (a method of a game; ``n``: repeats of its pure methods answered in the
+child since the last one, see ``GameProxy``), ``cb`` (a function of the grader handed to the
 learner's code), ``refused`` (what the hook refused), ``loaded`` and replies.
 Replies are ``{"op": "ret", "v": value}`` or ``{"op": "err", ...}``.
 
@@ -105,15 +106,46 @@ def main():  # pragma: no cover -- runs in the child interpreter (tests/test_gra
             return request({"op": "cb", "cb": self._id, "args": enc(list(args))})
 
     class GameProxy:
-        """A game the grader holds: every method call goes over the pipe."""
+        """A game the grader holds: every method call goes over the pipe, except a repeated pure one.
+
+        The grader names, per game, the methods whose answer depends only on their arguments and
+        whose calls it does not record (``*pure``, from the game class's ``PURE_METHODS``: for the
+        checks' tree games ``is_terminal``, ``to_move``, ``actions``, never ``utility``). The first call
+        of one with given arguments goes to the grader; a repeat is answered here from :data:`MEMO`
+        (a fresh copy of the grader's reply, so a learner who changes a returned list changes only
+        that copy). Every other call, every ``utility`` above all, still goes to the grader, which
+        keeps the record of the leaves evaluated on its own side: a learner who patches this class
+        or fills the memo changes only what their own code is told, never that record. How many
+        calls the memo answered is sent with the next call (``n``), and at least every ``SYNC``
+        answers one call goes to the grader anyway, so the grader's budget of calls still stops a
+        function that loops on them (one that lies about ``n`` is still stopped by the time limit).
+        """
 
         def __init__(self, handle, attrs):
+            attrs = dict(attrs)
+            pure = attrs.pop("*pure", None)
             object.__setattr__(self, "_h", handle)
+            object.__setattr__(self, "_pure", frozenset(pure) if type(pure) is list else frozenset())
+            object.__setattr__(self, "_hits", 0)
             for k, v in attrs.items():
                 object.__setattr__(self, k, dec(v))
 
         def _call(self, method, args):
-            return request({"op": "game", "g": self._h, "m": method, "args": enc(list(args))})
+            args = enc(list(args))
+            key = None
+            if method in self._pure:
+                key = dumps([self._h, method, args], ensure_ascii=True, allow_nan=False)
+                if key in MEMO and self._hits < SYNC:
+                    object.__setattr__(self, "_hits", self._hits + 1)
+                    return dec(MEMO[key])
+            msg = {"op": "game", "g": self._h, "m": method, "args": args}
+            if self._hits:
+                msg["n"] = self._hits
+                object.__setattr__(self, "_hits", 0)
+            value = request(msg, raw=True)
+            if key is not None and len(MEMO) < MEMO_SIZE:
+                MEMO[key] = value
+            return dec(value)
 
         def is_terminal(self, state):
             return self._call("is_terminal", (state,))
@@ -199,6 +231,8 @@ def main():  # pragma: no cover -- runs in the child interpreter (tests/test_gra
         return v
 
     GAMES, ORIG = {}, {}
+    # The grader's answers to the pure methods of a game (see GameProxy), by the encoded call.
+    MEMO, MEMO_SIZE, SYNC = {}, 200_000, 500
     NS = {"__name__": "__main__", "__builtins__": builtins}
 
     def failure(exc, what=None):
@@ -230,7 +264,7 @@ def main():  # pragma: no cover -- runs in the child interpreter (tests/test_gra
         except (TypeError, ValueError, RecursionError) as exc:
             return {"op": "err", "type": "ReturnedObject", "msg": f"returned {exc}", "fname": None, "line": None}
 
-    def request(msg):
+    def request(msg, raw=False):
         send(msg)
         while True:
             line = readline()
@@ -239,7 +273,7 @@ def main():  # pragma: no cover -- runs in the child interpreter (tests/test_gra
             reply = loads(line)
             op = reply["op"]
             if op == "ret":
-                return dec(reply["v"])
+                return reply["v"] if raw else dec(reply["v"])
             if op == "err":
                 kind = getattr(builtins, reply["type"], None)
                 if not (isinstance(kind, type) and issubclass(kind, Exception)):

@@ -20,6 +20,8 @@ import os
 import signal
 import threading
 
+_HERE = threading.local()
+
 #: The environment variable that sets the seconds a check in the kernel may take.
 LIMIT_VAR = "GAMETREES_CHECK_LIMIT"
 #: Set (to "1") by ``python -m gametrees.assignments autograde`` for the kernels nbgrader starts: the costly
@@ -41,7 +43,37 @@ def deferred():
     >>> deferred()
     False
     """
+    if getattr(_HERE, "outside", 0):
+        return False
     return os.environ.get(DEFER_VAR) == "1" and os.environ.get("NBGRADER_EXECUTION") == "autograde"
+
+
+@contextlib.contextmanager
+def outside_kernel():
+    """Within the block, in this thread, :func:`deferred` is False: the grader's own checks never defer.
+
+    The grader decides the points in the process that runs nbgrader, whose environment holds both
+    variables while nbgrader autogrades (nbgrader sets ``NBGRADER_EXECUTION`` around the whole
+    conversion). A flag of this thread, not the environment, says "this is the grader": the
+    environment is left alone, so a kernel nbgrader starts meanwhile (in another thread) still defers.
+    Setting the flag in a student's kernel only makes the kernel run its checks itself.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.update({"GAMETREES_CLEAN_GRADER": "1", "NBGRADER_EXECUTION": "autograde"})
+    >>> with outside_kernel():
+    ...     deferred()
+    False
+    >>> deferred()
+    True
+    >>> _ = [os.environ.pop(k) for k in ("GAMETREES_CLEAN_GRADER", "NBGRADER_EXECUTION")]
+    """
+    _HERE.outside = getattr(_HERE, "outside", 0) + 1
+    try:
+        yield
+    finally:
+        _HERE.outside -= 1
 
 
 class OutOfTime(BaseException):

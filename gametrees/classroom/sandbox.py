@@ -7,7 +7,12 @@ memory and file size), sends it the learner's cells, and hands the grader one
 :class:`LearnerFunction` per graded function. Calling one runs the learner's
 function in the child; every game method it calls comes back over the pipe and
 runs here, on the grader's own game object, so the checks see exactly which
-states it looked at and which leaves it evaluated. The grader's process never
+leaves it evaluated and which children it generated. The one exception: a
+repeated call of a method the game's class declares pure and unrecorded
+(:func:`pure_methods`, e.g. ``to_move`` of a test tree) is answered by the child
+from a copy of the grader's first answer (its count still reaches the grader's
+budget of calls); ``utility`` of a game that logs the leaves, and ``result`` of
+one that logs the children, always come here. The grader's process never
 runs learner code and never unpickles anything from the child: replies are
 JSON, decoded into plain numbers, strings and containers.
 
@@ -28,6 +33,7 @@ import json
 import keyword
 import math
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -57,9 +63,7 @@ class ChildBroken(BaseException):
     """The child ended, or sent what is not the protocol (its code wrote to the grader's pipe)."""
 
 
-def _limits():  # pragma: no cover -- runs in the child between fork and exec
-    import resource
-
+def _limits():  # pragma: no cover -- runs in the child between fork and exec (imports nothing: may be threaded)
     for what, value in ((resource.RLIMIT_AS, _MEMORY), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0)):
         try:
             resource.setrlimit(what, (value, value))
@@ -198,7 +202,7 @@ class Sandbox:
         return self._game_ids[key]
 
     def _game_attrs(self, game):
-        attrs = {}
+        attrs = {"*pure": pure_methods(game)}
         for name in ("initial", "rows", "cols", "k"):
             if hasattr(game, name):
                 try:
@@ -324,6 +328,9 @@ class Sandbox:
                     self._send({"op": "err", "type": "AttributeError",
                                 "msg": f"the game has no method {str(method)[:40]!r} here"})
                     continue
+                repeats = msg.get("n")
+                if type(repeats) is int and 0 < repeats <= MEMO_SYNC and type(getattr(target, "calls", None)) is int:
+                    target.calls += repeats  # calls the child answered from its memo count towards the budget
                 fn = getattr(target, method)
             elif op == "cb":
                 fn = self._callbacks.get(msg.get("cb"))
@@ -396,6 +403,35 @@ class Sandbox:
                 exc_type = type(_safe_name(kind, "LearnerError"), (Exception,), {})
         exc = exc_type(msg)
         _raise_in(exc, reply.get("fname"), reply.get("line"))
+
+
+#: Game methods the child may answer itself when repeated (see :func:`pure_methods`), and how many such
+#: answers it may give before one call goes to the grader again (child.py's ``SYNC``).
+MEMO_METHODS = frozenset({"is_terminal", "to_move", "actions", "result", "utility"})
+MEMO_SYNC = 500
+
+
+def pure_methods(game):
+    """The methods of ``game`` the child may answer from its memo when called again with the same arguments.
+
+    Those the game's own class (not a base class: a subclass that records calls must say so itself)
+    lists in ``PURE_METHODS``: their answer depends only on their arguments and nobody records their
+    calls. A call the grader must see (``utility`` of a game that logs the leaves evaluated, ``result``
+    of one that logs the children generated) is never among them, so it always comes to the grader.
+
+    Examples
+    --------
+    >>> class Logged:
+    ...     PURE_METHODS = ("to_move", "actions", "make")
+    >>> class Sub(Logged):
+    ...     pass
+    >>> pure_methods(Logged()), pure_methods(Sub())
+    (['actions', 'to_move'], [])
+    """
+    declared = type(game).__dict__.get("PURE_METHODS", ())
+    if not isinstance(declared, (tuple, frozenset, set, list)):
+        return []
+    return sorted(m for m in declared if m in MEMO_METHODS)
 
 
 def method_returns_state(op, method):

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import ast
 import html
+import json
 import math
-import os
 import re
 
 from .. import exercises as _exercises
@@ -39,7 +39,7 @@ from ..games import ConnectFour
 from .checks import check_answer, check_best_move, check_code
 from .connect_four import check_connect4_evaluation, check_tournament
 from .ids import normal
-from .limits import DEFER_VAR
+from .limits import outside_kernel
 from .questions import ASSIGNMENTS, assignment_of
 from .sandbox import CallTimedOut, ChildBroken, Sandbox
 from .scoring import MIME
@@ -474,6 +474,49 @@ def _load_errors(box):
     return out
 
 
+def once_per_position(evaluate):
+    """``evaluate`` (a learner's function run in the child) asked once per position: a repeat gets the number
+    it returned the first time.
+
+    A tournament's searches meet the same Connect Four position again and again (about half of the
+    calls in A3's two tournaments of 20 games are repeats), and each call is a round trip to the
+    child. The evaluation is graded as what it is asked to be, a number for each position; only a
+    plain number (int or float) is remembered, so an error, a timeout or a returned object is met
+    again on every call, as before. Every position the search evaluates is still evaluated by the
+    learner's own code in the child, under the child's refusals. (An evaluation that returns
+    different numbers for the same position, e.g. a random one, plays other games here than in the
+    kernel; it did already, since the child's random numbers are not the kernel's.)
+
+    Examples
+    --------
+    >>> calls = []
+    >>> def evaluate(state):
+    ...     calls.append(state)
+    ...     return 0.5
+    >>> once = once_per_position(evaluate)
+    >>> once((1, 2)), once((1, 2)), once((3, 4)), len(calls)
+    (0.5, 0.5, 0.5, 2)
+    """
+    values = {}
+
+    def evaluation(state):
+        try:
+            return values[state]
+        except (KeyError, TypeError):
+            pass
+        value = evaluate(state)
+        if type(value) in (int, float):
+            try:
+                values[state] = value
+            except TypeError:  # an unhashable state is asked every time
+                pass
+        return value
+
+    evaluation.__name__ = getattr(evaluate, "__name__", "evaluate")
+    evaluation.__wrapped__ = evaluate  # its signature is the learner's
+    return evaluation
+
+
 def _run_code(question, assignment, cells, nb, limits):
     """A code question (or A3's evaluation): its feedback, flags and errors."""
     names = [question.function] + ([question.options["uses"]] if "uses" in question.options else [])
@@ -502,8 +545,8 @@ def _run_code(question, assignment, cells, nb, limits):
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
-                fb = check_tournament(fn, question.options["opponent"], games=question.options["games"],
-                                      seed=question.options["seed"])
+                fb = check_tournament(once_per_position(fn), question.options["opponent"],
+                                      games=question.options["games"], seed=question.options["seed"])
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
                        f"{exc} (it was stopped there; a search that never reaches a terminal state, or a loop that "
@@ -517,17 +560,11 @@ def _run_code(question, assignment, cells, nb, limits):
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
-    """See :func:`_decide` (this wrapper makes sure the grader's own checks never defer to themselves)."""
-    saved = os.environ.pop(DEFER_VAR, None)
-    try:
-        return _decide(nb, student, call_limit=call_limit, kernel=kernel)
-    finally:
-        if saved is not None:
-            os.environ[DEFER_VAR] = saved
-
-
-def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
     """The points of every grade cell of a submitted notebook, decided outside its kernel.
+
+    :func:`prepare` (run and check every known question), then :func:`finish` (compare with the
+    kernel's records). The grader's own checks never defer to themselves (see
+    :func:`gametrees.classroom.limits.outside_kernel`).
 
     Parameters
     ----------
@@ -544,7 +581,48 @@ def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
     -------
     NotebookVerdict
     """
+    return finish(prepare(nb, student, call_limit=call_limit), nb, kernel=kernel)
+
+
+def inputs(nb):
+    """Everything of a notebook that :func:`prepare` reads: each code cell's nbgrader metadata and source.
+
+    Two notebooks with the same inputs get the same prepared verdicts; the outputs (the kernel's records,
+    read by :func:`finish`) are not among them.
+    """
+    return [(json.dumps(_meta(c), sort_keys=True, default=str), _source(c)) for c in nb.get("cells", [])
+            if c.get("cell_type") == "code"]
+
+
+class Prepared:
+    """:func:`prepare`'s result: every known question run and checked, before any kernel record is read.
+
+    Attributes: ``student``, ``call_limit``, ``inputs`` (see :func:`inputs`), ``assignment``,
+    ``nb_flags``, ``results`` (per grade cell: ``(grade_id, points, question, fb, flags, errors)``,
+    ``question`` None when not decided here), ``exercise_keys`` (exercise name -> key, as the kernel's
+    counts name them).
+    """
+
+    def __init__(self, student, call_limit, nb_inputs, assignment, nb_flags, results):
+        self.student, self.call_limit, self.inputs = student, call_limit, nb_inputs
+        self.assignment, self.nb_flags, self.results = assignment, nb_flags, results
+
+
+def prepare(nb, student, *, call_limit=CALL_LIMIT):
+    """Run and check every known question of ``nb`` (its code in child interpreters); no output is read.
+
+    It reads only :func:`inputs` (sources and nbgrader metadata), so it may run while nbgrader's kernel
+    executes the same notebook (see :mod:`gametrees.classroom.autograding`); :func:`finish` then compares
+    with what the kernel recorded. Safe to call in a thread: the checks it runs never defer to the grader
+    (:func:`gametrees.classroom.limits.outside_kernel`), whatever the process's environment says.
+    """
+    with outside_kernel():
+        return _prepare(nb, student, call_limit)
+
+
+def _prepare(nb, student, call_limit):
     student = normal(student)
+    nb_inputs = inputs(nb)
     grade_cells = [c for c in nb.get("cells", []) if _meta(c).get("grade") and _meta(c).get("grade_id")]
     assignment = assignment_of([_meta(c)["grade_id"] for c in grade_cells])
     cells = student_cells(nb)
@@ -554,15 +632,13 @@ def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
     if typed and typed != student:
         nb_flags.append(f"the id typed in the notebook ({typed!r}) is not the submission's ({student!r}): graded "
                         f"against {student!r}'s trees")
-    counts = kernel_counts(nb)
-    verdicts = []
+    results = []
     for cell in grade_cells:
         meta = _meta(cell)
         gid, points = meta["grade_id"], meta.get("points", 0) or 0
         question = assignment.questions.get(gid) if assignment else None
-        record = kernel_record(cell) if kernel else None
         if question is None or not question.matches(_source(cell)):
-            verdicts.append(Verdict(gid, points, decided=False, kernel=record))
+            results.append((gid, points, None, None, [], []))
             continue
         if question.kind == "answer":
             ex = exercises[question.exercise]
@@ -570,16 +646,47 @@ def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
             fb, flags, errors, loaded = _run_answer(question, ex, cells, (call_limit,))
             _attempts.reset(ex.key)
             flags = per_exercise.get(question.exercise, []) + flags
-            base = ex.key.split("#")[0]
+        else:
+            fb, flags, errors, loaded = _run_code(question, assignment, cells, nb, (call_limit,))
+        nb_flags.extend(f for f in loaded if f not in nb_flags)
+        results.append((gid, points, question, fb, flags, errors))
+    prepared = Prepared(student, call_limit, nb_inputs, assignment, nb_flags, results)
+    prepared.exercise_keys = {name: ex.key for name, ex in exercises.items()}
+    return prepared
+
+
+def finish(prepared, nb, *, kernel=True):
+    """The :class:`NotebookVerdict` of a :class:`Prepared` notebook, compared with the kernel's records in ``nb``.
+
+    Raises
+    ------
+    ValueError
+        If ``nb``'s :func:`inputs` are not the ones ``prepared`` ran (then :func:`decide` it instead).
+    """
+    if inputs(nb) != prepared.inputs:
+        raise ValueError("the notebook is not the one prepared: its cells' sources or nbgrader metadata differ")
+    student, assignment = prepared.student, prepared.assignment
+    counts = kernel_counts(nb)
+    records = {}
+    for cell in nb.get("cells", []):
+        meta = _meta(cell)
+        if meta.get("grade") and meta.get("grade_id"):
+            records[meta["grade_id"]] = kernel_record(cell) if kernel else None
+    verdicts = []
+    for gid, points, question, fb, flags, errors in prepared.results:
+        record = records.get(gid)
+        if question is None:
+            verdicts.append(Verdict(gid, points, decided=False, kernel=record))
+            continue
+        flags = list(flags)
+        if question.kind == "answer":
+            base = prepared.exercise_keys[question.exercise].split("#")[0]
             seen = sum(v.get("checks", 0) for k, v in counts.items()
                        if k.split("#")[0] == base and isinstance(v.get("checks"), int))
             if seen > 3:
                 flags.append(f"the graded exercise was checked {seen} times when the notebook ran for grading "
                              "(its check cell runs once)")
-        else:
-            fb, flags, errors, loaded = _run_code(question, assignment, cells, nb, (call_limit,))
-        nb_flags.extend(f for f in loaded if f not in nb_flags)
-        v = Verdict(gid, points, feedback=fb, flags=flags, errors=errors, kernel=record, question=question)
+        v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
         v.integrity = any(f.endswith("while graded: refused") for f in flags)
         if v.integrity:
             v.earned = 0.0
@@ -597,7 +704,8 @@ def _decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
                     v.flags.append(f"the notebook's check ran against {normal(kid)!r}'s trees, not the "
                                    f"submission's ({student!r})")
         verdicts.append(v)
-    return NotebookVerdict(student, assignment.key if assignment else None, verdicts, nb_flags, counts)
+    return NotebookVerdict(student, assignment.key if assignment else None, verdicts, list(prepared.nb_flags),
+                           counts)
 
 
 def known_assignments():

@@ -123,6 +123,9 @@ class TicTacToe(Game):
     """
 
     initial = (0, 0)
+    #: Methods whose answer depends only on their arguments (nothing is recorded): a proxy of this game in
+    #: another process may answer a repeated call itself (see gametrees.classroom.sandbox.pure_methods).
+    PURE_METHODS = ("is_terminal", "to_move", "actions", "result", "utility")
 
     # -- the protocol --------------------------------------------------------
 

@@ -258,6 +258,10 @@ def check_callable(fn, where, signature, nargs):
 class CountingTree(TreeGame):
     """A tree as a game for learner code: counts calls, logs evaluations and generated children."""
 
+    #: Methods whose answer depends only on the state and whose calls are not logged (only counted):
+    #: the grader's child interpreter may answer a repeat itself (``utility`` and ``result`` are logged).
+    PURE_METHODS = ("is_terminal", "to_move", "actions")
+
     def __init__(self, G):
         super().__init__(G)
         self.calls = 0
@@ -383,6 +387,9 @@ class ListStateGame(Game):
 
 class CountingTicTacToe(TicTacToe):
     """Tic-tac-toe for learner code: counts calls and logs evaluations."""
+
+    #: As :attr:`CountingTree.PURE_METHODS` (``utility`` is logged).
+    PURE_METHODS = ("is_terminal", "to_move", "actions", "result")
 
     def __init__(self):
         self.calls = 0
