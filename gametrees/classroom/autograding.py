@@ -247,6 +247,7 @@ def _config(course, call_limit):
 
 
 _API = {}
+_CLASHES = ("database is locked", "Address already in use")
 
 
 def _grade_one(args):
@@ -258,9 +259,13 @@ def _grade_one(args):
         _API["api"] = NbGraderAPI(config=_config(course, call_limit))
     t0 = time.perf_counter()
     result = {}
-    for attempt in range(3):  # the gradebook is one SQLite file: a write may meet another worker's lock
+    for attempt in range(3):
         result = _API["api"].autograde(assignment, student)
-        if result["success"] or "database is locked" not in (result.get("error", "") + result.get("log", "")):
+        said = (result.get("error") or "") + (result.get("log") or "")
+        # Two passing clashes between workers, tried again: the gradebook is one SQLite file (a write may
+        # meet another worker's lock), and two kernels starting at once may pick the same free TCP port
+        # (jupyter_client's "ZMQError: Address already in use"), which ends that kernel at start-up.
+        if result["success"] or not any(clash in said for clash in _CLASHES):
             break
         time.sleep(0.5 + attempt)
     seconds = time.perf_counter() - t0
