@@ -125,3 +125,39 @@ def best_root_child(spec, root_player="max"):
     vals = [brute_value(k, other(players[()])) for k in spec]
     target = max(vals) if players[()] == "max" else min(vals)
     return vals.index(target)
+
+
+def reference_fail_hard(spec, root_player="max"):
+    """Fail-hard alpha-beta (textbook rule) on nested lists: a node cut against its window returns the
+    window's bound (β at MAX, α at MIN), any other node the best of what its children return.
+
+    Returns ``{path: returned value}`` for every visited inner node.
+    """
+    players = players_of(spec, root_player)
+    returned = {}
+
+    def search(sub, path, alpha, beta):
+        if not isinstance(sub, list):
+            return sub
+        maximize = players[path] == "max"
+        value = -math.inf if maximize else math.inf
+        result = None
+        for i, kid in enumerate(sub):
+            v = search(kid, path + (i,), alpha, beta)
+            if maximize:
+                value = max(value, v)
+                if value >= beta:
+                    result = beta
+                    break
+                alpha = max(alpha, value)
+            else:
+                value = min(value, v)
+                if value <= alpha:
+                    result = alpha
+                    break
+                beta = min(beta, value)
+        returned[path] = value if result is None else result
+        return returned[path]
+
+    search(spec, (), -math.inf, math.inf)
+    return returned

@@ -11,11 +11,14 @@ folded solutions pass their checks.
 import re
 
 import pytest
+from hypothesis import given, settings, strategies as st
+from reference import reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
 from gametrees.exercises import attempts
 from gametrees.exercises.attempts import TWIN_PREFIX
+from gametrees.exercises.lessons import l03_alpha_beta
 from gametrees.exercises.misconceptions import CATALOGUE
 from gametrees.games import TicTacToe
 
@@ -517,3 +520,20 @@ def test_minimax_claims_each_way():
     fb = ex.check_minimax_claims({"a": False, "b": True, "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
+
+
+# Lesson 03's fail-hard values are read from the engine's traced fail-soft search; checked here
+# against an independent fail-hard alpha-beta (tests/reference.py) on random trees.
+_SPECS = st.recursive(st.integers(-9, 9), lambda kids: st.lists(kids, min_size=1, max_size=3), max_leaves=18)
+
+
+@settings(max_examples=400, deadline=None)
+@given(spec=st.lists(_SPECS, min_size=1, max_size=3), root=st.sampled_from(["max", "min"]))
+def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root):
+    G = gt.tree_from_nested(spec, root_player=root)
+    label = {n: G.nodes[n]["label"] for n in G}
+    _, _, soft = reference_alphabeta(spec, root_player=root)
+    hard = reference_fail_hard(spec, root_player=root)
+    inner = {p for p in soft if G.out_degree(p)}
+    assert l03_alpha_beta._returns(G, hard=False) == {label[p]: soft[p] for p in inner}
+    assert l03_alpha_beta._returns(G, hard=True) == {label[p]: hard[p] for p in inner}

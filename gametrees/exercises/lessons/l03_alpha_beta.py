@@ -212,34 +212,35 @@ def _worked_order(tree, mine):
 
 
 def _returns(G, hard):
-    """What every inner node of ``G`` returns to its parent under alpha-beta (textbook rule), fail-soft or fail-hard."""
+    """What every inner node of ``G`` that alpha-beta visits returns to its parent (textbook rule),
+    fail-soft or fail-hard, read from the engine's traced search (no second search here).
+
+    Fail-soft values are the engine's own. Fail-hard visits the same nodes; a node whose value
+    crossed its window returns that window's bound instead (β at a MAX node, α at a MIN node: the
+    bound a node is cut against never changes inside it), and any other node takes the largest or
+    smallest of what its visited children return.
+    """
+    r = alphabeta(G, trace=True)
+    searched = r.graph.nodes
+    entry = {e.node: (e.alpha, e.beta) for e in r.trace if e.kind == "enter"}
+    crossed = {e.node for e in r.trace if e.kind == "update" and e.info[3]}
     out = {}
 
-    def search(n, alpha, beta):
-        kids = list(G.successors(n))
-        if not kids:
+    def back_up(n):  # a fold over the searched tree, bottom-up
+        if not G.out_degree(n):
             return G.nodes[n]["utility"]
+        kids = [back_up(k) for k in G.successors(n) if searched[k].get("status") == "visited"]
         maximize = G.nodes[n]["player"] == "max"
-        value = -math.inf if maximize else math.inf
-        result = None
-        for k in kids:
-            v = search(k, alpha, beta)
-            if maximize:
-                value = max(value, v)
-                if value >= beta:
-                    result = beta if hard else value
-                    break
-                alpha = max(alpha, value)
-            else:
-                value = min(value, v)
-                if value <= alpha:
-                    result = alpha if hard else value
-                    break
-                beta = min(beta, value)
-        out[G.nodes[n]["label"]] = value if result is None else result
-        return out[G.nodes[n]["label"]]
+        if not hard:
+            value = searched[n]["value"]
+        elif n in crossed:
+            value = entry[n][1] if maximize else entry[n][0]
+        else:
+            value = max(kids) if maximize else min(kids)
+        out[G.nodes[n]["label"]] = value
+        return value
 
-    search(G.graph["root"], -math.inf, math.inf)
+    back_up(G.graph["root"])
     return out
 
 

@@ -34,6 +34,7 @@ import random
 
 from ...games import MAX, MIN
 from ...search import minimax
+from ..by_hand import twin_trees
 from ..feedback import fmt, malformed
 from ..feedback import unanswered as _unanswered
 
@@ -60,27 +61,15 @@ def number_answer(x, what):
     return float(x), None
 
 
-def twin_tree(G, seed, avoid=(), values=None):
-    """A copy of the game tree ``G`` with other leaf values: same shape, same players, same labels.
-
-    ``values`` is the range of the new whole-number leaf values (the range of
-    ``G``'s own by default); the twin's root value is none of ``avoid`` (e.g.
-    the exercise's own answer) and its leaves are not ``G``'s, when that can be
-    had in a few hundred tries.
-    """
-    leaves = [n for n in G if G.out_degree(n) == 0]
-    old = [G.nodes[n]["utility"] for n in leaves]
-    low, high = values or (math.floor(min(old)), math.ceil(max(old)))
-    if high - low < 4:
-        low, high = low - 3, high + 3
-    rng = random.Random(seed)
-    for _ in range(300):
-        H = G.copy()
-        for n in leaves:
-            H.nodes[n]["utility"] = rng.randint(low, high)
-        if [H.nodes[n]["utility"] for n in leaves] != old and minimax(H, trace=False).value not in avoid:
-            return H
-    return H  # pragma: no cover - tiny ranges only
+def twin_tree(G, seed, avoid=()):
+    """A twin of the game tree ``G`` (:func:`~gametrees.exercises.by_hand.twin_trees`: same shape, players
+    and labels, other leaf values) whose root value is none of ``avoid`` (e.g. the exercise's own answer),
+    when a few hundred tries find one."""
+    twin = None
+    for twin in twin_trees(G, random.Random(seed), tries=300):
+        if minimax(twin, trace=False).value not in avoid:
+            break
+    return twin
 
 
 def worked_minimax(G):
