@@ -1,4 +1,4 @@
-"""The command line: ``python -m gametrees tournament ...``, ``... play ...`` and ``... export ...``.
+"""The command line: ``python -m gametrees tournament ...``, ``... play ...``, ``... export ...`` and ``... site ...``.
 
 ``tournament``
     Two agents play a series of games; one line per game, then a summary::
@@ -21,13 +21,27 @@
         $ python -m gametrees export --tree "[[3,12,8],[2,4,6],[14,5,2]]" --answer alphabeta.svg
         wrote alphabeta.svg: the answer (alphabeta) as SVG, 68.8 kB
 
+``site``
+    The course as a static website that works offline: every lesson as a page, the lesson
+    map as the index, the assignments' student versions as downloads, a page on how to run
+    the lessons, maths by a MathJax copied into the site (:mod:`gametrees.site`)::
+
+        $ python -m gametrees site site/
+        wrote site/index.html: the lesson map, 4.3 kB
+        ...
+        site: 8 lessons, 3 downloads, 6.0 MB in 3.7 s; open site/index.html
+
+    It writes only into a new or empty folder or one it built before (``--force`` for
+    another), and never among the notebooks.
+
 Every command has ``--help``.  A bad argument gets one line on standard error
 and exit code 2; an illegal move typed in a game gets one line and the
 question again; there is never a traceback.
 
 This module may import every layer of the package; the exports (and with
-them matplotlib) only inside the ``export`` command, so that ``python -m
-gametrees --help`` starts quickly.
+them matplotlib) only inside the ``export`` command, and the site (with
+nbconvert) only inside the ``site`` command, so that ``python -m gametrees
+--help`` starts quickly.
 """
 
 from __future__ import annotations
@@ -197,8 +211,8 @@ def _agent_options(parser):
 def build_parser():
     """Return the argument parser of ``python -m gametrees``."""
     parser = _Parser(prog=PROG, description="Game-tree search agents: tournaments and play; "
-                                            "exports of trees for exams and slides.")
-    commands = parser.add_subparsers(dest="command", metavar="{tournament,play,export}",
+                                            "exports of trees for exams and slides; the course as a website.")
+    commands = parser.add_subparsers(dest="command", metavar="{tournament,play,export,site}",
                                      parser_class=_Parser)
 
     t = commands.add_parser(
@@ -270,6 +284,21 @@ def build_parser():
                    help="overwrite an existing file that an earlier export did not write (without "
                         "it, only the command's own earlier output is replaced); the --json input "
                         "file is never overwritten")
+
+    w = commands.add_parser(
+        "site", help="build the course as a static website that works offline",
+        description="Build the course as a static website in OUT_DIR: every lesson as a page in order "
+                    "(replays step in the page), the lesson map as the index, the assignments' student "
+                    "versions as downloads, a page on how to run the lessons, maths typeset by a MathJax "
+                    "copied into the site. No page requests anything from another host. The notebooks "
+                    "are read, never written.",
+        epilog=f"example: {PROG} site site/   (then open site/index.html)")
+    w.add_argument("out_dir", metavar="OUT_DIR",
+                   help="the site's folder: new, empty, or a site this command built before (its files "
+                        "are replaced); never inside notebooks/")
+    w.add_argument("--force", action="store_true",
+                   help="write into a folder that is not empty and was not built by this command "
+                        "(files of the same name are replaced; nothing else is removed)")
     return parser
 
 
@@ -516,6 +545,19 @@ def _check_overwrites(args, targets):
                              "overwrite it, or another path")
 
 
+def run_site(args, out):
+    # Only this command converts notebooks: nbconvert is loaded here, never for --help or the others.
+    from .site import build_site
+
+    try:
+        report = build_site(args.out_dir, force=args.force)
+    except (ValueError, OSError) as error:
+        raise UsageError(str(error)) from None
+    for line in report.lines():
+        print(line, file=out)
+    return 0
+
+
 def _ffmpeg():
     from matplotlib import animation
 
@@ -553,7 +595,7 @@ def main(argv=None, out=None, read=input):
     except SystemExit as stop:
         return stop.code
     if args.command is None:
-        print(f"{PROG}: error: choose a command: tournament, play or export (see {PROG} --help)",
+        print(f"{PROG}: error: choose a command: tournament, play, export or site (see {PROG} --help)",
               file=sys.stderr)
         return 2
     try:
@@ -561,6 +603,8 @@ def main(argv=None, out=None, read=input):
             return run_tournament(args, out)
         if args.command == "export":
             return run_export(args, out)
+        if args.command == "site":
+            return run_site(args, out)
         return run_play(args, out, read)
     except UsageError as error:
         print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)

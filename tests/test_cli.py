@@ -138,7 +138,7 @@ BAD_ARGUMENTS = [
     (("play", "connect4", "--seconds", "-2"), "expected a positive number of seconds"),
     (("play", "nim", "--bogus"), "unrecognized arguments: --bogus"),
     (("fight",), "invalid choice: 'fight'"),
-    ((), "choose a command: tournament, play or export"),
+    ((), "choose a command: tournament, play, export or site"),
 ]
 
 
