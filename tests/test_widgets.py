@@ -399,17 +399,22 @@ def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     assert outputs[0] == []
     for cell in outputs[1:3]:  # the widgets: one output each, no stray figure
         assert len(cell) == 1
-        assert set(cell[0]["data"]) == {"application/vnd.jupyter.widget-view+json", "image/png", "text/plain"}
+    view = {"application/vnd.jupyter.widget-view+json", "image/png", "text/plain"}
+    assert set(outputs[1][0]["data"]) == view | {"text/html"}  # the replay: and its kernel-free player
+    assert outputs[1][0]["data"]["text/html"].startswith('<div class="gt-player" data-steps="26"')
+    assert set(outputs[2][0]["data"]) == view
     assert outputs[1][0]["data"]["text/plain"].startswith("Replay(alphabeta: 26 steps over 13 nodes; value 3)")
     assert len(outputs[3]) == 1 and "image/png" in outputs[3][0]["data"]  # the figure, once
-    # An HTML export of a notebook saved without widget state shows the static figures.
+    # An HTML export of the notebook stored for readers shows the player and the static figures.
     from nbconvert import HTMLExporter
 
-    nb.metadata.pop("widgets", None)
-    html, _ = HTMLExporter().from_notebook_node(nb)
+    from gametrees.site.readers import for_readers
+
+    html, _ = HTMLExporter().from_notebook_node(for_readers(nb))
     import re
 
     assert len(re.findall(r'<img[^>]*src="data:image/png', html)) == 3
+    assert html.count('<div class="gt-player"') == 1 and "widget-view+json" not in html
 
 
 # ----------------------------------------------------------------------------

@@ -8,8 +8,9 @@ What it writes into ``OUT_DIR``:
 ``NN_*.html``
     Each lesson as nbconvert's ``lab`` template shows it, with links to the previous and next lessons and
     to the index. The notebooks are read, never written: each is converted from a copy in memory, made
-    *for readers* (no widget state, no widget views where an output has another representation, so a
-    replay shows its kernel-free player or its picture). Links between lessons point at their pages.
+    *for readers* (:func:`gametrees.site.readers.for_readers`: no widget state, no widget views, so a
+    replay shows its kernel-free player and a widget its picture). Links between lessons point at their
+    pages.
 ``how-to-run.html``
     How to run the lessons for real: the README's first command, read from README.md at build time,
     and what a reader of the site cannot do without Python.
@@ -66,7 +67,6 @@ _MATHJAX = "mathjax"
 _CSS = "site.css"
 _HOW_TO = "how-to-run.html"
 _INDEX = "index.html"
-_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: nbgrader's markers of what a student version must not hold.
 _SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS")
 #: The parts of jupyter-server-mathjax's MathJax 2.7 that the pages load: the combined configuration,
@@ -332,18 +332,6 @@ def _check_target(out_dir: Path, root: Path, force: bool):
 # ----------------------------------------------------------------------------------------------------
 
 
-def _for_readers(nb):
-    """Stand-in for :func:`gametrees.site.readers.for_readers` until it lands: no widget state in the
-    metadata, and no widget view in an output that has another representation. Changes ``nb`` in place."""
-    nb.metadata.pop("widgets", None)
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if _WIDGET_VIEW in data and len(data) > 1:
-                del data[_WIDGET_VIEW]
-    return nb
-
-
 def _mathjax_source() -> Path:
     try:
         import jupyter_server_mathjax
@@ -392,7 +380,9 @@ def _lesson_links(page: str, lessons, assignments) -> str:
 
 
 def _lesson_page(exporter, lesson, previous, following, lessons, assignments) -> str:
-    nb = _for_readers(_read(lesson.path))  # a copy in memory: the notebook itself is never written
+    from .readers import for_readers
+
+    nb = for_readers(_read(lesson.path))  # a copy in memory: the notebook itself is never written
     nb.metadata["title"] = f"{lesson.title} · gametrees"
     nav = {"index": _INDEX, "css": _CSS, "mathjax": exporter.mathjax_url,
            "previous": previous and {"href": previous.href, "title": previous.title},

@@ -34,6 +34,7 @@ from ..games import MAX, MIN
 from ..search import SearchResult
 from ..trace import frame as _frame
 from .output import bundle_with_png, new_figure, page_note, render_png
+from .player import MAX_PLAYER_STEPS, player_html
 
 __all__ = ["Replay", "replay"]
 
@@ -181,6 +182,7 @@ class Replay(widgets.VBox):
         self._background = None
         self._legend()
         self._static_png = None
+        self._player = None
         self._names = self.trace[0].names
         if self._mcts:  # "next playout": the first step of each playout after the first
             self._cuts = [i + 1 for i, e in enumerate(self.trace[:-1]) if e.kind == "backup"]
@@ -284,8 +286,8 @@ class Replay(widgets.VBox):
     def _on_speed(self, change):
         self.play.interval = int(change["new"])
 
-    def _info_html(self, extra=""):
-        fr = self._frame
+    def _info_html(self, extra="", fr=None):
+        fr = fr or self._frame
         n = len(self.trace)
         if self._mcts:
             done, grown = fr.playouts, len(fr.order)
@@ -302,9 +304,15 @@ class Replay(widgets.VBox):
             text += f" · <i>{html.escape(extra)}</i>"
         return f"<span style='color:#555'>{text}</span>"
 
-    def _render(self):
-        fr = _frame(self.trace, self.k)
-        self._frame = fr
+    def _words(self, fr):
+        """The step's sentence, its window (MCTS: counts) in words, and its counter line (HTML)."""
+        sentence = f"<b>{fr.k + 1}.</b> {html.escape(fr.text)}"
+        window = _mcts_words(fr, self._names) if self._mcts else _window_words(fr, self._names)
+        return sentence, window, self._info_html(fr=fr)
+
+    def _paint(self, k):
+        """Draw the frame after event ``k`` on the figure; return it and its PNG."""
+        fr = _frame(self.trace, k)
         for artist in self._artists:
             artist.remove()
         self._artists = self._drawing.paint(self._ax, self._geom, self._drawing.scene(fr), None, legend=False)
@@ -321,10 +329,13 @@ class Replay(widgets.VBox):
         canvas.restore_region(self._background)
         for artist in sorted(self._artists, key=lambda a: a.get_zorder()):
             self._ax.draw_artist(artist)
-        self.image.value = render_png(self.figure, draw=False)
-        self.sentence.value = f"<b>{fr.k + 1}.</b> {html.escape(fr.text)}"
-        self.window.value = _mcts_words(fr, self._names) if self._mcts else _window_words(fr, self._names)
-        self.info.value = self._info_html()
+        return fr, render_png(self.figure, draw=False)
+
+    def _render(self):
+        fr, png = self._paint(self.k)
+        self._frame = fr
+        self.image.value = png
+        self.sentence.value, self.window.value, self.info.value = self._words(fr)
 
     # -- where widgets do not run ----------------------------------------------------
 
@@ -339,6 +350,39 @@ class Replay(widgets.VBox):
             self._static_png = render_png(fig)
         return self._static_png
 
+    def player_html(self):
+        """The replay as HTML that steps without a kernel (:func:`gametrees.widgets.player.player_html`).
+
+        Every frame is drawn as the widget draws it, with its sentence, window
+        and counter; the player starts on the finished search. ``None`` for a
+        search of more than :data:`~gametrees.widgets.player.MAX_PLAYER_STEPS`
+        steps (the page would be too heavy: the output then shows the finished
+        picture only).
+        """
+        if self._player is None:
+            n = len(self.trace)
+            if n > MAX_PLAYER_STEPS:
+                return None
+            pngs, words = [], []
+            try:
+                for k in range(n):
+                    fr, png = self._paint(k)
+                    pngs.append(png)
+                    words.append(self._words(fr))
+            finally:
+                self._paint(self.k)  # the figure shows the widget's step again
+            sentences, windows, infos = zip(*words)
+            alt = f"{self.result.algorithm} search tree, step by step"
+            if self._mcts:
+                kw = dict(next_label="next playout ▶▶", next_title="jump to the next playout's first step",
+                          none_left="This is the last playout.")
+            else:
+                kw = dict(next_label="next cutoff ✂", next_title="jump to the next pruning",
+                          none_left="No cutoff after this step.")
+            self._player = player_html(pngs, sentences, windows, infos, cuts=self._cuts, alt=alt,
+                                       interval=self.play.interval, **kw)
+        return self._player
+
     def __repr__(self):
         if self._mcts:
             return (f"Replay(mcts: {len(self.trace)} steps, {self.result.stats['playouts']} playouts, "
@@ -349,7 +393,11 @@ class Replay(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to replay it step by step; the image shows the finished search)"
-        return bundle_with_png(self, data, self.static_png(), text)
+        data = bundle_with_png(self, data, self.static_png(), text)
+        player = self.player_html()
+        if player is not None:  # where no kernel runs: a player that steps without one
+            data["text/html"] = player
+        return data
 
 
 def replay(result, *, start=0, interval=600, dpi=100, **options):
