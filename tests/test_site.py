@@ -3,7 +3,7 @@ and in a real browser.
 
 As files:
 
-- every lesson ``notebooks/NN_*.ipynb`` has a page, in order, titled by its first heading, with links to
+- every lesson ``notebooks/NN_*.ipynb`` has a page, in order, every replay in it a kernel-free player, titled by its first heading, with links to
   the previous and next lessons and to the index; links between lessons point at pages;
 - the index is the lesson map: each lesson's title and the README's words for what it teaches, in order;
   every link on every page points at a file of the site;
@@ -19,7 +19,7 @@ In Chromium (Debian's, through playwright, launched as ``tests/browser.py`` laun
 served over http from 127.0.0.1 by a thread of this process (``http.server``), as a published site is
 served: "another host" is then anything but that origin. Every request to another origin is aborted and
 recorded. Each page: no console error, no request left the machine, its maths typeset by MathJax (no
-``$...$`` of the notebook left in the text). Lesson 03 at 1366x900: its first replay's player steps
+``$...$`` of the notebook left in the text), every player wired and on its finished search. Lesson 03 at 1366x900: its first replay's player steps
 back, forward, to the next cutoff and by the slider (keyboard and a set value), and after each the frame,
 the sentence (starting with the step's number), the counter and the slider show that step. Screenshots
 go to ``$GT_SITE_SCREENSHOTS``, else to a pytest temporary folder printed in the output.
@@ -387,6 +387,27 @@ _JS_MATHS = """() => ({
   text: [...document.querySelectorAll('.jp-MarkdownOutput')].map(e => e.innerText).join('\\n')})"""
 
 
+def _replay_cells(path):
+    """How many code cells of a notebook call ``gt.replay(`` outside comments (each shows one replay)."""
+    nb = nbformat.read(path, as_version=4)
+    code = ["\n".join(line.split("#")[0] for line in c.source.splitlines()) for c in nb.cells if c.cell_type == "code"]
+    return sum("gt.replay(" in c for c in code)
+
+
+def test_every_replay_is_a_player(site):
+    counts = {}
+    for lesson in LESSONS:
+        page = (site["out"] / f"{lesson.stem}.html").read_text(encoding="utf-8")
+        counts[lesson.stem] = (_replay_cells(lesson), page.count('<div class="gt-player" data-steps='))
+    assert all(players >= cells for cells, players in counts.values()), counts
+    assert sum(players for _, players in counts.values()) >= 8 and counts["07_monte_carlo_tree_search"][1] >= 1
+
+
+_JS_PLAYERS_WIRED = """() => [...document.querySelectorAll('.gt-player')].map(p => ({
+  wired: !!p.querySelector('.gt-player-controls button.gt-step') && p.getAttribute('data-step') === p.getAttribute('data-steps'),
+  loaded: p.querySelector('img.gt-frame').complete && p.querySelector('img.gt-frame').naturalWidth > 0}))"""
+
+
 def test_every_page_loads_offline_with_its_maths_typeset(served):
     names = ["index.html", "how-to-run.html"] + [f"{p.stem}.html" for p in LESSONS]
     for name in names:
@@ -403,6 +424,8 @@ def test_every_page_loads_offline_with_its_maths_typeset(served):
                 text = " ".join(maths["text"].split())
                 left = [t for t in expected if re.search(r"\$\s*" + re.escape(t) + r"\s*\$", text)]
                 assert not left, f"{name}: raw TeX on the page: {left}"
+            players = page.evaluate(_JS_PLAYERS_WIRED)
+            assert all(p["wired"] and p["loaded"] for p in players), f"{name}: players {players}"
             assert not problems, f"{name}: {problems}"
             assert served["elsewhere"][before:] == [], f"{name} asked other hosts: {served['elsewhere'][before:]}"
         finally:
