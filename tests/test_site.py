@@ -11,8 +11,8 @@ As files:
 - the how-to page quotes the README's first command;
 - no page or style sheet names anything on another host that a browser would fetch (``src``/``href`` of
   script, link, img, iframe, ...; CSS ``url()`` and ``@import``);
-- the notebooks are not written; a non-empty folder that is no earlier build, and any folder among the
-  notebooks, are refused with one line and exit 2; a rebuild replaces the earlier build's files and
+- the notebooks are not written; a non-empty folder that is no earlier build, any folder among the
+  notebooks, and a symbolic link that leads there are refused with one line and exit 2; a rebuild replaces the earlier build's files and
   removes only those it no longer writes.
 
 In Chromium (Debian's, through playwright, launched as ``tests/browser.py`` launches it), the site is
@@ -287,6 +287,16 @@ def test_a_folder_that_is_not_a_site_or_lies_among_the_notebooks_is_refused(tmp_
     file.write_text("x", encoding="utf-8")
     code, _, stderr = _build(file)
     assert code == 2 and "not a folder" in stderr and file.read_text(encoding="utf-8") == "x"
+
+
+def test_a_symbolic_link_into_the_notebooks_is_refused_before_anything_is_written(tmp_path):
+    out = tmp_path / "linked"
+    out.mkdir()
+    (out / "downloads").symlink_to(NOTEBOOKS / "assignments", target_is_directory=True)
+    before = _snapshot(NOTEBOOKS)
+    code, stdout, stderr = _build(out, "--force")
+    assert code == 2 and "symbolic link" in stderr and len(stderr.strip().splitlines()) == 1, stderr
+    assert sorted(p.name for p in out.iterdir()) == ["downloads"] and _snapshot(NOTEBOOKS) == before
 
 
 def test_a_rebuild_replaces_its_own_files_and_removes_only_those(site, tmp_path):

@@ -50,7 +50,7 @@ import html
 import json
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 __all__ = ["Lesson", "Assignment", "Page", "SiteReport", "course_root", "course_lessons", "course_assignments",
@@ -399,14 +399,26 @@ def _pages_env():
                               undefined=jinja2.StrictUndefined)
 
 
-def _write(out_dir: Path, rel: str, data, written: list) -> int:
-    path = out_dir / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    path.write_bytes(data)
-    written.append(rel)
-    return len(data)
+def _check_paths(out_dir: Path, rels, notebooks: Path):
+    """Refuse (before anything is written) a file of the site that a symbolic link would put outside
+    ``out_dir`` or among the notebooks."""
+    base = out_dir.resolve()
+    for rel in rels:
+        path = (out_dir / rel).resolve()
+        if path == notebooks or notebooks in path.parents or base not in path.parents:
+            raise ValueError(f"{out_dir / rel} leads to {path} (a symbolic link): the site writes only inside "
+                             f"{out_dir}, never among the notebooks; remove the link or give another folder")
+
+
+def _write(out_dir: Path, files) -> list:
+    """Write ``files`` ((relative path, bytes) pairs) into ``out_dir``; return their sizes."""
+    sizes = []
+    for rel, data in files:
+        path = out_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        sizes.append(len(data))
+    return sizes
 
 
 def build_site(out_dir, *, root=None, force=False) -> SiteReport:
@@ -478,23 +490,30 @@ def build_site(out_dir, *, root=None, force=False) -> SiteReport:
     how_to = env.get_template("pages/how-to-run.html.j2").render(
         title=how_to_title, command=command, index=_INDEX, first_lesson=lessons[0].path.name, **common)
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     report = SiteReport(out_dir)
-    written = []
-    report.pages.append(Page(_INDEX, "the lesson map", "index", _write(out_dir, _INDEX, index, written), 0.0))
+    files = [(_INDEX, index.encode("utf-8"))]
+    report.pages.append(Page(_INDEX, "the lesson map", "index", 0, 0.0))
     for lesson, page, seconds in converted:
-        size = _write(out_dir, lesson.href, page, written)
-        report.pages.append(Page(lesson.href, lesson.title, "lesson", size, seconds))
-    report.pages.append(Page(_HOW_TO, how_to_title, "how-to", _write(out_dir, _HOW_TO, how_to, written), 0.0))
+        files.append((lesson.href, page.encode("utf-8")))
+        report.pages.append(Page(lesson.href, lesson.title, "lesson", 0, seconds))
+    files.append((_HOW_TO, how_to.encode("utf-8")))
+    report.pages.append(Page(_HOW_TO, how_to_title, "how-to", 0, 0.0))
     for assignment, data in downloads:
-        size = _write(out_dir, assignment.href, data, written)
-        report.pages.append(Page(assignment.href, f"{assignment.title} (student version)", "download", size, 0.0))
-    _write(out_dir, _CSS, css, written)
+        files.append((assignment.href, data))
+        report.pages.append(Page(assignment.href, f"{assignment.title} (student version)", "download", 0, 0.0))
+    report.pages = [replace(page, size=len(data)) for page, (_, data) in zip(report.pages, files)]
+    files.append((_CSS, css))
     for rel in mathjax:
-        report.mathjax_bytes += _write(out_dir, f"{_MATHJAX}/{rel.as_posix()}", (mathjax_source / rel).read_bytes(),
-                                       written)
+        data = (mathjax_source / rel).read_bytes()
+        files.append((f"{_MATHJAX}/{rel.as_posix()}", data))
         report.mathjax_files += 1
-    report.removed = _remove_stale(out_dir, earlier, set(written))
+        report.mathjax_bytes += len(data)
+    _check_paths(out_dir, [rel for rel, _ in files] + [MARKER], (root / _LESSONS).resolve())
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _write(out_dir, files)
+    written = {rel for rel, _ in files}
+    report.removed = _remove_stale(out_dir, earlier, written)
     (out_dir / MARKER).write_text(json.dumps({"generator": _GENERATOR, "version": __version__,
                                               "files": sorted(written)}, indent=1), encoding="utf-8")
     report.seconds = time.perf_counter() - t0
