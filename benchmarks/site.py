@@ -67,7 +67,8 @@ def main(argv=None):
         lesson = page.kind == "lesson"
         rows.append([page.path, page.kind, f"{page.size / 1024:.1f}", f"{page.seconds:.2f}" if lesson else "",
                      ("yes" if page.size < PAGE_TARGET else "NO") if lesson else ""])
-    rows.append([f"mathjax/ ({report.mathjax_files} files)", "MathJax", f"{report.mathjax_bytes / 1024:.1f}", "", ""])
+    rows.append([f"mathjax/ ({report.mathjax_files} files)", "MathJax", f"{report.mathjax_bytes / 1024:.1f}",
+                 "", ""])
     table("Each file of the site", ["file", "kind", "KiB", "convert (s)", "< 3 MB"], rows)
     lessons = [p for p in report.pages if p.kind == "lesson"]
     biggest = max(lessons, key=lambda p: p.size)
@@ -77,7 +78,8 @@ def main(argv=None):
           f"{biggest.size / 1024 / 1024:.2f} MiB" + (f"; >= 3 MB: {', '.join(too_big)}" if too_big else ""))
     slowest = max(times)  # the first build also pays for importing nbconvert and compiling the templates
     print(f"whole build: {seconds:.1f} s (lessons converted in {sum(p.seconds for p in lessons):.1f} s), "
-          f"slowest of {len(times)}: {slowest:.1f} s; < {BUILD_TARGET:.0f} s: {'yes' if slowest < BUILD_TARGET else 'NO'}")
+          f"slowest of {len(times)}: {slowest:.1f} s; "
+          f"< {BUILD_TARGET:.0f} s: {'yes' if slowest < BUILD_TARGET else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The command line: ``python -m gametrees tournament ...``, ``... play ...``, ``... export ...`` and ``... site ...``.
+"""The command line: ``python -m gametrees tournament``, ``play``, ``export`` and ``site``.
 
 ``tournament``
     Two agents play a series of games; one line per game, then a summary::

@@ -3,8 +3,9 @@ and in a real browser.
 
 As files:
 
-- every lesson ``notebooks/NN_*.ipynb`` has a page, in order, every replay in it a kernel-free player, titled by its first heading, with links to
-  the previous and next lessons and to the index; links between lessons point at pages;
+- every lesson ``notebooks/NN_*.ipynb`` has a page, in order, titled by its first heading, with links to
+  the previous and next lessons and to the index; links between lessons point at pages; every replay
+  in a lesson is a kernel-free player on its page;
 - the index is the lesson map: each lesson's title and the README's words for what it teaches, in order;
   every link on every page points at a file of the site;
 - the downloads are the assignments' student versions, byte for byte, with no solution in them;
@@ -12,17 +13,18 @@ As files:
 - no page or style sheet names anything on another host that a browser would fetch (``src``/``href`` of
   script, link, img, iframe, ...; CSS ``url()`` and ``@import``);
 - the notebooks are not written; a non-empty folder that is no earlier build, any folder among the
-  notebooks, and a symbolic link that leads there are refused with one line and exit 2; a rebuild replaces the earlier build's files and
-  removes only those it no longer writes.
+  notebooks, and a symbolic link that leads there are refused with one line and exit 2; a rebuild
+  replaces the earlier build's files and removes only those it no longer writes.
 
 In Chromium (Debian's, through playwright, launched as ``tests/browser.py`` launches it), the site is
 served over http from 127.0.0.1 by a thread of this process (``http.server``), as a published site is
 served: "another host" is then anything but that origin. Every request to another origin is aborted and
 recorded. Each page: no console error, no request left the machine, its maths typeset by MathJax (no
-``$...$`` of the notebook left in the text), every player wired and on its finished search. Lesson 03 at 1366x900: its first replay's player steps
-back, forward, to the next cutoff and by the slider (keyboard and a set value), and after each the frame,
-the sentence (starting with the step's number), the counter and the slider show that step. Screenshots
-go to ``$GT_SITE_SCREENSHOTS``, else to a pytest temporary folder printed in the output.
+``$...$`` of the notebook left in the text), every player wired and on its finished search. Lesson 03
+at 1366x900: its first replay's player steps back, forward, to the next cutoff and by the slider
+(keyboard and a set value), and after each the frame, the sentence (starting with the step's number),
+the counter and the slider show that step. Screenshots go to ``$GT_SITE_SCREENSHOTS``, else to a pytest
+temporary folder printed in the output.
 
 Outside CI the browser tests are skipped when Chromium or playwright is missing; with
 ``GT_REQUIRE_BROWSER=1`` (``.ci/run``) they fail instead.
@@ -122,8 +124,7 @@ class _Page(HTMLParser):
             self.styles.append(attrs["style"])
         if tag == "a" and attrs.get("href"):
             self.links.append(attrs["href"])
-            self._anchor = {"href": attrs["href"], "class": attrs.get("class", ""), "rel": attrs.get("rel", ""),
-                            "text": ""}
+            self._anchor = {"href": attrs["href"], "class": attrs.get("class", ""), "text": ""}
             self.anchors.append(self._anchor)
 
     def handle_endtag(self, tag):
@@ -164,7 +165,8 @@ def test_every_lesson_has_a_page_in_order_with_previous_next_and_index_links(sit
         following = {a["href"] for a in _nav(page, "gt-site-next")}
         assert previous == ({f"{LESSONS[i - 1].stem}.html"} if i else set()), lesson.name
         assert following == ({f"{LESSONS[i + 1].stem}.html"} if i + 1 < len(LESSONS) else set()), lesson.name
-        assert [a["href"] for a in _nav(page, "gt-site-index")] == ["index.html", "index.html"]  # top and bottom
+        # Top and bottom of the page:
+        assert [a["href"] for a in _nav(page, "gt-site-index")] == ["index.html", "index.html"]
         assert not [h for h in page.links if h.endswith(".ipynb") and not h.startswith("downloads/")], \
             f"{lesson.name} links a notebook instead of its page"
     # Lesson 00's own lesson map links the pages of lessons 01-07.
@@ -256,7 +258,8 @@ def test_nothing_on_a_page_is_fetched_from_another_host(site):
                 if re.match(r"\s*(https?:)?//", url, re.I):
                     elsewhere.append(f"{path.name}: <{tag} {attr}={url.strip()[:80]}>")
         for css in page.styles:
-            elsewhere += [f"{path.name}: CSS {u[:80]}" for u in _css_fetches(css) if re.match(r"(https?:)?//", u)]
+            elsewhere += [f"{path.name}: CSS {u[:80]}" for u in _css_fetches(css)
+                          if re.match(r"(https?:)?//", u)]
     for path in sorted(out.rglob("*.css")):
         elsewhere += [f"{path.name}: {u[:80]}" for u in _css_fetches(path.read_text(encoding="utf-8"))
                       if re.match(r"(https?:)?//", u)]
@@ -313,7 +316,7 @@ def test_a_rebuild_replaces_its_own_files_and_removes_only_those(site, tmp_path)
     (again / "index.html").write_text("stale", encoding="utf-8")
     code, stdout, stderr = _build(again)
     assert code == 0, stderr
-    assert not (again / "99_gone.html").exists() and "removed 1 files" in stdout
+    assert not (again / "99_gone.html").exists() and "removed 1 file an earlier build wrote" in stdout
     assert (tmp_path / "outside.txt").read_text(encoding="utf-8") == "keep"
     assert (again / "notes.txt").read_text(encoding="utf-8") == "the owner's"
     assert (again / "index.html").read_bytes() == (site["out"] / "index.html").read_bytes()
@@ -367,7 +370,8 @@ def served(site, tmp_path_factory):
         state["context"] = context
         yield state
     finally:
-        for close in (context and context.close, chromium and chromium.close, pw and pw.stop, server.shutdown):
+        closes = (context and context.close, chromium and chromium.close, pw and pw.stop, server.shutdown)
+        for close in closes:
             if close:
                 with contextlib.suppress(Exception):
                     close()
@@ -400,7 +404,8 @@ _JS_MATHS = """() => ({
 def _replay_cells(path):
     """How many code cells of a notebook call ``gt.replay(`` outside comments (each shows one replay)."""
     nb = nbformat.read(path, as_version=4)
-    code = ["\n".join(line.split("#")[0] for line in c.source.splitlines()) for c in nb.cells if c.cell_type == "code"]
+    code = ["\n".join(line.split("#")[0] for line in c.source.splitlines())
+            for c in nb.cells if c.cell_type == "code"]
     return sum("gt.replay(" in c for c in code)
 
 
@@ -410,11 +415,13 @@ def test_every_replay_is_a_player(site):
         page = (site["out"] / f"{lesson.stem}.html").read_text(encoding="utf-8")
         counts[lesson.stem] = (_replay_cells(lesson), page.count('<div class="gt-player" data-steps='))
     assert all(players >= cells for cells, players in counts.values()), counts
-    assert sum(players for _, players in counts.values()) >= 8 and counts["07_monte_carlo_tree_search"][1] >= 1
+    assert sum(players for _, players in counts.values()) >= 8
+    assert counts["07_monte_carlo_tree_search"][1] >= 1  # the MCTS replay too
 
 
 _JS_PLAYERS_WIRED = """() => [...document.querySelectorAll('.gt-player')].map(p => ({
-  wired: !!p.querySelector('.gt-player-controls button.gt-step') && p.getAttribute('data-step') === p.getAttribute('data-steps'),
+  wired: !!p.querySelector('.gt-player-controls button.gt-step')
+         && p.getAttribute('data-step') === p.getAttribute('data-steps'),
   loaded: p.querySelector('img.gt-frame').complete && p.querySelector('img.gt-frame').naturalWidth > 0}))"""
 
 
@@ -437,7 +444,8 @@ def test_every_page_loads_offline_with_its_maths_typeset(served):
             players = page.evaluate(_JS_PLAYERS_WIRED)
             assert all(p["wired"] and p["loaded"] for p in players), f"{name}: players {players}"
             assert not problems, f"{name}: {problems}"
-            assert served["elsewhere"][before:] == [], f"{name} asked other hosts: {served['elsewhere'][before:]}"
+            asked = served["elsewhere"][before:]
+            assert asked == [], f"{name} asked other hosts: {asked}"
         finally:
             page.close()
     assert any(u.startswith("/mathjax/fonts/HTML-CSS/STIX-Web/") for u in served["served"])  # its web font
@@ -464,7 +472,8 @@ def _expect_step(state, k, n, what):
     """The player shows step k (1-based) of n: sentence, counter, slider, info and frame agree."""
     data = state["data"]
     assert state["step"] == str(k), f"{what}: the player says step {state['step']}, expected {k}"
-    assert state["sentence"].startswith(f"{k}. "), f"{what}: sentence {state['sentence'][:80]!r}, expected step {k}"
+    assert state["sentence"].startswith(f"{k}. "), \
+        f"{what}: sentence {state['sentence'][:80]!r}, expected step {k}"
     assert " ".join(state["sentence"].split()) == _text(data["sentences"][k - 1]), what
     assert state["slider"] == str(k) and state["counter"] == f"step {k} of {n}", what
     assert state["info"].startswith(f"step {k} of {n}"), what

@@ -53,8 +53,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-__all__ = ["Lesson", "Assignment", "Page", "SiteReport", "course_root", "course_lessons", "course_assignments",
-           "readme_command", "build_site", "MARKER"]
+__all__ = ["Lesson", "Assignment", "Page", "SiteReport", "course_root", "course_lessons",
+           "course_assignments", "readme_command", "build_site", "MARKER"]
 
 #: The file that marks a folder as a site this command built (and lists what it wrote).
 MARKER = ".gametrees-site.json"
@@ -71,8 +71,9 @@ _INDEX = "index.html"
 _SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS")
 #: The parts of jupyter-server-mathjax's MathJax 2.7 that the pages load: the combined configuration,
 #: the TeX input, the MathML element jax, the HTML-CSS output and its STIX-Web font (set in
-#: templates/pages/mathjax.html.j2), the extensions the configuration names, English messages. The
-#: 100+ other languages, the SVG output (its menu item is hidden) and the accessibility explorer stay out.
+#: templates/gametrees-lab/gt_site_mathjax.html.j2), the extensions the configuration names, English
+#: messages. The 100+ other languages, the SVG output (its menu item is hidden) and the accessibility
+#: explorer stay out.
 _MATHJAX_PARTS = ("MathJax.js", "LICENSE", "config/TeX-AMS-MML_HTMLorMML-full.js", "config/Safe.js",
                   "jax/input", "jax/element", "jax/output/HTML-CSS", "fonts/HTML-CSS/STIX-Web",
                   "extensions", "localization/en")
@@ -145,7 +146,8 @@ class SiteReport:
         out.append(f"wrote {self.out_dir / _MATHJAX}/: MathJax, {self.mathjax_files} files, "
                    f"{_size(self.mathjax_bytes)}")
         if self.removed:
-            out.append(f"removed {len(self.removed)} files an earlier build wrote and this one does not: "
+            files = "file" if len(self.removed) == 1 else "files"
+            out.append(f"removed {len(self.removed)} {files} an earlier build wrote and this one does not: "
                        + ", ".join(self.removed[:5]) + (" ..." if len(self.removed) > 5 else ""))
         lessons = sum(p.kind == "lesson" for p in self.pages)
         downloads = sum(p.kind == "download" for p in self.pages)
@@ -239,7 +241,8 @@ def _inline_html(markdown: str) -> str:
     from nbconvert.filters import markdown2html
 
     out = markdown2html(markdown).strip()
-    return out[3:-4].strip() if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+    one_paragraph = out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1
+    return out[3:-4].strip() if one_paragraph else out
 
 
 def course_lessons(root=None) -> list:
@@ -301,7 +304,9 @@ def _earlier_build(out_dir: Path):
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("generator") != _GENERATOR or not isinstance(data.get("files"), list):
+    if not isinstance(data, dict) or data.get("generator") != _GENERATOR:
+        return None
+    if not isinstance(data.get("files"), list):
         return None
     return [f for f in data["files"] if isinstance(f, str)]
 
@@ -406,8 +411,9 @@ def _check_paths(out_dir: Path, rels, notebooks: Path):
     for rel in rels:
         path = (out_dir / rel).resolve()
         if path == notebooks or notebooks in path.parents or base not in path.parents:
-            raise ValueError(f"{out_dir / rel} leads to {path} (a symbolic link): the site writes only inside "
-                             f"{out_dir}, never among the notebooks; remove the link or give another folder")
+            raise ValueError(f"{out_dir / rel} leads to {path} (a symbolic link): the site writes only "
+                             f"inside {out_dir}, never among the notebooks; remove the link or give "
+                             "another folder")
 
 
 def _write(out_dir: Path, files) -> list:
@@ -500,7 +506,8 @@ def build_site(out_dir, *, root=None, force=False) -> SiteReport:
     report.pages.append(Page(_HOW_TO, how_to_title, "how-to", 0, 0.0))
     for assignment, data in downloads:
         files.append((assignment.href, data))
-        report.pages.append(Page(assignment.href, f"{assignment.title} (student version)", "download", 0, 0.0))
+        title = f"{assignment.title} (student version)"
+        report.pages.append(Page(assignment.href, title, "download", 0, 0.0))
     report.pages = [replace(page, size=len(data)) for page, (_, data) in zip(report.pages, files)]
     files.append((_CSS, css))
     for rel in mathjax:
