@@ -15,6 +15,7 @@ import os
 import re
 from pathlib import Path
 
+import browser
 import numpy as np
 import pytest
 from PIL import Image
@@ -22,14 +23,12 @@ from PIL import Image
 import gametrees as gt
 from gametrees.widgets.player import MAX_PLAYER_STEPS, STATIC_NOTE, player_html
 
-import browser
-
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 
 def _data(page):
     """The player's embedded frames and texts, as its script reads them."""
-    blob = re.search(r'<script type="application/json" class="gt-player-data">(.*?)</script>', page, re.S).group(1)
+    blob = re.search(r'<script type="application/json" class="gt-player-data">(.*?)</script>', page, re.DOTALL).group(1)
     data = json.loads(blob)
     last = re.search(r'<img class="gt-frame" src="data:image/png;base64,([^"]+)"', page).group(1)
     data["frames"][-1] = last
@@ -172,7 +171,7 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
     context, page, errors, requests = _open(chromium, tmp_path, "players", [result, mcts])
     try:
         root = page.locator(".gt-player").first
-        state = lambda: root.evaluate(_STATE)  # noqa: E731
+        state = lambda: root.evaluate(_STATE)
 
         def expect(step, after):
             s = state()
