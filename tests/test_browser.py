@@ -1004,7 +1004,7 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
 
     page = lab.open("stored/03_alpha_beta.ipynb")
     try:
-        page.wait(f"() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 2",
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 2",
                   timeout=WIDGET_TIMEOUT, what="the stored replays render")
         page.settle_images()
         outputs = page.page.evaluate(_JS_STORED)
