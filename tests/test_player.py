@@ -301,3 +301,26 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
     # nbconvert's own template asks a CDN for MathJax and require.js (the site serves its own, see
     # gametrees.site); nothing a lesson's output holds asks for anything
     assert {url.split("/")[2] for url in seen} <= {"cdnjs.cloudflare.com"}, sorted(set(seen))
+
+
+def test_an_export_of_a_notebook_with_widget_state_gets_its_players_with_for_readers(tmp_path):
+    """nbconvert picks the widget view whenever the notebook holds widget state (as one run by
+    nbclient or saved by JupyterLab does); the ForReaders preprocessor gives the player back."""
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from gametrees.site.readers import ForReaders
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in (
+        "import gametrees as gt", f"gt.replay(gt.alphabeta(gt.tree_from_nested({TEXTBOOK})))")]
+    nbclient.NotebookClient(nb, timeout=60, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT)}}).execute()
+    assert "widgets" in nb.metadata
+    plain, _ = HTMLExporter().from_notebook_node(nb)
+    assert "gt-player" not in plain and "widget-view+json" in plain  # the issue's empty place
+    exporter = HTMLExporter()
+    exporter.register_preprocessor(ForReaders, enabled=True)
+    body, _ = exporter.from_notebook_node(nb)
+    assert body.count('<div class="gt-player"') == 1 and "widget-view+json" not in body
