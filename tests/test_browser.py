@@ -955,3 +955,88 @@ def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
     finally:
         server.stop()
     assert not any("news" in t.lower() for t in toasts), toasts
+
+
+# ----------------------------------------------------------------------------
+# Issue 22: the lessons as stored (for readers: no widget views), opened in JupyterLab
+# ----------------------------------------------------------------------------
+
+_JS_STORED = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+  .filter(o => o.querySelector('img, .jupyter-widgets') || /model not found|Error displaying/.test(o.innerText))
+  .map(o => ({mime: o.getAttribute('data-mime-type'), player: !!o.querySelector('.gt-player'),
+              widget: !!o.querySelector('.jupyter-widgets'), buttons: o.querySelectorAll('button, input').length,
+              note: (o.querySelector('.gt-note') || {}).innerText || null,
+              sentence: (o.querySelector('.gt-sentence') || {}).innerText || null,
+              images: [...o.querySelectorAll('img')].map(i => i.complete && i.naturalWidth > 0),
+              text: o.innerText.slice(0, 200)}))"""
+
+
+def _stored_outputs(path):
+    """The replays and other widget outputs of a stored notebook, by their text."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    texts = ["".join(o["data"].get("text/plain", "")) for c in nb["cells"] for o in c.get("outputs", []) if "data" in o]
+    return [t for t in texts if t.startswith("Replay(")], [t for t in texts if t.startswith(("Board(", "Explore("))]
+
+
+def test_stored_lessons_show_the_finished_search_until_run(lab):
+    """A stored lesson opened as it comes (not trusted, not run): every replay shows its finished search
+    with the line saying to run the cell, and no control; after running one cell and saving, reopened, the
+    same (never "model not found"); after Run All, the live widgets."""
+    from gametrees.widgets.player import STATIC_NOTE
+
+    for name in ("03_alpha_beta.ipynb", "00_start_here.ipynb"):
+        (lab.root / "stored").mkdir(exist_ok=True)
+        (lab.root / "stored" / name).write_bytes((NOTEBOOKS / name).read_bytes())
+    replays, others = _stored_outputs(NOTEBOOKS / "03_alpha_beta.ipynb")
+    assert len(replays) == 2 and len(others) == 1
+
+    def check(outputs, replays, where):
+        players = [o for o in outputs if o["player"]]
+        assert len(players) == len(replays), f"{where}: {outputs}"
+        for o, text in zip(players, replays):
+            steps = re.match(r"Replay\(\w+: (\d+) steps", text).group(1)
+            assert o["note"] == STATIC_NOTE and o["buttons"] == 0, f"{where}: {o}"
+            assert o["sentence"].startswith(f"{steps}. The search is over"), f"{where}: {o}"
+            assert o["images"] and all(o["images"]), f"{where}: a replay shows no picture: {o}"
+        for o in outputs:
+            assert "model not found" not in o["text"] and "Error displaying" not in o["text"], f"{where}: {o}"
+            assert not o["widget"], f"{where}: a widget view where no kernel drives it: {o}"
+
+    page = lab.open("stored/03_alpha_beta.ipynb")
+    try:
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 2",
+                  timeout=WIDGET_TIMEOUT, what="the stored replays render")
+        page.settle_images()
+        outputs = page.page.evaluate(_JS_STORED)
+        page.screenshot(_shots(lab) / "stored-03.png", ".gt-player")
+    finally:
+        lab.done(page)
+    check(outputs, replays, "stored lesson 03 as it comes")
+    assert sum(1 for o in outputs if not o["player"] and o["images"] and all(o["images"])) >= len(others)
+
+    replays, _ = _stored_outputs(NOTEBOOKS / "00_start_here.ipynb")
+    page = lab.open("stored/00_start_here.ipynb")
+    try:  # run the first cell only, save, close
+        page.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell").first.click()
+        page.command("notebook:run-cell")
+        page.wait("() => /\\[1\\]/.test(document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt').textContent)",
+                  timeout=WIDGET_TIMEOUT, what="the first cell ran")
+        page.command("docmanager:save")
+        page.wait("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')",
+                  timeout=30, what="the notebook is saved")
+    finally:
+        lab.done(page)
+    page = lab.open("stored/00_start_here.ipynb")
+    try:
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 1",
+                  timeout=WIDGET_TIMEOUT, what="the reopened replay renders")
+        page.settle_images()
+        check(page.page.evaluate(_JS_STORED), replays, "lesson 00 run in part, saved and reopened")
+        to_run, _ = lab.code_cells("stored/00_start_here.ipynb")
+        page.run_all(to_run, timeout=RUN_TIMEOUT)
+        found = page.mark_widgets()
+        live = page.page.evaluate(_JS_STORED)
+    finally:
+        lab.done(page)
+    assert found["replay"] == len(replays), found
+    assert not any(o["player"] for o in live) and any(o["widget"] for o in live), live

@@ -59,3 +59,21 @@ def test_readme_lists_every_lesson():
     for path in NOTEBOOKS:
         if re.match(r"\d\d_", path.name):
             assert path.name in readme, f"README.md does not list {path.name}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_notebook_stored_for_readers(path):
+    """No widget state and no widget view (gametrees.site.readers): every exporter and a JupyterLab
+    that has not run the cell show the replay's player or the widget's picture, never an empty
+    space or "model not found"; every replay's output holds its player."""
+    nb = json.loads(path.read_text())
+    assert "widgets" not in nb["metadata"], (
+        f"{path.name} holds widget state: re-run it with --Exporter.preprocessors=gametrees.site.readers.ForReaders")
+    outputs = [o for c in nb["cells"] for o in c.get("outputs", []) if "data" in o]
+    assert not any("application/vnd.jupyter.widget-view+json" in o["data"] for o in outputs), path.name
+    for o in outputs:
+        text = "".join(o["data"].get("text/plain", ""))
+        if text.startswith("Replay("):
+            assert "".join(o["data"].get("text/html", "")).startswith('<div class="gt-player"'), (path.name, text)
+        if text.startswith(("Replay(", "Board(", "Explore(", "Practice(")):
+            assert o["data"].get("image/png"), (path.name, text)

@@ -40,7 +40,9 @@ def for_readers(nb):
     """Remove the widget state and every widget view from a notebook, in place; return it.
 
     Each widget output keeps its other representations (player, picture,
-    text). The notebook's own file is not touched: save it yourself.
+    text); one that has nothing but a line of text (a progress bar, a
+    widget without a picture) is left out. The notebook's own file is not
+    touched: save it yourself.
 
     Examples
     --------
@@ -48,17 +50,23 @@ def for_readers(nb):
     >>> nb = nbformat.v4.new_notebook(metadata={"widgets": {WIDGET_STATE: {"state": {}}}})
     >>> out = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "1"},
     ...                                                    "image/png": "iVBO", "text/plain": "Replay(...)"})
-    >>> nb.cells.append(nbformat.v4.new_code_cell("gt.replay(r)", outputs=[out]))
+    >>> bar = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "2"}, "text/plain": "games: 40%"})
+    >>> nb.cells.append(nbformat.v4.new_code_cell("gt.replay(r)", outputs=[out, bar]))
     >>> nb = for_readers(nb)
-    >>> "widgets" in nb.metadata, sorted(nb.cells[0].outputs[0].data)
-    (False, ['image/png', 'text/plain'])
+    >>> "widgets" in nb.metadata, [sorted(o.data) for o in nb.cells[0].outputs]
+    (False, [['image/png', 'text/plain']])
     """
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
-        for output in cell.get("outputs", []):
+        if "outputs" not in cell:
+            continue
+        kept = []
+        for output in cell.outputs:
             data = output.get("data")
-            if data is not None:
-                data.pop(WIDGET_VIEW, None)
+            if data is not None and data.pop(WIDGET_VIEW, None) is not None and set(data) <= {"text/plain"}:
+                continue  # a widget with nothing to show without a kernel (a progress bar): left out
+            kept.append(output)
+        cell.outputs = kept
     return nb
 
 

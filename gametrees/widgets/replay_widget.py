@@ -374,11 +374,11 @@ class Replay(widgets.VBox):
             sentences, windows, infos = zip(*words)
             alt = f"{self.result.algorithm} search tree, step by step"
             if self._mcts:
-                kw = dict(next_label="next playout ▶▶", next_title="jump to the next playout's first step",
-                          none_left="This is the last playout.")
+                kw = {"next_label": "next playout ▶▶", "next_title": "jump to the next playout's first step",
+                      "none_left": "This is the last playout."}
             else:
-                kw = dict(next_label="next cutoff ✂", next_title="jump to the next pruning",
-                          none_left="No cutoff after this step.")
+                kw = {"next_label": "next cutoff ✂", "next_title": "jump to the next pruning",
+                      "none_left": "No cutoff after this step."}
             self._player = player_html(pngs, sentences, windows, infos, cuts=self._cuts, alt=alt,
                                        interval=self.play.interval, **kw)
         return self._player
