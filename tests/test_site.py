@@ -9,7 +9,7 @@ As files:
 - the index is the lesson map: each lesson's title and the README's words for what it teaches, in order;
   every link on every page points at a file of the site;
 - the downloads are the assignments' student versions, byte for byte, with no solution in them;
-- the how-to page quotes the README's first command;
+- the how-to page quotes the README's command that opens the lessons;
 - no page or style sheet names anything on another host that a browser would fetch (``src``/``href`` of
   script, link, img, iframe, ...; CSS ``url()`` and ``@import``);
 - the notebooks are not written; a non-empty folder that is no earlier build, any folder among the
@@ -229,9 +229,10 @@ def test_the_downloads_are_the_student_versions_without_solutions(site):
     assert not instructor & shipped
 
 
-def test_the_how_to_page_quotes_the_readmes_first_command(site):
+def test_the_how_to_page_quotes_the_readmes_command_that_opens_the_lessons(site):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = readme.split("```bash\n", 1)[1].split("```", 1)[0].strip()
+    section = readme.split("\n## Two commands\n", 1)[1]  # "Open the lessons ...", then its command
+    command = section.split("```bash\n", 1)[1].split("```", 1)[0].strip()
     assert command.startswith("python3 -m venv") and "jupyter lab" in command
     page = (site["out"] / "how-to-run.html").read_text(encoding="utf-8")
     assert f"<code>{html.escape(command, quote=False)}</code>" in page

@@ -12,8 +12,8 @@ What it writes into ``OUT_DIR``:
     replay shows its kernel-free player and a widget its picture). Links between lessons point at their
     pages.
 ``how-to-run.html``
-    How to run the lessons for real: the README's first command, read from README.md at build time,
-    and what a reader of the site cannot do without Python.
+    How to run the lessons for real: the README's command that opens them (its first ``jupyter lab``
+    command), read from README.md at build time, and what a reader of the site cannot do without Python.
 ``downloads/*.ipynb``
     The assignments' student versions (``notebooks/assignments/``, copied byte for byte; never the
     instructor versions), refused if one holds an nbgrader solution region.
@@ -188,17 +188,20 @@ def _readme(root) -> str:
 
 
 def readme_command(root=None) -> str:
-    """The README's first command (its first ``bash`` block): what opens the lessons on a fresh machine.
+    """The README's command that opens the lessons on a fresh machine: the first command in a ``bash``
+    block that starts JupyterLab (``jupyter lab``).
 
     Raises
     ------
     ValueError
-        If README.md has no ``bash`` code block.
+        If no ``bash`` block of README.md starts JupyterLab.
     """
-    found = re.search(r"^```(?:bash|sh|console)\n(.*?)^```", _readme(root), re.S | re.M)
-    if not found or not found.group(1).strip():
-        raise ValueError("README.md has no ```bash block: the how-to page quotes its first command")
-    return found.group(1).strip()
+    for block in re.findall(r"^```(?:bash|sh)\n(.*?)^```", _readme(root), re.S | re.M):
+        for line in block.splitlines():
+            if re.search(r"\bjupyter[ -]lab\b", line.split("#")[0]):
+                return line.strip()
+    raise ValueError("README.md has no ```bash block that starts JupyterLab (jupyter lab ...): the how-to "
+                     "page quotes the command that opens the lessons")
 
 
 def _readme_teaches(root) -> dict:
