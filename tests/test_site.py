@@ -465,6 +465,12 @@ _JS_PLAYER = """(i) => {
 }"""
 
 
+_JS_FRAME_LOADED = """(i) => {
+  const img = document.querySelectorAll('.gt-player')[i].querySelector('img.gt-frame');
+  return img.complete && img.naturalWidth > 0;
+}"""
+
+
 def _text(fragment):
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
 
@@ -501,6 +507,7 @@ def test_the_replay_player_steps_in_the_page(served):
         def act(what, do, k):
             before = page.evaluate(_JS_PLAYER, 0)
             do()
+            page.wait_for_function(_JS_FRAME_LOADED, arg=0, timeout=10_000)  # a new data: URL decodes
             after = page.evaluate(_JS_PLAYER, 0)
             _expect_step(after, k, n, what)
             assert after["src"] != before["src"], f"{what}: the frame did not change"
