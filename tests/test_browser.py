@@ -966,6 +966,7 @@ _JS_STORED = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-m
   .map(o => ({mime: o.getAttribute('data-mime-type'), player: !!o.querySelector('.gt-player'),
               widget: !!o.querySelector('.jupyter-widgets'), buttons: o.querySelectorAll('button, input').length,
               note: (o.querySelector('.gt-note') || {}).innerText || null,
+              static: (o.querySelector('.gt-static-note') || {}).innerText || null,
               sentence: (o.querySelector('.gt-sentence') || {}).innerText || null,
               images: [...o.querySelectorAll('img')].map(i => i.complete && i.naturalWidth > 0),
               text: o.innerText.slice(0, 200)}))"""
@@ -991,8 +992,12 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
     assert len(replays) == 2 and len(others) == 1
 
     def check(outputs, replays, where):
-        players = [o for o in outputs if o["player"]]
+        players = [o for o in outputs if o["player"] and not o["static"]]
         assert len(players) == len(replays), f"{where}: {outputs}"
+        for o in outputs:
+            if o["static"]:  # a board, an explorer: the saved picture (player) under a line saying to run it
+                assert o["static"].startswith("The ") and "run the cell" in o["static"], f"{where}: {o}"
+                assert o["buttons"] == 0 and o["images"] and all(o["images"]), f"{where}: {o}"
         for o, text in zip(players, replays):
             steps = re.match(r"Replay\(\w+: (\d+) steps", text).group(1)
             assert o["note"] == STATIC_NOTE and o["buttons"] == 0, f"{where}: {o}"
@@ -1004,7 +1009,7 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
 
     page = lab.open("stored/03_alpha_beta.ipynb")
     try:
-        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 2",
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 3",
                   timeout=WIDGET_TIMEOUT, what="the stored replays render")
         page.settle_images()
         outputs = page.page.evaluate(_JS_STORED)
@@ -1012,7 +1017,7 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
     finally:
         lab.done(page)
     check(outputs, replays, "stored lesson 03 as it comes")
-    assert sum(1 for o in outputs if not o["player"] and o["images"] and all(o["images"])) >= len(others)
+    assert sum(1 for o in outputs if o["static"]) == len(others), outputs
 
     replays, _ = _stored_outputs(NOTEBOOKS / "00_start_here.ipynb")
     page = lab.open("stored/00_start_here.ipynb")

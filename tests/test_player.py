@@ -282,8 +282,9 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
             page.on("pageerror", lambda e, name=path.name: errors.append(f"{name}: {e}"))
             page.route(re.compile(r"^(?!file:).*"), lambda route: (seen.append(route.request.url), route.abort()))
             page.goto(page_file.as_uri())
-            players = page.locator(".gt-player")
-            assert players.count() == len(replays), (path.name, players.count(), len(replays))
+            explorers = [o for o in widgets if "".join(o["data"]["text/plain"]).startswith("Explore(")]
+            players = page.locator(".gt-player")  # every replay, and the replay inside an explorer
+            assert players.count() == len(replays) + len(explorers), (path.name, players.count(), len(replays))
             for i in range(players.count()):
                 root = players.nth(i)
                 assert root.get_attribute("data-wired") == "1", f"{path.name}: player {i} did not start"
@@ -291,9 +292,12 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
                 root.locator(".gt-reset").click()
                 start = root.evaluate(_STATE)
                 assert start["sentence"].startswith("1. ") and start["src"] != end["src"], (path.name, i)
-            # the other widgets (boards, explore) are their saved pictures
-            pictures = page.locator("img[src^='data:image/png']").count()
-            assert pictures >= len(widgets), (path.name, pictures, len(widgets))
+            # the other widgets are their saved pictures, under a line saying what running the cell gives
+            statics = page.locator(".gt-static")
+            assert statics.count() == len(widgets) - len(replays), (path.name, statics.count())
+            for i in range(statics.count()):
+                assert statics.nth(i).locator(".gt-static-note").inner_text().startswith("The "), path.name
+                assert statics.nth(i).locator("img").first.evaluate("i => i.complete && i.naturalWidth > 0")
             page.close()
     finally:
         context.close()

@@ -402,7 +402,8 @@ def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     view = {"application/vnd.jupyter.widget-view+json", "image/png", "text/plain"}
     assert set(outputs[1][0]["data"]) == view | {"text/html"}  # the replay: and its kernel-free player
     assert outputs[1][0]["data"]["text/html"].startswith('<div class="gt-player" data-steps="26"')
-    assert set(outputs[2][0]["data"]) == view
+    assert set(outputs[2][0]["data"]) == view | {"text/html"}  # the board: its picture under a line
+    assert "run the cell to play" in outputs[2][0]["data"]["text/html"]
     assert outputs[1][0]["data"]["text/plain"].startswith("Replay(alphabeta: 26 steps over 13 nodes; value 3)")
     assert len(outputs[3]) == 1 and "image/png" in outputs[3][0]["data"]  # the figure, once
     # An HTML export of the notebook stored for readers shows the player and the static figures.

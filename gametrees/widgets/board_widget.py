@@ -352,7 +352,8 @@ class Board(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to play)"
-        return bundle_with_png(self, data, self._board_png(), text)
+        return bundle_with_png(self, data, self._board_png(), text, alt=f"a {type(self.game).__name__} board",
+                               note="The board as saved: run the cell to play against the agent.")
 
     def _board_png(self):
         """The board alone, as a PNG (a one-node tree: the board itself)."""

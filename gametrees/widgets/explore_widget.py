@@ -306,7 +306,11 @@ class Explore(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to type a tree; the image shows its finished search)"
-        return bundle_with_png(self, data, self.replay.static_png() if self.replay else None, text)
+        player = self.replay.player_html() if self.replay else None
+        return bundle_with_png(self, data, self.replay.static_png() if self.replay else None, text,
+                               alt="the explored tree's finished search", html=player,
+                               note="The explorer as saved, with its tree's search: run the cell to type a tree "
+                                    "and choose the search.")
 
 
 def explore(tree=EXAMPLE, *, algorithm="alphabeta", rule="textbook", root=MAX, order="natural"):

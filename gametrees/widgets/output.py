@@ -56,14 +56,27 @@ def new_figure(dpi=100):
     return fig
 
 
-def bundle_with_png(widget, data, png, text):
-    """Add a static PNG and a plain-text summary to a widget's mime bundle."""
+def bundle_with_png(widget, data, png, text, *, note=None, html=None, alt=""):
+    """Add a static PNG and a plain-text summary to a widget's mime bundle.
+
+    With ``note``, also a ``text/html`` for pages where no kernel runs: the
+    note (what the widget does once its cell is run) above ``html`` (e.g. a
+    kernel-free player) or else the picture. JupyterLab shows the live widget;
+    exporters and a JupyterLab that has not run the cell show this.
+    """
     if data is None:
         data = {}
     data = dict(data)
     data["text/plain"] = text
     if png:
         data["image/png"] = base64.b64encode(png).decode("ascii")
+    if note:
+        import html as html_module
+
+        body = html or (f'<img src="data:image/png;base64,{data["image/png"]}" alt="{html_module.escape(alt, quote=True)}" '
+                        f'style="display: block; max-width: 100%; height: auto;">' if png else "")
+        data["text/html"] = (f'<div class="gt-static"><div class="gt-static-note" style="color: #555; font-style: italic;">'
+                             f'{html_module.escape(note)}</div>{body}</div>')
     return data
 
 

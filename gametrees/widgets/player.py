@@ -31,6 +31,7 @@ import base64
 import hashlib
 import html
 import io
+import itertools
 import json
 
 __all__ = ["MAX_PLAYER_STEPS", "STATIC_NOTE", "player_html"]
@@ -41,6 +42,8 @@ STATIC_NOTE = "The finished search, as saved: run the cell to replay it step by 
 #: A replay with more steps than this gets no kernel-free player (only the finished picture):
 #: at about 20 KiB a frame, longer ones would make a page of several megabytes.
 MAX_PLAYER_STEPS = 150
+
+_SERIAL = itertools.count(1)
 
 _CSS = """<style>
 .gt-player { font-family: var(--jp-content-font-family, system-ui, sans-serif); font-size: 14px; line-height: 1.4;
@@ -177,7 +180,8 @@ def player_html(frames, sentences, windows, infos, *, cuts=(), next_label="next 
             "infos": list(infos), "cuts": [int(c) for c in cuts], "next_label": next_label,
             "next_title": next_title, "none_left": html.escape(none_left), "interval": int(interval)}
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    ident = "gt-player-" + hashlib.sha1(blob.encode("utf-8")).hexdigest()[:12]
+    # The id (only the script's fallback) is unique on a page, and the same from one run to the next.
+    ident = f"gt-player-{hashlib.sha1(blob.encode('utf-8')).hexdigest()[:12]}-{next(_SERIAL)}"
     return (f'<div class="gt-player" data-steps="{n}" id="{ident}">{_CSS}'
             f'<div class="gt-note">{html.escape(STATIC_NOTE)}</div>'
             f'<div class="gt-sentence">{sentences[-1]}</div>'

@@ -614,7 +614,9 @@ class Practice(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to type your answers on the figure)"
-        return bundle_with_png(self, data, self.image.value, text)
+        return bundle_with_png(self, data, self.image.value, text, alt="a practice tree",
+                               note="The practice tree as saved: run the cell to type your answers on the figure "
+                                    "and check them.")
 
 
 def _has_chance(spec):
