@@ -75,7 +75,7 @@ def _maths(path):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             found += [m.group(1) or m.group(2) for m in
-                      re.finditer(r"\$\$(.+?)\$\$|(?<![\\$])\$([^$\n]+?)\$", cell.source, re.S)]
+                      re.finditer(r"\$\$(.+?)\$\$|(?<![\\$])\$([^$\n]+?)\$", cell.source, re.DOTALL)]
     return [" ".join(t.split()) for t in found]
 
 
@@ -174,8 +174,8 @@ def test_every_lesson_has_a_page_in_order_with_previous_next_and_index_links(sit
     assert {f"{p.stem}.html" for p in LESSONS[1:]} <= set(start.links)
     # What the command printed: every page with its size, and the whole build's time.
     for lesson in LESSONS:
-        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"], re.M)
-    assert re.search(r"^site: \d+ lessons, 3 downloads, [\d.]+ MB in [\d.]+ s", site["stdout"], re.M)
+        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"], re.MULTILINE)
+    assert re.search(r"^site: \d+ lessons, 3 downloads, [\d.]+ MB in [\d.]+ s", site["stdout"], re.MULTILINE)
 
 
 def _readme_rows():
@@ -192,7 +192,7 @@ def test_the_index_is_the_lesson_map_in_order(site):
     assert [a["href"] for a in lessons] == [f"{p.stem}.html" for p in LESSONS]
     assert [a["text"] for a in lessons] == [_heading(p) for p in LESSONS]
     readme = _readme_rows()
-    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text, re.S)
+    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text, re.DOTALL)
     shown = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split()) for row in rows]
     assert shown == [readme[p.name] for p in LESSONS]
     assert "how-to-run.html" in page.links
@@ -240,11 +240,11 @@ def test_the_how_to_page_quotes_the_readmes_command_that_opens_the_lessons(site)
     assert "needs Python" in text and "checks" in text and "agent" in text
 
 
-_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""", re.I)
+_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""", re.IGNORECASE)
 
 
 def _css_fetches(css):
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)  # comments name hosts, but fetch nothing
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)  # comments name hosts, but fetch nothing
     return [a or b for a, b in _CSS_FETCH.findall(css)]
 
 
@@ -256,7 +256,7 @@ def test_nothing_on_a_page_is_fetched_from_another_host(site):
         assert page.fetched, path.name  # the parser sees the pages' scripts and style sheets
         for tag, attr, value in page.fetched:
             for url in (value.split(",") if attr == "srcset" else [value]):
-                if re.match(r"\s*(https?:)?//", url, re.I):
+                if re.match(r"\s*(https?:)?//", url, re.IGNORECASE):
                     elsewhere.append(f"{path.name}: <{tag} {attr}={url.strip()[:80]}>")
         for css in page.styles:
             elsewhere += [f"{path.name}: CSS {u[:80]}" for u in _css_fetches(css)

@@ -53,8 +53,18 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-__all__ = ["Lesson", "Assignment", "Page", "SiteReport", "course_root", "course_lessons",
-           "course_assignments", "readme_command", "build_site", "MARKER"]
+__all__ = [
+    "MARKER",
+    "Assignment",
+    "Lesson",
+    "Page",
+    "SiteReport",
+    "build_site",
+    "course_assignments",
+    "course_lessons",
+    "course_root",
+    "readme_command",
+]
 
 #: The file that marks a folder as a site this command built (and lists what it wrote).
 MARKER = ".gametrees-site.json"
@@ -196,7 +206,7 @@ def readme_command(root=None) -> str:
     ValueError
         If no ``bash`` block of README.md starts JupyterLab.
     """
-    for block in re.findall(r"^```(?:bash|sh)\n(.*?)^```", _readme(root), re.S | re.M):
+    for block in re.findall(r"^```(?:bash|sh)\n(.*?)^```", _readme(root), re.DOTALL | re.MULTILINE):
         for line in block.splitlines():
             if re.search(r"\bjupyter[ -]lab\b", line.split("#")[0]):
                 return line.strip()
@@ -207,7 +217,7 @@ def readme_command(root=None) -> str:
 def _readme_teaches(root) -> dict:
     """The README's lesson table: notebook file name -> what it teaches (markdown)."""
     text = _readme(root)
-    head = re.search(r"^\|\s*notebook\s*\|\s*what it teaches\s*\|\s*$", text, re.M)
+    head = re.search(r"^\|\s*notebook\s*\|\s*what it teaches\s*\|\s*$", text, re.MULTILINE)
     if not head:
         raise ValueError("README.md has no lesson table (| notebook | what it teaches |): the index shows it")
     rows = {}
