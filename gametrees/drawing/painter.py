@@ -132,6 +132,48 @@ def _text_path(s, size, ha, va, dx, dy, fit, weight):
     return path.transformed(t), size * scale
 
 
+@lru_cache(maxsize=8192)
+def _grid_edges(s, size, ha, va, dx, dy, fit, weight):
+    """The straight vertical and horizontal edges of a placed text's outline, for :func:`_grid_shifts`.
+
+    ``(xs, x_lengths, ys, y_lengths)`` in points (arguments as for
+    :func:`_text_path`): the x of each vertical edge (stems: the sides of F,
+    H, 1) and the y of each horizontal one (bars: the arms of E, F, T), with
+    their lengths as weights.
+    """
+    path, _ = _text_path(s, size, ha, va, dx, dy, fit, weight)
+    v, codes = path.vertices, path.codes
+    if codes is None or len(v) < 2:
+        return (np.empty(0),) * 4
+    a, b = v[:-1], v[1:]
+    straight = codes[1:] == Path.LINETO
+    d = b - a
+    vertical = straight & (np.abs(d[:, 0]) < 1e-6) & (np.abs(d[:, 1]) > 1e-6)
+    horizontal = straight & (np.abs(d[:, 1]) < 1e-6) & (np.abs(d[:, 0]) > 1e-6)
+    return a[vertical, 0], np.abs(d[vertical, 1]), a[horizontal, 1], np.abs(d[horizontal, 0])
+
+
+_SHIFTS = np.linspace(-0.5, 0.5, 16, endpoint=False)  # candidate sub-pixel shifts, in pixels
+
+
+def _grid_shifts(origin, edges, item, weights, n):
+    """The shift (pixels, one per text) that brings the texts' straight edges nearest to pixel boundaries.
+
+    ``origin[item] + edges`` are the edges' positions in pixels; each text
+    takes the candidate of :data:`_SHIFTS` with the least length-weighted
+    distance of its edges to whole pixels (0 for a text without straight edges).
+    """
+    if not len(edges):
+        return np.zeros(n)
+    pos = (origin[item] + edges)[:, None] + _SHIFTS[None, :]
+    off = np.abs(pos - np.round(pos)) * weights[:, None]
+    cost = np.zeros((n, len(_SHIFTS)))
+    np.add.at(cost, item, off)
+    best = _SHIFTS[np.argmin(cost, axis=1)]
+    best[np.bincount(item, minlength=n) == 0] = 0.0
+    return best
+
+
 class TextCollection(PathCollection):
     """Many short texts drawn as one collection of glyph outlines.
 
@@ -140,6 +182,15 @@ class TextCollection(PathCollection):
     are placed at data coordinates (``offsets``) and shifted and sized in
     points, so they keep their size when the figure is zoomed or saved at
     another dpi.
+
+    On a raster (Agg: PNG, GIF, the widgets' frames) each text is moved by
+    less than half a pixel so that its stems and bars start on pixel
+    boundaries: outlines are not hinted, and a stem about a pixel wide that
+    straddles two pixel columns is drawn as two light grey ones. F's stem
+    at 100 dpi was such a pair; a palette or a downscale that drops light
+    greys would leave "=". (Snapping the outlines themselves, matplotlib's
+    default, is worse: a stroke thinner than a pixel can vanish, and F read
+    as "=" and T as "I".) Vector output (SVG, PDF) is drawn where it is.
 
     Attributes
     ----------
@@ -168,6 +219,38 @@ class TextCollection(PathCollection):
         self.set_snap(False)
         self.texts = tuple(t for _, t, *_ in items)
         self.nodes = tuple(it[-1] for it in items)
+        # The straight edges of every text, for fitting the texts to the pixel grid (see draw).
+        edges = [_grid_edges(*it[1:-1]) for it in items]
+        self._grid = tuple(
+            (np.concatenate([e[j] for e in edges]), np.concatenate([e[j + 1] for e in edges]),
+             np.repeat(np.arange(len(edges)), [len(e[j]) for e in edges]))
+            for j in (0, 2))
+        self._fitted = None  # the offsets in pixels while drawing on a raster
+
+    def get_offsets(self):
+        return self._fitted if self._fitted is not None else super().get_offsets()
+
+    def get_offset_transform(self):
+        return IdentityTransform() if self._fitted is not None else super().get_offset_transform()
+
+    def draw(self, renderer):
+        if not self.get_visible() or not hasattr(renderer, "buffer_rgba") or not len(self.texts):
+            super().draw(renderer)
+            return
+        # Fit to the pixel grid: x pixels count from the left, y pixels from the top (Agg flips y).
+        offsets = np.asarray(super().get_offset_transform().transform(super().get_offsets()), dtype=float)
+        scale = self.get_figure(root=True).dpi / 72
+        n = len(self.texts)
+        (xs, xw, xi), (ys, yw, yi) = self._grid
+        fitted = offsets.copy()
+        fitted[:, 0] += _grid_shifts(offsets[:, 0], xs * scale, xi, xw, n)
+        top = renderer.height - offsets[:, 1]
+        fitted[:, 1] -= _grid_shifts(top, -ys * scale, yi, yw, n)
+        self._fitted = fitted
+        try:
+            super().draw(renderer)
+        finally:
+            self._fitted = None
 
 
 @lru_cache(maxsize=64)
