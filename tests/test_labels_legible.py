@@ -215,6 +215,8 @@ def test_animation_frames_keep_every_label_stroke(issue_tree, tmp_path, monkeypa
     texts = {text for text, _, _ in frames[0][1]}
     assert {"F", "AA", "AN"} <= texts
     check(frames, f"gt.animate at {expect:.1f} dpi")
+    for where, labels, _, picture, _ in (frames[0], frames[-1]):   # grey labels, then mostly dark ones
+        check_crisp(labels, picture, f"gt.animate at {expect:.1f} dpi, {where}")
 
 
 def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, monkeypatch):
@@ -238,6 +240,9 @@ def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, mon
     assert len(pictures) == len(issue_tree.trace) + 1   # every step once, and the saved picture
     check([(f"picture {i + 1}", labels, rgb, picture, []) for i, (rgb, picture, labels) in enumerate(pictures)],
           "gt.replay at 100 dpi")
+    for i in (0, -2, -1):   # the first and last steps, the saved picture
+        rgb, picture, labels = pictures[i]
+        check_crisp(labels, picture, f"gt.replay at 100 dpi, picture {i % len(pictures) + 1}")
 
 
 def test_exported_png_answer_keeps_every_label_stroke(issue_tree, tmp_path, monkeypatch):
@@ -262,7 +267,9 @@ def test_exported_png_answer_keeps_every_label_stroke(issue_tree, tmp_path, monk
     (fig, dpi), = saved
     assert dpi == 200
     picture, = decode(target.read_bytes())
-    check([("answer.png", node_labels(fig, picture.shape[0], dpi=dpi), None, picture, [])], "export --answer x.png")
+    labels = node_labels(fig, picture.shape[0], dpi=dpi)
+    check([("answer.png", labels, None, picture, [])], "export --answer x.png")
+    check_crisp(labels, picture, "export --answer x.png")
 
 
 def test_inline_figure_keeps_every_label_stroke(issue_tree):
@@ -317,7 +324,7 @@ def crispness(labels, picture, axis):
         best = None
         for pos, (lo, hi), width in strokes(outline, 0):
             rows = np.arange(int(np.ceil(lo)), int(np.floor(hi)))   # the pixels wholly along it
-            if len(rows) < 2:
+            if not len(rows):
                 continue
             # Along the stroke, the darkest pixel across it (within its width and a pixel each side).
             c0, c1 = int(np.floor(pos - width)) - 1, int(np.ceil(pos + width)) + 2
@@ -327,6 +334,16 @@ def crispness(labels, picture, axis):
         if best is not None:
             out[text] = best
     return out
+
+
+def check_crisp(labels, picture, where):
+    """Each label's best long stem and bar shows at least 80 % of the ink of such a stroke on whole pixels."""
+    stems, bars = crispness(labels, picture, 0), crispness(labels, picture, 1)
+    assert {"F", "E", "T", "H", "AL"} <= set(stems) and {"F", "E", "T", "L"} <= set(bars)
+    faint = {t: round(float(s), 2) for t, s in stems.items() if s < 0.8}
+    assert not faint, f"{where}: these labels' stems are split over two light pixel columns: {faint}"
+    faint = {t: round(float(s), 2) for t, s in bars.items() if s < 0.8}
+    assert not faint, f"{where}: these labels' bars are split over two light pixel rows: {faint}"
 
 
 @pytest.mark.parametrize("dpi", [72, 100, 150, 200])
@@ -342,9 +359,4 @@ def test_label_stems_and_bars_are_whole_pixel_columns_and_rows(issue_tree, dpi):
         fig.canvas.draw()
         picture = canvas_rgb(fig)
         labels = node_labels(fig, picture.shape[0])
-    stems, bars = crispness(labels, picture, 0), crispness(labels, picture, 1)
-    assert {"F", "E", "T", "H", "AL"} <= set(stems) and {"F", "E", "T", "L"} <= set(bars)
-    faint = {t: round(s, 2) for t, s in stems.items() if s < 0.8}
-    assert not faint, f"at {dpi} dpi these labels' stems are split over two light columns: {faint}"
-    faint = {t: round(s, 2) for t, s in bars.items() if s < 0.8}
-    assert not faint, f"at {dpi} dpi these labels' bars are split over two light rows: {faint}"
+    check_crisp(labels, picture, f"gt.draw at {dpi} dpi")
