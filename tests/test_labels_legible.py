@@ -241,7 +241,7 @@ def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, mon
     check([(f"picture {i + 1}", labels, rgb, picture, []) for i, (rgb, picture, labels) in enumerate(pictures)],
           "gt.replay at 100 dpi")
     for i in (0, -2, -1):   # the first and last steps, the saved picture
-        rgb, picture, labels = pictures[i]
+        _, picture, labels = pictures[i]
         check_crisp(labels, picture, f"gt.replay at 100 dpi, picture {i % len(pictures) + 1}")
 
 

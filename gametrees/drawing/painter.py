@@ -138,9 +138,9 @@ def _strokes(path, axis, widest):
     ``(start, width, length)`` arrays: a stem starts at its left edge's x and
     is as wide as the gap to the facing right edge (at most ``widest``), as
     long as the two overlap (a bar: its lower edge's y, its thickness, its
-    length). An edge's
-    inside is told by the outline's turning direction (the outer contours
-    dominate the signed area), so a counter (the gap in F) is not a stroke.
+    length). Which side of an edge is inside is told by the outline's
+    turning direction (the outer contours dominate its signed area), so a
+    gap (between F's bars, inside B) is not a stroke.
     """
     v, codes = path.vertices, path.codes
     if codes is None or len(v) < 3:
@@ -177,8 +177,8 @@ def _grid_strokes(s, size, ha, va, dx, dy, fit, weight):
 
     One row per stroke: axis (0 a stem, 1 a bar), start, width, length, in points.
     """
-    path, drawn = _text_path(s, size, ha, va, dx, dy, fit, weight)
-    widest = 0.25 * drawn  # a stroke is thinner than a quarter of the font size (DejaVu Sans: a tenth)
+    path, drawn_size = _text_path(s, size, ha, va, dx, dy, fit, weight)
+    widest = 0.25 * drawn_size  # a stroke is thinner than a quarter of the font size (DejaVu Sans: a tenth)
     rows = [np.column_stack([np.full(len(st[0]), axis), *st]) for axis, st in
             ((0, _strokes(path, 0, widest)), (1, _strokes(path, 1, widest)))]
     return np.concatenate(rows).reshape(-1, 4)
@@ -278,7 +278,7 @@ class TextCollection(PathCollection):
             return
         # Fit to the pixel grid: x pixels count from the left, y pixels from the top (Agg flips y).
         offsets = np.asarray(super().get_offset_transform().transform(super().get_offsets()), dtype=float)
-        scale = self.get_figure(root=True).dpi / 72
+        scale = renderer.points_to_pixels(1.0)  # the outlines are in points
         n = len(self.texts)
         strokes, item = self._strokes
         stem = strokes[:, 0] == 0
