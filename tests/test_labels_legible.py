@@ -2,28 +2,35 @@
 
 Issue 22: ``gt.animate(..., dpi=100)`` drew node F of the 54-step tree
 (``gt.random_tree(3, 3, seed=11, values=(0, 20))``) as "=": its stem, a
-little under a pixel wide, was snapped to the pixel grid and vanished. A
-light stem can also be lost later, by a palette (the GIF's 128 colours, the
-widgets' 96) or a downscale.
+little under a pixel wide, was snapped to the pixel grid and vanished (the
+outlines are no longer snapped). Unsnapped, a stem that straddles two pixel
+columns is drawn as two light grey ones, which a palette (the GIF's 128
+colours, the widgets' 96) or a downscale can lose: labels are now fitted to
+the pixel grid (:class:`gametrees.drawing.TextCollection`).
 
-So each label is checked against its own outline: the glyphs' outline,
-placed where the drawing puts it (the label's :class:`TextCollection` path and
-offset), is sampled 8 x 8 times per pixel, giving how much ink each pixel of
-the label should have. Every pixel the outline covers by at least a third (a
-stroke, not an antialiased fringe) must have at least half that ink in the
-picture the reader gets, in it or in a neighbouring pixel (labels may sit up
-to half a pixel off their nominal place: they are fitted to the pixel grid).
-Where the picture is a palette image (GIF frames, the widgets' PNGs), the
-label's pixels also lose at most :data:`MAX_LOSS` of luminance to the palette
-against the unquantised frame, and so does the caption above an animation.
+Two checks, on each label:
+
+* its strokes survive: the glyphs' outline, placed where the drawing puts
+  it (the label's path and offset), is sampled 8 x 8 times per pixel,
+  giving how much ink each pixel should have. Every pixel the outline
+  covers by at least a third (a stroke, not an antialiased fringe) must
+  have at least half that ink in the picture the reader gets, in it or in a
+  neighbouring pixel (a fitted label sits up to half a pixel off its
+  nominal place). Where the picture is a palette image (GIF frames, the
+  widgets' PNGs), the label's pixels also lose at most :data:`MAX_LOSS` of
+  luminance against the unquantised frame, and so does the caption above
+  an animation;
+* its stems and bars are whole: its best long stem (and bar) shows at least
+  80 % of the ink of a stroke of its width lying on whole pixels, one dark
+  pixel column rather than two light ones.
 
 Pictures: ``gt.animate`` GIFs at 150 dpi (the default, and the CLI's
 ``export --answer x.gif``), 100 dpi, and lowered to 72 dpi to fit ``max_width``;
-the replay widget's frames and its saved picture at 100 dpi; the CLI's
-``export --answer x.png`` (200 dpi); ``gt.draw``'s inline figure (100 dpi).
-Labels in grey (not reached, pruned) and dark, one and two letters (A..Z,
-AA..AN) all occur. MP4 is not checked here (ffmpeg's h264 decoding would be
-needed to read it back).
+the replay widget's frames and its saved picture at 100 dpi (the kernel-free
+player shows these frames); the CLI's ``export --answer x.png`` (200 dpi);
+``gt.draw``'s inline figure (72 to 200 dpi). Labels in grey (not reached,
+pruned) and dark, one and two letters (A..Z, AA..AN) all occur. MP4 is not
+checked here (reading it back needs ffmpeg).
 """
 
 import io
