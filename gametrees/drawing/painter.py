@@ -132,6 +132,88 @@ def _text_path(s, size, ha, va, dx, dy, fit, weight):
     return path.transformed(t), size * scale
 
 
+def _strokes(path, axis, widest):
+    """The straight strokes of a glyph outline across ``axis`` (0: stems, 1: bars), in the path's units.
+
+    ``(start, width, length)`` arrays: a stem starts at its left edge's x and
+    is as wide as the gap to the facing right edge (at most ``widest``), as
+    long as the two overlap (a bar: its lower edge's y, its thickness, its
+    length). Which side of an edge is inside is told by the outline's
+    turning direction (the outer contours dominate its signed area), so a
+    gap (between F's bars, inside B) is not a stroke.
+    """
+    v, codes = path.vertices, path.codes
+    if codes is None or len(v) < 3:
+        return (np.empty(0),) * 3
+    a, b = v[:-1], v[1:]
+    drawn = (codes[1:] != Path.MOVETO) & (codes[1:] != Path.CLOSEPOLY)
+    area = np.sum((a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1])[drawn])
+    # The inside lies right of the direction of travel on a clockwise outline, left on a counter-clockwise one.
+    turn = 1.0 if area < 0 else -1.0
+    fixed, span = axis, 1 - axis
+    d = b - a
+    edge = drawn & (codes[1:] == Path.LINETO) & (np.abs(d[:, fixed]) < 1e-9) & (np.abs(d[:, span]) > 1e-9)
+    pos = a[edge, fixed]
+    lo = np.minimum(a[edge, span], b[edge, span])
+    hi = np.maximum(a[edge, span], b[edge, span])
+    # Inward normal along ``fixed``: (dy, -dx) times turn. Positive: the edge is a stroke's lower side.
+    inward = turn * (d[edge, 1] if axis == 0 else -d[edge, 0])
+    starts, widths, lengths = [], [], []
+    for i in np.flatnonzero(inward > 0):
+        overlap = np.minimum(hi[i], hi) - np.maximum(lo[i], lo)
+        facing = (inward < 0) & (pos > pos[i]) & (overlap > 0)
+        if facing.any():
+            near = pos[facing].min()
+            if near - pos[i] <= widest:  # (the right edge may be in pieces: F's, beside its middle bar)
+                starts.append(pos[i])
+                widths.append(near - pos[i])
+                lengths.append(overlap[facing & (pos < near + 1e-9)].sum())
+    return np.array(starts), np.array(widths), np.array(lengths)
+
+
+@lru_cache(maxsize=8192)
+def _grid_strokes(s, size, ha, va, dx, dy, fit, weight):
+    """The stems and bars of a placed text (arguments as for :func:`_text_path`), for :func:`_grid_shifts`.
+
+    One row per stroke: axis (0 a stem, 1 a bar), start, width, length, in points.
+    """
+    path, drawn_size = _text_path(s, size, ha, va, dx, dy, fit, weight)
+    widest = 0.25 * drawn_size  # a stroke is thinner than a quarter of the font size (DejaVu Sans: a tenth)
+    rows = [np.column_stack([np.full(len(st[0]), axis), *st]) for axis, st in
+            ((0, _strokes(path, 0, widest)), (1, _strokes(path, 1, widest)))]
+    return np.concatenate(rows).reshape(-1, 4)
+
+
+# Candidate sub-pixel shifts, in pixels: the smallest first (it wins a tie; no strokes: no shift).
+_SHIFTS = np.array(sorted(np.linspace(-0.5, 0.5, 16, endpoint=False), key=lambda x: (abs(x), x)))
+
+
+def _peak(start, width):
+    """The darkest pixel of a stroke from ``start`` as wide as ``width`` (pixels): its coverage of one pixel."""
+    f = start - np.floor(start)
+    end = f + width
+    return np.where(end <= 1, width, np.where(end >= 2, 1.0, np.maximum(1 - f, end - 1)))
+
+
+def _grid_shifts(origin, starts, widths, lengths, item, n):
+    """The shift (pixels, one per text) that makes the texts' strokes darkest.
+
+    A stroke about a pixel wide straddling two pixels is drawn as two light
+    greys; on whole pixels, as one dark one. Each text takes the candidate
+    of :data:`_SHIFTS` under which its strokes (``origin[item] + starts``
+    onwards, ``widths`` wide, pixels) cover their darkest pixel most,
+    weighted by length.
+    """
+    if not len(starts):
+        return np.zeros(n)
+    k = len(_SHIFTS)
+    where = (origin[item] + starts)[:, None] + _SHIFTS[None, :]
+    # (Squared: one stroke wholly dark beats two half dark, as H's two stems cannot both be whole.)
+    dark = lengths[:, None] * _peak(where, widths[:, None]) ** 2
+    score = np.bincount((item[:, None] * k + np.arange(k)).ravel(), weights=dark.ravel(), minlength=n * k)
+    return _SHIFTS[np.argmax(score.reshape(n, k), axis=1)]
+
+
 class TextCollection(PathCollection):
     """Many short texts drawn as one collection of glyph outlines.
 
@@ -140,6 +222,15 @@ class TextCollection(PathCollection):
     are placed at data coordinates (``offsets``) and shifted and sized in
     points, so they keep their size when the figure is zoomed or saved at
     another dpi.
+
+    On a raster (Agg: PNG, GIF, the widgets' frames) each text is moved by
+    less than half a pixel so that its stems and bars start on pixel
+    boundaries: outlines are not hinted, and a stem about a pixel wide that
+    straddles two pixel columns is drawn as two light grey ones. F's stem
+    at 100 dpi was such a pair; a palette or a downscale that drops light
+    greys would leave "=". (Snapping the outlines themselves, matplotlib's
+    default, is worse: a stroke thinner than a pixel can vanish, and F read
+    as "=" and T as "I".) Vector output (SVG, PDF) is drawn where it is.
 
     Attributes
     ----------
@@ -168,6 +259,42 @@ class TextCollection(PathCollection):
         self.set_snap(False)
         self.texts = tuple(t for _, t, *_ in items)
         self.nodes = tuple(it[-1] for it in items)
+        # The stems and bars of every text (rows of _grid_strokes, and the text of each), for
+        # fitting the texts to the pixel grid (see draw).
+        strokes = [_grid_strokes(*it[1:-1]) for it in items]
+        self._strokes = (np.concatenate(strokes) if strokes else np.empty((0, 4)),
+                         np.repeat(np.arange(len(strokes)), [len(st) for st in strokes]))
+        self._fitted = None  # the offsets in pixels while drawing on a raster
+
+    def get_offsets(self):
+        return self._fitted if self._fitted is not None else super().get_offsets()
+
+    def get_offset_transform(self):
+        return IdentityTransform() if self._fitted is not None else super().get_offset_transform()
+
+    def draw(self, renderer):
+        if not self.get_visible() or not hasattr(renderer, "buffer_rgba") or not len(self.texts):
+            super().draw(renderer)
+            return
+        # Fit to the pixel grid: x pixels count from the left, y pixels from the top (Agg flips y).
+        offsets = np.asarray(super().get_offset_transform().transform(super().get_offsets()), dtype=float)
+        scale = renderer.points_to_pixels(1.0)  # the outlines are in points
+        n = len(self.texts)
+        strokes, item = self._strokes
+        stem = strokes[:, 0] == 0
+        bar = ~stem
+        _, x0, xw, xl = strokes[stem].T
+        _, y0, yw, yl = strokes[bar].T
+        fitted = offsets.copy()
+        fitted[:, 0] += _grid_shifts(offsets[:, 0], x0 * scale, xw * scale, xl, item[stem], n)
+        # A bar from y0 up (points) starts, counted from the top, at its upper edge.
+        top = renderer.height - offsets[:, 1]
+        fitted[:, 1] -= _grid_shifts(top, -(y0 + yw) * scale, yw * scale, yl, item[bar], n)
+        self._fitted = fitted
+        try:
+            super().draw(renderer)
+        finally:
+            self._fitted = None
 
 
 @lru_cache(maxsize=64)
