@@ -37,22 +37,33 @@ from ..feedback import ROLE_NAMES, close, fmt, fmt_prob
 __all__ = ["chance_hint", "constant_answer", "roles_hint", "rule_question", "value_slip"]
 
 
-def roles_hint(G, nodes, n, learner, kid_values):
-    """A hint when ``learner`` is what the other player would choose at ``n``."""
+def _roles_inverted(G, nodes, n, learner, kid_values):
+    """``(took, picks, extra)`` when ``learner`` is what the other player would choose at MAX/MIN node
+    ``n`` (and not what its own player chooses), else None; ``extra`` says that turns need not alternate
+    when ``n`` has its parent's player."""
     player = G.nodes[n].get("player")
     if player not in (MAX, MIN) or not kid_values:
         return None
     other = max(kid_values) if player == MIN else min(kid_values)
     right = min(kid_values) if player == MIN else max(kid_values)
-    if close(learner, other) and not close(learner, right):
-        took, picks = ("largest", "smallest") if player == MIN else ("smallest", "largest")
-        parents = list(G.predecessors(n))
-        same = parents and G.nodes[parents[0]].get("player") == player
-        extra = (f" Turns need not alternate: {nodes.name(n)} is {ROLE_NAMES[player]} like its parent "
-                 f"{nodes.name(parents[0])}.") if same else ""
-        return (f"You took the {took} value, but {ROLE_NAMES[player]} picks the {picks}. "
-                f"Ask whose turn it is at {nodes.name(n)}.{extra}")
-    return None
+    if not close(learner, other) or close(learner, right):
+        return None
+    took, picks = ("largest", "smallest") if player == MIN else ("smallest", "largest")
+    parents = list(G.predecessors(n))
+    same = parents and G.nodes[parents[0]].get("player") == player
+    extra = (f" Turns need not alternate: {nodes.name(n)} is {ROLE_NAMES[player]} like its parent "
+             f"{nodes.name(parents[0])}.") if same else ""
+    return took, picks, extra
+
+
+def roles_hint(G, nodes, n, learner, kid_values):
+    """A hint when ``learner`` is what the other player would choose at ``n``."""
+    inverted = _roles_inverted(G, nodes, n, learner, kid_values)
+    if inverted is None:
+        return None
+    took, picks, extra = inverted
+    player = ROLE_NAMES[G.nodes[n]["player"]]
+    return f"You took the {took} value, but {player} picks the {picks}. Ask whose turn it is at {nodes.name(n)}.{extra}"
 
 
 def chance_hint(n_name, learner, kid_values, probs):
@@ -103,18 +114,13 @@ def value_slip(G, nodes, n, learner, kid_values, probs=None):
     player = G.nodes[n].get("player")
     x = fmt(learner)
     if player in (MAX, MIN):
-        other = max(kid_values) if player == MIN else min(kid_values)
-        right = min(kid_values) if player == MIN else max(kid_values)
-        if close(learner, other) and not close(learner, right):
-            took, picks = ("largest", "smallest") if player == MIN else ("smallest", "largest")
-            parents = list(G.predecessors(n))
-            same = parents and G.nodes[parents[0]].get("player") == player
-            extra = (f" Turns need not alternate: {name} is {ROLE_NAMES[player]} like its parent "
-                     f"{nodes.name(parents[0])}.") if same else ""
-            return (f"Your {x} is the {took} of {name}'s children's values, as if the other player chose at "
-                    f"{name}; but {name} is a {ROLE_NAMES[player]} node, and {ROLE_NAMES[player]} takes the "
-                    f"{picks}. Ask whose turn it is at {name}.{extra}", "roles-inverted")
-        return None
+        inverted = _roles_inverted(G, nodes, n, learner, kid_values)
+        if inverted is None:
+            return None
+        took, picks, extra = inverted
+        return (f"Your {x} is the {took} of {name}'s children's values, as if the other player chose at "
+                f"{name}; but {name} is a {ROLE_NAMES[player]} node, and {ROLE_NAMES[player]} takes the "
+                f"{picks}. Ask whose turn it is at {name}.{extra}", "roles-inverted")
     if player != CHANCE:
         return None
     weights = list(probs) if probs is not None else [1 / len(kid_values)] * len(kid_values)
