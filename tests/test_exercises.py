@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import all_values, reference_alphabeta
+from submissions import draw_is_loss, leaky, negated_leaves
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -673,34 +674,6 @@ def alternating(game, state, maximize=True):  # misconception 1: assumes MAX at 
         return game.utility(state)
     values = [alternating(game, game.result(state, m), not maximize) for m in game.actions(state)]
     return max(values) if maximize else min(values)
-
-
-def draw_is_loss(game, state):  # misconception 2
-    if game.is_terminal(state):
-        u = game.utility(state)
-        return -1 if u == 0 else u
-    values = [draw_is_loss(game, game.result(state, m)) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == "max" else min(values)
-
-
-def negated_leaves(game, state):  # misconception 2 / 16
-    if game.is_terminal(state):
-        return -game.utility(state)
-    values = [negated_leaves(game, game.result(state, m)) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == "max" else min(values)
-
-
-def leaky(game, state):  # misconception 3: make without unmake on mutable states
-    if game.is_terminal(state):
-        return game.utility(state)
-    values = []
-    for m in game.actions(state):
-        if isinstance(state, list):
-            game.make(state, m)
-            values.append(leaky(game, state))
-        else:
-            values.append(leaky(game, game.result(state, m)))
-    return max(values) if game.to_move(state) == "max" else min(values)
 
 
 def aliased(game, state):  # misconception 3: `child = state` is no copy

@@ -13,6 +13,7 @@ import math
 import re
 
 import pytest
+from submissions import draw_is_loss, leaky
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -366,34 +367,6 @@ def _zero_start(game, state):
     return best
 
 
-def _draw_is_loss(game, state):
-    if game.is_terminal(state):
-        u = game.utility(state)
-        return -1 if u == 0 else u
-    values = [_draw_is_loss(game, game.result(state, m)) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == "max" else min(values)
-
-
-def _negated(game, state):
-    if game.is_terminal(state):
-        return -game.utility(state)
-    values = [_negated(game, game.result(state, m)) for m in game.actions(state)]
-    return max(values) if game.to_move(state) == "max" else min(values)
-
-
-def _leaky(game, state):
-    if game.is_terminal(state):
-        return game.utility(state)
-    values = []
-    for m in game.actions(state):
-        if isinstance(state, list):
-            game.make(state, m)
-            values.append(_leaky(game, state))
-        else:
-            values.append(_leaky(game, game.result(state, m)))
-    return max(values) if game.to_move(state) == "max" else min(values)
-
-
 def _expecti(rule=None):
     def fn(game, state):
         if game.is_terminal(state):
@@ -494,8 +467,8 @@ def _values(tree, answer, **kw):
 
 TRIGGERS = {
     "roles-inverted": ("values", lambda: _values(TEXTBOOK, {"A": 3, "B": 3, "C": 2, "D": 14})),
-    "terminal-misscored": ("check_minimax", lambda: ex.check_minimax(_draw_is_loss, mutable=False)),
-    "state-not-restored": ("check_minimax", lambda: ex.check_minimax(_leaky, tictactoe=False)),
+    "terminal-misscored": ("check_minimax", lambda: ex.check_minimax(draw_is_loss, mutable=False)),
+    "state-not-restored": ("check_minimax", lambda: ex.check_minimax(leaky, tictactoe=False)),
     "wrong-bound-updated": ("window", lambda: ex.WindowExercise(TEXTBOOK, node="C").check((2, math.inf))),
     "bounds-global": ("window", lambda: ex.WindowExercise(TEXTBOOK, node="A").check((3, 5))),
     "tie-rule": ("pruning", lambda: ex.PruningExercise([[3, 5], [3, 9]], rule="strict").check(["G"])),

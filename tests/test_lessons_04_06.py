@@ -12,12 +12,13 @@ import math
 import re
 
 import pytest
+from submissions import careless
 
 import gametrees as gt
 from gametrees import exercises as ex
 from gametrees.exercises import attempts
 from gametrees.exercises.misconceptions import CATALOGUE
-from gametrees.games import MAX, ConnectFour
+from gametrees.games import ConnectFour
 
 TWIN = attempts.TWIN_PREFIX
 
@@ -218,20 +219,6 @@ def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the
     fb = ex.check_table_search(starter)
     assert fb.status == "unanswered" and len(fb.items) == 1
     assert ex.check_table_search(lambda game, state: 0).status == "unreadable"
-
-    def careless(game, state, alpha, beta, table):
-        if state in table:
-            return table[state]
-        if game.is_terminal(state):
-            return (1 if game.to_move(state) == MAX else -1) * game.utility(state)
-        value = -math.inf
-        for _, child in game.successors(state):
-            value = max(value, -careless(game, child, -beta, -alpha, table))
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        table[state] = value
-        return value
 
     first, second = twice(lambda: ex.check_table_search(careless))
     text = bad_text(first)
