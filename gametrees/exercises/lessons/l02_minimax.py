@@ -10,7 +10,6 @@ the notebook's folded solution.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
 
 from ...games import MAX, TicTacToe
 from ...search import minimax
@@ -19,8 +18,8 @@ from ..attempts import escalate
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, error_hint, run_learner
 from ..code_checks.values import ttt_text
-from ..feedback import Feedback, Report, fmt, malformed, or_list
-from .reading import is_blank, unanswered
+from ..feedback import Feedback, Report, fmt, or_list
+from .reading import dict_answer, is_blank, unanswered
 
 __all__ = ["MINIMAX_CLAIMS", "check_fast_wins", "check_minimax_claims", "check_position"]
 
@@ -99,10 +98,9 @@ def check_position(position, answer):
         raise ValueError(f"check_position needs a position with X to move and the game not over, got {position!r}")
     what = f"Value and best move of '{position}'"
     form = "give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name a1-c3"
-    if not isinstance(answer, Mapping):
-        if is_blank(answer):
-            return unanswered(what, f"Replace None: {form}.")
-        return malformed(what, f"Could not read {answer!r}: {form}.")
+    answer, unread = dict_answer(answer, what, form)
+    if unread is not None:
+        return unread
     value, move = answer.get("value"), answer.get("move")
     if is_blank(value) and is_blank(move):
         return unanswered(what, f"Replace each None: {form}.")
@@ -268,10 +266,9 @@ def check_minimax_claims(answer):
     """
     what = "Claims about minimax"
     form = "give a dict {'a': ..., 'b': ..., 'c': ..., 'd': ...}, True or False for each claim"
-    if not isinstance(answer, Mapping):
-        if is_blank(answer):
-            return unanswered(what, f"Replace None: {form}.")
-        return malformed(what, f"Could not read {answer!r}: {form}.")
+    answer, unread = dict_answer(answer, what, form)
+    if unread is not None:
+        return unread
     if all(v is None for v in answer.values()):
         return unanswered(what, f"Replace each None with True or False: {form}.")
     rep = Report()

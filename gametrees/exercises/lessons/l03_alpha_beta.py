@@ -13,13 +13,12 @@ import itertools
 import math
 import numbers
 import random
-from collections.abc import Mapping
 
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate
 from ..feedback import Feedback, Report, fmt, malformed
-from .reading import is_blank, unanswered
+from .reading import dict_answer, is_blank, unanswered
 
 __all__ = ["check_fail_soft_hard", "check_pruning_order"]
 
@@ -288,10 +287,9 @@ def check_fail_soft_hard(tree, node, answer):
         raise ValueError(f"{node} is not cut off in this tree, so fail-soft and fail-hard return the same")
     what = f"What {node} returns"
     form = "give a dict {'soft': ..., 'hard': ..., 'root_soft': ..., 'root_hard': ...}, a number for each"
-    if not isinstance(answer, Mapping):
-        if is_blank(answer):
-            return unanswered(what, f"Replace None: {form}.")
-        return malformed(what, f"Could not read {answer!r}: {form}.")
+    answer, unread = dict_answer(answer, what, form)
+    if unread is not None:
+        return unread
     parts = {k: answer.get(k) for k in ("soft", "hard", "root_soft", "root_hard")}
     if all(is_blank(v) for v in parts.values()):
         return unanswered(what, f"Replace each None with a number: {form}.")

@@ -2,8 +2,8 @@
 
 What every lesson's checks share: :func:`is_blank` (``None`` or an empty string),
 :func:`unanswered` (the feedback for an exercise not answered yet, which says only
-that), :func:`number_answer` (a learner's number, or the feedback that says why
-it is not one), and for a repeated wrong answer a *twin*: :func:`twin_tree` (the
+that), :func:`number_answer` and :func:`dict_answer` (a learner's number or dict,
+or the feedback that says why it is not one), and for a repeated wrong answer a *twin*: :func:`twin_tree` (the
 same shape with other leaf values) and :func:`worked_minimax` (its values worked
 out bottom-up, in words). A lesson check passes its feedback through
 :func:`gametrees.exercises.attempts.escalate`, which shows the twin from the
@@ -20,6 +20,8 @@ Examples
 >>> fb = number_answer("three", "The root's value")[1]
 >>> fb.title, fb.status
 ("The root's value: the answer could not be read.", 'unreadable')
+>>> dict_answer([3, "a1"], "Value and move", "give a dict {'value': ..., 'move': ...}")[1].status
+'unreadable'
 >>> import gametrees as gt
 >>> print(worked_minimax(gt.tree_from_nested([[3, 12], [2, 4]])))
 B = min(3, 12) = 3; C = min(2, 4) = 2; A = max(3, 2) = 3.
@@ -31,6 +33,7 @@ import hashlib
 import math
 import numbers
 import random
+from collections.abc import Mapping
 
 from ...games import MAX, MIN
 from ...search import minimax
@@ -38,7 +41,7 @@ from ..by_hand import twin_trees
 from ..feedback import fmt, malformed
 from ..feedback import unanswered as _unanswered
 
-__all__ = ["is_blank", "nested_text", "number_answer", "tree_key", "twin_tree", "unanswered", "worked_minimax"]
+__all__ = ["dict_answer", "is_blank", "nested_text", "number_answer", "tree_key", "twin_tree", "unanswered", "worked_minimax"]
 
 
 def unanswered(what, how):
@@ -59,6 +62,16 @@ def number_answer(x, what):
         return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number (an int or a "
                                      f"float).")
     return float(x), None
+
+
+def dict_answer(answer, what, form):
+    """``(answer, None)`` for a dict (any mapping), ``(None, Feedback)`` for a blank or unreadable answer;
+    ``form`` says the dict expected ("give a dict {'value': ..., 'move': ...}: ...")."""
+    if isinstance(answer, Mapping):
+        return answer, None
+    if is_blank(answer):
+        return None, unanswered(what, f"Replace None: {form}.")
+    return None, malformed(what, f"Could not read {answer!r}: {form}.")
 
 
 def twin_tree(G, seed, avoid=()):
