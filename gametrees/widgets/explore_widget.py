@@ -308,7 +308,7 @@ class Explore(widgets.VBox):
         text = repr(self) + "\n(run the notebook to type a tree; the image shows its finished search)"
         player = self.replay.player_html() if self.replay else None
         return bundle_with_png(self, data, self.replay.static_png() if self.replay else None, text,
-                               alt="the explored tree's finished search", html=player,
+                               alt="the explored tree's finished search", content=player,
                                note="The explorer as saved, with its tree's search: run the cell to type a tree "
                                     "and choose the search.")
 

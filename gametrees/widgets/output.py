@@ -16,6 +16,7 @@ This module may import matplotlib, Pillow and ipywidgets; it knows nothing of ga
 from __future__ import annotations
 
 import base64
+import html
 import io
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -56,11 +57,11 @@ def new_figure(dpi=100):
     return fig
 
 
-def bundle_with_png(widget, data, png, text, *, note=None, html=None, alt=""):
+def bundle_with_png(widget, data, png, text, *, note=None, content=None, alt=""):
     """Add a static PNG and a plain-text summary to a widget's mime bundle.
 
     With ``note``, also a ``text/html`` for pages where no kernel runs: the
-    note (what the widget does once its cell is run) above ``html`` (e.g. a
+    note (what the widget does once its cell is run) above ``content`` (HTML, e.g. a
     kernel-free player) or else the picture. JupyterLab shows the live widget;
     exporters and a JupyterLab that has not run the cell show this.
     """
@@ -71,12 +72,11 @@ def bundle_with_png(widget, data, png, text, *, note=None, html=None, alt=""):
     if png:
         data["image/png"] = base64.b64encode(png).decode("ascii")
     if note:
-        import html as html_module
-
-        body = html or (f'<img src="data:image/png;base64,{data["image/png"]}" alt="{html_module.escape(alt, quote=True)}" '
-                        f'style="display: block; max-width: 100%; height: auto;">' if png else "")
-        data["text/html"] = (f'<div class="gt-static"><div class="gt-static-note" style="color: #555; font-style: italic;">'
-                             f'{html_module.escape(note)}</div>{body}</div>')
+        picture = (f'<img src="data:image/png;base64,{data["image/png"]}" '
+                   f'alt="{html.escape(alt, quote=True)}" style="display: block; max-width: 100%; height: auto;">'
+                   if png else "")
+        data["text/html"] = ('<div class="gt-static"><div class="gt-static-note" style="color: #555; '
+                             f'font-style: italic;">{html.escape(note)}</div>{content or picture}</div>')
     return data
 
 
@@ -119,8 +119,6 @@ def page_note():
     Hidden while the widget is live; where its controls cannot work it shows
     :data:`OFFLINE_NOTE` above the saved picture (see the module docstring).
     """
-    import html
-
     import ipywidgets as widgets
 
     note = widgets.HTML(_STYLE + html.escape(OFFLINE_NOTE))

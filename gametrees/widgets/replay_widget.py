@@ -287,7 +287,7 @@ class Replay(widgets.VBox):
         self.play.interval = int(change["new"])
 
     def _info_html(self, extra="", fr=None):
-        fr = fr or self._frame
+        fr = self._frame if fr is None else fr
         n = len(self.trace)
         if self._mcts:
             done, grown = fr.playouts, len(fr.order)
