@@ -73,7 +73,8 @@ def bundle_with_png(widget, data, png, text, *, note=None, content=None, alt="")
         data["image/png"] = base64.b64encode(png).decode("ascii")
     if note:
         picture = (f'<img src="data:image/png;base64,{data["image/png"]}" '
-                   f'alt="{html.escape(alt, quote=True)}" style="display: block; max-width: 100%; height: auto;">'
+                   f'alt="{html.escape(alt, quote=True)}" '
+                   'style="display: block; max-width: 100%; height: auto;">'
                    if png else "")
         data["text/html"] = ('<div class="gt-static"><div class="gt-static-note" style="color: #555; '
                              f'font-style: italic;">{html.escape(note)}</div>{content or picture}</div>')
