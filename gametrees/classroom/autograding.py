@@ -322,6 +322,11 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
     list of dict
         Per submission: ``student``, ``success``, ``seconds``, ``earned``, ``points``, ``flags``.
     """
+    from .course import autograde_arguments, check_course  # every argument, the folder, the gradebook: first
+
+    jobs, students, call_limit = autograde_arguments(course, assignment, jobs=jobs, students=students,
+                                                     call_limit=call_limit)
+    check_course(course, assignment, students)
     course = Path(course).resolve()
     if not course.is_dir():
         raise ValueError(f"course folder {str(course)!r} not found")
