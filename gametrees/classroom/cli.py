@@ -5,8 +5,8 @@ checks its arguments, the course folder and the gradebook (:mod:`gametrees.class
 starts, and keeps a student's earlier autograded result when the new run fails.
 
 May import: :mod:`gametrees.classroom.releases`, :mod:`gametrees.classroom.grading`,
-:mod:`gametrees.classroom.report` and :mod:`gametrees.classroom.course`; :mod:`gametrees.classroom.autograding`
-(which needs nbgrader) inside :func:`main` only.
+:mod:`gametrees.classroom.report` and :mod:`gametrees.classroom.course`;
+:mod:`gametrees.classroom.autograding` (which needs nbgrader) inside :func:`main` only.
 """
 
 from __future__ import annotations
@@ -95,9 +95,9 @@ def main(argv=None):
                         from None
                 return autograde
 
-            rows, restored = run_autograde(load, args.course, args.assignment, jobs=_number(args.jobs, int),
-                                           students=args.student, call_limit=_number(args.call_limit, int, float),
-                                           cli=True)
+            rows, restored = run_autograde(
+                load, args.course, args.assignment, jobs=_number(args.jobs, int), students=args.student,
+                call_limit=_number(args.call_limit, int, float), cli=True)
             failed = [r for r in rows if not r["success"]]
             print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"
                   + (f"; nbgrader failed on {', '.join(r['student'] for r in failed)}" if failed else "")

@@ -72,7 +72,8 @@ def folder_name(value, what, example="A2"):
     ValueError: --student must be a folder name such as 'jdoe', got '../jdoe' (not a path or a pattern)
     """
     if not isinstance(value, str):
-        raise TypeError(f"{what} must be a str (a folder name such as {example!r}), got {type(value).__name__}")
+        raise TypeError(f"{what} must be a str (a folder name such as {example!r}), "
+                        f"got {type(value).__name__}")
     why = None
     if not value.strip():
         why = "empty"
@@ -266,7 +267,8 @@ def _check_gradebook(db, assignment):
             if not con.execute("SELECT count(*) FROM notebook WHERE assignment_id = ?", row).fetchone()[0]:
                 raise ValueError(f"the gradebook {str(db)!r} has no notebooks of {assignment!r} {setup}")
     except sqlite3.Error as exc:
-        raise ValueError(f"cannot read the gradebook {str(db)!r}: {exc} (not an nbgrader database?)") from None
+        raise ValueError(f"cannot read the gradebook {str(db)!r}: {exc} (not an nbgrader database?)") \
+            from None
 
 
 # ============================================================================
@@ -284,7 +286,7 @@ def _notebooks(folder):
 
 
 class EarlierResults:
-    """A copy of each student's ``autograded/<student>/<assignment>``, put back if the run does not replace it.
+    """A copy of each student's ``autograded/<student>/<assignment>``, put back unless the run replaces it.
 
     nbgrader deletes a student's earlier result before grading again, and deletes what it wrote when the
     new run fails: an earlier grade would be lost. Within the ``with`` block the earlier results are copied
@@ -327,7 +329,7 @@ class EarlierResults:
         return self
 
     def graded(self, rows):
-        """Note the students of ``rows`` (``autograde``'s rows) graded successfully: their new results stay."""
+        """Note the students of ``rows`` (autograde's rows) graded successfully: their new results stay."""
         self.done.update(r["student"] for r in rows if r["success"])
 
     def __exit__(self, exc_type, exc, tb):

@@ -115,9 +115,9 @@ def _targets(notebooks, src, dst, force):
             raise ValueError(f"{str(out)!r} holds {held}: release never writes over a notebook with solutions or "
                              "a student's answers (not even with --force); move it away first")
         if out.is_file() and not made_by_release(out):
-            raise ValueError(f"{str(out)!r} is not a student version release made (no release mark, or changed "
-                             "since): release replaces only its own (not even with --force); move it away first "
-                             "or give another dst")
+            raise ValueError(f"{str(out)!r} is not a student version release made (no release mark, or "
+                             "changed since): release replaces only its own (not even with --force); move it "
+                             "away first or give another dst")
     existing = [out for out in outs if out.exists()]
     if existing and not force:
         raise ValueError(f"{str(existing[0])!r} exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: "

@@ -147,7 +147,7 @@ def _sha256(data):
 
 
 def _written(folder):
-    """``{name: sha256}`` of the files an earlier report wrote into ``folder`` (empty if none or unreadable)."""
+    """``{name: sha256}`` of the files earlier reports wrote into ``folder`` (empty if none or unreadable)."""
     try:
         data = json.loads((folder / WRITTEN).read_text(encoding="utf-8"))
     except (OSError, ValueError):

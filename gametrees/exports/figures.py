@@ -122,8 +122,7 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
     >>> gt.export(T, folder / "notes.tex")
     Traceback (most recent call last):
     ...
-    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True to overwrite it, \
-or another path
+    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True ...
     """
     target, suffix = check_target(path, FIGURE_FORMATS, "export")
     check_overwrite(target, force)

@@ -125,8 +125,7 @@ def check_overwrite(path, force, option="force=True"):
     >>> check_overwrite(notes, force=False)
     Traceback (most recent call last):
     ...
-    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True to overwrite it, \
-or another path
+    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True ...
     >>> check_overwrite(notes, force=True)
     """
     if not isinstance(force, bool):
