@@ -60,7 +60,11 @@ def main(argv=None):
     g.add_argument("--save", help="write the executed notebook here (never the notebook itself)")
     g.add_argument("--force", action="store_true", help="replace an existing --save file grade did not write")
     a = sub.add_parser("autograde", help="nbgrader autograde of every submission, each grade decided outside the "
-                                         "student's kernel and written into the gradebook")
+                                         "student's kernel and written into the gradebook",
+                       description="nbgrader autograde of every submission, each grade decided outside the "
+                                   "student's kernel and written into the gradebook. Every argument, the course "
+                                   "folder and its gradebook are checked before nbgrader starts; a student's "
+                                   "earlier autograded result is put back when grading them fails.")
     a.add_argument("course", help="the nbgrader course folder (holding source/, submitted/, gradebook.db)")
     a.add_argument("assignment", help="the assignment's name, e.g. A2")
     a.add_argument("--jobs", default="1", metavar="N",
