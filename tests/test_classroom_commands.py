@@ -287,7 +287,7 @@ def test_a_failed_grade_run_keeps_the_students_earlier_result(template_course, t
     (root / "submitted" / "jdoe" / "A1" / A1.name).write_text("{ not a notebook")  # nbgrader will fail
     again = assignments_cli("autograde", root, "A1")
     assert again.returncode == 1, again.stdout + again.stderr
-    assert "nbgrader failed on jdoe; earlier results kept for jdoe" in again.stdout
+    assert "not graded: jdoe; earlier results kept for jdoe" in again.stdout
     assert snapshot(root / "autograded") == earlier
     assert not list(root.glob(".gametrees-earlier-*"))  # the copy is removed
 

@@ -16,6 +16,7 @@ import sys
 
 from .course import CALL_LIMITS, JOBS, QUESTION_LIMITS, SUBMISSION_LIMITS, run_autograde, seconds_in_range
 from .grading import grade
+from .isolation import Isolation
 from .releases import release
 from .report import class_report
 
@@ -111,6 +112,8 @@ def main(argv=None):
                         from None
                 return autograde
 
+            kind = "none" if args.unsafe_no_isolation else args.isolation
+            Isolation(kind).check()  # fail closed before anything else: one line saying what to install
             rows, restored = run_autograde(
                 load, args.course, args.assignment, jobs=_number(args.jobs, int), students=args.student,
                 call_limit=_number(args.call_limit, int, float), cli=True,
@@ -118,7 +121,7 @@ def main(argv=None):
                                                 "--question-limit"),
                 submission_limit=seconds_in_range(_number(args.submission_limit, int, float), SUBMISSION_LIMITS,
                                                   "--submission-limit"),
-                isolation_kind="none" if args.unsafe_no_isolation else args.isolation)
+                isolation_kind=kind)
             failed = [r for r in rows if not r["success"]]
             print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"
                   + (f"; not graded: {', '.join(r['student'] for r in failed)}" if failed else "")
