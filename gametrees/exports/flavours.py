@@ -30,7 +30,8 @@ from ..games import CHANCE
 from ..search import SearchResult, alphabeta, expectimax, minimax
 from ..wording import fmt, visible
 
-__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "matplotlib_text", "resolve", "tex", "tex_number", "tex_value"]
+__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "check_width", "matplotlib_text", "resolve", "tex", "tex_number",
+           "tex_value"]
 
 #: The searches :func:`export` can run for an answer, by name.
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-strict", "expectimax")
@@ -133,6 +134,24 @@ def resolve(x, flavour, algorithm):
     if result is not None:
         G = result.graph
     return G, result, algorithm, flavour
+
+
+def check_width(x, **options):
+    """Refuse a tree too wide to draw (:class:`~gametrees.drawing.TreeTooWide`) before searching it.
+
+    ``x`` is what :func:`resolve` takes; ``options`` are the drawing's
+    ``max_depth``, ``max_children`` and ``max_nodes``. Fast: no search, no layout.
+    """
+    from ..drawing import check_size  # (loads matplotlib: only when an export is made)
+
+    if isinstance(x, SearchResult):
+        G = x.graph
+    elif isinstance(x, nx.DiGraph):
+        G = x
+    else:
+        G = getattr(x, "tree", None)
+    if isinstance(G, nx.DiGraph):
+        check_size(G, **options)
 
 
 # ----------------------------------------------------------------------------
