@@ -146,18 +146,20 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         raise TypeError("standalone= is for TikZ (.tex / .tikz) only")
     if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 1200:
         raise ValueError(f"dpi must be a number of dots per inch in 20..1200, got {dpi!r}")
-    fig = _figure(G, text and text[0], legend=legend, boards=boards, **options)
-    if suffix == ".png":
-        _check_pixels(fig, dpi)
+    fig = _figure(G, text and text[0], legend=legend, boards=boards, png_dpi=dpi if suffix == ".png" else None,
+                  **options)
     _save_figure(fig, target, suffix, dpi)
     return target
 
 
-def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_children, max_nodes):
-    """The notebook drawing of ``G`` on its own (non-pyplot) figure."""
+def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_children, max_nodes,
+            png_dpi=None):
+    """The notebook drawing of ``G`` on its own (non-pyplot) figure (checked to fit a PNG at ``png_dpi``)."""
     drawing = Drawing(G, boards=boards, labels=labels, moves=moves, windows=windows, legend=legend,
                        max_depth=max_depth, max_children=max_children, max_nodes=max_nodes)
     geom, text = drawing.geometry(text)
+    if png_dpi is not None:
+        _check_pixels(geom.width, geom.height, png_dpi)
     fig = Figure(facecolor="white")
     FigureCanvasAgg(fig)
     ax = drawing.new_axes(geom, fig)
@@ -169,9 +171,9 @@ def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_c
 MAX_PNG_PX = 2**16 - 1
 
 
-def _check_pixels(fig, dpi):
+def _check_pixels(width_in, height_in, dpi):
     """Refuse, before drawing, a PNG larger than the renderer makes (and say which dpi would fit)."""
-    width, height = (float(v) * dpi for v in fig.get_size_inches())
+    width, height = width_in * dpi, height_in * dpi
     if max(width, height) > MAX_PNG_PX:
         fits = int(dpi * MAX_PNG_PX / max(width, height))
         raise ValueError(
