@@ -189,6 +189,9 @@ _GAME_PARTS = ("initial", "is_terminal", "to_move", "result", "utility")
 
 
 def _check_game(game):
+    if isinstance(game, type):  # the class itself, not a game made from it
+        raise TypeError(f"game must be a game such as gt.TicTacToe() (made by calling the class), "
+                        f"got the class {game.__name__}: write {game.__name__}()")
     missing = [part for part in _GAME_PARTS if not hasattr(game, part)]
     if missing:
         raise TypeError(
