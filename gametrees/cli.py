@@ -127,6 +127,10 @@ def _coins(text):
     return value
 
 
+#: The most nodes --max-nodes may ask a figure to draw (gametrees.drawing.MAX_DRAWN_NODES, written
+#: here too so that --help does not load matplotlib).
+MAX_FIGURE_NODES = 5000
+
 #: The most bytes --json reads (a tree file is a few kB; this is generous).
 JSON_LIMIT = 10 * 1024 * 1024
 
@@ -317,7 +321,7 @@ def build_parser():
     x.add_argument("--max-nodes", type=_positive_int, default=500, metavar="N",
                    help="draw at most N nodes, at most N/2 side by side (default 500): a bigger tree is cut "
                         "to its top levels, one too wide even at the level under its root is refused; "
-                        "at most 5000")
+                        f"at most {MAX_FIGURE_NODES}")
     x.add_argument("--force", action="store_true",
                    help="overwrite an existing file that an earlier export did not write (without "
                         "it, only the command's own earlier output is replaced); the --json input "
@@ -451,7 +455,43 @@ def run_play(args, out, read=input):
     return 0
 
 
-def _export_source(args):
+def _too_wide(label, children, max_nodes):
+    return UsageError(
+        f"the tree is too wide to draw: node {label} has {children:,} children side by side, more than the "
+        f"{max_nodes // 2:,} that --max-nodes {max_nodes} allows (half of it); raise --max-nodes "
+        f"(at most {MAX_FIGURE_NODES}), or export a tree with fewer children")
+
+
+def _refuse_a_wide_root(data, nested, max_nodes):
+    """Refuse, before building the tree, a root with more children than a figure shows side by side.
+
+    Every child of the root is drawn (the command has no option to hide some), so a root with more
+    than ``max_nodes // 2`` children is refused at once: building a tree of 200,000 nodes alone takes
+    seconds. (A wide level further down is cut from the figure, not refused.)
+    """
+    if nested:
+        kids = data
+        if isinstance(data, dict):
+            kids = next((data[k] for k in ("max", "min", "chance") if k in data), None)
+        label = f"{data['label']} (())" if isinstance(data, dict) and "label" in data else "A (())"
+        if isinstance(kids, (list, tuple)) and len(kids) > max_nodes // 2:
+            raise _too_wide(label, len(kids), max_nodes)
+        return
+    children = set()
+    for node in data.values():
+        kids = node.get("children") if isinstance(node, dict) else None
+        if isinstance(kids, list):
+            children.update(k for k in kids if isinstance(k, (str, int)))
+    roots = [name for name in data if name not in children]
+    if len(roots) == 1 and isinstance(data[roots[0]], dict):
+        kids = data[roots[0]].get("children")
+        if isinstance(kids, list) and len(kids) > max_nodes // 2:
+            label = data[roots[0]].get("label", roots[0])
+            raise _too_wide(repr(label) if label == roots[0] else f"{label} ({roots[0]!r})", len(kids),
+                            max_nodes)
+
+
+def _export_source(args, max_nodes):
     """The tree named by --tree or --json, or the exercise named by --seed."""
     if args.tree is not None:
         try:
@@ -466,6 +506,7 @@ def _export_source(args):
                                  '"[[3,12,8],[2,4,6],[14,5,2]]"') from None
         except ValueError as error:  # a number too long to read, a key given twice
             raise UsageError(f"--tree: {error}") from None
+        _refuse_a_wide_root(spec, True, max_nodes)
         try:
             return tree_from_nested(spec)
         except (ValueError, TypeError) as error:
@@ -484,6 +525,7 @@ def _export_source(args):
             raise UsageError(f"--json: the JSON {_TOO_DEEP}") from None
         nested = not isinstance(data, dict) or (
             set(data) <= {"max", "min", "chance", "p", "label"} and set(data) & {"max", "min", "chance"})
+        _refuse_a_wide_root(data, nested, max_nodes)
         try:
             return tree_from_nested(data) if nested else tree_from_dict(data)
         except (ValueError, TypeError) as error:
@@ -509,7 +551,7 @@ _FORMAT_NAMES = {".svg": "SVG", ".pdf": "PDF", ".png": "PNG", ".tex": "a LaTeX d
 
 def run_export(args, out):
     # Only this command draws: matplotlib is loaded here, never for --help or the other commands.
-    from .drawing import MAX_DRAWN_NODES, TreeTooWide, check_max_nodes
+    from .drawing import TreeTooWide, check_max_nodes
     from .exports import ANIMATION_FORMATS, FIGURE_FORMATS, animate, export
     from .exports.files import check_target
     from .exports.flavours import check_width, resolve
@@ -546,14 +588,11 @@ def run_export(args, out):
     if any(_suffix(p) == ".mp4" for p in animated) and not _ffmpeg():
         raise UsageError("an .mp4 needs ffmpeg, which is not installed (not on the PATH): "
                          "write a .gif instead")
-    source = _export_source(args)
+    source = _export_source(args, max_nodes)
     try:  # before the search: a tree too wide to draw is refused at once
         check_width(source, max_nodes=max_nodes)
     except TreeTooWide as wide:
-        raise UsageError(
-            f"the tree is too wide to draw: node {wide.label} has {wide.children:,} children side by side, "
-            f"more than the {wide.max_nodes // 2:,} that --max-nodes {wide.max_nodes} allows (half of it); "
-            f"raise --max-nodes (at most {MAX_DRAWN_NODES}), or export a tree with fewer children") from None
+        raise _too_wide(wide.label, wide.children, wide.max_nodes) from None
     try:
         result = None
         if args.answer:  # one search answers every file (and tells a bad --algorithm early)

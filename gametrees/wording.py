@@ -1,4 +1,6 @@
-"""How a value is written for people: :func:`fmt` (3, 2.5, 10.125, −2, +∞), :func:`fmt_prob` (0.25, 1/3), :func:`visible`.
+"""How values and texts are written for people: :func:`fmt`, :func:`fmt_prob`, :func:`visible`.
+
+:func:`fmt` writes a value (3, 2.5, 10.125, −2, +∞), :func:`fmt_prob` a probability (0.25, 1/3).
 
 One formatter for every sentence, figure, replay, feedback line and exported
 label, so a value reads the same everywhere: integral values without a decimal

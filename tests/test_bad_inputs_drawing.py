@@ -42,11 +42,13 @@ ROWS = [
      f"max_nodes must be in 1..{MAX_DRAWN_NODES:,}"),
     ("draw-max-nodes-float", lambda d: gt.draw(T, max_nodes=1e9), TypeError, "max_nodes must be an int"),
     ("draw-max-children-zero", lambda d: gt.draw(T, max_children=0), ValueError, "max_children must be >= 1"),
-    ("draw-max-depth-str", lambda d: gt.draw(T, max_depth="2"), TypeError, "max_depth must be None or an int"),
+    ("draw-max-depth-str", lambda d: gt.draw(T, max_depth="2"), TypeError,
+     "max_depth must be None or an int"),
     ("draw-legend-str", lambda d: gt.draw(T, legend="no"), TypeError, "legend must be True or False"),
     ("draw-labels-str", lambda d: gt.draw(T, labels="yes"), TypeError, "labels must be True, False or None"),
     ("draw-no-graph", lambda d: gt.draw(NO_TRACE), ValueError, "search with trace=True"),
-    ("draw-nodes-without-root", lambda d: gt.draw(T, nodes=[(0,)]), ValueError, "nodes must include the root"),
+    ("draw-nodes-without-root", lambda d: gt.draw(T, nodes=[(0,)]), ValueError,
+     "nodes must include the root"),
     # gt.export
     ("export-too-wide", lambda d: gt.export(WIDE, d / "w.svg"), TreeTooWide, "1,000 children"),
     ("export-too-wide-png", lambda d: gt.export(WIDE, d / "w.png"), TreeTooWide, "max_nodes=500"),
@@ -69,7 +71,8 @@ ROWS = [
     ("export-flavour", lambda d: gt.export(T, d / "t.svg", flavour="exam"), ValueError,
      "flavour must be 'question' or 'answer'"),
     ("export-suffix", lambda d: gt.export(T, d / "t.docx"), ValueError, "unknown format '.docx'"),
-    ("export-not-a-tree", lambda d: gt.export("[[1,2]]", d / "t.svg"), TypeError, "export expects a game tree"),
+    ("export-not-a-tree", lambda d: gt.export("[[1,2]]", d / "t.svg"), TypeError,
+     "export expects a game tree"),
     # gt.to_tikz
     ("tikz-too-wide", lambda d: gt.to_tikz(WIDE), TreeTooWide, "1,000 children"),
     ("tikz-standalone-yes", lambda d: gt.to_tikz(T, standalone="yes"), TypeError,
@@ -91,9 +94,11 @@ ROWS = [
     ("check-size-too-wide", lambda d: check_size(WIDE, max_nodes=100), TreeTooWide, "max_nodes=100"),
     ("check-size-max-children", lambda d: check_size(WIDE, max_children=-1), ValueError,
      "max_children must be >= 1"),
-    ("check-size-max-nodes", lambda d: check_size(WIDE, max_nodes="500"), TypeError, "max_nodes must be an int"),
+    ("check-size-max-nodes", lambda d: check_size(WIDE, max_nodes="500"), TypeError,
+     "max_nodes must be an int"),
     # gt.tree_from_dict and gt.validate_tree
-    ("dict-tuple-keys", lambda d: gt.tree_from_dict({(0,): {"player": "max", "children": [(0, 0)]}, (0, 0): 1}),
+    ("dict-tuple-keys",
+     lambda d: gt.tree_from_dict({(0,): {"player": "max", "children": [(0, 0)]}, (0, 0): 1}),
      TypeError, "node (0,): a node's name (tuple) is shown as its label"),
     ("dict-bool-key", lambda d: gt.tree_from_dict({False: 1}), TypeError, "must be a str or an int"),
     ("dict-moves-twice", lambda d: gt.tree_from_dict(
@@ -134,8 +139,8 @@ def test_bad_input_is_a_clear_error(call, error, words, tmp_path):
 
 def test_the_table_covers_every_function_touched():
     covered = {row[0].split("-")[0] for row in ROWS}
-    assert covered >= {"draw", "export", "tikz", "animate", "check", "dict", "validate", "search", "tournament",
-                       "parse"}
+    assert covered >= {"draw", "export", "tikz", "animate", "check", "dict", "validate", "search",
+                       "tournament", "parse"}
 
 
 def test_a_too_wide_tree_is_a_value_error_with_its_numbers():
@@ -153,8 +158,8 @@ WIDE_TREE = str(list(range(600)))
 
 CLI_ROWS = [
     (("export", "--tree", WIDE_TREE, "--answer", "{d}/w.svg"),
-     "the tree is too wide to draw: node A (()) has 600 children side by side, more than the 250 that "
-     "--max-nodes 500 allows"),
+     ("the tree is too wide to draw: node A (()) has 600 children side by side, more than the 250 that "
+      "--max-nodes 500 allows")),
     (("export", "--tree", WIDE_TREE, "--question", "{d}/w.tex"), "raise --max-nodes (at most 5000)"),
     (("export", "--tree", WIDE_TREE, "--answer", "{d}/w.gif"), "600 children"),
     (("export", "--tree", WIDE_TREE, "--answer", "{d}/w.svg", "--max-nodes", "1200"), None),  # raised: drawn
@@ -166,8 +171,9 @@ CLI_ROWS = [
     (("export", "--tree", TREE, "--answer", "{d}/t.gif", "--fps", "0.001"), "0.01..50"),
     (("export", "--tree", TREE, "--answer", "{d}/t.gif", "--fps", "nan"), "argument --fps"),
     (("export", "--tree", TREE, "--answer", "{d}/t.gif", "--fps", "1e308"), "argument --fps"),
-    (("export", "--json", '{"A": {"player": "max", "children": ["B", "C"], "moves": ["x", "x"]}, "B": 1, '
-      '"C": 2}', "--answer", "{d}/t.svg"), "--json: node 'A': the move 'x' is given to two children"),
+    (("export", "--json", ('{"A": {"player": "max", "children": ["B", "C"], "moves": ["x", "x"]}, "B": 1, '
+                           '"C": 2}'), "--answer", "{d}/t.svg"),
+     "--json: node 'A': the move 'x' is given to two children"),
     (("tournament", "--playouts", "100000000", "mcts", "random"), "argument --playouts: at most 100,000"),
     (("tournament", "--playouts", "0", "mcts", "random"), "argument --playouts"),
     (("tournament", "--seconds", "inf", "iterative", "random"), "argument --seconds: at most 600"),

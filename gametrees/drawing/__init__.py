@@ -57,7 +57,8 @@ from .scene import (
 )
 
 __all__ = [
-    "MAX_DRAWN_NODES", "MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Drawing", "Geometry", "Painter", "Prepared",
-    "Scene", "TextCollection", "TreeTooWide", "check_max_nodes", "check_size", "draw", "figure_limit",
-    "format_number", "format_value", "setup_axes", "side_by_side", "summary", "tidy_layout", "tree_children",
+    "MAX_DRAWN_NODES", "MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Drawing", "Geometry", "Painter",
+    "Prepared", "Scene", "TextCollection", "TreeTooWide", "check_max_nodes", "check_size", "draw",
+    "figure_limit", "format_number", "format_value", "setup_axes", "side_by_side", "summary", "tidy_layout",
+    "tree_children",
 ]

@@ -36,7 +36,6 @@ onto an Axes. It may import :mod:`gametrees.search`, :mod:`gametrees.trace`,
 from __future__ import annotations
 
 import math
-import numbers
 import textwrap
 
 import matplotlib

@@ -146,8 +146,8 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         raise TypeError("standalone= is for TikZ (.tex / .tikz) only")
     if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 1200:
         raise ValueError(f"dpi must be a number of dots per inch in 20..1200, got {dpi!r}")
-    fig = _figure(G, text and text[0], legend=legend, boards=boards, png_dpi=dpi if suffix == ".png" else None,
-                  **options)
+    png_dpi = dpi if suffix == ".png" else None
+    fig = _figure(G, text and text[0], legend=legend, boards=boards, png_dpi=png_dpi, **options)
     _save_figure(fig, target, suffix, dpi)
     return target
 

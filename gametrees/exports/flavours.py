@@ -30,8 +30,8 @@ from ..games import CHANCE
 from ..search import SearchResult, alphabeta, expectimax, minimax
 from ..wording import fmt, visible
 
-__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "check_width", "matplotlib_text", "resolve", "tex", "tex_number",
-           "tex_value"]
+__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "check_width", "matplotlib_text", "resolve", "tex",
+           "tex_number", "tex_value"]
 
 #: The searches :func:`export` can run for an answer, by name.
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-strict", "expectimax")

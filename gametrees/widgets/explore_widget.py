@@ -104,7 +104,7 @@ def parse_tree(text: str) -> nx.DiGraph:
 
 
 def _nested_size(spec):
-    """The nodes of a nested-list tree (as :func:`~gametrees.trees.tree_from_nested` reads it), without building it.
+    """The nodes of a nested-list tree (as :func:`~gametrees.trees.tree_from_nested` reads it), unbuilt.
 
     >>> _nested_size([[3, 12, 8], {"chance": [1, 2], "p": [0.5, 0.5]}])
     8
