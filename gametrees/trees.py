@@ -149,7 +149,7 @@ def validate_tree(G) -> None:
     ValueError
         No ``root`` graph attribute, a root that is not a node or has a
         parent, a cycle, a node the root cannot reach, an unknown player,
-        two edges out of one node with the same ``move`` label,
+        two edges out of one MAX or MIN node with the same ``move`` label,
         a leaf without a utility, a utility or probability that is NaN or
         too large for a float, chance probabilities that are negative or do
         not sum to 1, or a ``prob`` on an edge out of a MAX or MIN node. The
@@ -205,10 +205,10 @@ def validate_tree(G) -> None:
                 )
             if "utility" in attrs:
                 _check_number(attrs["utility"], f"the estimate 'utility' of node {_name(G, n)}")
-            _check_moves(G, n, children)
             if player == CHANCE:
                 _check_probabilities(G, n)
             else:
+                moves = None
                 for c, edge in children.items():
                     if "prob" in edge:
                         label = attrs.get("label", n)
@@ -217,6 +217,12 @@ def validate_tree(G) -> None:
                             f"{label} is a {player.upper()} node: only the edges out of a chance "
                             "node carry probabilities (make the node a chance node, or drop 'prob')"
                         )
+                    if "move" in edge:
+                        if moves is None:
+                            moves = []
+                        moves.append(edge["move"])
+                if moves is not None and len(moves) > 1:  # a result names its move by the label
+                    _refuse_repeated_moves(n, moves)
         else:
             if "utility" not in attrs:
                 raise ValueError(
@@ -238,13 +244,6 @@ def _refuse_repeated_moves(node, moves) -> None:
             raise ValueError(
                 f"node {node!r}: the move {move!r} is given to two children: a search names its best move "
                 "by its label, so each child of a node needs a different move label")
-
-
-def _check_moves(G, n, children) -> None:
-    """Refuse two edges out of ``n`` with the same ``move`` label (a result's move would be ambiguous)."""
-    moves = [edge["move"] for edge in children.values() if "move" in edge]
-    if len(moves) > 1:
-        _refuse_repeated_moves(n, moves)
 
 
 def _check_probabilities(G, n) -> None:
