@@ -25,10 +25,14 @@ from PIL import Image
 from ..drawing import Drawing, setup_axes
 from ..search import SearchResult
 from ..trace import frames
+from . import FPS_RANGE
 from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_overwrite, check_target
 from .flavours import matplotlib_text
 
 __all__ = ["animate"]
+
+#: The longest a GIF shows its last frame, in seconds (a frame's duration is a 16-bit count of 1/100 s).
+MAX_HOLD = 600.0
 
 def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max_frames=1000, hold=3.0,
             force=False, **options):
@@ -47,7 +51,8 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``.gif`` (Pillow, which comes with matplotlib) or ``.mp4`` (needs
         ffmpeg on the PATH). The folder must exist.
     fps : float
-        Frames (events) per second, ``0 < fps <= 50``. Default 1: a step a
+        Frames (events) per second, ``0.01 <= fps <= 50``
+        (:data:`~gametrees.exports.FPS_RANGE`). Default 1: a step a
         second, slow enough to read the caption along.
     dpi : float
         Dots per inch of the frames. Lowered when a frame would be wider
@@ -62,7 +67,7 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``trace_depth=``).
     hold : float
         GIF only: the last frame (the finished search) stays at least this
-        many seconds before the animation loops.
+        many seconds (at most 600) before the animation loops.
     force : bool
         Replace an existing file that no export wrote. Without it, an
         existing ``path`` is replaced only if an earlier export wrote it.
@@ -110,16 +115,21 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
     for bad in ("ax", "k", "tree", "title"):
         if bad in options:
             raise TypeError(f"animate draws its own frames: {bad}= is not an option here (caption= is)")
-    if isinstance(fps, bool) or not isinstance(fps, numbers.Real) or not 0 < fps <= 50:
-        raise ValueError(f"fps must be a number of frames per second in (0, 50], got {fps!r}")
+    low, high = FPS_RANGE
+    if isinstance(fps, bool) or not isinstance(fps, numbers.Real):
+        raise TypeError(f"fps must be a number of frames per second in {low:g}..{high:g}, got {fps!r}")
+    if not low <= fps <= high:
+        raise ValueError(f"fps must be a number of frames per second in {low:g}..{high:g} "
+                         f"(a step at most every {1 / low:g} s), got {fps!r}")
     if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 600:
         raise ValueError(f"dpi must be a number of dots per inch in 20..600, got {dpi!r}")
     if isinstance(max_width, bool) or not isinstance(max_width, numbers.Integral) or max_width < 200:
         raise ValueError(f"max_width must be a number of pixels >= 200, got {max_width!r}")
     if isinstance(max_frames, bool) or not isinstance(max_frames, numbers.Integral) or max_frames < 1:
         raise ValueError(f"max_frames must be an int >= 1, got {max_frames!r}")
-    if isinstance(hold, bool) or not isinstance(hold, numbers.Real) or hold < 0:
-        raise ValueError(f"hold must be a number of seconds >= 0, got {hold!r}")
+    if isinstance(hold, bool) or not isinstance(hold, numbers.Real) or not 0 <= hold <= MAX_HOLD:
+        raise ValueError(f"hold must be a number of seconds in 0..{MAX_HOLD:g} (a GIF shows a frame "
+                         f"at most {MAX_HOLD:g} s), got {hold!r}")
     if not isinstance(caption, bool):
         raise TypeError(f"caption must be True or False, got {caption!r}")
     trace = result.trace
