@@ -34,7 +34,9 @@ pure methods answered in the child since the last one, see :class:`GameProxy`),
 ``cb`` (a function of the grader handed to the learner's code), ``refused``
 (what the hook refused), ``loaded``, ``desync`` (a grader's message out of
 sequence: something read the pipe) and replies. Replies are
-``{"op": "ret", "v": value}`` or ``{"op": "err", ...}``.
+``{"op": "ret", "v": value}`` or ``{"op": "err", ...}``, each with ``re``: the
+number of the message it answers. ``sync`` (answered by ``synced``) lets the
+grader check that nothing came after the last reply.
 
 May import: the standard library only, and only inside functions.
 """
@@ -44,13 +46,14 @@ May import: the standard library only, and only inside functions.
 PRELOADED = ("math", "cmath", "itertools", "functools", "collections", "heapq", "bisect", "operator", "random",
              "copy", "fractions", "decimal", "statistics", "string", "re", "numbers", "time", "enum", "typing",
              "dataclasses")
-#: Audit events the hook refuses: these, and every event whose name starts with one of :data:`REFUSED_PREFIXES`.
+#: Audit events the hook refuses: these, and every event whose name starts with one of ``REFUSED_PREFIXES``.
 REFUSED = ("open", "import", "sys.settrace", "sys.setprofile", "sys.addaudithook", "_thread.start_new_thread",
            "marshal.load", "sys._current_frames")
-REFUSED_PREFIXES = ("os.", "subprocess.", "ctypes.", "socket.", "shutil.", "_posixsubprocess", "pty.", "fcntl.",
-                    "mmap.", "resource.", "signal.", "sqlite3.", "urllib.", "http.", "webbrowser.", "glob.",
-                    "tempfile.", "syslog.", "ftplib.", "smtplib.", "telnetlib.", "imaplib.", "poplib.", "msvcrt.",
-                    "_winapi.", "winreg.", "cpython.run_", "sys.remote_exec")
+REFUSED_PREFIXES = (
+    "os.", "subprocess.", "ctypes.", "socket.", "shutil.", "_posixsubprocess", "pty.", "fcntl.", "mmap.",
+    "resource.", "signal.", "sqlite3.", "urllib.", "http.", "webbrowser.", "glob.", "tempfile.", "syslog.",
+    "ftplib.", "smtplib.", "telnetlib.", "imaplib.", "poplib.", "msvcrt.", "_winapi.", "winreg.",
+    "cpython.run_", "sys.remote_exec")
 #: How many answers of pure game methods the child remembers, and how many it may give before one call
 #: goes to the grader anyway (the grader's ``MEMO_SYNC``).
 MEMO_SIZE, SYNC = 200_000, 500
@@ -282,10 +285,15 @@ class Child:
 
     def request(self, msg, raw=False):
         """Ask the grader (a game's method, a grader's function) and serve it until it replies."""
+        seq = self.channel.sent
         self.send(msg)
         while True:
             reply = self.receive()
             op = reply["op"]
+            if (op == "ret" or op == "err") and reply.get("re") != seq:
+                why = f"a reply to message {str(reply.get('re'))[:20]} where one to {seq} was due"
+                self.send({"op": "desync", "why": why})
+                raise SystemExit(3)
             if op == "ret":
                 return reply["v"] if raw else self.codec.decode(reply["v"])
             if op == "err":
@@ -317,7 +325,7 @@ class Child:
             self.originals[name] = self.namespace.get(name)
             functions[name] = describe(self.originals[name])
         self.phase = "idle"
-        self.send({"op": "loaded", "functions": functions, "errors": errors})
+        self.send({"op": "loaded", "re": msg["seq"], "functions": functions, "errors": errors})
 
     def call(self, msg):
         """Call a learner's function (the grader's stand-ins in place of the names ``swap`` gives); reply."""
@@ -328,11 +336,11 @@ class Child:
         try:
             value = fn(*self.codec.decode(msg["args"]))
         except BaseException as exc:  # noqa: BLE001 -- everything is the learner's outcome
-            return self.send(failure(exc))
+            return self.send(dict(failure(exc), re=msg["seq"]))
         try:
-            self.send({"op": "ret", "v": self.codec.encode(value)})
+            self.send({"op": "ret", "re": msg["seq"], "v": self.codec.encode(value)})
         except (TypeError, ValueError, RecursionError) as exc:  # WireError, too much to send, included
-            self.send(returned_object(exc))
+            self.send(dict(returned_object(exc), re=msg["seq"]))
 
     def serve(self):
         """Answer the grader's ``load`` and ``call`` until it closes the pipe."""
@@ -342,6 +350,8 @@ class Child:
                 self.load(msg)
             elif msg["op"] == "call":
                 self.call(msg)
+            elif msg["op"] == "sync":  # the grader checks that nothing came after the last reply
+                self.send({"op": "synced", "re": msg["seq"]})
             else:
                 self.send({"op": "desync", "why": f"a {msg['op'][:20]} message while idle"})
                 raise SystemExit(3)

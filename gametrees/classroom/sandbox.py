@@ -32,6 +32,7 @@ May import: the standard library only.
 from __future__ import annotations
 
 import builtins
+import collections
 import inspect
 import keyword
 import os
@@ -47,7 +48,7 @@ from pathlib import Path
 from . import wire
 from .wire import MAX_LINE, Channel, Codec, WireError
 
-#: The child's source, run with ``python -I -S -c``: the wire's text, then the child's (neither imports gametrees).
+#: The child's source, run with ``python -I -S -c``: the wire's text, then the child's (no gametrees import).
 CHILD_SOURCE = "\n\n".join(Path(wire.__file__).with_name(name).read_text(encoding="utf-8")
                            for name in ("wire.py", "child.py"))
 #: Game methods a learner's code may call through the proxy.
@@ -69,10 +70,11 @@ class ChildBroken(BaseException):
 
 
 class ChannelForged(ChildBroken):
-    """A line on the pipe that is not the child's next message: the learner's code wrote to (or read) the pipe."""
+    """A line on the pipe that is not the child's next message: the learner's code wrote to (or read) it."""
 
     def __init__(self, why, what="wrote to"):
         super().__init__(f"your code {what} the grader's channel ({why})")
+        self.what, self.why = what, why
 
 
 def _limits():  # pragma: no cover -- runs in the child between fork and exec (imports nothing: may be threaded)
@@ -131,13 +133,13 @@ class Sandbox:
         self.broken = None
         self.calls = 0
         self._proc = self._tmp = None
-        self._buf = b""
-        self._channel = Channel()
+        self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._codec = Codec(self._encode_other, self._decode_handle)
         self._games, self._game_ids = {}, {}
         self._callbacks, self._callback_ids = {}, {}
         self._depth = 0
         self._deadline = None
+        self._last = None
         self._start()
 
     # -- the child process -------------------------------------------------------------------------
@@ -148,7 +150,7 @@ class Sandbox:
         self._proc = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", CHILD_SOURCE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, cwd=self._tmp.name, env=env, preexec_fn=_limits, close_fds=True)
-        self._buf, self._channel = b"", Channel()
+        self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._games, self._game_ids, self._sent = {}, {}, set()
         games = {}
         names = {}
@@ -159,8 +161,9 @@ class Sandbox:
             names[name] = {"g": handle}
         self._deadline = time.monotonic() + self.load_limit
         try:
-            self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games, "names": names})
-            functions, errors = _loaded(self._wait("loaded"))
+            seq = self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games,
+                              "names": names})
+            functions, errors = _loaded(self._wait("loaded", re=seq))
             self._quiet()
         except CallTimedOut:
             self.timed_out = ("loading your cells", self.load_limit)
@@ -267,15 +270,18 @@ class Sandbox:
     # -- the pipe --------------------------------------------------------------------------------------
 
     def _send(self, msg):
+        """Send ``msg`` as the grader's next message; returns its number (a reply echoes it as ``re``)."""
+        seq = self._channel.sent
         data = self._channel.frame(msg)
         try:
             self._proc.stdin.write(data)
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise ChildBroken("the process running your code ended") from exc
+        return seq
 
     def _read(self, wait):
-        """Add what the child wrote to the buffer, waiting at most ``wait`` seconds (None: until it writes)."""
+        """Read what the child wrote, waiting at most ``wait`` s (None: until it writes); False: nothing."""
         fd = self._proc.stdout.fileno()
         ready, _, _ = select.select([fd], [], [], wait)
         if not ready:
@@ -285,17 +291,21 @@ class Sandbox:
             code = self._proc.poll()
             why = "" if code is None or code >= 0 else f" (stopped by signal {-code}: too much memory?)"
             raise ChildBroken(f"the process running your code ended{why}")
-        self._buf += chunk
-        if len(self._buf) > MAX_LINE and b"\n" not in self._buf:
+        if b"\n" in chunk:
+            *lines, rest = (bytes(self._buf) + chunk).split(b"\n")
+            self._lines.extend(lines)
+            self._buf = bytearray(rest)
+        else:
+            self._buf += chunk
+        if len(self._buf) > MAX_LINE:
             raise ChannelForged(f"a line of more than {MAX_LINE >> 20} MB")
         return True
 
     def _message(self):
-        """The next line in the buffer as the child's next message (a refusal is recorded and skipped)."""
-        while b"\n" in self._buf:
-            line, _, self._buf = self._buf.partition(b"\n")
+        """The next complete line as the child's next message, or None (a refusal is recorded and skipped)."""
+        while self._lines:
             try:
-                msg = self._channel.parse(line)
+                msg = self._channel.parse(self._lines.popleft())
             except WireError as exc:
                 raise ChannelForged(str(exc)) from None
             if msg["op"] == "refused":
@@ -318,7 +328,7 @@ class Sandbox:
                 raise CallTimedOut(self.call_limit, "")
 
     def _quiet(self):
-        """After the child's reply nothing else may wait on the pipe but refusals (a forged extra line)."""
+        """After the child's reply nothing may wait on the pipe but refusals: a line there is forged."""
         for _ in range(MAX_LINE >> 16):  # what one line may hold, at most
             msg = self._message()
             if msg is not None:
@@ -330,19 +340,47 @@ class Sandbox:
         if self._buf:
             raise ChannelForged("bytes after the reply")
 
-    def _wait(self, *replies):
-        """Serve the child's requests until it sends one of ``replies`` (ops); returns that message."""
+    def sync(self):
+        """Check that the channel is in step after the last call: a round trip that nothing may precede.
+
+        Whatever the child wrote after its last reply (a forged reply's real one, above all) comes
+        before the child's answer here and raises :class:`ChannelForged`. Nothing to check (returns at
+        once) when the child already ended, timed out or broke.
+        """
+        if self._proc is None or self.timed_out or self.broken:
+            return
+        self._deadline = time.monotonic() + self.call_limit
+        try:
+            seq = self._send({"op": "sync"})
+            self._wait("synced", re=seq)
+            self._quiet()
+        except CallTimedOut:
+            self.timed_out = (f"{self._last}()", self.call_limit)
+            self.close()
+            raise CallTimedOut(self.call_limit, f"{self._last}()") from None
+        except ChildBroken as exc:
+            self.broken = exc
+            self.close()
+            raise
+        finally:
+            self._deadline = None
+
+    def _wait(self, *replies, re):
+        """Serve the child's requests until it sends one of ``replies`` (ops) to message ``re``; return it."""
         while True:
             msg = self._receive()
             op = msg["op"]
             if op in replies:
+                if msg.get("re") != re:
+                    got = str(msg.get("re"))[:20]
+                    raise ChannelForged(f"a reply to message {got} where one to {re} was due")
                 return msg
             if op == "game":
                 target = self._games.get(msg.get("g")) if type(msg.get("g")) is str else None
                 method = msg.get("m")
                 if target is None or type(method) is not str or method not in GAME_METHODS or not hasattr(
                         target, method):
-                    self._send({"op": "err", "type": "AttributeError",
+                    self._send({"op": "err", "re": msg["seq"], "type": "AttributeError",
                                 "msg": f"the game has no method {str(method)[:40]!r} here"})
                     continue
                 repeats = msg.get("n")
@@ -363,11 +401,11 @@ class Sandbox:
                 value = fn(*args)
                 if method_returns_state(op, msg.get("m")):
                     value = args[0]  # make/unmake change the state in place: send it back
-                reply = {"op": "ret", "v": self._codec.encode(value)}
+                reply = {"op": "ret", "re": msg["seq"], "v": self._codec.encode(value)}
             except Exception as exc:  # noqa: BLE001 -- the game's error goes back to the learner's code
-                reply = {"op": "err", "type": type(exc).__name__ if type(exc).__module__ == "builtins" else
-                         next((k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "RuntimeError"),
-                         "msg": str(exc)[:500]}
+                kind = type(exc).__name__ if type(exc).__module__ == "builtins" else next(
+                    (k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "RuntimeError")
+                reply = {"op": "err", "re": msg["seq"], "type": kind, "msg": str(exc)[:500]}
             self._send(reply)
 
     def call(self, name, args, swap=None):
@@ -377,6 +415,7 @@ class Sandbox:
         if self.broken:
             raise self.broken.with_traceback(None)
         self.calls += 1
+        self._last = name
         data = self._codec.encode(list(args))
         top = self._depth == 0
         if top:
@@ -384,8 +423,8 @@ class Sandbox:
         self._depth += 1
         ok = False
         try:
-            self._send({"op": "call", "fn": name, "args": data, "swap": swap or {}})
-            reply = self._wait("ret", "err")
+            seq = self._send({"op": "call", "fn": name, "args": data, "swap": swap or {}})
+            reply = self._wait("ret", "err", re=seq)
             try:
                 value = self._codec.decode(reply.get("v")) if reply["op"] == "ret" else None
             except WireError as exc:
@@ -427,12 +466,14 @@ class Sandbox:
 def _loaded(reply):
     """``(functions, errors)`` of the child's ``loaded`` reply (:class:`ChannelForged` if it is not one)."""
     functions, errors = reply.get("functions"), reply.get("errors")
+    if type(functions) is not dict or type(errors) is not list:
+        raise ChannelForged("a reply to the cells that is not the child's")
+    infos = [info for info in functions.values() if info is not None]
     well_formed = (
-        type(functions) is dict and type(errors) is list
-        and all(type(e) is list and len(e) == 3 and all(type(x) is str for x in e) for e in errors)
-        and all(info is None or (type(info) is list and info and type(info[0]) is str) for info in functions.values())
+        all(type(e) is list and len(e) == 3 and all(type(x) is str for x in e) for e in errors)
+        and all(type(info) is list and info and type(info[0]) is str for info in infos)
         and all(info[0] != "function" or (len(info) == 4 and type(info[1]) is list and type(info[2]) is int
-                                          and 0 <= info[2] <= len(info[1])) for info in functions.values() if info))
+                                          and 0 <= info[2] <= len(info[1])) for info in infos))
     if not well_formed:
         raise ChannelForged("a reply to the cells that is not the child's")
     return functions, errors

@@ -61,7 +61,7 @@ def text(data):
     >>> text({"op": "call", "args": [1, "é"]})
     '{"op":"call","args":[1,"\\\\u00e9"]}'
     """
-    return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    return _ENCODER.encode(data)
 
 
 def cannot_send(value):
@@ -109,7 +109,7 @@ class Codec:
         self.max_depth = max_depth
 
     def encode(self, value, depth=0):
-        """The wire data of ``value`` (``TypeError`` for what cannot cross, :class:`WireError` for too much)."""
+        """The wire data of ``value`` (``TypeError``: it cannot cross; :class:`WireError`: too much)."""
         t = type(value)
         if value is None or t is bool or t is str:
             return value
@@ -157,9 +157,12 @@ class Codec:
             if tag == "s":
                 return {self.decode(y, depth) for y in x}
             if tag == "d":
-                if not all(type(pair) is list and len(pair) == 2 for pair in x):
-                    raise WireError("a dict entry that is not a [key, value] pair")
-                return {self.decode(k, depth): self.decode(v, depth) for k, v in x}
+                out = {}
+                for pair in x:
+                    if type(pair) is not list or len(pair) != 2:
+                        raise WireError("a dict entry that is not a [key, value] pair")
+                    out[self.decode(pair[0], depth)] = self.decode(pair[1], depth)
+                return out
         except TypeError:
             raise WireError("a dict or set member that cannot be hashed") from None
         raise WireError("not a value of the wire")
@@ -167,6 +170,10 @@ class Codec:
 
 def _constant(name):
     raise WireError(f"{name} in a line (a non-finite float crosses as {{'f': ...}})")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+_DECODER = json.JSONDecoder(parse_constant=_constant)
 
 
 class Channel:
@@ -196,7 +203,7 @@ class Channel:
         if len(line) > MAX_LINE:
             raise WireError(f"a line of more than {MAX_LINE >> 20} MB")
         try:
-            msg = json.loads(line.decode("ascii"), parse_constant=_constant)
+            msg = _DECODER.decode(line.decode("ascii"))
         except WireError:
             raise
         except (ValueError, RecursionError):
