@@ -241,3 +241,11 @@ def test_a_question_whose_code_wrote_to_the_graders_channel_earns_nothing_and_is
         assert "wrote to the grader's channel" in v.text() and "grading stopped" not in v.text()
     honest = _a1("jdoe", {"a1-q3-answer": MINIMAX.replace("forge({kind!r})", "1")})
     assert {v.grade_id: v.earned for v in decide(honest, "jdoe", kernel=False).verdicts}["a1-q3-check"] == 4
+
+
+def test_a_line_written_while_the_cells_load_is_reported_and_no_function_is_graded():
+    cells = [("forger", "import sys\nsys.__stdout__.write('not the protocol\\n')\nsys.__stdout__.flush()\n"
+                        "def f():\n    return 3\n")]
+    with Sandbox(cells, ["f"]) as box:
+        assert box.functions["f"] is None
+        assert isinstance(box.broken, ChannelForged) and "wrote to the grader's channel" in str(box.broken)

@@ -1,0 +1,92 @@
+"""What one round trip to the child costs: a learner's function called, a game method asked, a value sent back.
+
+Each row runs one kind of call many times in a :class:`gametrees.classroom.sandbox.Sandbox`
+(the child that runs a learner's code for the grader) and gives the microseconds per call: wall
+time, and CPU time in the grader's process and in the child's (read when it has ended, less what
+a child that answers no call takes to start and stop). On a busy machine the wall time grows with the load; the CPU times are the cost of the wire
+itself (framing, numbering, encoding and decoding at both ends).
+
+Run: python benchmarks/wire.py [--calls N] (default 2000 calls a row)
+"""
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import gametrees as gt  # noqa: E402
+from report import table  # noqa: E402  (benchmarks/report.py)
+from gametrees.classroom.sandbox import Sandbox  # noqa: E402
+from gametrees.exercises.code_checks.harness import CountingTicTacToe  # noqa: E402
+
+SOURCE = '''
+def echo(x):
+    return x
+
+def asks(game, state, n):
+    for _ in range(n):
+        game.utility(state)
+
+def repeats(game, state, n):
+    for _ in range(n):
+        game.to_move(state)
+'''
+SMALL = (3, 4.5, "e4")
+LARGE = [{"move": (r, c), "value": r * 0.5, "seen": {r, c}} for r in range(25) for c in range(40)]  # 1,000 dicts
+
+
+def children_cpu():
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def child_cpu(run, calls):
+    """Wall and grader CPU seconds of ``run(box, calls)``, and the child's CPU seconds (start included)."""
+    child = children_cpu()
+    with Sandbox([("bench", SOURCE)], ["echo", "asks", "repeats"], call_limit=600, load_limit=60) as box:
+        wall, cpu = time.perf_counter(), time.process_time()
+        run(box, calls)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return wall, cpu, children_cpu() - child
+
+
+def measure(what, calls, run, start):
+    """``(what, calls, wall µs/call, grader CPU µs/call, child CPU µs/call)``; ``start``: the child's own start."""
+    wall, cpu, child = child_cpu(run, calls)
+    return [what, f"{calls:,}"] + [f"{1e6 * t / calls:,.1f}" for t in (wall, cpu, max(0.0, child - start))]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000, help="calls a row (default 2000)")
+    n = parser.parse_args(argv).calls
+    won = gt.TicTacToe.from_string("XXX/OO./...")
+
+    def echo(value):
+        def run(box, calls):
+            for _ in range(calls):
+                box.functions["echo"](value)
+        return run
+
+    def game_calls(name, game, state):
+        def run(box, calls):
+            box.functions[name](game, state, calls)
+        return run
+
+    start = min(child_cpu(lambda box, calls: None, 0)[2] for _ in range(3))
+    rows = [measure("a call: a small tuple there and back", n, echo(SMALL), start),
+            measure("a call: 1,000 dicts there and back", max(1, n // 20), echo(LARGE), start),
+            # utility of a game that logs the leaves always goes to the grader; to_move of tic-tac-toe is pure
+            measure("a game method asked by the learner's code (utility)", n * 5,
+                    game_calls("asks", CountingTicTacToe(), won), start),
+            measure("a pure method repeated (to_move, from the child's memo)", n * 50,
+                    game_calls("repeats", gt.TicTacToe(), won), start)]
+    table("The wire to the child: microseconds per call",
+          ["call", "calls", "wall µs", "grader CPU µs", "child CPU µs"], rows)
+
+
+if __name__ == "__main__":
+    main()
