@@ -355,9 +355,10 @@ class Sandbox:
             self._wait("synced", re=seq)
             self._quiet()
         except CallTimedOut:
-            self.timed_out = (f"{self._last}()", self.call_limit)
+            what = f"{self._last}()" if self._last else "your cells"
+            self.timed_out = (what, self.call_limit)
             self.close()
-            raise CallTimedOut(self.call_limit, f"{self._last}()") from None
+            raise CallTimedOut(self.call_limit, what) from None
         except ChildBroken as exc:
             self.broken = exc
             self.close()
