@@ -246,6 +246,7 @@ class Child:
     # -- the wire -------------------------------------------------------------------------------------
 
     def encode_other(self, value):
+        """The wire's hook for what is not plain data: a game or a grader's function, by its handle."""
         if type(value) is GameProxy:
             return {"g": object.__getattribute__(value, "_h")}
         if type(value) is Remote:
@@ -253,16 +254,18 @@ class Child:
         return cannot_send(value)
 
     def decode_handle(self, tag, data):
+        """The wire's hook for a handle from the grader: a new or known game, a grader's function."""
         if tag == "cb" and type(data) is list and len(data) == 2:
             return Remote(self, data[0], data[1])
         if tag == "g" and type(data) is list and len(data) == 2:
             self.games[data[0]] = GameProxy(self, data[0], data[1])
             return self.games[data[0]]
-        if tag == "g" and data in self.games:
+        if tag == "g" and type(data) is str and data in self.games:
             return self.games[data]
         raise WireError(f"an unknown handle {tag}")
 
     def send(self, msg):
+        """Send ``msg`` as the child's next message."""
         self._write(self.channel.frame(msg))
         self._flush()
 
@@ -336,7 +339,8 @@ class Child:
         try:
             value = fn(*self.codec.decode(msg["args"]))
         except BaseException as exc:  # noqa: BLE001 -- everything is the learner's outcome
-            return self.send(dict(failure(exc), re=msg["seq"]))
+            self.send(dict(failure(exc), re=msg["seq"]))
+            return
         try:
             self.send({"op": "ret", "re": msg["seq"], "v": self.codec.encode(value)})
         except (TypeError, ValueError, RecursionError) as exc:  # WireError, too much to send, included
