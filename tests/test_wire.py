@@ -164,6 +164,14 @@ def forge(kind):
         sys.__stdout__.buffer.flush()
     elif kind == "reply_first":
         write('{"op": "ret", "v": 99, "seq": 1, "re": 1}\\n')
+    elif kind == "after_reply":  # the child itself made to write a line after each of its messages
+        child = sys._getframe(2).f_locals["self"]
+        send = child.send
+
+        def send_and_more(msg):
+            send(msg)
+            write('{"op": "ret", "v": 99}\\n')
+        child.send = send_and_more
 '''
 KINDS = {
     "not_json": "a line that is not JSON",
@@ -176,6 +184,8 @@ KINDS = {
     # A perfect forgery is accepted as what the function returned (it equals returning 99), but the real
     # reply after it is found when the call ends, or by the check of the channel after the last call.
     "reply_first": "message 1 where 2 was due",
+    # A line after each of the child's own messages (the learner's code patched the child's send).
+    "after_reply": "a line that is not a message",
 }
 
 
@@ -223,7 +233,7 @@ def minimax_value(game, state):
 '''
 
 
-@pytest.mark.parametrize("kind", ["not_json", "out_of_sequence", "reply_first"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_question_whose_code_wrote_to_the_graders_channel_earns_nothing_and_is_flagged(kind):
     right = exercises_for("A1", "jdoe")
     nb = _a1("jdoe", {
@@ -238,7 +248,7 @@ def test_a_question_whose_code_wrote_to_the_graders_channel_earns_nothing_and_is
         v = verdicts[gid]
         assert v.earned == 0 and v.integrity, (gid, v.text())
         assert any("wrote to the grader's channel" in f for f in v.flags), v.flags
-        assert "wrote to the grader's channel" in v.text() and "grading stopped" not in v.text()
+        assert f"wrote to the grader's channel ({KINDS[kind]}" in v.text() and "grading stopped" not in v.text()
     honest = _a1("jdoe", {"a1-q3-answer": MINIMAX.replace("forge({kind!r})", "1")})
     assert {v.grade_id: v.earned for v in decide(honest, "jdoe", kernel=False).verdicts}["a1-q3-check"] == 4
 
