@@ -1,10 +1,11 @@
-"""What one round trip to the child costs: a learner's function called, a game method asked, a value sent back.
+"""What one round trip to the child costs: a learner's function called, a game method asked, a value sent.
 
 Each row runs one kind of call many times in a :class:`gametrees.classroom.sandbox.Sandbox`
 (the child that runs a learner's code for the grader) and gives the microseconds per call: wall
 time, and CPU time in the grader's process and in the child's (read when it has ended, less what
-a child that answers no call takes to start and stop). On a busy machine the wall time grows with the load; the CPU times are the cost of the wire
-itself (framing, numbering, encoding and decoding at both ends).
+a child that answers no call takes to start and stop). On a busy machine the wall time grows with
+the load; the CPU times are the cost of the wire itself (framing, numbering, encoding and decoding
+at both ends).
 
 Run: python benchmarks/wire.py [--calls N] (default 2000 calls a row)
 """
@@ -35,7 +36,7 @@ def repeats(game, state, n):
         game.to_move(state)
 '''
 SMALL = (3, 4.5, "e4")
-LARGE = [{"move": (r, c), "value": r * 0.5, "seen": {r, c}} for r in range(25) for c in range(40)]  # 1,000 dicts
+LARGE = [{"move": (r, c), "value": r * 0.5, "seen": {r, c}} for r in range(25) for c in range(40)]  # 1,000
 
 
 def children_cpu():
@@ -54,7 +55,7 @@ def child_cpu(run, calls):
 
 
 def measure(what, calls, run, start):
-    """``(what, calls, wall µs/call, grader CPU µs/call, child CPU µs/call)``; ``start``: the child's own start."""
+    """``[what, calls, wall, grader CPU, child CPU]`` (µs a call); ``start``: the child's own start (s)."""
     wall, cpu, child = child_cpu(run, calls)
     return [what, f"{calls:,}"] + [f"{1e6 * t / calls:,.1f}" for t in (wall, cpu, max(0.0, child - start))]
 

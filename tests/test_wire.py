@@ -248,7 +248,8 @@ def test_a_question_whose_code_wrote_to_the_graders_channel_earns_nothing_and_is
         v = verdicts[gid]
         assert v.earned == 0 and v.integrity, (gid, v.text())
         assert any("wrote to the grader's channel" in f for f in v.flags), v.flags
-        assert f"wrote to the grader's channel ({KINDS[kind]}" in v.text() and "grading stopped" not in v.text()
+        assert f"wrote to the grader's channel ({KINDS[kind]}" in v.text()
+        assert "grading stopped" not in v.text()
     honest = _a1("jdoe", {"a1-q3-answer": MINIMAX.replace("forge({kind!r})", "1")})
     assert {v.grade_id: v.earned for v in decide(honest, "jdoe", kernel=False).verdicts}["a1-q3-check"] == 4
 
