@@ -18,10 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gametrees as gt  # noqa: E402
-from report import table  # noqa: E402  (benchmarks/report.py)
-from gametrees.classroom.sandbox import Sandbox  # noqa: E402
-from gametrees.exercises.code_checks.harness import CountingTicTacToe  # noqa: E402
+from report import table
+
+import gametrees as gt
+from gametrees.classroom.sandbox import Sandbox
+from gametrees.exercises.code_checks.harness import CountingTicTacToe
 
 SOURCE = '''
 def echo(x):

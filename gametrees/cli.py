@@ -510,15 +510,15 @@ def run_export(args, out):
             _, result, algorithm, _ = resolve(source, "answer", args.algorithm)
         for path in args.question:
             written = export(source, path, flavour="question", algorithm=args.algorithm,
-                             instructions=args.instructions)
+                             instructions=args.instructions, force=args.force)
             print(f"wrote {path}: the question as {_FORMAT_NAMES[_suffix(path)]}, {_size(written)}", file=out)
         for path in args.answer:
             if path in animated:
-                written = animate(result, path, fps=args.fps or 1.0)
+                written = animate(result, path, fps=args.fps or 1.0, force=args.force)
                 print(f"wrote {path}: the {algorithm} search, {len(result.trace)} frames (one per step), "
                       f"{_size(written)}", file=out)
             else:
-                written = export(result, path)
+                written = export(result, path, force=args.force)
                 print(f"wrote {path}: the answer ({algorithm}) as {_FORMAT_NAMES[_suffix(path)]}, "
                       f"{_size(written)}", file=out)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
@@ -528,7 +528,7 @@ def run_export(args, out):
 
 def _check_overwrites(args, targets):
     """Refuse to write over the command's input, or over a file an export did not write without --force."""
-    from .exports.files import is_own_output
+    from .exports.files import check_overwrite
 
     given = [*args.question, *args.answer]
     if args.json is not None and not args.json.lstrip().startswith(("{", "[")):
@@ -537,12 +537,11 @@ def _check_overwrites(args, targets):
             if target == source or (target.exists() and source.exists() and os.path.samefile(target, source)):
                 raise UsageError(f"{path!r} is the --json input file: the export would write over "
                                  "the tree it reads; write to another path")
-    if args.force:
-        return
-    for path, target in zip(given, targets):
-        if target.exists() and not is_own_output(target):
-            raise UsageError(f"{path!r} exists and was not written by an export: give --force to "
-                             "overwrite it, or another path")
+    for path in given:
+        try:
+            check_overwrite(path, args.force, "--force")
+        except FileExistsError as error:
+            raise UsageError(str(error)) from None
 
 
 def run_site(args, out):

@@ -255,8 +255,9 @@ def test_a_question_whose_code_wrote_to_the_graders_channel_earns_nothing_and_is
 
 
 def test_a_line_written_while_the_cells_load_is_reported_and_no_function_is_graded():
-    cells = [("forger", "import sys\nsys.__stdout__.write('not the protocol\\n')\nsys.__stdout__.flush()\n"
-                        "def f():\n    return 3\n")]
+    source = ("import sys\nsys.__stdout__.write('not the protocol\\n')\nsys.__stdout__.flush()\n"
+              "def f():\n    return 3\n")
+    cells = [("forger", source)]
     with Sandbox(cells, ["f"]) as box:
         assert box.functions["f"] is None
         assert isinstance(box.broken, ChannelForged) and "wrote to the grader's channel" in str(box.broken)

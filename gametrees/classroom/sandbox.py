@@ -1,9 +1,11 @@
 """The grader's side of a learner's code run in a child interpreter: :class:`Sandbox`, :class:`LearnerFunction`.
 
 A :class:`Sandbox` starts the child of :mod:`gametrees.classroom.child`
-(``python -I -S``, an audit hook first, no gametrees on its path, an empty
-temporary folder as its working folder, a minimal environment, limits on
-memory and file size), sends it the learner's cells, and hands the grader one
+(``python -I -S``) inside the operating system's walls of
+:mod:`gametrees.classroom.isolation` (its own namespaces, the standard library
+the only Python it can see, no network, an empty scratch folder the only place
+it may write, limits on memory, processes and file size), an audit hook as a
+second layer only; sends it the learner's cells, and hands the grader one
 :class:`LearnerFunction` per graded function. Calling one runs the learner's
 function in the child; every game method it calls comes back over the pipe and
 runs here, on the grader's own game object, so the checks see exactly which
@@ -18,7 +20,8 @@ JSON, decoded into plain numbers, strings and containers, by the codec the child
 shares (:mod:`gametrees.classroom.wire`).
 
 A call that does not return within ``call_limit`` seconds raises
-:class:`CallTimedOut` (the child is stopped); a child that dies raises
+:class:`CallTimedOut` (the child is stopped), and one past the question's own
+``deadline`` :class:`QuestionTimedOut`; a child that dies raises
 :class:`ChildBroken`, and a line on the pipe that is not the child's next
 message (not JSON, not a message, out of sequence, too long, or any line left
 after its reply: the learner's code wrote to the pipe) raises its subclass
@@ -26,7 +29,7 @@ after its reply: the learner's code wrote to the pipe) raises its subclass
 instead of being reported as the learner's own error.
 Everything the hook refused is in :attr:`Sandbox.refused`.
 
-May import: the standard library only.
+May import: the standard library, :mod:`gametrees.classroom.isolation` and :mod:`gametrees.classroom.wire`.
 """
 
 from __future__ import annotations
@@ -36,16 +39,13 @@ import collections
 import inspect
 import keyword
 import os
-import resource
 import select
-import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from . import wire
+from . import isolation, wire
 from .wire import MAX_LINE, Channel, Codec, WireError
 
 #: The child's source, run with ``python -I -S -c``: the wire's text, then the child's (no gametrees import).
@@ -54,7 +54,6 @@ CHILD_SOURCE = "\n\n".join(Path(wire.__file__).with_name(name).read_text(encodin
 #: Game methods a learner's code may call through the proxy.
 GAME_METHODS = frozenset({"is_terminal", "utility", "to_move", "actions", "result", "successors", "chances",
                           "make", "unmake", "from_moves", "display", "check_state"})
-_MEMORY = 2 * 2**30
 
 
 class CallTimedOut(BaseException):
@@ -62,6 +61,15 @@ class CallTimedOut(BaseException):
 
     def __init__(self, seconds, name):
         super().__init__(f"your function {name} did not return within {seconds:g} s")
+        self.seconds, self.name = seconds, name
+
+
+class QuestionTimedOut(CallTimedOut):
+    """The whole question (every call of its check, a tournament's included) ran past its own limit."""
+
+    def __init__(self, seconds, name=""):
+        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and was "
+                                     "stopped there")
         self.seconds, self.name = seconds, name
 
 
@@ -75,15 +83,6 @@ class ChannelForged(ChildBroken):
     def __init__(self, why, what="wrote to"):
         super().__init__(f"your code {what} the grader's channel ({why})")
         self.what, self.why = what, why
-
-
-def _limits():  # pragma: no cover -- runs in the child between fork and exec (imports nothing: may be threaded)
-    for what, value in ((resource.RLIMIT_AS, _MEMORY), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0)):
-        try:
-            resource.setrlimit(what, (value, value))
-        except (ValueError, OSError):
-            pass
-    os.setsid()
 
 
 def _safe_name(text, default):
@@ -121,8 +120,10 @@ class Sandbox:
     :class:`ChildBroken` that ended the child, or None), ``calls``.
     """
 
-    def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0):
+    def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0, deadline=None,
+                 question_limit=None):
         self.cells, self.names = list(cells), list(functions)
+        self.deadline, self.question_limit = deadline, question_limit
         self.bound_games = dict(games or {})
         self.call_limit, self.load_limit = float(call_limit), float(load_limit)
         self.refused = []          # [(event, detail, phase)]
@@ -132,7 +133,7 @@ class Sandbox:
         self.timed_out = None
         self.broken = None
         self.calls = 0
-        self._proc = self._tmp = None
+        self._proc = self._tmp = self._box = None
         self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._codec = Codec(self._encode_other, self._decode_handle)
         self._games, self._game_ids = {}, {}
@@ -147,9 +148,11 @@ class Sandbox:
     def _start(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="gametrees-child-")
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", CHILD_SOURCE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=self._tmp.name, env=env, preexec_fn=_limits, close_fds=True)
+        self.isolation = isolation.current()
+        self._box = self.isolation.start(
+            [isolation.interpreter(False), "-I", "-S", "-c", CHILD_SOURCE], scratch=self._tmp.name, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._proc = self._box.proc
         self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._games, self._game_ids, self._sent = {}, {}, set()
         games = {}
@@ -159,7 +162,7 @@ class Sandbox:
             games[handle] = self._game_attrs(game)
             self._sent.add(handle)
             names[name] = {"g": handle}
-        self._deadline = time.monotonic() + self.load_limit
+        self._deadline = self._until(self.load_limit)
         try:
             seq = self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games,
                               "names": names})
@@ -167,8 +170,8 @@ class Sandbox:
             self._quiet()
         except CallTimedOut:
             self.timed_out = ("loading your cells", self.load_limit)
-            functions, errors = {}, [["*", "Timeout", f"your cells did not finish running within "
-                                                       f"{self.load_limit:g} s"]]
+            why = f"your cells did not finish running within {self.load_limit:g} s"
+            functions, errors = {}, [["*", "Timeout", why]]
         except ChildBroken as exc:
             self.broken = exc
             functions, errors = {}, []
@@ -188,14 +191,11 @@ class Sandbox:
         self._start()
 
     def close(self):
-        """Stop the child (and its process group) and remove its folder."""
+        """Stop the child (its whole sandbox) and remove its folder."""
         proc = self._proc
-        if proc is not None and proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-            proc.wait()
+        if self._box is not None:
+            self._box.kill()
+            self._box = None
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 try:
@@ -318,14 +318,24 @@ class Sandbox:
         return None
 
     def _receive(self):
-        """The child's next message, waiting until the deadline (:class:`CallTimedOut` after it)."""
+        """The child's next message, waiting until the deadline (:meth:`_out_of_time` after it)."""
         while True:
             msg = self._message()
             if msg is not None:
                 return msg
             wait = None if self._deadline is None else self._deadline - time.monotonic()
             if (wait is not None and wait <= 0) or not self._read(wait):
-                raise CallTimedOut(self.call_limit, "")
+                self._out_of_time()
+
+    def _until(self, seconds):
+        """The deadline of a step that may take ``seconds``, never past the question's own."""
+        until = time.monotonic() + seconds
+        return until if self.deadline is None else min(until, self.deadline)
+
+    def _out_of_time(self):
+        if self.deadline is not None and time.monotonic() >= self.deadline - 1e-3:
+            raise QuestionTimedOut(self.question_limit or 0)
+        raise CallTimedOut(self.call_limit, "")
 
     def _quiet(self):
         """After the child's reply nothing may wait on the pipe but refusals: a line there is forged."""
@@ -349,11 +359,15 @@ class Sandbox:
         """
         if self._proc is None or self.timed_out or self.broken:
             return
-        self._deadline = time.monotonic() + self.call_limit
+        self._deadline = self._until(self.call_limit)
         try:
             seq = self._send({"op": "sync"})
             self._wait("synced", re=seq)
             self._quiet()
+        except QuestionTimedOut:
+            self.timed_out = (f"{self._last}()" if self._last else "your cells", self.call_limit)
+            self.close()
+            raise
         except CallTimedOut:
             what = f"{self._last}()" if self._last else "your cells"
             self.timed_out = (what, self.call_limit)
@@ -411,6 +425,8 @@ class Sandbox:
 
     def call(self, name, args, swap=None):
         """Run the learner's function ``name`` on ``args`` in the child; its value (plain data) or its exception."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise QuestionTimedOut(self.question_limit or 0)
         if self.timed_out:
             raise CallTimedOut(self.timed_out[1], self.timed_out[0])
         if self.broken:
@@ -420,7 +436,7 @@ class Sandbox:
         data = self._codec.encode(list(args))
         top = self._depth == 0
         if top:
-            self._deadline = time.monotonic() + self.call_limit
+            self._deadline = self._until(self.call_limit)
         self._depth += 1
         ok = False
         try:
@@ -433,6 +449,10 @@ class Sandbox:
             if top:
                 self._quiet()
             ok = True
+        except QuestionTimedOut:
+            self.timed_out = (f"{name}()", self.call_limit)
+            self.close()
+            raise
         except CallTimedOut:
             self.timed_out = (f"{name}()", self.call_limit)
             self.close()

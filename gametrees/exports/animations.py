@@ -25,13 +25,13 @@ from PIL import Image
 from ..drawing import Drawing, setup_axes
 from ..search import SearchResult
 from ..trace import frames
-from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_target
+from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_overwrite, check_target
 from .flavours import matplotlib_text
 
 __all__ = ["animate"]
 
 def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max_frames=1000, hold=3.0,
-            **options):
+            force=False, **options):
     """Write the replay of a search as an animated GIF (or MP4): one frame per event.
 
     Each frame is the notebook's drawing of the search after one event of
@@ -63,6 +63,9 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
     hold : float
         GIF only: the last frame (the finished search) stays at least this
         many seconds before the animation loops.
+    force : bool
+        Replace an existing file that no export wrote. Without it, an
+        existing ``path`` is replaced only if an earlier export wrote it.
     **options
         Passed to the drawing (as in :func:`gametrees.draw`): ``boards``,
         ``labels``, ``moves``, ``windows``, ``legend``, ``values``,
@@ -82,6 +85,8 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``.mp4`` without ffmpeg installed.
     FileNotFoundError, NotADirectoryError, PermissionError
         The folder is missing or not writable (the message names the path).
+    FileExistsError
+        ``path`` exists, no export wrote it, and ``force`` is False.
 
     Examples
     --------
@@ -124,6 +129,7 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
             "is no use on a slide; search a smaller tree (or with trace_depth=), or raise max_frames"
         )
     target, suffix = check_target(path, ANIMATION_FORMATS, "animate")
+    check_overwrite(target, force)
     if suffix == ".mp4":
         if not animation.writers.is_available("ffmpeg"):
             raise RuntimeError(

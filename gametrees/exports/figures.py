@@ -21,7 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..drawing import Drawing
-from .files import FIGURE_FORMATS, MARK, AtomicFile, check_target
+from .files import FIGURE_FORMATS, MARK, AtomicFile, check_overwrite, check_target
 from .flavours import caption, matplotlib_text, resolve
 from .tikz import tikz_source
 
@@ -34,7 +34,7 @@ __all__ = ["export"]
 
 def export(x, path, *, flavour="answer", algorithm=None, instructions=False, title=None, labels=None,
            moves=None, windows=None, legend=True, standalone=None, max_width_cm=16.0, dpi=200,
-           boards=None, max_depth=None, max_children=None, max_nodes=500):
+           boards=None, max_depth=None, max_children=None, max_nodes=500, force=False):
     """Write a game tree as a figure for an exam paper or a slide: SVG, PDF, PNG or TikZ.
 
     Parameters
@@ -79,6 +79,9 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         PNG only: dots per inch.
     boards, max_depth, max_children, max_nodes
         As in :func:`gametrees.draw` (``boards`` is for SVG/PDF/PNG only).
+    force : bool
+        Replace an existing file that no export wrote. Without it, an existing ``path`` is replaced only
+        if an earlier export wrote it (every export carries a mark), as on the command line.
 
     Returns
     -------
@@ -92,6 +95,8 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         algorithm; a result without a graph.
     FileNotFoundError, NotADirectoryError, PermissionError
         The folder is missing or not writable (the message names the path).
+    FileExistsError
+        ``path`` exists, no export wrote it, and ``force`` is False (checked before any work).
 
     See Also
     --------
@@ -113,8 +118,14 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
     Traceback (most recent call last):
     ...
     ValueError: unknown format '.docx' for '...tree.docx': export writes .svg, .pdf, .png, .tex, .tikz
+    >>> _ = (folder / "notes.tex").write_text("my own exam")
+    >>> gt.export(T, folder / "notes.tex")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True ...
     """
     target, suffix = check_target(path, FIGURE_FORMATS, "export")
+    check_overwrite(target, force)
     G, result, algorithm, flavour = resolve(x, flavour, algorithm)
     text = caption(G, result, algorithm, flavour, title, instructions)
     if windows is None:
