@@ -2,8 +2,8 @@
 
 Each row runs one kind of call many times in a :class:`gametrees.classroom.sandbox.Sandbox`
 (the child that runs a learner's code for the grader) and gives the microseconds per call: wall
-time, and CPU time in the grader's process and in the child's (read when it has ended, less what
-a child that answers no call takes to start and stop). On a busy machine the wall time grows with
+time, and CPU time in the grader's process and in the child's (every process under the grader, the
+sandbox's included, read before and after the calls). On a busy machine the wall time grows with
 the load; the CPU times are the cost of the wire itself (framing, numbering, encoding and decoding
 at both ends).
 
@@ -11,10 +11,11 @@ Run: python benchmarks/wire.py [--calls N] (default 2000 calls a row)
 """
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
+
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -41,24 +42,24 @@ LARGE = [{"move": (r, c), "value": r * 0.5, "seen": {r, c}} for r in range(25) f
 
 
 def children_cpu():
-    use = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return use.ru_utime + use.ru_stime
+    """CPU seconds of every process under this one so far (the child, and the sandbox around it)."""
+    total = 0.0
+    for process in psutil.Process().children(recursive=True):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:  # ended meanwhile
+            continue
+        total += times.user + times.system
+    return total
 
 
-def child_cpu(run, calls):
-    """Wall and grader CPU seconds of ``run(box, calls)``, and the child's CPU seconds (start included)."""
-    child = children_cpu()
+def measure(what, calls, run):
+    """``[what, calls, wall, grader CPU, child CPU]`` in µs a call of ``run(box, calls)``."""
     with Sandbox([("bench", SOURCE)], ["echo", "asks", "repeats"], call_limit=600, load_limit=60) as box:
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu, child = time.perf_counter(), time.process_time(), children_cpu()
         run(box, calls)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return wall, cpu, children_cpu() - child
-
-
-def measure(what, calls, run, start):
-    """``[what, calls, wall, grader CPU, child CPU]`` (µs a call); ``start``: the child's own start (s)."""
-    wall, cpu, child = child_cpu(run, calls)
-    return [what, f"{calls:,}"] + [f"{1e6 * t / calls:,.1f}" for t in (wall, cpu, max(0.0, child - start))]
+        wall, cpu, child = time.perf_counter() - wall, time.process_time() - cpu, children_cpu() - child
+    return [what, f"{calls:,}"] + [f"{1e6 * t / calls:,.1f}" for t in (wall, cpu, child)]
 
 
 def main(argv=None):
@@ -78,14 +79,13 @@ def main(argv=None):
             box.functions[name](game, state, calls)
         return run
 
-    start = min(child_cpu(lambda box, calls: None, 0)[2] for _ in range(3))
-    rows = [measure("a call: a small tuple there and back", n, echo(SMALL), start),
-            measure("a call: 1,000 dicts there and back", max(1, n // 20), echo(LARGE), start),
+    rows = [measure("a call: a small tuple there and back", n, echo(SMALL)),
+            measure("a call: 1,000 dicts there and back", max(1, n // 20), echo(LARGE)),
             # utility of a game that logs the leaves always goes to the grader; to_move of tic-tac-toe is pure
             measure("a game method asked by the learner's code (utility)", n * 5,
-                    game_calls("asks", CountingTicTacToe(), won), start),
+                    game_calls("asks", CountingTicTacToe(), won)),
             measure("a pure method repeated (to_move, from the child's memo)", n * 50,
-                    game_calls("repeats", gt.TicTacToe(), won), start)]
+                    game_calls("repeats", gt.TicTacToe(), won))]
     table("The wire to the child: microseconds per call",
           ["call", "calls", "wall µs", "grader CPU µs", "child CPU µs"], rows)
 
