@@ -64,7 +64,7 @@ from .agents import Agent, legal_moves
 from .games import CHANCE, MAX, MIN, Game
 from .games.protocol import check_chances, number_problem
 from .search import SearchResult
-from .search.engine import FLOAT_MAX, PositionNames, no_moves_error, trusts_chances
+from .search.engine import PositionNames, no_moves_error, trusts_chances
 from .trace import Event
 from .trees import MAX_PLIES, TreeGame, as_game
 
@@ -75,6 +75,8 @@ SQRT2 = math.sqrt(2)
 #: ``trace=None`` (the default) traces a search of at most this many playouts, and no other: a
 #: traced playout takes 2-5 KB (``benchmarks/mcts_memory.py``), and a replay is stepped by hand.
 TRACED_PLAYOUTS = 10_000
+#: Playout results within +-SAFE_RESULT cannot overflow a float when summed (fewer than 1e58 playouts).
+SAFE_RESULT = 1e250
 
 _new = tuple.__new__
 
@@ -334,6 +336,7 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     >>> r.value > 0.5       # X wins most playouts: the root's mean is near +1
     True
     """
+    t0 = perf_counter()  # the time limit counts from here
     seconds, seed = _check_options(playouts, seconds, c, seed)
     if trace is None:
         trace = playouts is not None and playouts <= TRACED_PLAYOUTS
@@ -365,20 +368,19 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
     base = game.snapshot().graph() if is_tree and graph else None
     rng = random_module.Random(seed)
-    t0 = perf_counter()
+    deadline = None if seconds is None else t0 + seconds
     # Many small objects (nodes, events), few of them garbage: the cyclic collector
     # would scan them again and again, so it is paused during the search.
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        root, events, positions, done, grown, deepest = _search(game, state, playouts, seconds, c, rng, trace,
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng, trace,
                                                                 is_tree, names, graph)
     finally:
         if paused:
             gc.enable()
     seconds_taken = perf_counter() - t0
-    _refuse_overflow(root)
     kids = [k for k in root.children or () if k.added]
     best = max(kids, key=lambda k: k.visits) if kids else None
     # At a chance start the outcome is drawn, not chosen: no move (as expectimax).
@@ -421,7 +423,7 @@ def _refuse_overflow(root):
         todo.extend(node.children or ())
 
 
-def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, keep_ids):
+def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
     """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
 
     A node's ``player`` is looked up when it is first left (its children are
@@ -440,11 +442,11 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
     added = 1
     events = [] if tracing else None
     add = events.append if tracing else None
-    deadline = None if seconds is None else perf_counter() + seconds
     limit = playouts if playouts is not None else inf
     positions = 0
     done = 0
     deepest = 1
+    huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
     # UCB1's 1/sqrt(n) from a table, grown as the visits grow (never sized by `playouts`:
     # a timed search with a huge playouts must not spend its time building it).
     inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, 1026)]
@@ -585,8 +587,9 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
         positions += ply + 1  # the path's nodes and the playout's
         result = utility(s)
         cls = result.__class__
-        if not ((cls is int or cls is float) and -FLOAT_MAX <= result <= FLOAT_MAX):
+        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
             result = _usable_result(result, s)  # a numpy number as a float; else an error
+            huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         # 4. Backup: every node on the path counts the visit and the result (for MAX).
         for n in path:
             n.visits += 1
@@ -598,6 +601,8 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
             add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
                              None, node.state, (done, rows), names)))
+    if huge:
+        _refuse_overflow(root)
     return root, events, positions, done, added, deepest - 1
 
 
