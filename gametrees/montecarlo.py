@@ -26,7 +26,12 @@ child with one lucky win out of one visit has a high mean but proves nothing.
 searches (``algorithm == "mcts"``) whose trace records the four steps
 playout by playout (``gt.frame(trace, k)`` gives every node's visits and mean
 after step k; ``gt.replay(result)`` replays it), and whose ``graph`` is the
-tree MCTS grew. :class:`MCTSAgent` plays with the same code.
+tree MCTS grew. A traced playout keeps a few KB, so by default only a search
+of at most 10,000 playouts is traced (``trace=True`` traces any).
+:class:`MCTSAgent` plays with the same code.
+
+MCTS searches trees, not graphs where a node has two parents (it refuses
+them, naming the node), and games whose playouts end within 2,000 plies.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees`,
 :mod:`gametrees.trace`, :mod:`gametrees.search` and :mod:`gametrees.agents`.
@@ -124,7 +129,8 @@ class MCTSResult(SearchResult):
         tools shared with the other searches also ``nodes_visited``
         (= ``positions``) and ``leaves_evaluated`` (= ``playouts``).
     trace : list of Event or None
-        The four steps of every playout (``trace=True``).
+        The four steps of every playout (``trace=True``; by default a search
+        of at most ``TRACED_PLAYOUTS`` playouts is traced, no other).
     graph : networkx.DiGraph or None
         The tree MCTS grew: each node with ``visits``, ``value`` (its mean
         result for MAX), ``order`` (when it joined the tree), ``player`` and,
