@@ -381,8 +381,8 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     if paused:
         gc.disable()
     try:
-        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng, trace,
-                                                                is_tree, names, graph)
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
+                                                                trace, is_tree, names, graph)
     finally:
         if paused:
             gc.enable()

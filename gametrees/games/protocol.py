@@ -176,12 +176,11 @@ def check_chances(outcomes, moves, where):
         problem = number_problem(p)
         if problem is not None:
             error, text = problem
-            raise error(f"{where}: the probability of the outcome {move!r} must be a number between 0 "
-                        f"and 1, got {text}")
+            raise error(f"{where}: the probability of outcome {move!r} is {text}: expected a number "
+                        "between 0 and 1")
         p = float(p)
         if not 0 <= p <= 1:
-            raise ValueError(f"{where}: the probability of the outcome {move!r} is {p:g}: "
-                             "expected 0 <= p <= 1")
+            raise ValueError(f"{where}: the probability of outcome {move!r} is {p:g}: expected 0 <= p <= 1")
         probs[i] = p
     if None in probs:
         missing = next(m for m, p in zip(moves, probs) if p is None)
