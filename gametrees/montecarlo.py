@@ -745,6 +745,16 @@ class MCTSAgent(Agent):
     last_nodes : int
         Positions visited in the last search (tree paths and playouts).
 
+    Raises
+    ------
+    ValueError
+        Made with ``playouts``, ``seconds`` or ``c`` that :func:`mcts`
+        refuses (of the wrong type too); asked for a move at a finished or a
+        chance state (chance draws, it does not choose), or in a game
+        :func:`mcts` refuses.
+    TypeError
+        A ``seed`` that is not an int (numpy integers are ints).
+
     Examples
     --------
     >>> import gametrees as gt

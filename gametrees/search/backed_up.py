@@ -210,7 +210,17 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     """Expectimax: MAX and MIN nodes as in minimax, chance nodes average.
 
     A chance node's value is the sum over its outcomes of probability times
-    value. Without chance nodes it equals :func:`minimax`.
+    value. Without chance nodes it equals :func:`minimax`. At a chance start
+    the move is ``None`` (the outcome is drawn, not chosen).
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`minimax`; and a game's ``chances`` that are not a
+        probability distribution over the state's moves (a probability that
+        is negative, NaN or not a number, an outcome missing, unknown or
+        given twice, a sum other than 1), naming the state and the outcome
+        (:func:`gametrees.games.protocol.check_chances`).
 
     Examples
     --------
