@@ -3,6 +3,7 @@
 May import: :mod:`gametrees.classroom.releases`, :mod:`gametrees.classroom.grading`
 and :mod:`gametrees.classroom.report`; :mod:`gametrees.classroom.autograding` (which needs nbgrader) inside
 :func:`main` only.
+``export-grades`` loads :mod:`gametrees.classroom.lms` (which needs nbgrader) inside :func:`main` too.
 """
 
 from __future__ import annotations
@@ -59,6 +60,17 @@ def main(argv=None):
     c.add_argument("assignment", help="the assignment's name, e.g. A2")
     c.add_argument("--out", help="folder for the CSV and the chart (default COURSE/reports)")
     c.add_argument("--no-chart", action="store_true", help="write the CSV only (no matplotlib)")
+    # export-grades: grades to an LMS gradebook (gametrees.classroom.lms, nbgrader loaded on use)
+    x = sub.add_parser("export-grades", help="nbgrader's grades as a file a Canvas or Moodle gradebook imports, "
+                                             "or a plain CSV")
+    x.add_argument("course", help="the nbgrader course folder (holding gradebook.db)")
+    x.add_argument("--format", required=True, metavar="canvas|moodle|csv",
+                   help="Canvas's gradebook import CSV, Moodle's grade import CSV, or a plain CSV")
+    x.add_argument("--roster", help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
+                                    "lms_id, sis_user_id, login_id, section, email)")
+    x.add_argument("--out", help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
+    x.add_argument("--force", action="store_true", help="replace --out if it exists (never the gradebook "
+                                                        "or the roster)")
     args = parser.parse_args(argv)
     try:
         if args.command == "release":
@@ -82,6 +94,14 @@ def main(argv=None):
             return 1 if failed else 0
         if args.command == "report":
             print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart))
+            return 0
+        if args.command == "export-grades":
+            from .lms import export_grades
+
+            done = export_grades(args.course, args.format, roster=args.roster, out=args.out, force=args.force)
+            for note in done.notes:
+                print(f"note: {note}", file=sys.stderr)
+            print(done)
             return 0
         report = grade(args.notebook, student=args.student, save=args.save, force=args.force)
     except (ValueError, TypeError, OSError) as exc:
