@@ -150,6 +150,8 @@ def test_each_format_round_trips_the_gradebook_with_empty_cells_for_no_submissio
         assert rows[1][0] == "Points Possible" and rows[1][1:5] == [""] * 4
         assert [float(v) for v in rows[1][5:]] == [maxima[a] for a in assignments]
         rows = rows[:1] + rows[2:]
+        names = {r[3]: r[0] for r in rows[1:]}  # nbgrader's names, "Last, First", commas and accents kept
+        assert names == {sid: f"{last}, {first}" for sid, (first, last) in STUDENTS.items()}
     key = {"canvas": "SIS Login ID", "moodle": "Username", "csv": "student_id"}[fmt]
     read = {}
     for row in rows[1:]:
@@ -300,6 +302,17 @@ def test_missing_course_missing_gradebook_and_unknown_format(tmp_path, course):
     assert done.returncode == 2
     assert done.stderr.strip() == "error: unknown format 'blackboard': choose canvas, moodle or csv"
     assert not (course / "reports").exists()
+
+
+def test_a_gradebook_without_assignments_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    folder = tmp_path / "c"
+    folder.mkdir()
+    Gradebook(f"sqlite:///{folder / 'gradebook.db'}").close()
+    done = run("export-grades", folder, "--format", "canvas")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: {folder / 'gradebook.db'} has no assignments: nothing to export"
+    assert not (folder / "reports" / "grades_canvas.csv").exists()
 
 
 def test_a_file_that_is_not_a_gradebook_is_one_line(tmp_path):

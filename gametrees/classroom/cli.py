@@ -66,9 +66,9 @@ def main(argv=None):
     x.add_argument("course", help="the nbgrader course folder (holding gradebook.db)")
     x.add_argument("--format", required=True, metavar="canvas|moodle|csv",
                    help="Canvas's gradebook import CSV, Moodle's grade import CSV, or a plain CSV")
-    x.add_argument("--roster", help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
+    x.add_argument("--roster", metavar="FILE", help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
                                     "lms_id, sis_user_id, login_id, section, email)")
-    x.add_argument("--out", help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
+    x.add_argument("--out", metavar="FILE", help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
     x.add_argument("--force", action="store_true", help="replace --out if it exists (never the gradebook "
                                                         "or the roster)")
     args = parser.parse_args(argv)
