@@ -9,17 +9,19 @@ submission of an assignment in the gradebook gets an empty cell, never 0**; a su
 gets ``0``. (``nbgrader export`` writes 0 for both.) A submission that still needs manual grading is
 written with the score it has so far, and said so.
 
-The formats, each UTF-8 without a byte-order mark (Canvas's CSV rules ask for UTF-8 and RFC 4180
-quoting; Moodle's CSV import asks which encoding the file has, UTF-8 by default), quoted as RFC 4180
-says, so names with commas, quotes or any script come back as written:
+The formats, each UTF-8 without a byte-order mark (neither LMS's documentation asks for one: Canvas's
+CSV documentation asks for UTF-8 text and RFC 4180 quoting; Moodle's CSV import asks which encoding the
+file has, UTF-8 by default), quoted as RFC 4180 says, so names with commas, quotes or any script come
+back as written:
 
 ``canvas``
-    Canvas's gradebook import CSV, the layout of Canvas's own gradebook export (Canvas guide "How do I
-    import grades in the Gradebook?"): the columns ``Student``, ``ID``, ``SIS User ID``, ``SIS Login
-    ID``, ``Section``, then one column per assignment, titled with the nbgrader assignment's name (a
-    title that matches no Canvas assignment becomes a new one on import), and under the header the
-    ``Points Possible`` row with each assignment's maximum score. Canvas identifies a student by
-    ``ID``, ``SIS User ID`` or ``SIS Login ID``; a row it cannot match is listed in its import preview.
+    Canvas's gradebook import CSV, laid out as Canvas's own gradebook export, which is the format its
+    grade import reads (Canvas guides, "How do I import grades in the Gradebook?"): the columns
+    ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then one column per
+    assignment, titled with the nbgrader assignment's name (a column that matches no Canvas assignment
+    becomes a new assignment on import), and under the header the optional ``Points Possible`` row
+    with each assignment's maximum score. Canvas finds the student from these columns (the name,
+    ``ID`` or ``SIS User ID`` is enough).
 ``moodle``
     Moodle's grade import CSV (MoodleDocs "Grade import", CSV import): a header row, then one row per
     student. The identifier columns ``Username``, ``ID number`` and ``Email address`` are what Moodle's
