@@ -536,6 +536,8 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                 raise TypeError(f"node {name!r}: 'children' must be a list of node names")
             if children:
                 G.nodes[name]["player"] = node.get("player")
+            if callable(getattr(node.get("probs"), "tolist", None)):  # a numpy array: its numbers as floats
+                node = {**node, "probs": node["probs"].tolist()}
             for key in ("probs", "moves"):
                 if key in node and (
                     not isinstance(node[key], (list, tuple)) or len(node[key]) != len(children)

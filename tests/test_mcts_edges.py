@@ -313,3 +313,12 @@ def test_a_tournament_draws_only_from_checked_chances():
     fair = gt.tournament(gt.RandomAgent(seed=1), gt.RandomAgent(seed=2), game=Dice([("a", 0.5), ("b", 0.5)]),
                          games=4)
     assert fair is not None
+
+
+def test_tree_from_dict_takes_a_numpy_array_of_probabilities_as_tree_from_nested_does():
+    spec = {"A": {"children": ["B", "C"], "player": "chance", "probs": np.array([0.25, 0.75])},
+            "B": {"utility": 4}, "C": {"utility": 8}}
+    assert gt.expectimax(gt.tree_from_dict(spec)).value == 7
+    spec["A"]["probs"] = np.array([0.25, 0.25, 0.5])
+    with pytest.raises(ValueError, match=r"node 'A': 'probs' must list one entry per child \(2\)"):
+        gt.tree_from_dict(spec)
