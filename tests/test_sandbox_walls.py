@@ -38,8 +38,9 @@ def run(code, *, packages=False, timeout=60, walls=None, scratch=None):
         python = isolation.interpreter(packages)
         args = [python, "-c", textwrap.dedent(code)] if packages else [python, "-I", "-S", "-c", textwrap.dedent(code)]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": str(PACKAGE.parent)}
-        with walls.start(args, scratch=scratch or tmp, env=env, packages=packages, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT) as box:
+        work = os.path.join(scratch or tmp, "work")
+        with walls.start(args, scratch=scratch or tmp, env=env, packages=packages, writable=[work], cwd=work,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as box:
             out, _ = box.proc.communicate(timeout=timeout)
             return box.proc.returncode, out.decode("utf-8", "replace")
 
@@ -177,6 +178,49 @@ def test_a_fork_bomb_meets_the_process_limit_and_is_gone_afterwards():
     made = int(out.split("made")[-1])
     assert made < 40
     assert walls.limits_by in ("cgroup", "rlimit")
+
+
+def test_many_files_under_the_file_size_limit_cannot_fill_the_disk(tmp_path):
+    """Each file stays under the file-size limit, but the writable folders are tmpfs mounts of bounded size:
+    the working folder, /tmp and /dev/shm fill up inside, nothing reaches this machine's disk."""
+    walls = Isolation("bwrap", disk=8 * 2**20, file_size=4 * 2**20)
+    code, out = run("""
+        import os
+        for where in (".", "/tmp", "/dev/shm"):
+            written = 0
+            try:
+                for i in range(64):
+                    with open(os.path.join(where, f"fill{i}"), "wb") as f:
+                        f.write(b"x" * (2 * 2**20))
+                    written += 2
+            except OSError as exc:
+                print(where, "full at", written, "MB", exc.errno)
+            else:
+                print(where, "NOT FULL", written)
+        try:
+            open("/dev/mine", "w")
+            print("WROTE /dev")
+        except OSError:
+            print("dev read-only")
+    """, walls=walls, scratch=str(tmp_path))
+    assert "NOT FULL" not in out and "WROTE" not in out, out
+    assert out.count("full at") == 3 and "dev read-only" in out
+    assert list(tmp_path.iterdir()) == [tmp_path / "work"] and not list((tmp_path / "work").iterdir())
+
+
+def test_what_a_run_writes_on_its_pipes_is_held_only_up_to_the_limits():
+    """A kernel that floods standard error (or output) costs the grader at most the bytes it keeps."""
+    from gametrees.classroom.execution import collect
+
+    flood = ("import os\nfor _ in range(64):\n    os.write(2, b'e' * 2**20)\n    os.write(1, b'o' * 2**18)\n")
+    proc = subprocess.Popen([sys.executable, "-c", flood], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err, stopped = collect(proc, 60, limit=2**20, tail=4096)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(err) <= 4096 and stopped == "the executed notebook is larger than 1 MB"
+    assert len(out) <= 2**20 + 2**16
 
 
 def test_a_memory_bomb_fails_inside_and_harms_nothing_outside():

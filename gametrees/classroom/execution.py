@@ -12,7 +12,9 @@ and writes it back to the scratch folder. The kernel and everything it starts
 live and die in that sandbox, which is killed after ``submission_limit``
 seconds at the latest.
 
-The executed notebook comes back as data, never trusted: only the outputs and
+The executed notebook comes back on the sandbox's standard output (the
+scratch folder is read-only inside; the kernel writes only to size-limited
+tmpfs folders that vanish with it), as data, never trusted: only the outputs and
 execution counts of each code cell are taken, by position, onto the notebook
 nbgrader sent (its sources and metadata stay nbgrader's), each output checked
 against nbformat's schema and capped in size. A run that was stopped, or a
@@ -28,8 +30,8 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -43,7 +45,8 @@ from . import isolation
 
 #: Seconds the whole execution of one submission's notebook may take (the kernel's start included).
 SUBMISSION_LIMIT = 300.0
-#: Bytes of an executed notebook read back from the sandbox, and of a submission's files copied in.
+#: Bytes of an executed notebook read back from the sandbox (on its standard output), and of a submission's
+#: files copied in.
 MAX_NOTEBOOK = 64 * 2**20
 MAX_FILES = 64 * 2**20
 #: The run inside the sandbox: a script (never imported here), so that it loads no more than it needs.
@@ -87,26 +90,43 @@ def sandbox_env(scratch):
     return env
 
 
-def read_back(path, limit=MAX_NOTEBOOK):
-    """The text of a file the sandbox wrote, read as untrusted: a regular file (not a link, a named pipe or a
-    device, which could make the read wait for ever or reach past the scratch folder), at most ``limit`` bytes.
+def collect(proc, seconds, limit=MAX_NOTEBOOK, tail=4096):
+    """``(stdout, stderr's last bytes, why it stopped or None)`` of a sandbox's run, read as untrusted.
 
-    Raises OSError or ValueError otherwise.
+    Standard output (the executed notebook) is kept up to ``limit`` bytes, standard error only its last
+    ``tail`` bytes, so whatever the code writes the grader holds at most that much; a run past ``seconds``,
+    or an output past ``limit``, is stopped (the caller kills the sandbox).
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{path} is not a regular file")
-        if info.st_size > limit:
-            raise ValueError(f"{path} is larger than {limit} bytes")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise ValueError(f"{path} is larger than {limit} bytes")
-    return data.decode("utf-8")
+    deadline = time.monotonic() + seconds
+    out, err = bytearray(), bytearray()
+    streams = {proc.stdout.fileno(): out, proc.stderr.fileno(): err}
+    stopped = None
+    while streams:
+        wait = deadline - time.monotonic()
+        if wait <= 0:
+            stopped = (f"the notebook did not finish running within {seconds:g} s (the limit for one "
+                       "submission): it was stopped there")
+            break
+        ready, _, _ = select.select(list(streams), [], [], wait)
+        for fd in ready:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                del streams[fd]
+                continue
+            buf = streams[fd]
+            buf += chunk
+            if buf is err and len(err) > tail:
+                del err[:-tail]
+        if len(out) > limit:
+            stopped = f"the executed notebook is larger than {limit // 2**20} MB"
+            break
+    if stopped is None:
+        try:
+            proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            stopped = (f"the notebook did not finish running within {seconds:g} s (the limit for one "
+                       "submission): it was stopped there")
+    return bytes(out), bytes(err), stopped
 
 
 def _error(text):
@@ -172,38 +192,29 @@ class SandboxedExecute(Execute):
             names = [str(info.get(k) or "") for k in ("student", "assignment")]
             work = scratch / "autograded" / Path(*names) if all(n and Path(n).name == n for n in names) else \
                 scratch / "work"
-            work.mkdir(parents=True)
-            (scratch / "home").mkdir()
-            _copy_files(resources.get("metadata", {}).get("path"), work)
+            _copy_files(resources.get("metadata", {}).get("path"), scratch / "files")
             nbformat.write(nb, scratch / "in.ipynb")
             settings = {k: getattr(self, k) for k in _SETTINGS if hasattr(self, k)}
             settings["kernel_name"] = "python3"
             (scratch / "settings.json").write_text(json.dumps(settings, default=str))
-            env = sandbox_env(scratch)
-            files = [str(scratch / "in.ipynb"), str(scratch / "out.ipynb"), str(scratch / "settings.json")]
+            files = [str(scratch / "in.ipynb"), str(scratch / "settings.json"), str(scratch / "files")]
             if walls.kind == "docker":  # the image has gametrees installed, not this file at this path
                 argv = ["python", "-m", "gametrees.classroom.notebook_run", *files]
             else:
                 argv = [isolation.interpreter(True), str(RUNNER), *files]
-            stopped = None
-            box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=env, packages=True,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=sandbox_env(scratch), packages=True,
+                              writable=[work, scratch / "home"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
             with box:
-                try:
-                    _, err = box.proc.communicate(timeout=self.submission_limit)
-                except subprocess.TimeoutExpired:
-                    stopped = (f"the notebook did not finish running within {self.submission_limit:g} s (the "
-                               "limit for one submission): it was stopped there")
-                    err = b""
+                out, err, stopped = collect(box.proc, self.submission_limit)
             if stopped is None and box.proc.returncode != 0:
                 last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
                 stopped = f"the notebook's run ended early (exit status {box.proc.returncode}) {last[0][:200]}"
-            out = scratch / "out.ipynb"
             executed = None
             if stopped is None:
                 try:
-                    executed = json.loads(read_back(out))
-                except (OSError, ValueError, RecursionError):
+                    executed = json.loads(out.decode("utf-8"))
+                except (ValueError, RecursionError):
                     stopped = "the executed notebook could not be read back"
             for cell in nb.cells:
                 if cell.cell_type == "code":

@@ -14,6 +14,9 @@ walls the kernel enforces:
   the course folder, the exchange, other submissions, the gradebook or the
   project's checkout); one writable scratch folder; ``--die-with-parent`` and
   its own PID namespace, so nothing it starts outlives it; no network at all.
+  The scratch folder is read-only inside; the only writable places are
+  size-limited tmpfs mounts (the working folders the caller names, ``/tmp``,
+  ``/dev/shm``), gone with the sandbox: what comes out, comes out on a pipe.
 * ``docker``: the same walls from a container (``--network none``, a
   read-only root, the scratch folder the only writable mount, a non-root
   user), for servers that run Docker; INSTRUCTORS.md builds its image.
@@ -54,6 +57,10 @@ SANDBOX_UID = 65534
 MEMORY = 3 * 2**30
 PROCESSES = 128
 FILE_SIZE = 64 * 2**20
+#: Bytes each writable folder inside may hold (the working folder, ``/tmp``; ``/dev/shm`` a quarter): a
+#: size-limited tmpfs, so many files under the file-size limit cannot fill the disk or, for an account
+#: without a cgroup, memory.
+DISK = 256 * 2**20
 #: The images ``--isolation docker`` runs: the kernel's (the student environment; INSTRUCTORS.md builds it
 #: from deploy/grading/Dockerfile) and the child's (a bare Python: no gametrees, no installed package).
 DOCKER_IMAGE = "gametrees-grading"
@@ -315,6 +322,8 @@ class Isolation:
         Processes and threads the sandbox may run at once.
     file_size : int
         Bytes of the largest file the code may write.
+    disk : int
+        Bytes each writable folder inside may hold (see :data:`DISK`).
     docker_image, docker_child_image : str
         The images ``kind="docker"`` runs: the kernel's (with the student environment) and the child's.
 
@@ -328,14 +337,16 @@ class Isolation:
     ValueError: isolation must be one of bwrap, docker, none, got 'jail'
     """
 
-    def __init__(self, kind="bwrap", *, memory=MEMORY, processes=PROCESSES, file_size=FILE_SIZE,
+    def __init__(self, kind="bwrap", *, memory=MEMORY, processes=PROCESSES, file_size=FILE_SIZE, disk=DISK,
                  docker_image=DOCKER_IMAGE, docker_child_image=DOCKER_CHILD_IMAGE):
         if kind not in KINDS:
             raise ValueError(f"isolation must be one of {', '.join(KINDS)}, got {kind!r}")
-        for name, value in (("memory", memory), ("processes", processes), ("file_size", file_size)):
+        for name, value in (("memory", memory), ("processes", processes), ("file_size", file_size),
+                            ("disk", disk)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
         self.kind, self.memory, self.processes, self.file_size = kind, memory, processes, file_size
+        self.disk = disk
         self.docker_image, self.docker_child_image = docker_image, docker_child_image
         self.limits_by = None
 
@@ -349,18 +360,26 @@ class Isolation:
 
     # -- the command ---------------------------------------------------------------------------------
 
-    def command(self, argv, *, scratch, cwd=None, env=None, packages=False):
-        """The command line that runs ``argv`` inside this isolation (``argv`` itself for ``"none"``)."""
+    def command(self, argv, *, scratch, cwd=None, env=None, packages=False, writable=()):
+        """The command line that runs ``argv`` inside this isolation (``argv`` itself for ``"none"``).
+
+        ``scratch`` is shown read-only; each folder in ``writable`` (under ``scratch``) is an empty
+        size-limited tmpfs inside.
+        """
         env = dict(env or {})
         cwd = str(cwd or scratch)
+        writable = [str(w) for w in writable]
         if self.kind == "none":
             return list(argv)
         if self.kind == "docker":
             cmd = ["docker", "run", "--rm", "-i", "--network", "none", "--read-only", "--user",
                    f"{SANDBOX_UID}:{SANDBOX_UID}", "--memory", str(self.memory), "--pids-limit",
                    str(self.processes), "--ulimit", f"fsize={self.file_size}", "--cap-drop", "ALL",
-                   "--security-opt", "no-new-privileges", "--tmpfs", "/tmp", "-v", f"{scratch}:{scratch}",
-                   "-w", cwd]
+                   "--security-opt", "no-new-privileges", "--tmpfs", f"/tmp:rw,size={self.disk},mode=1777",
+                   "-v", f"{scratch}:{scratch}:ro"]
+            for folder in writable:
+                cmd += ["--tmpfs", f"{folder}:rw,size={self.disk},mode=1777"]
+            cmd += ["-w", cwd]
             for key, value in env.items():
                 if key not in ("PATH", "PYTHONPATH"):  # the image's own
                     cmd += ["-e", f"{key}={value}"]
@@ -371,7 +390,8 @@ class Isolation:
             raise IsolationUnavailable(_install_hint())
         cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--proc", "/proc", "--dev", "/dev",
-               "--tmpfs", "/tmp"]
+               "--size", str(self.disk // 4), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+               "--size", str(self.disk), "--tmpfs", "/tmp"]
         read_only, hidden = visible_paths(packages)
         for link in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
             if os.path.islink(link):
@@ -384,19 +404,27 @@ class Isolation:
             cmd += ["--ro-bind-try", "/etc/fonts", "/etc/fonts"]
         for path in hidden:
             cmd += ["--tmpfs", path, "--remount-ro", path]
-        cmd += ["--bind", str(scratch), str(scratch), "--chdir", cwd, "--clearenv"]
+        cmd += ["--ro-bind", str(scratch), str(scratch)]
+        for folder in writable:
+            cmd += ["--size", str(self.disk), "--tmpfs", folder]
+        cmd += ["--chdir", cwd, "--clearenv"]
         for key, value in env.items():
             cmd += ["--setenv", key, str(value)]
         return cmd + ["--"] + list(argv)
 
-    def start(self, argv, *, scratch, cwd=None, env=None, packages=False, **popen):
+    def start(self, argv, *, scratch, cwd=None, env=None, packages=False, writable=(), **popen):
         """Start ``argv`` inside the walls; returns a :class:`Confined` (kill it when done).
 
-        ``scratch`` is the one folder the code may write (the caller makes and removes it); ``env`` the
-        whole environment inside; ``packages`` whether the student environment is visible (the kernel).
-        Other keyword arguments go to :class:`subprocess.Popen` (``stdin``, ``stdout``, ``stderr``).
+        ``scratch`` is a folder the caller makes (and removes) with what the code may read; inside it is
+        read-only, and each folder of ``writable`` (under ``scratch``, made here if missing) is an empty
+        tmpfs of at most ``disk`` bytes: the only places the code may write (with ``/tmp``). What the
+        code hands back comes on its standard output. ``env`` is the whole environment inside;
+        ``packages`` whether the student environment is visible (the kernel). Other keyword arguments go
+        to :class:`subprocess.Popen` (``stdin``, ``stdout``, ``stderr``).
         """
-        cmd = self.command(argv, scratch=scratch, cwd=cwd, env=env, packages=packages)
+        for folder in writable:
+            os.makedirs(folder, exist_ok=True)
+        cmd = self.command(argv, scratch=scratch, cwd=cwd, env=env, packages=packages, writable=writable)
         cgroup = _Cgroup(self.memory, self.processes) if self.kind != "docker" else None
         if cgroup is not None and not cgroup.active:
             cgroup = None
@@ -438,6 +466,7 @@ class Isolation:
             raise IsolationUnavailable(_install_hint())
         with tempfile.TemporaryDirectory(prefix="gametrees-probe-") as scratch:
             box = self.start([interpreter(False), "-I", "-S", "-c", "pass"], scratch=scratch,
+                             writable=[os.path.join(scratch, "work")], cwd=os.path.join(scratch, "work"),
                              env={"PATH": "/usr/bin:/bin"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             with box:
                 try:

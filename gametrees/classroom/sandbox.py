@@ -149,9 +149,10 @@ class Sandbox:
         self._tmp = tempfile.TemporaryDirectory(prefix="gametrees-child-")
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
         self.isolation = isolation.current()
+        work = os.path.join(self._tmp.name, "work")  # inside: an empty tmpfs of bounded size, the cwd
         self._box = self.isolation.start(
             [isolation.interpreter(False), "-I", "-S", "-c", CHILD_SOURCE], scratch=self._tmp.name, env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            writable=[work], cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self._proc = self._box.proc
         self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._games, self._game_ids, self._sent = {}, {}, set()
