@@ -8,10 +8,13 @@ A3's two 20-game tournaments). In one course plain ``nbgrader autograde`` grades
 them one after the other (the grade decided in the kernel); in the other
 :func:`gametrees.classroom.autograding.autograde` does (nbgrader's autograde plus
 every grade decided outside the kernel and written to the gradebook) with
-``--jobs N``. The table gives seconds per submission (wall time / submissions),
-the ratio, and the time a class of 200 would take.
+``--jobs N``, every piece of student code in its bubblewrap sandbox. The table
+gives seconds per submission (wall time / submissions), the ratio, and the time
+a class of 200 would take. A second table grades the A2 class again with one
+more submission whose functions sleep 3 s in every call (the issue's slow
+student): the class's time with and without it, and that submission's own.
 
-Run: python benchmarks/autograde.py [--students N] [--jobs 2] [--assignments A1 A2 A3]
+Run: python benchmarks/autograde.py [--students N] [--jobs 2] [--assignments A1 A2 A3] [--no-sleeper]
 (default 4 students of each assignment, 2 jobs).
 """
 
@@ -58,8 +61,12 @@ def by_hand(key, student):
     return {}
 
 
-def submission(student_version, instructor, key, student):
-    """The student version with the instructor's code and ``student``'s own answers by hand."""
+SLEEP = "import time as _time\n_time.sleep(3)\n"
+
+
+def submission(student_version, instructor, key, student, sleeper=False):
+    """The student version with the instructor's code and ``student``'s own answers by hand (a ``sleeper``'s
+    functions sleep 3 s at the start of every call)."""
     nb = nbformat.from_dict(json.loads(json.dumps(student_version)))
     ours = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in instructor.cells}
     typed = by_hand(key, student)
@@ -69,12 +76,15 @@ def submission(student_version, instructor, key, student):
             c.source = typed[gid]
         elif c.metadata.get("nbgrader", {}).get("solution"):
             c.source = "\n".join(line for line in ours[gid].source.splitlines() if "### " not in line)
+            if sleeper:
+                c.source = re.sub(r"(def \w+\(.*\):\n)", lambda m: m.group(1) + "    " + SLEEP.replace(
+                    "\n", "\n    ", 1), c.source)
         if c.source.startswith("STUDENT_ID"):
             c.source = f"STUDENT_ID = {student!r}"
     return nb
 
 
-def _course(tmp, name, keys, students_per, api_config=None):
+def _course(tmp, name, keys, students_per, sleepers=0):
     """A course folder with the assignments generated and every synthetic submission in ``submitted/``."""
     from nbgrader.apps import NbGraderAPI
 
@@ -96,10 +106,12 @@ def _course(tmp, name, keys, students_per, api_config=None):
             sys.exit(result["error"] + result["log"])
         student_version = nbformat.read(course / "release" / key / src.name, as_version=4)
         students[key] = [f"s{key.lower()}{i:03d}" for i in range(students_per)]
+        students[key] += [f"zz-sleeper{i}" for i in range(sleepers)]
         for s in students[key]:
             folder = course / "submitted" / s / key
             folder.mkdir(parents=True)
-            nbformat.write(submission(student_version, instructor, key, s), folder / src.name)
+            nbformat.write(submission(student_version, instructor, key, s, sleeper=s.startswith("zz-sleeper")),
+                           folder / src.name)
     return course, api, students
 
 
@@ -113,6 +125,7 @@ def main(argv=None):
     parser.add_argument("--students", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--assignments", nargs="+", default=list(NAMES), choices=list(NAMES))
+    parser.add_argument("--no-sleeper", action="store_true", help="leave out the class with a sleeping submission")
     args = parser.parse_args(argv)
     from nbgrader.api import Gradebook
 
@@ -149,6 +162,29 @@ def main(argv=None):
     total = sum(float(r[7]) for r in rows)
     print(f"\n200 students x {len(rows)} assignment{'s' if len(rows) > 1 else ''} with the grader, "
           f"--jobs {args.jobs}: about {math.ceil(total)} minutes")
+    if not args.no_sleeper:
+        sleeper_table(args.students, args.jobs)
+
+
+def sleeper_table(students, jobs):
+    """The A2 class graded with and without one submission that sleeps 3 s in every call."""
+    from gametrees.classroom.autograding import autograde
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, sleepers in (("honest class", 0), ("with one sleeper", 1)):
+            course, _, names = _course(tmp, label.replace(" ", "-"), ["A2"], students, sleepers=sleepers)
+            t0 = time.perf_counter()
+            graded = autograde(course, "A2", jobs=jobs, echo=lambda line: None)
+            wall = time.perf_counter() - t0
+            honest = [r for r in graded if not r["student"].startswith("zz-")]
+            slow = [r for r in graded if r["student"].startswith("zz-")]
+            rows.append((label, len(graded), f"{wall:.1f}",
+                         f"{sum(r['earned'] == r['points'] for r in honest)} of {len(honest)}",
+                         f"{slow[0]['seconds']:.1f}" if slow else "-",
+                         f"{slow[0]['earned']:g} of {slow[0]['points']:g}" if slow else "-"))
+    table(f"A2 with --jobs {jobs}: a submission that sleeps 3 s in every call (call limit 5 s, question limit 60 s)",
+          ("class", "submissions", "wall s", "honest at full marks", "sleeper's own s", "sleeper's points"), rows)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ import html
 import json
 import multiprocessing
 import os
+import shutil
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -47,16 +49,20 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor, SaveAutoGrades
 from traitlets import Float
 
+from . import isolation
+from .execution import SUBMISSION_LIMIT, SandboxedExecute
 from .limits import DEFER_VAR as CLEAN_ENV
-from .verdicts import CALL_LIMIT, decide, finish, inputs, kernel_counts, prepare
+from .verdicts import CALL_LIMIT, QUESTION_LIMIT, decide, finish, inputs, kernel_counts, prepare
 
 
 def preprocessors():
     """nbgrader's autograde preprocessors with :class:`CleanGrades` after ``SaveAutoGrades`` (and
     :class:`StartVerdicts` first, so that the verdicts are worked out while the kernel runs)."""
     from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import Execute
 
     steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+    steps = [SandboxedExecute if s is Execute else s for s in steps]
     at = next(i for i, s in enumerate(steps) if s is SaveAutoGrades or getattr(s, "__name__", "") == "SaveAutoGrades")
     steps.insert(at + 1, CleanGrades)
     return [StartVerdicts] + steps
@@ -91,14 +97,14 @@ class StartVerdicts(NbGraderPreprocessor):
             return nb, resources
         copy = json.loads(json.dumps(nb))
         outcome = []
-        try:  # CleanGrades' limit (c.CleanGrades.call_limit); CleanGrades decides again if it differs
-            call_limit = float(self.config.get("CleanGrades", {}).get("call_limit", CALL_LIMIT))
-        except (TypeError, ValueError):
-            call_limit = CALL_LIMIT
+        limits = _limits(self.config)
+        deadline = time.monotonic() + limits["submission_limit"]
+        resources.setdefault("gametrees", {})["deadline"] = deadline
 
         def work():
             try:
-                outcome.append(("ok", prepare(copy, student, call_limit=call_limit)))
+                outcome.append(("ok", prepare(copy, student, call_limit=limits["call_limit"],
+                                              question_limit=limits["question_limit"], deadline=deadline)))
             except BaseException as exc:  # noqa: BLE001 -- CleanGrades decides again
                 outcome.append(("error", exc))
 
@@ -107,6 +113,18 @@ class StartVerdicts(NbGraderPreprocessor):
             _PENDING[_key(resources)] = (thread, outcome)
         thread.start()
         return nb, resources
+
+
+def _limits(config):
+    """CleanGrades' limits as configured (``c.CleanGrades.call_limit``, ``question_limit``, ``submission_limit``)."""
+    out = {"call_limit": CALL_LIMIT, "question_limit": QUESTION_LIMIT, "submission_limit": SUBMISSION_LIMIT}
+    section = config.get("CleanGrades", {})
+    for key in out:
+        try:
+            out[key] = float(section.get(key, out[key]))
+        except (TypeError, ValueError):
+            pass
+    return out
 
 
 def _prepared(resources, nb, call_limit):
@@ -137,18 +155,40 @@ def _answer_cell(nb, grade_id):
     return None
 
 
+#: What every verdict and the class report say when grading ran without walls.
+UNSAFE = ("graded WITHOUT isolation (--unsafe-no-isolation): the student's code ran with the grading user's "
+          "rights, so these points are not protected")
+
+
 class CleanGrades(NbGraderPreprocessor):
     """Decide the grade cells' points outside the kernel and write them into the gradebook."""
 
     call_limit = Float(CALL_LIMIT, help="Seconds one call of a student's function may take.").tag(config=True)
+    question_limit = Float(QUESTION_LIMIT, help="Seconds one question's check may take in all (a tournament's "
+                                                "games included).").tag(config=True)
+    submission_limit = Float(SUBMISSION_LIMIT, help="Seconds the grading of one submission may take, its "
+                                                    "questions together.").tag(config=True)
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
         prepared = _prepared(resources, nb, self.call_limit)
-        verdict = decide(nb, student, call_limit=self.call_limit) if prepared is None else finish(prepared, nb)
+        if prepared is None:
+            deadline = resources.get("gametrees", {}).get("deadline") or time.monotonic() + self.submission_limit
+            verdict = decide(nb, student, call_limit=self.call_limit, question_limit=self.question_limit,
+                             deadline=deadline)
+        else:
+            verdict = finish(prepared, nb)
+        walls = isolation.current()
+        if walls.unsafe:
+            verdict.flags.insert(0, UNSAFE)
+        execution = resources.get("gametrees", {}).get("execution") or {}
+        if execution.get("stopped"):
+            verdict.flags.append(f"nbgrader's run of the notebook: {execution['stopped']}")
         record = verdict.record()
-        submitted = self._submitted(resources, student, assignment, notebook)
+        record["isolation"] = walls.kind
+        submitted = self._submitted(resources, student, assignment, notebook,
+                                    self.config.get("CourseDirectory", {}).get("submitted_directory", "submitted"))
         record["counts_submitted"] = kernel_counts(submitted) if submitted is not None else {}
         comments = {}
         with Gradebook(info["db_url"]) as gb:
@@ -205,8 +245,8 @@ class CleanGrades(NbGraderPreprocessor):
         return nb, resources
 
     @staticmethod
-    def _submitted(resources, student, assignment, notebook):
-        """The submitted notebook (as the student's kernel last saved it), or None."""
+    def _submitted(resources, student, assignment, notebook, folder="submitted"):
+        """The submitted notebook (as the student's kernel last saved it; from the grading's copy), or None."""
         import nbformat
 
         path = Path(resources.get("metadata", {}).get("path", ""))
@@ -214,7 +254,7 @@ class CleanGrades(NbGraderPreprocessor):
             root = path.resolve().parents[2]
         except IndexError:
             return None
-        sub = root / "submitted" / student / assignment / f"{notebook}.ipynb"
+        sub = root / str(folder) / student / assignment / f"{notebook}.ipynb"
         try:
             return nbformat.read(sub, as_version=4)
         except (OSError, ValueError):
@@ -232,7 +272,7 @@ def _node(output):
 # ============================================================================
 
 
-def _config(course, call_limit):
+def _config(course, limits, snapshot):
     from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader
 
@@ -241,34 +281,29 @@ def _config(course, call_limit):
     if cfg.is_file():
         config.merge(PyFileConfigLoader(cfg.name, path=str(cfg.parent)).load_config())
     config.CourseDirectory.root = str(course)
+    config.CourseDirectory.submitted_directory = str(snapshot)
     config.Autograde.autograde_preprocessors = preprocessors()
-    config.CleanGrades.call_limit = float(call_limit)
+    for key, value in limits.items():
+        setattr(config.CleanGrades, key, float(value))
+    config.SandboxedExecute.submission_limit = float(limits["submission_limit"])
     return config
 
 
-_API = {}
-_CLASHES = ("database is locked", "Address already in use")
+#: A passing clash between two workers, tried again: the gradebook is one SQLite file, and a write may meet
+#: another worker's lock. (Kernels no longer clash on ports: each runs on its own sandbox's network.)
+_CLASHES = ("database is locked",)
 
 
-def _grade_one(args):
-    course, assignment, student, call_limit = args
-    from nbgrader.apps import NbGraderAPI
-
-    if "api" not in _API:
-        os.environ[CLEAN_ENV] = "1"
-        _API["api"] = NbGraderAPI(config=_config(course, call_limit))
+def _grade_one(api, course, assignment, student):
+    """nbgrader's autograde of one submission (in a worker process); the verdicts it left, as a dict."""
     t0 = time.perf_counter()
     result = {}
     for attempt in range(3):
-        result = _API["api"].autograde(assignment, student)
+        result = api.autograde(assignment, student)
         said = (result.get("error") or "") + (result.get("log") or "")
-        # Two passing clashes between workers, tried again: the gradebook is one SQLite file (a write may
-        # meet another worker's lock), and two kernels starting at once may pick the same free TCP port
-        # (jupyter_client's "ZMQError: Address already in use"), which ends that kernel at start-up.
         if result["success"] or not any(clash in said for clash in _CLASHES):
             break
         time.sleep(0.5 + attempt)
-    seconds = time.perf_counter() - t0
     summary = None
     if result["success"]:
         summary = []
@@ -276,7 +311,8 @@ def _grade_one(args):
             meta = json.loads(nb_path.read_text(encoding="utf-8")).get("metadata", {}).get("gametrees")
             if meta:
                 summary.append(meta)
-    return student, bool(result["success"]), seconds, summary, (result.get("error") or "")[-2000:]
+    return {"student": student, "success": bool(result["success"]), "seconds": time.perf_counter() - t0,
+            "summary": summary, "error": (result.get("error") or "")[-2000:]}
 
 
 def _warm():
@@ -299,8 +335,93 @@ def submissions(course, assignment):
     return sorted(p.parent.name for p in root.glob(f"*/{assignment}") if p.is_dir())
 
 
-def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMIT, echo=print):
+def _snapshot(course, assignment, students):
+    """A private copy of each submission, taken before any student code runs: what grading reads.
+
+    Symbolic links in a submission are left out (they could point at another student's files).
+    """
+    folder = Path(tempfile.mkdtemp(prefix="gametrees-submitted-"))
+    for student in students:
+        source = Path(course) / "submitted" / student / assignment
+        shutil.copytree(source, folder / student / assignment, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if (Path(d) / n).is_symlink()])
+    return folder
+
+
+def _worker(conn, api, course, assignment, student):  # pragma: no cover -- runs in a forked worker
+    try:
+        conn.send(_grade_one(api, course, assignment, student))
+    except BaseException as exc:  # noqa: BLE001 -- reported by the parent as this submission's failure
+        try:
+            conn.send({"student": student, "success": False, "seconds": 0.0, "summary": None,
+                       "error": f"{type(exc).__name__}: {exc}"})
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        conn.close()
+        os._exit(0)
+
+
+def _schedule(api, course, assignment, students, jobs, hard_limit):
+    """Grade ``students``, ``jobs`` at a time, each in a worker process of its own; yield each result dict.
+
+    A worker that dies without a result is started once more for its submission, then reported; one
+    that runs past ``hard_limit`` seconds is stopped and reported. This always ends.
+    """
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    queue = [(s, 1) for s in students]
+    running = {}  # connection -> (process, student, started, attempt)
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                student, attempt = queue.pop(0)
+                receive, send = context.Pipe(duplex=False)
+                proc = context.Process(target=_worker, args=(send, api, course, assignment, student), daemon=True)
+                proc.start()
+                send.close()
+                running[receive] = (proc, student, time.monotonic(), attempt)
+            ready = wait(list(running), timeout=0.5)
+            for conn in list(running):
+                proc, student, started, attempt = running[conn]
+                result = None
+                if conn in ready:
+                    try:
+                        result = conn.recv()
+                    except (EOFError, OSError):
+                        result = None
+                elif proc.is_alive() and time.monotonic() - started <= hard_limit:
+                    continue
+                elif proc.is_alive():
+                    proc.kill()
+                    result = {"student": student, "success": False, "seconds": time.monotonic() - started,
+                              "summary": None, "error": f"grading took more than {hard_limit:g} s: stopped"}
+                del running[conn]
+                conn.close()
+                proc.join(10)
+                if result is None:
+                    if attempt < 2:
+                        queue.insert(0, (student, attempt + 1))
+                        continue
+                    code = proc.exitcode
+                    result = {"student": student, "success": False, "seconds": time.monotonic() - started,
+                              "summary": None, "error": f"the grading worker died twice (exit status {code})"}
+                yield result
+    finally:
+        for proc, *_ in running.values():
+            if proc.is_alive():
+                proc.kill()
+            proc.join(10)
+
+
+def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMIT, question_limit=QUESTION_LIMIT,
+              submission_limit=SUBMISSION_LIMIT, isolation_kind="bwrap", echo=print):
     """Autograde every submission of ``assignment`` with nbgrader, the grades decided outside the kernel.
+
+    Every execution of student code, nbgrader's kernel and the child that runs the graded functions,
+    runs in a sandbox (:mod:`gametrees.classroom.isolation`); each submission is graded from a private
+    copy taken before any student code runs, in a worker process of its own.
 
     Parameters
     ----------
@@ -314,19 +435,34 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         Only these (default: every folder in ``submitted/`` with the assignment).
     call_limit : float
         Seconds one call of a student's function may take.
+    question_limit : float
+        Seconds one question's check may take in all (a tournament's games included).
+    submission_limit : float
+        Seconds the notebook's run may take, and the questions of one submission together.
+    isolation_kind : {"bwrap", "docker", "none"}
+        The walls ("none" is ``--unsafe-no-isolation``: every verdict says so).
     echo : callable
         Called with one line per submission.
 
     Returns
     -------
     list of dict
-        Per submission: ``student``, ``success``, ``seconds``, ``earned``, ``points``, ``flags``.
+        Per submission: ``student``, ``success``, ``seconds``, ``earned``, ``points``, ``flags``, ``error``.
+
+    Raises
+    ------
+    gametrees.classroom.isolation.IsolationUnavailable
+        Before anything is graded, when the sandbox cannot be made here.
     """
     course = Path(course).resolve()
     if not course.is_dir():
         raise ValueError(f"course folder {str(course)!r} not found")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
+    limits = {"call_limit": call_limit, "question_limit": question_limit, "submission_limit": submission_limit}
+    for name, value in limits.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 86400:
+            raise ValueError(f"{name} must be a number of seconds above 0 and below 86400, got {value!r}")
     if not (course / "source" / assignment).is_dir():
         raise ValueError(f"no assignment {assignment!r} in {str(course / 'source')!r}")
     found = submissions(course, assignment)
@@ -336,33 +472,38 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         raise ValueError(f"no submission of {assignment!r} from {', '.join(missing)}")
     if not todo:
         raise ValueError(f"no submissions of {assignment!r} in {str(course / 'submitted')!r}")
-    work = [(str(course), assignment, s, call_limit) for s in todo]
+    walls = isolation.Isolation(isolation_kind)
+    walls.check()
+    isolation.use(walls)
+    if walls.unsafe:
+        echo("WARNING: " + UNSAFE)
+    os.environ[CLEAN_ENV] = "1"
     _warm()
+    snapshot = _snapshot(course, assignment, todo)
     rows = []
-    if jobs == 1:
-        results = map(_grade_one, work)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(work)))
-        results = pool.imap(_grade_one, work)
     try:
-        for student, ok, seconds, summary, error in results:
-            row = {"student": student, "success": ok, "seconds": seconds, "earned": 0.0, "points": 0.0, "flags": []}
-            for meta in summary or []:
+        from nbgrader.apps import NbGraderAPI
+
+        api = NbGraderAPI(config=_config(course, limits, snapshot))
+        hard_limit = 2 * submission_limit + 120
+        for result in _schedule(api, str(course), assignment, todo, jobs, hard_limit):
+            row = {"student": result["student"], "success": result["success"], "seconds": result["seconds"],
+                   "earned": 0.0, "points": 0.0, "flags": [], "error": result["error"]}
+            for meta in result["summary"] or []:
                 for v in meta.get("verdicts", []):
                     row["earned"] += v["earned"]
                     row["points"] += v["points"]
                     row["flags"] += [f"{v['grade_id']}: {f}" for f in v["flags"]]
                 row["flags"] += meta.get("flags", [])
             rows.append(row)
-            if ok:
+            student, seconds, error = row["student"], row["seconds"], row["error"]
+            if row["success"]:
                 echo(f"{student}: {row['earned']:g} of {row['points']:g} points"
                      + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}" if row["flags"] else "")
                      + f" ({seconds:.1f} s)")
             else:
-                echo(f"{student}: nbgrader autograde failed: {error.strip().splitlines()[-1] if error else '?'}")
+                echo(f"{student}: not graded: {error.strip().splitlines()[-1] if error.strip() else '?'}")
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    return rows
+        shutil.rmtree(snapshot, ignore_errors=True)
+    order = {s: i for i, s in enumerate(todo)}
+    return sorted(rows, key=lambda r: order[r["student"]])

@@ -43,6 +43,17 @@ def main(argv=None):
     a.add_argument("--student", action="append", help="grade only this student (repeatable)")
     a.add_argument("--call-limit", type=float, default=5.0,
                    help="seconds one call of a student's function may take (default 5)")
+    a.add_argument("--question-limit", type=float, default=60.0,
+                   help="seconds one question's check may take in all, tournaments included (default 60)")
+    a.add_argument("--submission-limit", type=float, default=300.0,
+                   help="seconds the notebook's run, and the questions of one submission together, may take "
+                        "(default 300)")
+    a.add_argument("--isolation", choices=("bwrap", "docker"), default="bwrap",
+                   help="the sandbox every piece of student code runs in: bubblewrap (default) or Docker "
+                        "(INSTRUCTORS.md builds its image)")
+    a.add_argument("--unsafe-no-isolation", action="store_true",
+                   help="grade WITHOUT a sandbox: student code runs with your rights (every verdict and the "
+                        "report say so); only for a machine where bubblewrap cannot run")
     c = sub.add_parser("report", help="what a class got right and wrong, from nbgrader's autograded submissions")
     c.add_argument("course", help="the nbgrader course folder (holding autograded/)")
     c.add_argument("assignment", help="the assignment's name, e.g. A2")
@@ -62,10 +73,12 @@ def main(argv=None):
             except ImportError:
                 raise ValueError("autograde needs nbgrader: pip install -r requirements-instructor.txt") from None
             rows = autograde(args.course, args.assignment, jobs=args.jobs, students=args.student,
-                             call_limit=args.call_limit)
+                             call_limit=args.call_limit, question_limit=args.question_limit,
+                             submission_limit=args.submission_limit,
+                             isolation_kind="none" if args.unsafe_no_isolation else args.isolation)
             failed = [r for r in rows if not r["success"]]
             print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"
-                  + (f"; nbgrader failed on {', '.join(r['student'] for r in failed)}" if failed else ""))
+                  + (f"; not graded: {', '.join(r['student'] for r in failed)}" if failed else ""))
             return 1 if failed else 0
         if args.command == "report":
             print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart))

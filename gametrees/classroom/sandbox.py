@@ -1,9 +1,11 @@
 """The grader's side of a learner's code run in a child interpreter: :class:`Sandbox`, :class:`LearnerFunction`.
 
 A :class:`Sandbox` starts the child of :mod:`gametrees.classroom.child`
-(``python -I -S``, an audit hook first, no gametrees on its path, an empty
-temporary folder as its working folder, a minimal environment, limits on
-memory and file size), sends it the learner's cells, and hands the grader one
+(``python -I -S``) inside the operating system's walls of
+:mod:`gametrees.classroom.isolation` (its own namespaces, the standard library
+the only Python it can see, no network, an empty scratch folder the only place
+it may write, limits on memory, processes and file size), an audit hook as a
+second layer only; sends it the learner's cells, and hands the grader one
 :class:`LearnerFunction` per graded function. Calling one runs the learner's
 function in the child; every game method it calls comes back over the pipe and
 runs here, on the grader's own game object, so the checks see exactly which
@@ -17,12 +19,13 @@ runs learner code and never unpickles anything from the child: replies are
 JSON, decoded into plain numbers, strings and containers.
 
 A call that does not return within ``call_limit`` seconds raises
-:class:`CallTimedOut` (the child is stopped); a child that dies or breaks
+:class:`CallTimedOut` (the child is stopped), and one past the question's own
+``deadline`` :class:`QuestionTimedOut`; a child that dies or breaks
 the protocol raises :class:`ChildBroken`. Both are BaseExceptions, so they stop
 a checker at once instead of being reported as the learner's own error.
 Everything the hook refused is in :attr:`Sandbox.refused`.
 
-May import: the standard library only.
+May import: the standard library and :mod:`gametrees.classroom.isolation`.
 """
 
 from __future__ import annotations
@@ -33,14 +36,13 @@ import json
 import keyword
 import math
 import os
-import resource
 import select
-import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from . import isolation
 
 #: The child's source: run with ``python -I -S -c``, never imported by the child.
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
@@ -48,7 +50,6 @@ CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8"
 GAME_METHODS = frozenset({"is_terminal", "utility", "to_move", "actions", "result", "successors", "chances",
                           "make", "unmake", "from_moves", "display", "check_state"})
 _MAX_LINE = 16 * 2**20
-_MEMORY = 2 * 2**30
 
 
 class CallTimedOut(BaseException):
@@ -59,17 +60,17 @@ class CallTimedOut(BaseException):
         self.seconds, self.name = seconds, name
 
 
+class QuestionTimedOut(CallTimedOut):
+    """The whole question (every call of its check, a tournament's included) ran past its own limit."""
+
+    def __init__(self, seconds, name=""):
+        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and was "
+                                     "stopped there")
+        self.seconds, self.name = seconds, name
+
+
 class ChildBroken(BaseException):
     """The child ended, or sent what is not the protocol (its code wrote to the grader's pipe)."""
-
-
-def _limits():  # pragma: no cover -- runs in the child between fork and exec (imports nothing: may be threaded)
-    for what, value in ((resource.RLIMIT_AS, _MEMORY), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0)):
-        try:
-            resource.setrlimit(what, (value, value))
-        except (ValueError, OSError):
-            pass
-    os.setsid()
 
 
 def _safe_name(text, default):
@@ -102,8 +103,10 @@ class Sandbox:
         Seconds the cells may take to run.
     """
 
-    def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0):
+    def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0, deadline=None,
+                 question_limit=None):
         self.cells, self.names = list(cells), list(functions)
+        self.deadline, self.question_limit = deadline, question_limit
         self.bound_games = dict(games or {})
         self.call_limit, self.load_limit = float(call_limit), float(load_limit)
         self.refused = []          # [(event, detail, phase)]
@@ -113,7 +116,7 @@ class Sandbox:
         self.timed_out = None
         self.broken = None
         self.calls = 0
-        self._proc = self._tmp = None
+        self._proc = self._tmp = self._box = None
         self._buf = b""
         self._games, self._game_ids = {}, {}
         self._callbacks, self._callback_ids = {}, {}
@@ -126,9 +129,11 @@ class Sandbox:
     def _start(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="gametrees-child-")
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", CHILD_SOURCE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=self._tmp.name, env=env, preexec_fn=_limits, close_fds=True)
+        self.isolation = isolation.current()
+        self._box = self.isolation.start(
+            [isolation.interpreter(False), "-I", "-S", "-c", CHILD_SOURCE], scratch=self._tmp.name, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._proc = self._box.proc
         self._buf = b""
         self._games, self._game_ids, self._sent = {}, {}, set()
         games = {}
@@ -138,7 +143,7 @@ class Sandbox:
             games[handle] = self._game_attrs(game)
             self._sent.add(handle)
             names[name] = {"g": handle}
-        self._deadline = time.monotonic() + self.load_limit
+        self._deadline = self._until(self.load_limit)
         try:
             self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games, "names": names})
             reply = self._wait()
@@ -165,14 +170,11 @@ class Sandbox:
         self._start()
 
     def close(self):
-        """Stop the child (and its process group) and remove its folder."""
+        """Stop the child (its whole sandbox) and remove its folder."""
         proc = self._proc
-        if proc is not None and proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-            proc.wait()
+        if self._box is not None:
+            self._box.kill()
+            self._box = None
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 try:
@@ -289,10 +291,10 @@ class Sandbox:
         while b"\n" not in self._buf:
             wait = None if self._deadline is None else self._deadline - time.monotonic()
             if wait is not None and wait <= 0:
-                raise CallTimedOut(self.call_limit, "")
+                self._out_of_time()
             ready, _, _ = select.select([fd], [], [], wait)
             if not ready:
-                raise CallTimedOut(self.call_limit, "")
+                self._out_of_time()
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 code = self._proc.poll()
@@ -309,6 +311,16 @@ class Sandbox:
         if not isinstance(msg, dict) or not isinstance(msg.get("op"), str):
             raise ChildBroken("your code wrote to the grader's channel")
         return msg
+
+    def _until(self, seconds):
+        """The deadline of a step that may take ``seconds``, never past the question's own."""
+        until = time.monotonic() + seconds
+        return until if self.deadline is None else min(until, self.deadline)
+
+    def _out_of_time(self):
+        if self.deadline is not None and time.monotonic() >= self.deadline - 1e-3:
+            raise QuestionTimedOut(self.question_limit or 0)
+        raise CallTimedOut(self.call_limit, "")
 
     def _wait(self):
         """Serve the child's requests until it replies; returns the reply (a dict)."""
@@ -357,6 +369,8 @@ class Sandbox:
 
     def call(self, name, args, swap=None):
         """Run the learner's function ``name`` on ``args`` in the child; its value (plain data) or its exception."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise QuestionTimedOut(self.question_limit or 0)
         if self.timed_out:
             raise CallTimedOut(self.timed_out[1], self.timed_out[0])
         if self.broken:
@@ -364,13 +378,17 @@ class Sandbox:
         self.calls += 1
         top = self._depth == 0
         if top:
-            self._deadline = time.monotonic() + self.call_limit
+            self._deadline = self._until(self.call_limit)
         self._depth += 1
         ok = False
         try:
             self._send({"op": "call", "fn": name, "args": self._enc(list(args)), "swap": swap or {}})
             reply = self._wait()
             ok = True
+        except QuestionTimedOut:
+            self.timed_out = (f"{name}()", self.call_limit)
+            self.close()
+            raise
         except CallTimedOut:
             self.timed_out = (f"{name}()", self.call_limit)
             self.close()

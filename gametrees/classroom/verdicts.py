@@ -31,6 +31,7 @@ import html
 import json
 import math
 import re
+import time
 
 from .. import exercises as _exercises
 from ..exercises import attempts as _attempts
@@ -48,7 +49,7 @@ from .scoring import MIME
 VERDICT_MIME = "application/vnd.gametrees.verdict+json"
 #: Seconds a call of a learner's function may take, and a question's code in all.
 CALL_LIMIT = 5.0
-QUESTION_LIMIT = 180.0
+QUESTION_LIMIT = 60.0
 
 # Refused events that are an attempt on the grading itself (0 points and a flag), by what they do.
 _INTEGRITY = (
@@ -441,7 +442,7 @@ def _run_answer(question, exercise, cells, limits):
             raise NotImplementedError()
         unanswered.__name__ = question.function
         return check_answer(exercise, unanswered), [], [], []
-    with Sandbox(cells, [question.function], call_limit=limits[0]) as box:
+    with Sandbox(cells, [question.function], call_limit=limits[0], deadline=limits[1], question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = []
         if fn is None:
@@ -524,7 +525,8 @@ def _run_code(question, assignment, cells, nb, limits):
     run_cells += [(g, locked_cell(nb, g) or "") for g in assignment.locked_cells]
     run_cells += cells
     games = {"connect_four": ConnectFour()} if "connect_four" in assignment.games else None
-    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2) as box:
+    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2, deadline=limits[1],
+                 question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = _load_errors(box)
         if fn is None:
@@ -559,7 +561,7 @@ def _run_code(question, assignment, cells, nb, limits):
         return fb, integrity, errors + other, notebook
 
 
-def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
+def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
     """The points of every grade cell of a submitted notebook, decided outside its kernel.
 
     :func:`prepare` (run and check every known question), then :func:`finish` (compare with the
@@ -581,7 +583,8 @@ def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True):
     -------
     NotebookVerdict
     """
-    return finish(prepare(nb, student, call_limit=call_limit), nb, kernel=kernel)
+    return finish(prepare(nb, student, call_limit=call_limit, question_limit=question_limit, deadline=deadline), nb,
+                  kernel=kernel)
 
 
 def inputs(nb):
@@ -608,7 +611,7 @@ class Prepared:
         self.assignment, self.nb_flags, self.results = assignment, nb_flags, results
 
 
-def prepare(nb, student, *, call_limit=CALL_LIMIT):
+def prepare(nb, student, *, call_limit=CALL_LIMIT, question_limit=QUESTION_LIMIT, deadline=None):
     """Run and check every known question of ``nb`` (its code in child interpreters); no output is read.
 
     It reads only :func:`inputs` (sources and nbgrader metadata), so it may run while nbgrader's kernel
@@ -617,10 +620,19 @@ def prepare(nb, student, *, call_limit=CALL_LIMIT):
     (:func:`gametrees.classroom.limits.outside_kernel`), whatever the process's environment says.
     """
     with outside_kernel():
-        return _prepare(nb, student, call_limit)
+        return _prepare(nb, student, call_limit, question_limit, deadline)
 
 
-def _prepare(nb, student, call_limit):
+def _limits(call_limit, question_limit, deadline):
+    """``(call limit, the question's deadline, its limit)``: a question ends at its own limit or at the
+    submission's ``deadline`` (a ``time.monotonic()`` value), whichever comes first."""
+    until = time.monotonic() + question_limit
+    if deadline is not None and deadline < until:
+        return call_limit, deadline, max(0.0, deadline - time.monotonic())
+    return call_limit, until, question_limit
+
+
+def _prepare(nb, student, call_limit, question_limit, deadline):
     student = normal(student)
     nb_inputs = inputs(nb)
     grade_cells = [c for c in nb.get("cells", []) if _meta(c).get("grade") and _meta(c).get("grade_id")]
@@ -643,11 +655,12 @@ def _prepare(nb, student, call_limit):
         if question.kind == "answer":
             ex = exercises[question.exercise]
             _attempts.reset(ex.key)
-            fb, flags, errors, loaded = _run_answer(question, ex, cells, (call_limit,))
+            fb, flags, errors, loaded = _run_answer(question, ex, cells, _limits(call_limit, question_limit, deadline))
             _attempts.reset(ex.key)
             flags = per_exercise.get(question.exercise, []) + flags
         else:
-            fb, flags, errors, loaded = _run_code(question, assignment, cells, nb, (call_limit,))
+            fb, flags, errors, loaded = _run_code(question, assignment, cells, nb,
+                                                  _limits(call_limit, question_limit, deadline))
         nb_flags.extend(f for f in loaded if f not in nb_flags)
         results.append((gid, points, question, fb, flags, errors))
     prepared = Prepared(student, call_limit, nb_inputs, assignment, nb_flags, results)

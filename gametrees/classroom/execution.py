@@ -1,0 +1,209 @@
+"""nbgrader's execution of a submission, inside the sandbox: :class:`SandboxedExecute` and :func:`main`.
+
+nbgrader's ``Execute`` preprocessor starts the student's kernel as the grading
+user, with the whole machine in reach (the gradebook, the course, a
+classmate's submission, the installed package) and able to leave a daemon
+behind. :class:`SandboxedExecute` takes its place in the autograde
+preprocessors. It writes the notebook and a copy of the submission's own
+files into a fresh scratch folder and runs :func:`main` there, inside
+:mod:`gametrees.classroom.isolation`'s walls: :func:`main` executes the
+notebook with nbgrader's own ``Execute`` (the same settings: ``c.Execute.*``)
+and writes it back to the scratch folder. The kernel and everything it starts
+live and die in that sandbox, which is killed after ``submission_limit``
+seconds at the latest.
+
+The executed notebook comes back as data, never trusted: only the outputs and
+execution counts of each code cell are taken, by position, onto the notebook
+nbgrader sent (its sources and metadata stay nbgrader's), each output checked
+against nbformat's schema and capped in size. A run that was stopped, or a
+notebook that does not come back whole, gives the cells no outputs and one
+error output saying why. Points never come from these outputs for a question
+the grader knows (:mod:`gametrees.classroom.verdicts` decides them in its own
+sandboxes); the outputs are what the student sees as feedback.
+
+May import: the standard library, :mod:`gametrees.classroom.isolation`; nbgrader, nbformat and traitlets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from nbgrader.preprocessors import Execute
+from traitlets import Float
+
+from . import isolation
+
+#: Seconds the whole execution of one submission's notebook may take (the kernel's start included).
+SUBMISSION_LIMIT = 300.0
+#: Bytes of an executed notebook read back from the sandbox, and of a submission's files copied in.
+MAX_NOTEBOOK = 64 * 2**20
+MAX_FILES = 64 * 2**20
+#: The settings of nbgrader's ``Execute`` passed to the run inside.
+_SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout", "error_on_timeout", "extra_arguments",
+             "execute_retries", "startup_timeout", "iopub_timeout", "kernel_name")
+
+
+def _copy_files(source, target):
+    """Copy the submission's own files (no links, nothing past :data:`MAX_FILES` in all) into ``target``."""
+    total = 0
+    if not source or not Path(source).is_dir():
+        return
+    for root, dirs, files in os.walk(source, followlinks=False):
+        rel = Path(root).relative_to(source)
+        dirs[:] = [d for d in dirs if not (Path(root) / d).is_symlink()]
+        (target / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            path = Path(root) / name
+            if path.is_symlink() or not path.is_file() or name.endswith(".ipynb"):
+                continue
+            total += path.stat().st_size
+            if total > MAX_FILES:
+                return
+            shutil.copyfile(path, target / rel / name)
+
+
+def sandbox_env(scratch):
+    """The whole environment of the kernel's sandbox: no variable of the grader's, homes in the scratch folder."""
+    home = str(Path(scratch) / "home")
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
+           "MPLCONFIGDIR": f"{home}/.matplotlib", "JUPYTER_RUNTIME_DIR": f"{home}/runtime",
+           "JUPYTER_DATA_DIR": f"{home}/data", "JUPYTER_CONFIG_DIR": f"{home}/config",
+           "IPYTHONDIR": f"{home}/.ipython", "MPLBACKEND": "agg", "OPENBLAS_NUM_THREADS": "1",
+           "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "NBGRADER_EXECUTION": "autograde",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    for key in ("GAMETREES_CLEAN_GRADER", "GAMETREES_CHECK_LIMIT", "TZ"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+def _error(text):
+    return {"output_type": "error", "ename": "GradingStopped", "evalue": text,
+            "traceback": [f"GradingStopped: {text}"]}
+
+
+def merge_outputs(nb, executed):
+    """Copy each code cell's outputs and execution count from ``executed`` (untrusted data) onto ``nb``.
+
+    Returns None, or why nothing was taken (the cells then keep no output). Only outputs that are valid
+    nbformat outputs are taken; sources and metadata always stay ``nb``'s.
+    """
+    import nbformat
+    from nbformat.v4.rwbase import rejoin_lines
+    from nbformat.validator import ValidationError
+
+    if not isinstance(executed, dict) or not isinstance(executed.get("cells"), list):
+        return "the executed notebook did not come back whole"
+    cells = executed["cells"]
+    if len(cells) != len(nb.cells) or any(not isinstance(c, dict) or c.get("cell_type") != o.cell_type
+                                          for c, o in zip(cells, nb.cells)):
+        return "the executed notebook's cells are not the ones sent"
+    for cell, ours in zip(cells, nb.cells):
+        if ours.cell_type != "code":
+            continue
+        outputs = cell.get("outputs")
+        count = cell.get("execution_count")
+        ours.execution_count = count if type(count) is int and 0 <= count < 10**9 else None
+        kept = []
+        for output in outputs if isinstance(outputs, list) else []:
+            try:
+                node = nbformat.from_dict(output)
+                one = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[node])])
+                nbformat.validate(one)
+                rejoin_lines(one)  # text kept as one string, as nbgrader's preprocessors expect
+            except (ValidationError, TypeError, ValueError, AttributeError, KeyError, RecursionError):
+                continue
+            kept.append(one.cells[0].outputs[0])
+        ours.outputs = kept
+    return None
+
+
+class SandboxedExecute(Execute):
+    """nbgrader's ``Execute``, run inside the sandbox (:mod:`gametrees.classroom.isolation`).
+
+    Configured like ``Execute`` (``c.Execute.timeout`` and the rest apply); ``submission_limit`` bounds
+    the whole run.
+    """
+
+    submission_limit = Float(SUBMISSION_LIMIT, help="Seconds the execution of one notebook may take in all, "
+                                                    "the kernel's start included.").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        import nbformat
+
+        walls = isolation.current()
+        started = time.monotonic()
+        scratch = Path(tempfile.mkdtemp(prefix="gametrees-kernel-"))
+        try:
+            work = scratch / "work"
+            work.mkdir()
+            (scratch / "home").mkdir()
+            _copy_files(resources.get("metadata", {}).get("path"), work)
+            nbformat.write(nb, scratch / "in.ipynb")
+            settings = {k: getattr(self, k) for k in _SETTINGS if hasattr(self, k)}
+            settings["kernel_name"] = "python3"
+            (scratch / "settings.json").write_text(json.dumps(settings, default=str))
+            env = sandbox_env(scratch)
+            argv = [isolation.interpreter(True), "-m", "gametrees.classroom.execution", str(scratch / "in.ipynb"),
+                    str(scratch / "out.ipynb"), str(scratch / "settings.json")]
+            stopped = None
+            box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=env, packages=True,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            with box:
+                try:
+                    _, err = box.proc.communicate(timeout=self.submission_limit)
+                except subprocess.TimeoutExpired:
+                    stopped = (f"the notebook did not finish running within {self.submission_limit:g} s (the "
+                               "limit for one submission): it was stopped there")
+                    err = b""
+            if stopped is None and box.proc.returncode != 0:
+                last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+                stopped = f"the notebook's run ended early (exit status {box.proc.returncode}) {last[0][:200]}"
+            out = scratch / "out.ipynb"
+            executed = None
+            if stopped is None:
+                try:
+                    if out.is_symlink() or out.stat().st_size > MAX_NOTEBOOK:
+                        raise ValueError("too large")
+                    executed = json.loads(out.read_text(encoding="utf-8"))
+                except (OSError, ValueError, RecursionError):
+                    stopped = "the executed notebook could not be read back"
+            for cell in nb.cells:
+                if cell.cell_type == "code":
+                    cell.outputs, cell.execution_count = [], None
+            why = stopped or merge_outputs(nb, executed)
+            if why:
+                first = next((c for c in nb.cells if c.cell_type == "code"), None)
+                if first is not None:
+                    first.outputs.append(nbformat.from_dict(_error(why)))
+                self.log.warning("%s", why)
+            resources.setdefault("gametrees", {})["execution"] = {
+                "isolation": walls.kind, "seconds": round(time.monotonic() - started, 2), "stopped": why}
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return nb, resources
+
+
+def main(argv=None):  # pragma: no cover -- runs inside the sandbox (tests/test_isolation.py drives it)
+    """Inside the sandbox: execute ``IN`` with nbgrader's ``Execute`` and ``SETTINGS``, write ``OUT``."""
+    import nbformat
+
+    src, dst, settings_file = (argv or sys.argv[1:])[:3]
+    settings = json.loads(Path(settings_file).read_text())
+    settings = {k: v for k, v in settings.items() if k in _SETTINGS}
+    nb = nbformat.read(src, as_version=4)
+    executor = Execute(**settings)
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": os.getcwd()}})
+    nbformat.write(nb, dst)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
