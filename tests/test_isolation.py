@@ -254,6 +254,43 @@ if os.getpid() != root:
     os._exit(0)
 print("fork bomb: %d processes, fork refused: %s" % (count(), "yes" if shared[8] else "no"))
 ''',
+    # Written to the kernel's stderr, which reaches the grader (1 GB in 1 MB writes).
+    "g-stderr": '''chunk = b"e" * (1 << 20)
+for _ in range(1024):
+    os.write(2, chunk)
+print("wrote 1024 MB to stderr")
+''',
+    # Files of 32 MB (under the file-size limit) up to 4 GB: in the sandbox's /tmp (memory), its folder.
+    "g-tmpfs": '''made = 0
+try:
+    for i in range(128):
+        with open("/tmp/fill%d" % i, "wb") as f:
+            f.write(b"\\1" * (32 << 20))
+        made += 32
+except (OSError, MemoryError) as exc:
+    print("stopped:", exc)
+print("tmpfs held %d MB" % made)
+for i in range(128):
+    try:
+        os.remove("/tmp/fill%d" % i)
+    except OSError:
+        pass
+''',
+    "g-disk": '''made = 0
+try:
+    for i in range(128):
+        with open("fill%d" % i, "wb") as f:
+            f.write(b"\\1" * (32 << 20))
+        made += 32
+except (OSError, MemoryError) as exc:
+    print("stopped:", exc)
+print("disk held %d MB" % made)
+for i in range(128):
+    try:
+        os.remove("fill%d" % i)
+    except OSError:
+        pass
+''',
 }
 
 #: Child-side: the ways to the child's audit hook, each emptying it through the hook's closure.
@@ -384,7 +421,7 @@ def _plan(secret):
                          "a2-q4-answer": _exec_cell(ESCAPE.replace("@HOW@", how)),
                          "a2-q5-answer": _exec_cell(ESCAPE_Q5)}
     for student in ("g-killer", "g-rewrite", "g-copy", "g-patch", "g-net", "g-canary", "g-linger",
-                    "g-membomb", "g-forkbomb"):
+                    "g-membomb", "g-forkbomb", "g-stderr", "g-tmpfs", "g-disk"):
         plan[student] = {**_by_hand(student), **RIGHT_CODE, "extra": [_kernel_cell(KERNEL_ATTACKS[student])]}
     plan["g-copy"].update({"a2-q4-answer": '_stolen = globals().get("STOLEN", {}).get("a2-q4-answer", "")\n'
                                            "exec(_stolen)\n",
@@ -394,9 +431,9 @@ def _plan(secret):
     return plan
 
 
-#: Graded with isolation only: the bombs (never without walls), the killer (alone, below), the sleeper and the
-#: forger (its check is the grader's channel, the same without walls).
-ISOLATED_ONLY = ("g-membomb", "g-forkbomb", "g-killer", "g-sleep", "g-forge")
+#: Graded with isolation only: the bombs and fills (never without walls), the killer (alone, below), the
+#: sleeper and the forger (its check is the grader's channel, the same without walls).
+ISOLATED_ONLY = ("g-membomb", "g-forkbomb", "g-killer", "g-sleep", "g-forge", "g-stderr", "g-tmpfs", "g-disk")
 
 # ============================================================================
 # The command, the folders, the processes
@@ -452,14 +489,49 @@ def run_command(argv, run, env, *, timeout=COMMAND_TIMEOUT, user=None):
     with open(out, "wb") as fo, open(err, "wb") as fe:
         proc = subprocess.Popen(argv, stdout=fo, stderr=fe, env=env, cwd=run, start_new_session=True,
                                 **as_user)
+        monitor = GraderMemory(proc.pid)
         try:
             code = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)  # the group this test started
             proc.wait()
             code = None
+        finally:
+            monitor.stop()
     return {"code": code, "seconds": time.monotonic() - t0, "stdout": out.read_text(errors="replace"),
-            "stderr": err.read_text(errors="replace")}
+            "stderr": err.read_text(errors="replace"), "grader_mb": monitor.peak >> 20}
+
+
+class GraderMemory:
+    """The largest resident memory of one grading process outside the sandboxes (sampled 5 times a second)."""
+
+    def __init__(self, pid):
+        self.pid, self.peak = pid, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _outside(self, proc):
+        """Whether ``proc`` runs outside every sandbox (no ``bwrap`` between it and the command)."""
+        while proc is not None and proc.pid != self.pid:
+            if proc.name() == "bwrap":
+                return False
+            proc = proc.parent()
+        return proc is not None
+
+    def _watch(self):
+        while not self._stop.wait(0.2):
+            try:
+                top = psutil.Process(self.pid)
+                for proc in [top, *top.children(recursive=True)]:
+                    if self._outside(proc):
+                        self.peak = max(self.peak, proc.memory_info().rss)
+            except psutil.Error:
+                continue
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
 
 
 def tag(run):
@@ -663,7 +735,7 @@ def iso(built):
 
 @pytest.fixture(scope="module")
 def unsafe(built):
-    """The attacks safe to run (no bombs) graded with --unsafe-no-isolation: each must work (victim: honest)."""
+    """The attacks safe to run (no bombs), graded with --unsafe-no-isolation: each must work."""
     students = [s for s in built["students"] if s not in ISOLATED_ONLY and s != "correct"]
     run = built["tmp"] / "unsafe"
     try:
@@ -773,6 +845,16 @@ def test_a_sleeper_costs_at_most_its_own_limits(iso):
         assert line[0] < line[1]
     for student in HONEST:
         assert _line(iso, student)[2] < SUBMISSION_LIMIT, _line(iso, student)
+
+
+def test_what_the_kernel_writes_to_stderr_never_fills_the_grader(iso):
+    assert iso["grader_mb"] < 900, (iso["grader_mb"], outputs(iso["run"], "g-stderr")[-300:])
+
+
+def test_files_in_the_sandbox_are_held_by_its_limits(iso):
+    for where in ("tmpfs", "disk"):
+        text = outputs(iso["run"], f"g-{where}")
+        assert f"{where} held 4096 MB" not in text, text[-400:]
 
 
 def test_a_forged_line_on_the_grader_s_channel_is_reported(iso):
@@ -901,7 +983,7 @@ def grader_account():
 
 
 def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built, grader_account):
-    students = ["victim", "g-rewrite"]  # one round of --jobs 2
+    students = ["victim", "g-rewrite", "g-tmpfs"]  # no cgroup for this account: rlimits only
     # Not under pytest's tmp folder: other pytest runs close it again (mode 700) while this one runs.
     run = Path(tempfile.mkdtemp(prefix="gametrees-unpriv-")) / "run"
     os.chown(run.parent, grader_account.pw_uid, grader_account.pw_gid)
@@ -911,7 +993,8 @@ def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built,
         for p in opened:
             p.chmod(stat.S_IMODE(modes[p]) | stat.S_IXOTH)
         got = grade_run(built, run, students, isolation=True, user=grader_account)
-        said = outputs(run, "g-rewrite")  # what the attacker's kernel printed
+        said = outputs(run, "g-rewrite")  # what the attackers' kernels printed
+        filled = outputs(run, "g-tmpfs")
     finally:
         for p, mode in modes.items():
             p.chmod(stat.S_IMODE(mode))
@@ -920,5 +1003,6 @@ def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built,
     assert got["code"] == 0, _summary(got)
     assert got["grades"]["victim"] == (FULL, False), _summary(got)
     assert "found 0 notebooks of victim" in said, said
+    assert "tmpfs held 4096 MB" not in filled, filled[-400:]  # memory in the sandbox's /tmp counts too
     assert got["after"]["submitted"] == got["before"]["submitted"]
     assert got["canaries"] == [] and got["left"] == [], _summary(got)
