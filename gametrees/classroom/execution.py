@@ -142,8 +142,12 @@ class SandboxedExecute(Execute):
         started = time.monotonic()
         scratch = Path(tempfile.mkdtemp(prefix="gametrees-kernel-"))
         try:
-            work = scratch / "work"
-            work.mkdir()
+            info = resources.get("nbgrader", {})
+            # nbgrader's own layout, so the kernel finds the student's id in its folder as under nbgrader
+            names = [str(info.get(k) or "") for k in ("student", "assignment")]
+            work = scratch / "autograded" / Path(*names) if all(n and Path(n).name == n for n in names) else \
+                scratch / "work"
+            work.mkdir(parents=True)
             (scratch / "home").mkdir()
             _copy_files(resources.get("metadata", {}).get("path"), work)
             nbformat.write(nb, scratch / "in.ipynb")

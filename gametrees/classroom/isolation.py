@@ -54,8 +54,10 @@ SANDBOX_UID = 65534
 MEMORY = 3 * 2**30
 PROCESSES = 128
 FILE_SIZE = 64 * 2**20
-#: The image ``--isolation docker`` runs (INSTRUCTORS.md says how to build it).
+#: The images ``--isolation docker`` runs: the kernel's (the student environment; INSTRUCTORS.md builds it
+#: from deploy/grading/Dockerfile) and the child's (a bare Python: no gametrees, no installed package).
 DOCKER_IMAGE = "gametrees-grading"
+DOCKER_CHILD_IMAGE = "python:3.11-slim"
 KINDS = ("bwrap", "docker", "none")
 
 
@@ -313,8 +315,8 @@ class Isolation:
         Processes and threads the sandbox may run at once.
     file_size : int
         Bytes of the largest file the code may write.
-    docker_image : str
-        The image ``kind="docker"`` runs.
+    docker_image, docker_child_image : str
+        The images ``kind="docker"`` runs: the kernel's (with the student environment) and the child's.
 
     Examples
     --------
@@ -327,14 +329,14 @@ class Isolation:
     """
 
     def __init__(self, kind="bwrap", *, memory=MEMORY, processes=PROCESSES, file_size=FILE_SIZE,
-                 docker_image=DOCKER_IMAGE):
+                 docker_image=DOCKER_IMAGE, docker_child_image=DOCKER_CHILD_IMAGE):
         if kind not in KINDS:
             raise ValueError(f"isolation must be one of {', '.join(KINDS)}, got {kind!r}")
         for name, value in (("memory", memory), ("processes", processes), ("file_size", file_size)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
         self.kind, self.memory, self.processes, self.file_size = kind, memory, processes, file_size
-        self.docker_image = docker_image
+        self.docker_image, self.docker_child_image = docker_image, docker_child_image
         self.limits_by = None
 
     @property
@@ -360,8 +362,10 @@ class Isolation:
                    "--security-opt", "no-new-privileges", "--tmpfs", "/tmp", "-v", f"{scratch}:{scratch}",
                    "-w", cwd]
             for key, value in env.items():
-                cmd += ["-e", f"{key}={value}"]
-            return cmd + [self.docker_image] + [Path(a).name if i == 0 else a for i, a in enumerate(argv)]
+                if key not in ("PATH", "PYTHONPATH"):  # the image's own
+                    cmd += ["-e", f"{key}={value}"]
+            image = self.docker_image if packages else self.docker_child_image
+            return cmd + [image] + [Path(a).name if i == 0 else a for i, a in enumerate(argv)]
         bwrap = shutil.which("bwrap")
         if bwrap is None:
             raise IsolationUnavailable(_install_hint())
@@ -376,6 +380,8 @@ class Isolation:
                 cmd += ["--ro-bind", link, link]
         for path in read_only:
             cmd += ["--ro-bind", path, path]
+        if packages:  # fontconfig's settings, for matplotlib's font list (else it prints an error on stderr)
+            cmd += ["--ro-bind-try", "/etc/fonts", "/etc/fonts"]
         for path in hidden:
             cmd += ["--tmpfs", path, "--remount-ro", path]
         cmd += ["--bind", str(scratch), str(scratch), "--chdir", cwd, "--clearenv"]
@@ -421,11 +427,12 @@ class Isolation:
             if shutil.which("docker") is None:
                 raise IsolationUnavailable("--isolation docker needs Docker (the docker command and a running "
                                            "engine); bubblewrap is the default: apt-get install bubblewrap")
-            probe = subprocess.run(["docker", "image", "inspect", self.docker_image], capture_output=True,
-                                   check=False, timeout=60)
-            if probe.returncode != 0:
-                raise IsolationUnavailable(f"--isolation docker: no image {self.docker_image!r} (INSTRUCTORS.md "
-                                           "section 'Grading with Docker' builds it)")
+            for image in (self.docker_image, self.docker_child_image):
+                probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True, check=False,
+                                       timeout=60)
+                if probe.returncode != 0:
+                    raise IsolationUnavailable(f"--isolation docker: no image {image!r} (INSTRUCTORS.md, "
+                                               "'Grading with Docker', says how to build or pull it)")
             return
         if shutil.which("bwrap") is None:
             raise IsolationUnavailable(_install_hint())

@@ -56,11 +56,15 @@ class ClassReport:
         self.assignment, self.students, self.questions, self.rows = assignment, students, questions, rows
         self.flagged, self.undecided = flagged, list(undecided)
         self.csv = self.chart = None
+        self.unsafe = []  # students graded with --unsafe-no-isolation
 
     def __repr__(self):
         n = len(self.students)
         lines = [f"{self.assignment}: {n} submission{'s' if n != 1 else ''} (points decided outside the "
                  "students' kernels)"]
+        if self.unsafe:
+            lines.append(f"WARNING: graded WITHOUT isolation (--unsafe-no-isolation), so not protected: "
+                         f"{len(self.unsafe)} of {n}: {', '.join(self.unsafe)}")
         for q in self.questions:
             lines.append(f"{q['grade_id']}: right {q['right']} of {q['students']}, mean {q['mean']:.2f} of "
                          f"{fmt(q['points'])} points; checked {q['checks']} times while working")
@@ -159,13 +163,15 @@ def class_report(course, assignment, out=None, chart=True):
 
     subs = _submissions(course, assignment)
     folder = _target(out, course) if out is not False else None
-    rows, order, flagged, undecided = [], [], {}, []
+    rows, order, flagged, undecided, unsafe = [], [], {}, [], []
     for student, path in subs:
         nb = nbformat.read(path, as_version=4)
         meta = nb.metadata.get("gametrees") or {}
         verdicts = {v["grade_id"]: v for v in meta.get("verdicts", [])}
         if not meta:
             undecided.append(student)
+        elif meta.get("isolation") == "none":
+            unsafe.append(student)
         notebook_flags = list(meta.get("flags", []))
         for cell in nb.cells:
             m = cell.metadata.get("nbgrader", {})
@@ -203,6 +209,7 @@ def class_report(course, assignment, out=None, chart=True):
             "checks": sum(r["checks"] for r in mine),
         })
     report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
+    report.unsafe = sorted(set(unsafe))
     if folder is None:
         return report
     report.csv = folder / f"{assignment}_report.csv"
