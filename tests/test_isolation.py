@@ -503,7 +503,7 @@ def run_command(argv, run, env, *, timeout=COMMAND_TIMEOUT, user=None):
     with open(out, "wb") as fo, open(err, "wb") as fe:
         proc = subprocess.Popen(argv, stdout=fo, stderr=fe, env=env, cwd=run, start_new_session=True,
                                 **as_user)
-        monitor = GraderMemory(proc.pid)
+        watch = Watch(proc.pid)
         try:
             code = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -511,16 +511,19 @@ def run_command(argv, run, env, *, timeout=COMMAND_TIMEOUT, user=None):
             proc.wait()
             code = None
         finally:
-            monitor.stop()
+            watch.stop()
     return {"code": code, "seconds": time.monotonic() - t0, "stdout": out.read_text(errors="replace"),
-            "stderr": err.read_text(errors="replace"), "grader_mb": monitor.peak >> 20}
+            "stderr": err.read_text(errors="replace"), "grader_mb": watch.peak >> 20,
+            "disk_mb": (watch.free - watch.lowest) >> 20}
 
 
-class GraderMemory:
-    """The largest resident memory of one grading process outside the sandboxes (sampled 5 times a second)."""
+class Watch:
+    """While a grading runs (sampled 5 times a second): the largest resident memory of one grading process
+    outside the sandboxes, and the most disk the machine's temporary folder lost."""
 
     def __init__(self, pid):
         self.pid, self.peak = pid, 0
+        self.free = self.lowest = shutil.disk_usage(tempfile.gettempdir()).free
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
@@ -535,6 +538,7 @@ class GraderMemory:
 
     def _watch(self):
         while not self._stop.wait(0.2):
+            self.lowest = min(self.lowest, shutil.disk_usage(tempfile.gettempdir()).free)
             try:
                 top = psutil.Process(self.pid)
                 for proc in [top, *top.children(recursive=True)]:
@@ -870,6 +874,7 @@ def test_files_in_the_sandbox_are_held_by_its_limits(iso):
     for where in ("tmpfs", "disk"):
         text = outputs(iso["run"], f"g-{where}")
         assert f"{where} held 4096 MB" not in text, text[-400:]
+    assert iso["disk_mb"] < 2048, f"the temporary folder's disk lost {iso['disk_mb']} MB while grading"
 
 
 def test_a_forged_line_on_the_grader_s_channel_is_reported(iso):
