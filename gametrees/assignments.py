@@ -17,12 +17,15 @@ module is the short façade of what they share (the code lives in
 :func:`check_connect4_evaluation`, :func:`check_tournament`, :func:`score`
     The checks the notebooks' check cells run: the student's feedback.
 :func:`release`
-    Student versions, with nbgrader's own preprocessors; never over a
-    notebook that holds solutions or a student's answers.
+    Student versions, with nbgrader's own preprocessors; with ``force``, only
+    over a student version it made itself (its mark in the metadata), never
+    over a lesson, an instructor version or a student's work.
 :func:`autograde`
     nbgrader's autograde of every submission, ``jobs`` at a time, with every
     grade decided **outside the student's kernel** and written into nbgrader's
-    gradebook (:mod:`gametrees.classroom.autograding`).
+    gradebook (:mod:`gametrees.classroom.autograding`); the arguments, the
+    course folder and the gradebook checked first, a student's earlier result
+    kept when the new run fails (:mod:`gametrees.classroom.course`).
 :func:`grade`
     One notebook: run for its feedback, points decided as ``autograde`` does.
 :func:`class_report`
@@ -87,6 +90,7 @@ from .classroom.connect_four import (
     check_tournament,
     reference_agent,
 )
+from .classroom.course import run_autograde
 from .classroom.grading import GradeReport, grade
 from .classroom.ids import DEFAULT_ID, ENV_VAR, id_warnings, student_id
 from .classroom.integrity import library_use, protect
@@ -98,11 +102,21 @@ from .classroom.scoring import Score, score
 def autograde(course, assignment, *, jobs=1, students=None, call_limit=5.0, echo=print):
     """nbgrader's autograde of every submission, each grade decided outside the student's kernel.
 
-    See :func:`gametrees.classroom.autograding.autograde` (needs nbgrader; loaded on first call).
+    See :func:`gametrees.classroom.autograding.autograde` (needs nbgrader; loaded on first call). Every
+    argument, the course folder and its gradebook are checked before nbgrader starts
+    (:mod:`gametrees.classroom.course`); a student's earlier ``autograded/<student>/<assignment>`` is put
+    back when the new run fails (:class:`~gametrees.classroom.course.EarlierResults`).
     """
-    from .classroom.autograding import autograde as run
+    def load():
+        from .classroom.autograding import autograde as run
 
-    return run(course, assignment, jobs=jobs, students=students, call_limit=call_limit, echo=echo)
+        return run
+
+    rows, restored = run_autograde(load, course, assignment, jobs=jobs, students=students,
+                                   call_limit=call_limit, echo=echo)
+    for student in restored:
+        echo(f"{student}: earlier autograded result kept")
+    return rows
 
 __all__ = [
     "ClassReport",

@@ -65,7 +65,7 @@ from .agents import (
 )
 from . import exercises
 from .evaluation import default_evaluation
-from .exports import ALGORITHMS  # (not matplotlib: the exports load it on first use)
+from .exports import ALGORITHMS, FPS_RANGE  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe
 from .montecarlo import MCTSAgent
 from .tournaments import tournament
@@ -126,6 +126,10 @@ def _coins(text):
             f"and the searching agents go at most {MAX_PLIES:,} plies deep")
     return value
 
+
+#: The most nodes --max-nodes may ask a figure to draw (gametrees.drawing.MAX_DRAWN_NODES, written
+#: here too so that --help does not load matplotlib).
+MAX_FIGURE_NODES = 5000
 
 #: The most bytes --json reads (a tree file is a few kB; this is generous).
 JSON_LIMIT = 10 * 1024 * 1024
@@ -191,19 +195,52 @@ def _fps(text):
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of frames per second, got {text!r}") from None
-    if not 0 < value <= 50:
-        raise argparse.ArgumentTypeError(f"expected frames per second in (0, 50], got {text}")
+    low, high = FPS_RANGE
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected frames per second in {low:g}..{high:g} "
+                                         f"(a step at most every {1 / low:g} s), got {text}")
+    return value
+
+
+#: The most playouts a move --playouts asks of mcts: about 6 s a move in Connect Four on a laptop
+#: (17,000 playouts a second), so a tournament of 10 games ends within the hour.
+MAX_PLAYOUTS = 100_000
+#: The most seconds a move --seconds gives the iterative agent.
+MAX_SECONDS = 600.0
+
+
+def _playouts(text):
+    value = _positive_int(text)
+    if value > MAX_PLAYOUTS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_PLAYOUTS:,} playouts a move (about 6 s a move in connect4; a tournament of "
+            f"10 games would take hours), got {value:,}; gt.MCTSAgent(playouts=...) in Python takes more")
+    return value
+
+
+def _move_seconds(text):
+    value = _seconds(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:g} seconds a move, got {text}")
+    return value
+
+
+def _depth(text):
+    value = _positive_int(text)
+    if value > MAX_PLIES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_PLIES:,} plies (the deepest a search goes), "
+                                         f"got {value:,}")
     return value
 
 
 def _agent_options(parser):
-    parser.add_argument("--depth", type=_positive_int, default=None,
+    parser.add_argument("--depth", type=_depth, default=None,
                         help="search depth of minimax and alphabeta (default: the whole game "
                              "for tictactoe and nim, 4 for connect4)")
-    parser.add_argument("--playouts", type=_positive_int, default=1000,
-                        help="playouts per move for mcts (default 1000)")
-    parser.add_argument("--seconds", type=_seconds, default=1.0,
-                        help="seconds per move for iterative (default 1)")
+    parser.add_argument("--playouts", type=_playouts, default=1000,
+                        help=f"playouts per move for mcts (default 1000, at most {MAX_PLAYOUTS:,})")
+    parser.add_argument("--seconds", type=_move_seconds, default=1.0,
+                        help=f"seconds per move for iterative (default 1, at most {MAX_SECONDS:g})")
     parser.add_argument("--coins", type=_coins, default=15,
                         help=f"coins on the table at the start, for nim (default 15, at most {MAX_PLIES})")
 
@@ -279,7 +316,12 @@ def build_parser():
                    help="say above the question what to do (for alpha-beta: ... and mark the "
                         "pruned branches)")
     x.add_argument("--fps", type=_fps, default=None,
-                   help="steps per second of a .gif or .mp4 answer (default 1)")
+                   help=f"steps per second of a .gif or .mp4 answer (default 1, {FPS_RANGE[0]:g} to "
+                        f"{FPS_RANGE[1]:g})")
+    x.add_argument("--max-nodes", type=_positive_int, default=500, metavar="N",
+                   help="draw at most N nodes, at most N/2 side by side (default 500): a bigger tree is cut "
+                        "to its top levels, one too wide even at the level under its root is refused; "
+                        f"at most {MAX_FIGURE_NODES}")
     x.add_argument("--force", action="store_true",
                    help="overwrite an existing file that an earlier export did not write (without "
                         "it, only the command's own earlier output is replaced); the --json input "
@@ -413,7 +455,43 @@ def run_play(args, out, read=input):
     return 0
 
 
-def _export_source(args):
+def _too_wide(label, children, max_nodes):
+    return UsageError(
+        f"the tree is too wide to draw: node {label} has {children:,} children side by side, more than the "
+        f"{max_nodes // 2:,} that --max-nodes {max_nodes} allows (half of it); raise --max-nodes "
+        f"(at most {MAX_FIGURE_NODES}), or export a tree with fewer children")
+
+
+def _refuse_a_wide_root(data, nested, max_nodes):
+    """Refuse, before building the tree, a root with more children than a figure shows side by side.
+
+    Every child of the root is drawn (the command has no option to hide some), so a root with more
+    than ``max_nodes // 2`` children is refused at once: building a tree of 200,000 nodes alone takes
+    seconds. (A wide level further down is cut from the figure, not refused.)
+    """
+    if nested:
+        kids = data
+        if isinstance(data, dict):
+            kids = next((data[k] for k in ("max", "min", "chance") if k in data), None)
+        label = f"{data['label']} (())" if isinstance(data, dict) and "label" in data else "A (())"
+        if isinstance(kids, (list, tuple)) and len(kids) > max_nodes // 2:
+            raise _too_wide(label, len(kids), max_nodes)
+        return
+    children = set()
+    for node in data.values():
+        kids = node.get("children") if isinstance(node, dict) else None
+        if isinstance(kids, list):
+            children.update(k for k in kids if isinstance(k, (str, int)))
+    roots = [name for name in data if name not in children]
+    if len(roots) == 1 and isinstance(data[roots[0]], dict):
+        kids = data[roots[0]].get("children")
+        if isinstance(kids, list) and len(kids) > max_nodes // 2:
+            label = data[roots[0]].get("label", roots[0])
+            raise _too_wide(repr(label) if label == roots[0] else f"{label} ({roots[0]!r})", len(kids),
+                            max_nodes)
+
+
+def _export_source(args, max_nodes):
     """The tree named by --tree or --json, or the exercise named by --seed."""
     if args.tree is not None:
         try:
@@ -428,6 +506,7 @@ def _export_source(args):
                                  '"[[3,12,8],[2,4,6],[14,5,2]]"') from None
         except ValueError as error:  # a number too long to read, a key given twice
             raise UsageError(f"--tree: {error}") from None
+        _refuse_a_wide_root(spec, True, max_nodes)
         try:
             return tree_from_nested(spec)
         except (ValueError, TypeError) as error:
@@ -446,6 +525,7 @@ def _export_source(args):
             raise UsageError(f"--json: the JSON {_TOO_DEEP}") from None
         nested = not isinstance(data, dict) or (
             set(data) <= {"max", "min", "chance", "p", "label"} and set(data) & {"max", "min", "chance"})
+        _refuse_a_wide_root(data, nested, max_nodes)
         try:
             return tree_from_nested(data) if nested else tree_from_dict(data)
         except (ValueError, TypeError) as error:
@@ -471,12 +551,17 @@ _FORMAT_NAMES = {".svg": "SVG", ".pdf": "PDF", ".png": "PNG", ".tex": "a LaTeX d
 
 def run_export(args, out):
     # Only this command draws: matplotlib is loaded here, never for --help or the other commands.
+    from .drawing import TreeTooWide, check_max_nodes
     from .exports import ANIMATION_FORMATS, FIGURE_FORMATS, animate, export
     from .exports.files import check_target
-    from .exports.flavours import resolve
+    from .exports.flavours import check_width, resolve
 
     if not args.question and not args.answer:
         raise UsageError("nothing to write: give --question PATH and/or --answer PATH")
+    try:
+        max_nodes = check_max_nodes(args.max_nodes, "--max-nodes")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if args.seed is None and (args.kind or args.difficulty):
         raise UsageError("--kind and --difficulty choose a generated exercise: use them with --seed")
     if args.instructions and not args.question:
@@ -503,22 +588,26 @@ def run_export(args, out):
     if any(_suffix(p) == ".mp4" for p in animated) and not _ffmpeg():
         raise UsageError("an .mp4 needs ffmpeg, which is not installed (not on the PATH): "
                          "write a .gif instead")
-    source = _export_source(args)
+    source = _export_source(args, max_nodes)
+    try:  # before the search: a tree too wide to draw is refused at once
+        check_width(source, max_nodes=max_nodes)
+    except TreeTooWide as wide:
+        raise _too_wide(wide.label, wide.children, wide.max_nodes) from None
     try:
         result = None
         if args.answer:  # one search answers every file (and tells a bad --algorithm early)
             _, result, algorithm, _ = resolve(source, "answer", args.algorithm)
         for path in args.question:
             written = export(source, path, flavour="question", algorithm=args.algorithm,
-                             instructions=args.instructions)
+                             instructions=args.instructions, max_nodes=max_nodes, force=args.force)
             print(f"wrote {path}: the question as {_FORMAT_NAMES[_suffix(path)]}, {_size(written)}", file=out)
         for path in args.answer:
             if path in animated:
-                written = animate(result, path, fps=args.fps or 1.0)
+                written = animate(result, path, fps=args.fps or 1.0, max_nodes=max_nodes, force=args.force)
                 print(f"wrote {path}: the {algorithm} search, {len(result.trace)} frames (one per step), "
                       f"{_size(written)}", file=out)
             else:
-                written = export(result, path)
+                written = export(result, path, max_nodes=max_nodes, force=args.force)
                 print(f"wrote {path}: the answer ({algorithm}) as {_FORMAT_NAMES[_suffix(path)]}, "
                       f"{_size(written)}", file=out)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
@@ -528,7 +617,7 @@ def run_export(args, out):
 
 def _check_overwrites(args, targets):
     """Refuse to write over the command's input, or over a file an export did not write without --force."""
-    from .exports.files import is_own_output
+    from .exports.files import check_overwrite
 
     given = [*args.question, *args.answer]
     if args.json is not None and not args.json.lstrip().startswith(("{", "[")):
@@ -537,12 +626,11 @@ def _check_overwrites(args, targets):
             if target == source or (target.exists() and source.exists() and os.path.samefile(target, source)):
                 raise UsageError(f"{path!r} is the --json input file: the export would write over "
                                  "the tree it reads; write to another path")
-    if args.force:
-        return
-    for path, target in zip(given, targets):
-        if target.exists() and not is_own_output(target):
-            raise UsageError(f"{path!r} exists and was not written by an export: give --force to "
-                             "overwrite it, or another path")
+    for path in given:
+        try:
+            check_overwrite(path, args.force, "--force")
+        except FileExistsError as error:
+            raise UsageError(str(error)) from None
 
 
 def run_site(args, out):

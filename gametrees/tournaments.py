@@ -184,6 +184,21 @@ def _labels(agent_a, agent_b):
     return tuple(names)
 
 
+#: What a tournament asks of its game.
+_GAME_PARTS = ("initial", "is_terminal", "to_move", "result", "utility")
+
+
+def _check_game(game):
+    if isinstance(game, type):  # the class itself, not a game made from it
+        raise TypeError(f"game must be a game such as gt.TicTacToe() (made by calling the class), "
+                        f"got the class {game.__name__}: write {game.__name__}()")
+    missing = [part for part in _GAME_PARTS if not hasattr(game, part)]
+    if missing:
+        raise TypeError(
+            f"game must be a game such as gt.TicTacToe(), gt.ConnectFour() or gt.Nim(), got "
+            f"{type(game).__name__}, which has no {', '.join(missing)}")
+
+
 def _in_notebook():
     """True inside a Jupyter kernel (an IPython shell with a kernel)."""
     ipython = sys.modules.get("IPython")
@@ -251,6 +266,9 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
     ValueError
         If an agent plays an illegal move (the message names the agent, the
         game and the move), or for bad arguments.
+    TypeError
+        ``game`` is not a game (``None``, a tree), an agent is not
+        callable or has no name.
 
     Examples
     --------
@@ -266,6 +284,7 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
     ('alphabeta', 'alphabeta', True)
     """
     labels = _labels(agent_a, agent_b)
+    _check_game(game)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be an int >= 0, got {games!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -149,6 +149,7 @@ def validate_tree(G) -> None:
     ValueError
         No ``root`` graph attribute, a root that is not a node or has a
         parent, a cycle, a node the root cannot reach, an unknown player,
+        two edges out of one MAX or MIN node with the same ``move`` label,
         a leaf without a utility, a utility or probability that is NaN or
         too large for a float, chance probabilities that are negative or do
         not sum to 1, or a ``prob`` on an edge out of a MAX or MIN node. The
@@ -207,6 +208,7 @@ def validate_tree(G) -> None:
             if player == CHANCE:
                 _check_probabilities(G, n)
             else:
+                moves = None
                 for c, edge in children.items():
                     if "prob" in edge:
                         label = attrs.get("label", n)
@@ -215,12 +217,33 @@ def validate_tree(G) -> None:
                             f"{label} is a {player.upper()} node: only the edges out of a chance "
                             "node carry probabilities (make the node a chance node, or drop 'prob')"
                         )
+                    if "move" in edge:
+                        if moves is None:
+                            moves = []
+                        moves.append(edge["move"])
+                if moves is not None and len(moves) > 1:  # a result names its move by the label
+                    _refuse_repeated_moves(n, moves)
         else:
             if "utility" not in attrs:
                 raise ValueError(
                     f"leaf {_name(G, n)} has no 'utility': every leaf needs a number from MAX's point of view"
                 )
             _check_number(attrs["utility"], f"the utility of leaf {_name(G, n)}")
+
+
+def _refuse_repeated_moves(node, moves) -> None:
+    seen, unhashable = set(), []
+    for move in moves:
+        try:
+            again = move in seen
+            seen.add(move)
+        except TypeError:  # an unhashable label (a list): compared one by one
+            again = move in unhashable
+            unhashable.append(move)
+        if again:
+            raise ValueError(
+                f"node {node!r}: the move {move!r} is given to two children: a search names its best move "
+                "by its label, so each child of a node needs a different move label")
 
 
 def _check_probabilities(G, n) -> None:
@@ -401,12 +424,14 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
 
 
 def _refuse_duplicates(pairs):
-    keys = set()
-    for key, _ in pairs:
-        if key in keys:
-            raise _DuplicateKey(key)
-        keys.add(key)
-    return dict(pairs)
+    made = dict(pairs)
+    if len(made) != len(pairs):  # (looked for only then: a JSON object of 300,000 keys reads at C speed)
+        keys = set()
+        for key, _ in pairs:
+            if key in keys:
+                raise _DuplicateKey(key)
+            keys.add(key)
+    return made
 
 
 class _DuplicateKey(Exception):
@@ -491,6 +516,12 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
         raise TypeError(f"tree_from_dict expects a non-empty dict of nodes, got {type(spec).__name__}")
     G = nx.DiGraph()
     for name, node in spec.items():
+        if (isinstance(name, bool) or not isinstance(name, (str, int))) and not (
+                isinstance(node, dict) and "label" in node):
+            raise TypeError(
+                f"node {reprlib.repr(name)}: a node's name ({type(name).__name__}) is shown as its label, "
+                "so it must be a str or an int, such as 'B' (or give the node a 'label'); "
+                "gt.tree_from_nested makes tuple ids like (0, 1) from nested lists")
         if isinstance(node, dict):
             unknown = set(node) - {"player", "children", "probs", "moves", "utility", "label"}
             if unknown:
@@ -510,6 +541,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                     raise ValueError(
                         f"node {name!r}: {key!r} must list one entry per child ({len(children)})"
                     )
+            _refuse_repeated_moves(name, node.get("moves", ()))
             for i, child in enumerate(children):
                 try:
                     hash(child)

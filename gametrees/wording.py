@@ -1,4 +1,6 @@
-"""How a value is written for people: :func:`fmt` (3, 2.5, 10.125, −2, +∞) and :func:`fmt_prob` (0.25, 1/3).
+"""How values and texts are written for people: :func:`fmt`, :func:`fmt_prob`, :func:`visible`.
+
+:func:`fmt` writes a value (3, 2.5, 10.125, −2, +∞), :func:`fmt_prob` a probability (0.25, 1/3).
 
 One formatter for every sentence, figure, replay, feedback line and exported
 label, so a value reads the same everywhere: integral values without a decimal
@@ -17,14 +19,19 @@ Examples
 ('−2', '−∞')
 >>> fmt_prob(1 / 3), fmt_prob(0.25)
 ('1/3', '0.25')
+
+:func:`visible` writes control characters as their escapes, so that a label
+typed with one shows what it holds and every file a figure is written to
+stays valid (XML has no place for a NUL).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import re
 
-__all__ = ["fmt", "fmt_prob"]
+__all__ = ["fmt", "fmt_prob", "visible"]
 
 _MINUS = "\u2212"
 
@@ -69,3 +76,30 @@ def fmt_prob(p) -> str:
             if abs(p - j / k) < 1e-9 and round(p, 4) != p:
                 return f"{j}/{k}"
     return fmt(p)
+
+
+# Control characters (C0 but the newline, DEL, C1), lone surrogates (no UTF-8 writes them) and the two
+# non-characters XML refuses.
+_INVISIBLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text) -> str:
+    r"""``str(text)`` with every control character written as its escape (``\x00``, ``\x7f``).
+
+    Newlines stay (a figure's text may have several lines); tabs, form feeds,
+    NUL, DEL, C1 controls, lone surrogates and U+FFFE/U+FFFF become the
+    escape Python's ``repr`` writes, so they are seen (not silently dropped)
+    and no SVG, TeX or PNG text carries them.
+
+    >>> visible("B\x00b"), visible("two\nlines"), visible("\x7f")
+    ('B\\x00b', 'two\nlines', '\\x7f')
+    >>> print(visible("B\x00b"))
+    B\x00b
+    """
+    text = str(text)
+    return _INVISIBLE.sub(_escape, text) if _INVISIBLE.search(text) else text

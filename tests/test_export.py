@@ -668,7 +668,7 @@ def test_a_failed_export_keeps_the_old_file_and_leaves_nothing(tree, tmp_path, m
 
     monkeypatch.setattr(FIGURES, "tikz_source", broken)
     with pytest.raises(RuntimeError, match="boom"):
-        gt.export(tree, old)
+        gt.export(tree, old, force=True)  # not an export's file: replaced only with force
     assert old.read_text() == "the old picture" and [p.name for p in tmp_path.iterdir()] == ["tree.tikz"]
 
 

@@ -11,6 +11,7 @@ the code, lowest layer first:
 ``checks``        :func:`check_answer`, :func:`check_code`, :func:`check_best_move`
 ``connect_four``  the Connect Four evaluation check, reference agents, tournaments
 ``releases``      student versions (solutions cleared) with nbgrader's preprocessors
+``course``        checks that a course folder and its gradebook are usable; earlier results kept
 ``child``         the child interpreter that runs a learner's code for the grader (run, never imported)
 ``sandbox``       the grader's side of that child: the game proxy over a pipe, limits
 ``questions``     what each graded cell of the three assignments asks

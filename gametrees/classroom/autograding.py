@@ -29,6 +29,7 @@ The same through plain ``nbgrader autograde``: ``nbgrader_config.py`` gets::
     c.Autograde.autograde_preprocessors = preprocessors()
 
 May import: the standard library, :mod:`gametrees.classroom.verdicts`, :mod:`gametrees.classroom.limits`,
+:mod:`gametrees.classroom.course`, :mod:`gametrees.classroom.isolation`, :mod:`gametrees.classroom.execution`,
 :mod:`gametrees.search` and the public names of :mod:`gametrees.exercises` (to warm the workers up),
 :mod:`gametrees.classroom.questions`; nbgrader, nbformat and traitlets.
 """
@@ -454,15 +455,16 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
     gametrees.classroom.isolation.IsolationUnavailable
         Before anything is graded, when the sandbox cannot be made here.
     """
+    # every argument, the folder, the gradebook: first
+    from .course import QUESTION_LIMITS, SUBMISSION_LIMITS, autograde_arguments, check_course, seconds_in_range
+
+    jobs, students, call_limit = autograde_arguments(course, assignment, jobs=jobs, students=students,
+                                                     call_limit=call_limit)
+    limits = {"call_limit": call_limit,
+              "question_limit": seconds_in_range(question_limit, QUESTION_LIMITS, "question_limit"),
+              "submission_limit": seconds_in_range(submission_limit, SUBMISSION_LIMITS, "submission_limit")}
+    check_course(course, assignment, students)
     course = Path(course).resolve()
-    if not course.is_dir():
-        raise ValueError(f"course folder {str(course)!r} not found")
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
-    limits = {"call_limit": call_limit, "question_limit": question_limit, "submission_limit": submission_limit}
-    for name, value in limits.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 86400:
-            raise ValueError(f"{name} must be a number of seconds above 0 and below 86400, got {value!r}")
     if not (course / "source" / assignment).is_dir():
         raise ValueError(f"no assignment {assignment!r} in {str(course / 'source')!r}")
     found = submissions(course, assignment)

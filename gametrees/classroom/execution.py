@@ -5,9 +5,9 @@ user, with the whole machine in reach (the gradebook, the course, a
 classmate's submission, the installed package) and able to leave a daemon
 behind. :class:`SandboxedExecute` takes its place in the autograde
 preprocessors. It writes the notebook and a copy of the submission's own
-files into a fresh scratch folder and runs :func:`main` there, inside
-:mod:`gametrees.classroom.isolation`'s walls: :func:`main` executes the
-notebook with nbgrader's own ``Execute`` (the same settings: ``c.Execute.*``)
+files into a fresh scratch folder and runs :mod:`gametrees.classroom.notebook_run`
+there, inside :mod:`gametrees.classroom.isolation`'s walls: it executes the
+notebook as nbgrader's ``Execute`` would (the same settings: ``c.Execute.*``)
 and writes it back to the scratch folder. The kernel and everything it starts
 live and die in that sandbox, which is killed after ``submission_limit``
 seconds at the latest.
@@ -45,9 +45,11 @@ SUBMISSION_LIMIT = 300.0
 #: Bytes of an executed notebook read back from the sandbox, and of a submission's files copied in.
 MAX_NOTEBOOK = 64 * 2**20
 MAX_FILES = 64 * 2**20
-#: The settings of nbgrader's ``Execute`` passed to the run inside.
+#: The run inside the sandbox: a script (never imported here), so that it loads no more than it needs.
+RUNNER = Path(__file__).with_name("notebook_run.py")
+#: The settings of nbgrader's ``Execute`` passed to the run inside (notebook_run.py's ``SETTINGS``).
 _SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout", "error_on_timeout", "extra_arguments",
-             "execute_retries", "startup_timeout", "iopub_timeout", "kernel_name")
+             "startup_timeout", "iopub_timeout", "kernel_name")
 
 
 def _copy_files(source, target):
@@ -155,8 +157,11 @@ class SandboxedExecute(Execute):
             settings["kernel_name"] = "python3"
             (scratch / "settings.json").write_text(json.dumps(settings, default=str))
             env = sandbox_env(scratch)
-            argv = [isolation.interpreter(True), "-m", "gametrees.classroom.execution", str(scratch / "in.ipynb"),
-                    str(scratch / "out.ipynb"), str(scratch / "settings.json")]
+            files = [str(scratch / "in.ipynb"), str(scratch / "out.ipynb"), str(scratch / "settings.json")]
+            if walls.kind == "docker":  # the image has gametrees installed, not this file at this path
+                argv = ["python", "-m", "gametrees.classroom.notebook_run", *files]
+            else:
+                argv = [isolation.interpreter(True), str(RUNNER), *files]
             stopped = None
             box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=env, packages=True,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -193,21 +198,3 @@ class SandboxedExecute(Execute):
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         return nb, resources
-
-
-def main(argv=None):  # pragma: no cover -- runs inside the sandbox (tests/test_isolation.py drives it)
-    """Inside the sandbox: execute ``IN`` with nbgrader's ``Execute`` and ``SETTINGS``, write ``OUT``."""
-    import nbformat
-
-    src, dst, settings_file = (argv or sys.argv[1:])[:3]
-    settings = json.loads(Path(settings_file).read_text())
-    settings = {k: v for k, v in settings.items() if k in _SETTINGS}
-    nb = nbformat.read(src, as_version=4)
-    executor = Execute(**settings)
-    nb, _ = executor.preprocess(nb, {"metadata": {"path": os.getcwd()}})
-    nbformat.write(nb, dst)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

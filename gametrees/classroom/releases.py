@@ -1,11 +1,22 @@
 """Student versions of the assignments: :func:`release` (nbgrader's own preprocessors, no database).
 
+Every student version :func:`release` writes carries its mark in the notebook's metadata
+(:data:`MARK`: who made it and a digest of its cells), so that a later release, even with ``--force``,
+replaces only a student version it made itself and nobody changed since (:func:`made_by_release`), never
+a lesson, an instructor version or a student's work.
+
 May import: the standard library; nbgrader and nbformat inside functions only.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
+
+#: The notebook metadata key of release's mark: ``{"made_by": ..., "cells": <SHA-256 of the cells>}``.
+MARK = "gametrees_release"
+_MADE_BY = "python -m gametrees.assignments release"
 
 # ============================================================================
 # Student versions (nbgrader's preprocessors) and grading
@@ -26,11 +37,38 @@ def _notebooks(src):
     return [src]
 
 
+def _cells_digest(cells):
+    """The SHA-256 of the cells' types and sources: what a person changes when they work in a notebook."""
+    text = [(c.get("cell_type"), "".join(c.get("source", "")) if isinstance(c.get("source"), list)
+             else str(c.get("source", ""))) for c in cells]
+    return hashlib.sha256(json.dumps(text, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def made_by_release(path):
+    """True if notebook ``path`` is a student version :func:`release` wrote, its cells unchanged since.
+
+    Any other file (a lesson, an instructor version, a student's work, a notebook from ``nbgrader
+    generate_assignment``, something that is not a notebook) is False: release never replaces it.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "lesson.ipynb"
+    >>> _ = path.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    >>> made_by_release(path)
+    False
+    """
+    try:
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+        mark, cells = nb["metadata"][MARK], nb["cells"]
+        return mark["made_by"] == _MADE_BY and mark["cells"] == _cells_digest(cells)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
 def holds_answers(path):
     """What in notebook ``path`` a release must not overwrite: ``"solutions"`` (a ``### BEGIN SOLUTION``
     region), ``"answers"`` (a solution cell that is not the cleared ``# YOUR CODE HERE`` stub), or None."""
-    import json
-
     try:
         nb = json.loads(Path(path).read_text(encoding="utf-8"))
         cells = nb.get("cells", [])
@@ -76,6 +114,10 @@ def _targets(notebooks, src, dst, force):
         if held:
             raise ValueError(f"{str(out)!r} holds {held}: release never writes over a notebook with solutions or "
                              "a student's answers (not even with --force); move it away first")
+        if out.is_file() and not made_by_release(out):
+            raise ValueError(f"{str(out)!r} is not a student version release made (no release mark, or "
+                             "changed since): release replaces only its own (not even with --force); move it "
+                             "away first or give another dst")
     existing = [out for out in outs if out.exists()]
     if existing and not force:
         raise ValueError(f"{str(existing[0])!r} exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: "
@@ -107,7 +149,9 @@ def release(src, dst, force=False):
         its own name. With a single notebook, ``dst`` may also be a file
         name ending in ``.ipynb``. Never the source, nor a folder inside it.
     force : bool
-        Overwrite student versions that exist at ``dst`` (never the source).
+        Overwrite student versions that exist at ``dst`` and that release made, unchanged since (their
+        metadata carries :data:`MARK`). Never any other file, not even with ``force``: the source, a
+        lesson, an instructor version, a student's work.
 
     Returns
     -------
@@ -119,9 +163,10 @@ def release(src, dst, force=False):
     ValueError
         If ``src`` is not found or is neither a notebook nor a folder with
         notebooks; if ``dst`` is the source or inside its folder, lies under
-        a file, or a file there exists and ``force`` is False, or holds
-        solutions or a student's answers (even with ``force``: nothing is
-        written then); or if
+        a file, or a file there exists and ``force`` is False, or is not a
+        student version release made (unchanged since), or holds solutions
+        or a student's answers (even with ``force``: nothing is written
+        then); or if
         a notebook has a solution region outside a solution cell.
     """
     import nbformat
@@ -141,6 +186,8 @@ def release(src, dst, force=False):
         LockCells,
     )
 
+    if not isinstance(force, bool):
+        raise TypeError(f"force must be True or False, got {force!r}")
     notebooks = _notebooks(src)
     outs = _targets(notebooks, src, dst, force)
     written = []
@@ -158,6 +205,7 @@ def release(src, dst, force=False):
         nb.metadata.pop("widgets", None)  # the instructor's saved widget state: not the student's
         for cell in nb.cells:  # nor when the instructor's kernel ran each cell
             cell.metadata.pop("execution", None)
+        nb.metadata[MARK] = {"made_by": _MADE_BY, "cells": _cells_digest(nb.cells)}  # see made_by_release
         prepared.append((nb, out))
     for nb, out in prepared:  # written only when every notebook was prepared
         try:

@@ -9,8 +9,11 @@ integrity flags, the errors and timeouts, id mismatches and how many times
 each question was checked while the student worked. Per question: how many
 students got it right, the mean points, the misconceptions with their counts
 (most common first), who was flagged, who timed out. Writes a CSV (one row per
-student and question) and a bar chart (PNG). A notebook autograded without the
-grader is listed as such, its points read from nbgrader's outputs.
+student and question) and a bar chart (PNG), each whole or not at all, and
+replaces an existing file only if an earlier report wrote it and it is unchanged
+since (the hidden :data:`WRITTEN` list in the folder says what report wrote) or
+with ``force=True`` (``--force``). A notebook autograded without the grader is
+listed as such, its points read from nbgrader's outputs.
 
 May import: the standard library, :mod:`gametrees.classroom.grading` and the
 public names of :mod:`gametrees.exercises` and :mod:`gametrees.exercises.feedback`;
@@ -20,6 +23,11 @@ nbformat and matplotlib inside functions only.
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
+import json
+import os
+import tempfile
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -134,7 +142,62 @@ def _target(out, course):
     return folder
 
 
-def class_report(course, assignment, out=None, chart=True):
+#: The hidden file in a report's folder listing the files report wrote there (name: SHA-256 of the bytes).
+WRITTEN = ".gametrees-report.json"
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _written(folder):
+    """``{name: sha256}`` of the files earlier reports wrote into ``folder`` (empty if none or unreadable)."""
+    try:
+        data = json.loads((folder / WRITTEN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def _check_replace(paths, force):
+    """A ValueError, before any work, if a file of ``paths`` exists and report may not replace it: a folder
+    (never), or a file no earlier report wrote or changed since (unless ``force``)."""
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            continue
+        if path.is_dir() or not path.is_file():
+            raise ValueError(f"cannot write {str(path)!r}: it exists and is not a file")
+        if force:
+            continue
+        try:
+            same = _written(path.parent).get(path.name) == _sha256(path.read_bytes())
+        except OSError:
+            same = False
+        if not same:
+            raise ValueError(f"{str(path)!r} exists and was not written by report (or was changed since): "
+                             "report does not replace it without force=True (--force); or give another --out")
+
+
+def _write(path, data):
+    """Write ``data`` (bytes) to ``path`` whole or not at all, and list it in the folder's :data:`WRITTEN`."""
+    folder = path.parent
+    for target, content in ((path, data), (folder / WRITTEN, None)):
+        if content is None:
+            content = json.dumps({**_written(folder), path.name: _sha256(data)}, indent=1).encode()
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(content)
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it
+            os.replace(tmp, target)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise ValueError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+
+
+def class_report(course, assignment, out=None, chart=True, force=False):
     """Read an assignment's autograded submissions and summarise them per question.
 
     Parameters
@@ -148,6 +211,9 @@ def class_report(course, assignment, out=None, chart=True):
         (default ``<course>/reports``); ``False`` writes nothing.
     chart : bool
         Draw the bar chart (needs matplotlib).
+    force : bool
+        Replace an existing CSV or PNG of that name that no earlier report wrote, or that was changed
+        since (without it, only report's own unchanged files are replaced).
 
     Returns
     -------
@@ -156,13 +222,19 @@ def class_report(course, assignment, out=None, chart=True):
     Raises
     ------
     ValueError
-        If there is no autograded submission of ``assignment``, ``assignment`` is a path, or ``out``
-        cannot be written.
+        If there is no autograded submission of ``assignment``, ``assignment`` is a path, ``out``
+        cannot be written, or a file there exists that an earlier report did not write and ``force`` is
+        False (checked before anything is read or written).
     """
     import nbformat
 
+    if not isinstance(force, bool):
+        raise TypeError(f"force must be True or False, got {force!r}")
     subs = _submissions(course, assignment)
     folder = _target(out, course) if out is not False else None
+    if folder is not None:
+        _check_replace([folder / f"{assignment}_report.csv"] + ([folder / f"{assignment}_report.png"] if chart
+                                                                else []), force)
     rows, order, flagged, undecided, unsafe = [], [], {}, [], []
     for student, path in subs:
         nb = nbformat.read(path, as_version=4)
@@ -213,17 +285,15 @@ def class_report(course, assignment, out=None, chart=True):
     if folder is None:
         return report
     report.csv = folder / f"{assignment}_report.csv"
-    try:
-        with open(report.csv, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
-                        "notebook flags", "checks while working"])
-            for r in rows:
-                w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
-                            "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
-                            "; ".join(r["notebook_flags"]), r["checks"]])
-    except OSError as exc:
-        raise ValueError(f"cannot write {str(report.csv)!r}: {exc.strerror or exc}") from None
+    text = io.StringIO(newline="")
+    w = csv.writer(text)
+    w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
+                "notebook flags", "checks while working"])
+    for r in rows:
+        w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
+                    "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
+                    "; ".join(r["notebook_flags"]), r["checks"]])
+    _write(report.csv, text.getvalue().encode("utf-8"))
     if chart:
         report.chart = _chart(report, folder / f"{assignment}_report.png")
     return report
@@ -265,5 +335,7 @@ def _chart(report, path):
     right.set_title("misconceptions named most often", fontsize=11)
     right.tick_params(axis="y", labelsize=8.5)
     fig.tight_layout()
-    fig.savefig(path)
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
+    _write(Path(path), png.getvalue())
     return Path(path)

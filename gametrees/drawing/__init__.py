@@ -31,7 +31,10 @@ this small public interface (never through the modules' private names):
 * :data:`MAX_FIGURE_PX` and :func:`figure_limit`: the most room a figure takes
   on the page (900 x 480 px: JupyterLab's notebook column at 1366 px, and a
   replay's tree under its controls), which every figure respects;
-  :data:`MIN_TEXT_PT`, the smallest text (7 pt, 9.7 px at 100 dpi).
+  :data:`MIN_TEXT_PT`, the smallest text (7 pt, 9.7 px at 100 dpi);
+* :data:`MAX_DRAWN_NODES`, :func:`check_max_nodes` and :func:`check_size`: the most nodes a figure
+  draws, and the fast check that a tree is not too wide to draw (:class:`TreeTooWide`, a ValueError),
+  which the exports make before they search.
 
 This package may import :mod:`gametrees.games`, :mod:`gametrees.trees`,
 :mod:`gametrees.search` and :mod:`gametrees.trace`; importing it loads
@@ -41,10 +44,21 @@ matplotlib, which is why ``import gametrees`` loads it only on first use.
 from .figure import Drawing, draw, side_by_side
 from .layout import tidy_layout, tree_children
 from .painter import MAX_FIGURE_PX, MIN_TEXT_PT, PALETTE, Geometry, Painter, TextCollection, figure_limit, setup_axes
-from .scene import Prepared, Scene, format_number, format_value, summary
+from .scene import (
+    MAX_DRAWN_NODES,
+    Prepared,
+    Scene,
+    TreeTooWide,
+    check_max_nodes,
+    check_size,
+    format_number,
+    format_value,
+    summary,
+)
 
 __all__ = [
-    "MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Drawing", "Geometry", "Painter", "Prepared", "Scene", "TextCollection",
-    "draw", "figure_limit", "format_number", "format_value", "setup_axes", "side_by_side", "summary",
-    "tidy_layout", "tree_children",
+    "MAX_DRAWN_NODES", "MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Drawing", "Geometry", "Painter",
+    "Prepared", "Scene", "TextCollection", "TreeTooWide", "check_max_nodes", "check_size", "draw",
+    "figure_limit", "format_number", "format_value", "setup_axes", "side_by_side", "summary", "tidy_layout",
+    "tree_children",
 ]

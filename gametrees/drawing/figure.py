@@ -36,7 +36,6 @@ onto an Axes. It may import :mod:`gametrees.search`, :mod:`gametrees.trace`,
 from __future__ import annotations
 
 import math
-import numbers
 import textwrap
 
 import matplotlib
@@ -47,7 +46,7 @@ from ..search import SearchResult
 from ..trace import Event, Frame
 from ..trace import frame as _frame
 from .painter import MAX_FIGURE_PX, Geometry, Painter, figure_limit, setup_axes
-from .scene import Prepared, scene_from_frame, scene_from_graph, summary
+from .scene import Prepared, check_count, check_max_nodes, scene_from_frame, scene_from_graph, summary
 
 __all__ = ["Drawing", "draw", "side_by_side"]
 
@@ -103,16 +102,6 @@ def _resolve(x, k, tree):
     raise TypeError(
         f"draw expects a game tree (networkx.DiGraph), a SearchResult or a Frame, got {type(x).__name__}"
     )
-
-
-def _check_int(value, name, minimum):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be None or an int, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
 
 
 def _check_flag(value, name):
@@ -182,9 +171,9 @@ class Drawing:
         for name, v in (("legend", legend), ("values", values)):
             if not isinstance(v, bool):
                 raise TypeError(f"{name} must be True or False, got {v!r}")
-        max_depth = _check_int(max_depth, "max_depth", 0)
-        max_children = _check_int(max_children, "max_children", 1)
-        max_nodes = _check_int(max_nodes, "max_nodes", 1)
+        max_depth = check_count(max_depth, "max_depth", 0)
+        max_children = check_count(max_children, "max_children", 1)
+        max_nodes = check_max_nodes(max_nodes)
         self.prep = prep = Prepared(G, nodes=nodes, max_depth=max_depth, max_children=max_children,
                                      max_nodes=max_nodes, boards=boards)
         self.values = values
@@ -329,7 +318,11 @@ def draw(x, ax=None, *, k=None, tree=None, boards=None, values=True, labels=None
         Draw only these nodes (with the root and each node's parent).
     max_nodes : int
         Beyond this many nodes, or ``max_nodes / 2`` leaves side by side
-        (a figure about 90 inches wide), levels are cut from the bottom.
+        (a figure about 90 inches wide), levels are cut from the bottom; a
+        tree wider than that even at the level under its root is refused
+        (:class:`~gametrees.drawing.TreeTooWide`, a ValueError naming the
+        node) before any drawing work. At most
+        :data:`~gametrees.drawing.MAX_DRAWN_NODES` (5,000).
 
     Returns
     -------

@@ -31,7 +31,7 @@ from matplotlib.transforms import Affine2D, IdentityTransform
 
 from ..games import CHANCE, MAX, MIN, ConnectFour, TicTacToe
 from ..search.engine import move_name
-from ..wording import fmt_prob
+from ..wording import fmt_prob, visible
 from .scene import format_number
 
 __all__ = ["MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Geometry", "Painter", "TextCollection", "figure_limit",
@@ -325,6 +325,7 @@ class _Texts:
             fit=0.0, weight="normal", owner=None):
         if text == "" or text is None:
             return
+        text = visible(text)  # a label's control characters as escapes (\x00): seen, and valid SVG
         size = max(size, MIN_TEXT_PT)  # every text readable at 100% zoom
         self.layers.setdefault(layer, []).append(
             ((xy, text, round(size, 2), ha, va, round(dx, 2), round(dy, 2), round(fit, 2), weight, owner),
@@ -678,7 +679,7 @@ class Painter:
             artists.append(ax.text(0.01, 0.01, prep.note, transform=ax.transAxes, fontsize=7.5,
                                    color="#505050", ha="left", va="bottom", gid="note"))
         if title:
-            artists.append(ax.set_title(title, fontsize=10, loc="left", x=0.012, ha="left"))
+            artists.append(ax.set_title(visible(title), fontsize=10, loc="left", x=0.012, ha="left"))
         return artists
 
     # -- pieces ------------------------------------------------------------------

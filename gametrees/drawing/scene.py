@@ -19,6 +19,7 @@ turns a scene into matplotlib artists.
 from __future__ import annotations
 
 import math
+import numbers
 
 import networkx as nx
 
@@ -27,8 +28,9 @@ from ..search import SearchResult
 from ..wording import fmt
 from .layout import tidy_layout, tree_children
 
-__all__ = ["Prepared", "Scene", "format_number", "format_value", "scene_from_frame", "scene_from_graph",
-           "summary"]
+__all__ = ["MAX_DRAWN_NODES", "Prepared", "Scene", "TreeTooWide", "check_count", "check_max_nodes",
+           "check_size", "format_number",
+           "format_value", "scene_from_frame", "scene_from_graph", "summary"]
 
 
 # ----------------------------------------------------------------------------
@@ -58,16 +60,80 @@ def format_value(x, bound=None) -> str:
 # ----------------------------------------------------------------------------
 
 
+#: The most nodes a figure draws: ``max_nodes`` may be raised up to this. A figure of
+#: ``MAX_DRAWN_NODES // 2`` = 2,500 leaves side by side is already about 700 inches wide and takes
+#: about 10 s to write; 20,000 would take minutes and gigabytes.
+MAX_DRAWN_NODES = 5000
+
+
+class TreeTooWide(ValueError):
+    """A tree too wide to draw, even cut to its top level: more nodes side by side than ``max_nodes`` allows.
+
+    Levels are cut from the bottom until a drawing fits ``max_nodes`` (at most
+    ``max_nodes // 2`` nodes side by side); a tree still too wide at the level
+    under the root is refused before any layout or drawing work.
+
+    Attributes
+    ----------
+    node
+        The node with the most children drawn (the root, when the tree is cut to one level).
+    children : int
+        How many children ``node`` has among the nodes drawn.
+    side_by_side : int
+        The nodes that would stand side by side on the bottom level drawn.
+    max_nodes : int
+        The limit given; ``max_nodes // 2`` nodes may stand side by side.
+    """
+
+    def __init__(self, node, label, children, side_by_side, max_nodes):
+        self.node, self.children, self.side_by_side, self.max_nodes = node, children, side_by_side, max_nodes
+        self.label = label
+        super().__init__(
+            f"the tree is too wide to draw: node {label} has {children:,} children, and {side_by_side:,} "
+            f"nodes would stand side by side, more than the {max_nodes // 2:,} that max_nodes={max_nodes:,} "
+            f"allows (half of it); draw the first children of "
+            f"each node with max_children=..., choose nodes=..., or raise max_nodes "
+            f"(at most {MAX_DRAWN_NODES:,})")
+
+
+def check_count(value, name, minimum):
+    """``value`` as an int >= ``minimum``, or None; TypeError/ValueError naming ``name`` otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be None or an int, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_max_nodes(max_nodes, name="max_nodes"):
+    """``max_nodes`` as an int in ``1..MAX_DRAWN_NODES``; TypeError/ValueError naming ``name`` otherwise."""
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
+        raise TypeError(f"{name} must be an int (the most nodes a figure draws), got {max_nodes!r}")
+    if not 1 <= max_nodes <= MAX_DRAWN_NODES:
+        raise ValueError(f"{name} must be in 1..{MAX_DRAWN_NODES:,} (the most nodes a figure draws; "
+                         f"a wider figure takes minutes to write), got {max_nodes:,}")
+    return int(max_nodes)
+
+
 class Prepared:
-    """Everything about a drawing that does not change from frame to frame."""
+    """Everything about a drawing that does not change from frame to frame.
+
+    Raises :class:`TreeTooWide` (a ValueError) before any layout when even
+    the top level of the tree has more nodes side by side than ``max_nodes``
+    allows.
+    """
 
     def __init__(self, G, *, nodes=None, max_depth=None, max_children=None, max_nodes=500,
                  boards=None):
+        max_nodes = check_max_nodes(max_nodes)
         if "root" not in G.graph:
             raise ValueError("the graph has no 'root' attribute: set G.graph['root'] to the root's node id")
         root = G.graph["root"]
         if root not in G:
             raise ValueError(f"the root {root!r} (G.graph['root']) is not a node of the graph")
+        _refuse_wide_root(G, root, nodes, max_depth, max_children, max_nodes)  # at once: no walk
         if not nx.is_directed_acyclic_graph(G):
             cycle = nx.find_cycle(G)
             raise ValueError(f"the graph has a cycle through {cycle[0][0]!r}: a game tree must be acyclic")
@@ -83,16 +149,8 @@ class Prepared:
             for v in full[u]:
                 depth[v] = depth[u] + 1
         self.full_depth = max(depth.values())
-        keep = self._select(G, full, depth, nodes, max_depth, max_children)
+        keep, shown_depth, cut = _drawn(G, full, depth, nodes, max_depth, max_children, max_nodes)
         self.note = ""
-        shown_depth = max(depth[n] for n in keep)
-        # Automatic limits: cut levels from the bottom until the drawing fits.
-        max_span = max_nodes // 2  # leaves side by side
-        cut = False
-        while shown_depth > 1 and (len(keep) > max_nodes or _span(full, keep) > max_span):
-            shown_depth -= 1
-            keep = {n for n in keep if depth[n] <= shown_depth}
-            cut = True
         if cut:
             self.note = (f"{len(G)} nodes: the top {shown_depth} of {self.full_depth} levels are shown "
                          "(… marks hidden subtrees; choose with max_depth= or max_children=)")
@@ -177,6 +235,79 @@ def _bfs(children, root):
         out.extend(children.get(out[i], ()))
         i += 1
     return out
+
+
+def _refuse_wide_root(G, root, nodes, max_depth, max_children, max_nodes):
+    """Raise :class:`TreeTooWide` at once if the root alone has more children drawn than fit side by side.
+
+    (Every child of the root is drawn unless ``nodes=``, ``max_depth=0`` or
+    ``max_children=`` says otherwise: no need to walk the tree to know.)
+    """
+    if nodes is not None or max_depth == 0:
+        return
+    drawn = len(G._succ[root])
+    if max_children is not None:
+        drawn = min(drawn, max_children)
+    if drawn > max_nodes // 2:
+        label = G.nodes[root].get("label")
+        name = repr(root) if label is None or label == root else f"{label} ({root!r})"
+        raise TreeTooWide(root, name, drawn, drawn, max_nodes)
+
+
+def _drawn(G, full, depth, nodes, max_depth, max_children, max_nodes):
+    """``(nodes kept, levels shown, cut?)``: the choice, then levels cut from the bottom to fit ``max_nodes``.
+
+    Raises :class:`TreeTooWide` when even one level under the root is too wide (before any layout).
+    """
+    keep = Prepared._select(G, full, depth, nodes, max_depth, max_children)
+    shown_depth = max(depth[n] for n in keep)
+    # Automatic limits: cut levels from the bottom until the drawing fits.
+    max_span = max_nodes // 2  # leaves side by side
+    cut = False
+    while shown_depth > 1 and (len(keep) > max_nodes or _span(full, keep) > max_span):
+        shown_depth -= 1
+        keep = {n for n in keep if depth[n] <= shown_depth}
+        cut = True
+    # Cut to one level and still too wide: refused here, before the layout (a figure of
+    # 20,000 leaves side by side would take minutes and gigabytes).
+    if len(keep) > max_nodes or (shown_depth >= 1 and _span(full, keep) > max_span):
+        drawn = {n: sum(1 for v in full[n] if v in keep) for n in keep}
+        widest = max(drawn, key=drawn.get)
+        label = G.nodes[widest].get("label")
+        name = repr(widest) if label is None or label == widest else f"{label} ({widest!r})"
+        raise TreeTooWide(widest, name, drawn[widest], _span(full, keep), max_nodes)
+    return keep, shown_depth, cut
+
+
+def check_size(G, *, nodes=None, max_depth=None, max_children=None, max_nodes=500):
+    """Raise :class:`TreeTooWide` if the tree ``G`` is too wide to draw with these options; fast.
+
+    What :class:`Prepared` checks before its layout, on its own: the exports
+    call it before they search a tree, so a tree too wide fails at once (a
+    root with 20,000 children in well under a millisecond, without walking
+    the tree: ``benchmarks/wide_trees.py``).
+
+    >>> import gametrees as gt
+    >>> check_size(gt.tree_from_nested([[1, 2], [3, 4]]))
+    >>> check_size(gt.tree_from_nested(list(range(300))))
+    Traceback (most recent call last):
+    ...
+    gametrees.drawing.scene.TreeTooWide: the tree is too wide to draw: node A (()) has 300 children, ...
+    >>> check_size(gt.tree_from_nested(list(range(300))), max_children=10)
+    """
+    max_nodes = check_max_nodes(max_nodes)
+    max_depth = check_count(max_depth, "max_depth", 0)
+    max_children = check_count(max_children, "max_children", 1)
+    if not isinstance(G, nx.DiGraph) or G.graph.get("root") not in G:
+        return  # (Prepared says what is wrong)
+    root = G.graph["root"]
+    _refuse_wide_root(G, root, nodes, max_depth, max_children, max_nodes)
+    full = tree_children(G, root)
+    depth = {root: 0}
+    for u in _bfs(full, root):
+        for v in full[u]:
+            depth[v] = depth[u] + 1
+    _drawn(G, full, depth, nodes, max_depth, max_children, max_nodes)
 
 
 def _span(full, keep):

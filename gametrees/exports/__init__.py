@@ -10,7 +10,8 @@
 =================  ===========================================================
 
 :data:`ALGORITHMS` names the searches an answer can run;
-:data:`FIGURE_FORMATS` and :data:`ANIMATION_FORMATS` the suffixes written.
+:data:`FIGURE_FORMATS` and :data:`ANIMATION_FORMATS` the suffixes written;
+:data:`FPS_RANGE` the frames per second an animation may have.
 These come from ``files`` and ``flavours``, which do not load matplotlib (the
 command line reads them to answer ``--help``); :func:`animate`,
 :func:`export` and :func:`to_tikz` load their modules, and with them
@@ -24,6 +25,10 @@ from importlib import import_module
 
 from .files import ANIMATION_FORMATS, FIGURE_FORMATS
 from .flavours import ALGORITHMS
+
+#: The least and the most frames per second of an animation: a GIF holds a frame at most 655 s
+#: (its durations are 16-bit counts of 1/100 s), and a slide's step is at most 100 s.
+FPS_RANGE = (0.01, 50.0)
 
 # The functions whose modules import matplotlib: loaded on first use.
 _LAZY = {
@@ -46,4 +51,4 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["ALGORITHMS", "ANIMATION_FORMATS", "FIGURE_FORMATS", "animate", "export", "to_tikz"]
+__all__ = ["ALGORITHMS", "ANIMATION_FORMATS", "FIGURE_FORMATS", "FPS_RANGE", "animate", "export", "to_tikz"]

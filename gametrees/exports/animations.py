@@ -25,13 +25,17 @@ from PIL import Image
 from ..drawing import Drawing, setup_axes
 from ..search import SearchResult
 from ..trace import frames
-from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_target
+from . import FPS_RANGE
+from .files import ANIMATION_FORMATS, MARK, AtomicFile, check_overwrite, check_target
 from .flavours import matplotlib_text
 
 __all__ = ["animate"]
 
+#: The longest a GIF shows its last frame, in seconds (a frame's duration is a 16-bit count of 1/100 s).
+MAX_HOLD = 600.0
+
 def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max_frames=1000, hold=3.0,
-            **options):
+            force=False, **options):
     """Write the replay of a search as an animated GIF (or MP4): one frame per event.
 
     Each frame is the notebook's drawing of the search after one event of
@@ -47,7 +51,8 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``.gif`` (Pillow, which comes with matplotlib) or ``.mp4`` (needs
         ffmpeg on the PATH). The folder must exist.
     fps : float
-        Frames (events) per second, ``0 < fps <= 50``. Default 1: a step a
+        Frames (events) per second, ``0.01 <= fps <= 50``
+        (:data:`~gametrees.exports.FPS_RANGE`). Default 1: a step a
         second, slow enough to read the caption along.
     dpi : float
         Dots per inch of the frames. Lowered when a frame would be wider
@@ -62,7 +67,10 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``trace_depth=``).
     hold : float
         GIF only: the last frame (the finished search) stays at least this
-        many seconds before the animation loops.
+        many seconds (at most 600) before the animation loops.
+    force : bool
+        Replace an existing file that no export wrote. Without it, an
+        existing ``path`` is replaced only if an earlier export wrote it.
     **options
         Passed to the drawing (as in :func:`gametrees.draw`): ``boards``,
         ``labels``, ``moves``, ``windows``, ``legend``, ``values``,
@@ -82,6 +90,8 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
         ``.mp4`` without ffmpeg installed.
     FileNotFoundError, NotADirectoryError, PermissionError
         The folder is missing or not writable (the message names the path).
+    FileExistsError
+        ``path`` exists, no export wrote it, and ``force`` is False.
 
     Examples
     --------
@@ -105,16 +115,21 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
     for bad in ("ax", "k", "tree", "title"):
         if bad in options:
             raise TypeError(f"animate draws its own frames: {bad}= is not an option here (caption= is)")
-    if isinstance(fps, bool) or not isinstance(fps, numbers.Real) or not 0 < fps <= 50:
-        raise ValueError(f"fps must be a number of frames per second in (0, 50], got {fps!r}")
+    low, high = FPS_RANGE
+    if isinstance(fps, bool) or not isinstance(fps, numbers.Real):
+        raise TypeError(f"fps must be a number of frames per second in {low:g}..{high:g}, got {fps!r}")
+    if not low <= fps <= high:
+        raise ValueError(f"fps must be a number of frames per second in {low:g}..{high:g} "
+                         f"(a step at most every {1 / low:g} s), got {fps!r}")
     if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 600:
         raise ValueError(f"dpi must be a number of dots per inch in 20..600, got {dpi!r}")
     if isinstance(max_width, bool) or not isinstance(max_width, numbers.Integral) or max_width < 200:
         raise ValueError(f"max_width must be a number of pixels >= 200, got {max_width!r}")
     if isinstance(max_frames, bool) or not isinstance(max_frames, numbers.Integral) or max_frames < 1:
         raise ValueError(f"max_frames must be an int >= 1, got {max_frames!r}")
-    if isinstance(hold, bool) or not isinstance(hold, numbers.Real) or hold < 0:
-        raise ValueError(f"hold must be a number of seconds >= 0, got {hold!r}")
+    if isinstance(hold, bool) or not isinstance(hold, numbers.Real) or not 0 <= hold <= MAX_HOLD:
+        raise ValueError(f"hold must be a number of seconds in 0..{MAX_HOLD:g} (a GIF shows a frame "
+                         f"at most {MAX_HOLD:g} s), got {hold!r}")
     if not isinstance(caption, bool):
         raise TypeError(f"caption must be True or False, got {caption!r}")
     trace = result.trace
@@ -124,6 +139,7 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
             "is no use on a slide; search a smaller tree (or with trace_depth=), or raise max_frames"
         )
     target, suffix = check_target(path, ANIMATION_FORMATS, "animate")
+    check_overwrite(target, force)
     if suffix == ".mp4":
         if not animation.writers.is_available("ffmpeg"):
             raise RuntimeError(

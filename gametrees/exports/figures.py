@@ -21,8 +21,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..drawing import Drawing
-from .files import FIGURE_FORMATS, MARK, AtomicFile, check_target
-from .flavours import caption, matplotlib_text, resolve
+from .files import FIGURE_FORMATS, MARK, AtomicFile, check_overwrite, check_target
+from .flavours import caption, check_width, matplotlib_text, resolve
 from .tikz import tikz_source
 
 __all__ = ["export"]
@@ -34,7 +34,7 @@ __all__ = ["export"]
 
 def export(x, path, *, flavour="answer", algorithm=None, instructions=False, title=None, labels=None,
            moves=None, windows=None, legend=True, standalone=None, max_width_cm=16.0, dpi=200,
-           boards=None, max_depth=None, max_children=None, max_nodes=500):
+           boards=None, max_depth=None, max_children=None, max_nodes=500, force=False):
     """Write a game tree as a figure for an exam paper or a slide: SVG, PDF, PNG or TikZ.
 
     Parameters
@@ -79,6 +79,9 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         PNG only: dots per inch.
     boards, max_depth, max_children, max_nodes
         As in :func:`gametrees.draw` (``boards`` is for SVG/PDF/PNG only).
+    force : bool
+        Replace an existing file that no export wrote. Without it, an existing ``path`` is replaced only
+        if an earlier export wrote it (every export carries a mark), as on the command line.
 
     Returns
     -------
@@ -89,9 +92,17 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
     ------
     ValueError
         An unknown suffix (the message lists the supported ones), flavour or
-        algorithm; a result without a graph.
+        algorithm; a result without a graph; a tree too wide to draw
+        (:class:`~gametrees.drawing.TreeTooWide`: more than ``max_nodes // 2``
+        nodes side by side even at the level under the root), refused before
+        any search or drawing; a PNG wider or taller than 65,535 pixels
+        (lower ``dpi``).
+    TypeError
+        ``legend`` or ``standalone`` not True/False (``standalone`` may be None).
     FileNotFoundError, NotADirectoryError, PermissionError
         The folder is missing or not writable (the message names the path).
+    FileExistsError
+        ``path`` exists, no export wrote it, and ``force`` is False (checked before any work).
 
     See Also
     --------
@@ -113,8 +124,20 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
     Traceback (most recent call last):
     ...
     ValueError: unknown format '.docx' for '...tree.docx': export writes .svg, .pdf, .png, .tex, .tikz
+    >>> _ = (folder / "notes.tex").write_text("my own exam")
+    >>> gt.export(T, folder / "notes.tex")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True ...
     """
     target, suffix = check_target(path, FIGURE_FORMATS, "export")
+    if not isinstance(legend, bool):
+        raise TypeError(f"legend must be True or False, got {legend!r}")
+    if standalone is not None and not isinstance(standalone, bool):
+        raise TypeError(f"standalone must be True, False or None (automatic: .tex a whole document, "
+                        f".tikz a bare picture), got {standalone!r}")
+    check_width(x, max_depth=max_depth, max_children=max_children, max_nodes=max_nodes)  # before a search
+    check_overwrite(target, force)
     G, result, algorithm, flavour = resolve(x, flavour, algorithm)
     text = caption(G, result, algorithm, flavour, title, instructions)
     if windows is None:
@@ -126,7 +149,7 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
             raise ValueError("boards=... draws game boards, which TikZ export does not: write .svg, .pdf or .png")
         if standalone is None:
             standalone = suffix == ".tex"
-        source = tikz_source(G, text, standalone=bool(standalone), max_width_cm=max_width_cm, **options)
+        source = tikz_source(G, text, standalone=standalone, max_width_cm=max_width_cm, **options)
         with AtomicFile(target) as tmp:
             tmp.write_text(source, encoding="utf-8")
         return target
@@ -134,21 +157,40 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
         raise TypeError("standalone= is for TikZ (.tex / .tikz) only")
     if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 20 <= dpi <= 1200:
         raise ValueError(f"dpi must be a number of dots per inch in 20..1200, got {dpi!r}")
-    fig = _figure(G, text and text[0], legend=legend, boards=boards, **options)
+    png_dpi = dpi if suffix == ".png" else None
+    fig = _figure(G, text and text[0], legend=legend, boards=boards, png_dpi=png_dpi, **options)
     _save_figure(fig, target, suffix, dpi)
     return target
 
 
-def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_children, max_nodes):
-    """The notebook drawing of ``G`` on its own (non-pyplot) figure."""
+def _figure(G, text, *, legend, boards, labels, moves, windows, max_depth, max_children, max_nodes,
+            png_dpi=None):
+    """The notebook drawing of ``G`` on its own (non-pyplot) figure (checked to fit a PNG at ``png_dpi``)."""
     drawing = Drawing(G, boards=boards, labels=labels, moves=moves, windows=windows, legend=legend,
                        max_depth=max_depth, max_children=max_children, max_nodes=max_nodes)
     geom, text = drawing.geometry(text)
+    if png_dpi is not None:
+        _check_pixels(geom.width, geom.height, png_dpi)
     fig = Figure(facecolor="white")
     FigureCanvasAgg(fig)
     ax = drawing.new_axes(geom, fig)
     drawing.paint(ax, geom, drawing.scene(), matplotlib_text(text))
     return fig
+
+
+#: The most pixels a PNG may have in each direction (matplotlib's Agg renderer: less than 2**16).
+MAX_PNG_PX = 2**16 - 1
+
+
+def _check_pixels(width_in, height_in, dpi):
+    """Refuse, before drawing, a PNG larger than the renderer makes (and say which dpi would fit)."""
+    width, height = width_in * dpi, height_in * dpi
+    if max(width, height) > MAX_PNG_PX:
+        fits = int(dpi * MAX_PNG_PX / max(width, height))
+        raise ValueError(
+            f"the PNG would be {width:,.0f} x {height:,.0f} pixels at dpi={dpi}, more than the "
+            f"{MAX_PNG_PX:,} pixels a side that matplotlib draws: lower dpi (at most {fits} for this tree), "
+            "draw fewer nodes (max_depth=, max_children=), or write .svg or .pdf")
 
 
 def _save_figure(fig, target, suffix, dpi):

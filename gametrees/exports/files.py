@@ -10,8 +10,9 @@ is done (the command line checks every path before writing the first).
 
 Every file an export writes carries :data:`MARK` (in a TikZ comment, or in
 the SVG/PDF/PNG/GIF/MP4 metadata), so :func:`is_own_output` can tell a file
-that an earlier export wrote, which the command line overwrites, from any
-other file, which it overwrites only with ``--force``.
+that an earlier export wrote, which :func:`export`, :func:`animate` and the
+command line overwrite, from any other file, which they overwrite only with
+``force=True`` (``--force``): :func:`check_overwrite`.
 
 This module imports the standard library only (no matplotlib): the command
 line reads the formats from here to answer ``--help`` quickly.
@@ -23,7 +24,8 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "MARK", "AtomicFile", "check_target", "is_own_output"]
+__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "MARK", "AtomicFile", "check_overwrite", "check_target",
+           "is_own_output"]
 
 #: Suffixes :func:`export` writes, and what each is.
 FIGURE_FORMATS = {
@@ -111,6 +113,26 @@ def is_own_output(path, window=65536):
     except OSError:
         return False
     return mark in head or mark in tail
+
+
+def check_overwrite(path, force, option="force=True"):
+    """Refuse, with a FileExistsError naming ``path`` and ``option``, to replace an existing file that no
+    export wrote (see :func:`is_own_output`), unless ``force``.
+
+    >>> import tempfile, pathlib
+    >>> notes = pathlib.Path(tempfile.mkdtemp()) / "notes.tex"
+    >>> _ = notes.write_text("my exam")
+    >>> check_overwrite(notes, force=False)
+    Traceback (most recent call last):
+    ...
+    FileExistsError: '...notes.tex' exists and was not written by an export: give force=True ...
+    >>> check_overwrite(notes, force=True)
+    """
+    if not isinstance(force, bool):
+        raise TypeError(f"force must be True or False, got {force!r}")
+    if not force and os.path.lexists(path) and not is_own_output(path):
+        raise FileExistsError(f"{str(path)!r} exists and was not written by an export: give {option} to "
+                              "overwrite it, or another path")
 
 
 class AtomicFile:

@@ -28,9 +28,10 @@ import networkx as nx
 
 from ..games import CHANCE
 from ..search import SearchResult, alphabeta, expectimax, minimax
-from ..wording import fmt
+from ..wording import fmt, visible
 
-__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "matplotlib_text", "resolve", "tex", "tex_number", "tex_value"]
+__all__ = ["ALGORITHMS", "FLAVOURS", "caption", "check_width", "matplotlib_text", "resolve", "tex",
+           "tex_number", "tex_value"]
 
 #: The searches :func:`export` can run for an answer, by name.
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-strict", "expectimax")
@@ -135,6 +136,24 @@ def resolve(x, flavour, algorithm):
     return G, result, algorithm, flavour
 
 
+def check_width(x, **options):
+    """Refuse a tree too wide to draw (:class:`~gametrees.drawing.TreeTooWide`) before searching it.
+
+    ``x`` is what :func:`resolve` takes; ``options`` are the drawing's
+    ``max_depth``, ``max_children`` and ``max_nodes``. Fast: no search, no layout.
+    """
+    from ..drawing import check_size  # (loads matplotlib: only when an export is made)
+
+    if isinstance(x, SearchResult):
+        G = x.graph
+    elif isinstance(x, nx.DiGraph):
+        G = x
+    else:
+        G = getattr(x, "tree", None)
+    if isinstance(G, nx.DiGraph):
+        check_size(G, **options)
+
+
 # ----------------------------------------------------------------------------
 # Words: instructions for a question, the answer's summary
 # ----------------------------------------------------------------------------
@@ -221,8 +240,13 @@ _TEX_SYMBOLS = {
 def tex(text) -> str:
     """Plain text as LaTeX: specials escaped, the package's symbols typeset, newlines as spaces.
 
+    Other control characters are written as their escapes (:func:`gametrees.wording.visible`),
+    so that no raw NUL or form feed reaches a ``.tex`` file.
+
     >>> tex("50% of A_1 & {B} ≤ 3")
     '50\\\\% of A\\\\_1 \\\\& \\\\{B\\\\} $\\\\le$ 3'
+    >>> print(tex("B\\x00b"))
+    B\\textbackslash{}x00b
     """
     out = []
     for ch in str(text):
@@ -232,6 +256,8 @@ def tex(text) -> str:
             out.append(_TEX_SYMBOLS[ch])
         elif ch in "\r\n\t":
             out.append(" ")
+        elif visible(ch) != ch:  # a control character: its escape, \x00
+            out.append(_TEX_SPECIALS["\\"] + visible(ch)[1:])
         else:
             out.append(ch)
     return "".join(out)
@@ -260,5 +286,5 @@ def tex_value(x, bound=None) -> str:
 
 
 def matplotlib_text(text):
-    """Text for a matplotlib title: a ``$`` is a dollar sign, not mathtext."""
-    return None if text is None else text.replace("$", r"\$")
+    """Text for a matplotlib title: a ``$`` is a dollar sign, not mathtext; control characters escaped."""
+    return None if text is None else visible(text).replace("$", r"\$")

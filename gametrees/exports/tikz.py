@@ -20,7 +20,7 @@ import numbers
 
 from ..drawing import Drawing
 from ..games import CHANCE, MAX, MIN
-from .flavours import caption, resolve, tex, tex_number, tex_value
+from .flavours import caption, check_width, resolve, tex, tex_number, tex_value
 
 __all__ = ["tikz_source", "to_tikz"]
 
@@ -108,12 +108,13 @@ def to_tikz(x, *, flavour="answer", algorithm=None, instructions=False, title=No
     >>> print(next(line for line in src.splitlines() if "(n0) at" in line))
     \\node[gt max, label={[gt label]left:{A}}, label={[gt window]right:{$\\alpha=3$\\\\$\\beta=+\\infty$}}] (n0) at (4,0) {$3$};
     """
+    if not isinstance(standalone, bool):
+        raise TypeError(f"standalone must be True or False, got {standalone!r}")
+    check_width(x, max_depth=max_depth, max_children=max_children, max_nodes=max_nodes)  # before a search
     G, result, algorithm, flavour = resolve(x, flavour, algorithm)
     text = caption(G, result, algorithm, flavour, title, instructions)
     if windows is None:
         windows = flavour == "answer"
-    if not isinstance(standalone, bool):
-        raise TypeError(f"standalone must be True or False, got {standalone!r}")
     return tikz_source(G, text, standalone=standalone, max_width_cm=max_width_cm, labels=labels, moves=moves,
                  windows=windows, max_depth=max_depth, max_children=max_children, max_nodes=max_nodes)
 

@@ -59,8 +59,14 @@ class SearchResult:
         The backed-up value of the start position, from MAX's point of view.
     move
         The best first move (the edge's ``move`` attribute on a tree when it
-        has one, else the child's node id); the first best in child order on
-        ties. ``None`` when the start position is terminal or at depth 0.
+        has one, else the child's node id); the first best in the order
+        searched on ties: child order (or ``order``'s). ``None`` when the
+        start position is terminal or at depth 0. With ``time_limit`` every
+        iteration searches the previous iteration's best move first, so on
+        ties that move is kept: ``move`` is a best move of the deepest
+        finished iteration (its value is ``value``, the value of a search
+        with ``depth=stats["depth_reached"]`` and the same table), but on
+        ties it can differ from that search's move.
     stats : dict
         ``nodes_visited`` (nodes entered, root included), ``leaves_evaluated``
         (terminal utilities and evaluations), ``cutoffs``, ``tt_hits``,

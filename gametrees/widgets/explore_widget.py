@@ -90,17 +90,34 @@ def parse_tree(text: str) -> nx.DiGraph:
             spec = ast.literal_eval(text)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             raise ValueError(f"this is not a tree yet: {_where(text, json_error)}") from None
+    named = isinstance(spec, dict) and not set(spec) & {"chance", "max", "min"}
+    # Counted before the tree is built: a pasted list of 300,000 numbers is refused at once.
+    size = len(spec) if named else _nested_size(spec)
+    if size > MAX_NODES:
+        raise ValueError(f"the tree has {size} nodes; explore() shows trees of up to "
+                         f"{MAX_NODES} (use gt.replay(gt.alphabeta(tree)) for bigger ones)")
     try:
-        if isinstance(spec, dict) and not set(spec) & {"chance", "max", "min"}:
-            G = tree_from_dict(spec)
-        else:
-            G = tree_from_nested(spec)
+        G = tree_from_dict(spec) if named else tree_from_nested(spec)
     except RecursionError:
         raise ValueError("the tree is nested too deeply to read") from None
-    if G.number_of_nodes() > MAX_NODES:
-        raise ValueError(f"the tree has {G.number_of_nodes()} nodes; explore() shows trees of up to "
-                         f"{MAX_NODES} (use gt.replay(gt.alphabeta(tree)) for bigger ones)")
     return G
+
+
+def _nested_size(spec):
+    """The nodes of a nested-list tree (as :func:`~gametrees.trees.tree_from_nested` reads it), unbuilt.
+
+    >>> _nested_size([[3, 12, 8], {"chance": [1, 2], "p": [0.5, 0.5]}])
+    8
+    """
+    count, todo = 0, [spec]
+    while todo:
+        sub = todo.pop()
+        count += 1
+        if isinstance(sub, dict):
+            sub = next((sub[k] for k in (CHANCE, MAX, MIN) if k in sub), None)
+        if isinstance(sub, (list, tuple)):
+            todo.extend(sub)
+    return count
 
 
 def _where(text, error):
