@@ -12,10 +12,14 @@ the grading imports through ``PYTHONPATH``, and ``RUN/outside`` for canaries):
   contained (its attacked questions 0 or flagged, no other student's grade or
   file changed, nothing written outside the sandbox's scratch folder, the package
   unchanged, nothing left running, the command ends with the status it promises);
-* ``unsafe``: the same attacks (not the bombs) with ``--unsafe-no-isolation``:
+* ``unsafe``: the same attacks (not the bombs and fills) with ``--unsafe-no-isolation``:
   each attack's effect must be seen, so the tests prove the walls, not the
-  attacks' failure;
-* ``unpriv``: a few of them graded by an unprivileged account, as on a course hub.
+  attacks' failure (the killer alone, ``--jobs 1``);
+* ``unpriv``: a few of them graded by an unprivileged account, as on a course hub
+  (made with ``useradd`` when the tests run as root; no cgroup there, rlimits only).
+
+The command line is built in one place, :func:`autograde_command`. Without
+bubblewrap on ``PATH`` the command must refuse (exit 2, one line).
 
 Attacks, by student: ``g-frame`` and ``g-gc`` reach the child's audit hook by a
 frame walk or ``gc.get_objects()`` and empty it, then use ``gt.alphabeta`` for
@@ -27,8 +31,12 @@ itself full marks in ``gradebook.db`` once grading is done), ``g-killer``
 ``gametrees/classroom/verdicts.py``), ``g-net`` (connects to 127.0.0.1),
 ``g-canary`` (writes files outside its folder), ``g-linger`` (leaves a process
 running), ``g-membomb`` and ``g-forkbomb`` (isolation only, and bounded), ``g-sleep``
-(sleeps in every call and in a cell) and ``g-forge`` (writes a protocol line to
-the grader's channel).
+(sleeps in every call and in a cell), ``g-forge`` (writes a protocol line to
+the grader's channel), and three ways to fill what a sandbox shares with the
+machine: ``g-stderr`` (1 GB on the kernel's stderr, which the grader reads),
+``g-tmpfs`` and ``g-disk`` (4 GB of files under the file-size limit, in the
+sandbox's ``/tmp`` and in its folder). A root kernel without walls also
+leaves the grader's cgroups (``g-daemon``, ``g-linger``): a cgroup is no wall.
 
 Nothing of the real machine is touched: the package graded with is a copy
 under the test's tmp folder, canaries are under tmp or ``/tmp/gtcanary-*`` (removed),
@@ -53,13 +61,13 @@ import time
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 from test_classroom_flow import _PHASE1, A2, FULL, RIGHT_CODE, RIGHT_Q4, RIGHT_Q5, answers
 
 from gametrees import assignments as ga
 
 pytest.importorskip("nbgrader")
-psutil = pytest.importorskip("psutil")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The limits every grading here runs with (seconds): one call, one question, one submission.
