@@ -32,10 +32,11 @@ itself full marks in ``gradebook.db`` once grading is done), ``g-killer``
 ``g-canary`` (writes files outside its folder), ``g-linger`` (leaves a process
 running), ``g-membomb`` and ``g-forkbomb`` (isolation only, and bounded), ``g-sleep``
 (sleeps in every call and in a cell), ``g-forge`` (writes a protocol line to
-the grader's channel), and three ways to fill what a sandbox shares with the
+the grader's channel), three ways to fill what a sandbox shares with the
 machine: ``g-stderr`` (1 GB on the kernel's stderr, which the grader reads),
 ``g-tmpfs`` and ``g-disk`` (4 GB of files under the file-size limit, in the
-sandbox's ``/tmp`` and in its folder). A root kernel without walls also
+sandbox's ``/tmp`` and in its folder), and ``g-fifo`` (the executed notebook
+the grader reads back made a named pipe). A root kernel without walls also
 leaves the grader's cgroups (``g-daemon``, ``g-linger``): a cgroup is no wall.
 
 Nothing of the real machine is touched: the package graded with is a copy
@@ -313,6 +314,22 @@ for i in range(128):
     except OSError:
         pass
 ''',
+    # The executed notebook the grader reads back made a named pipe (a daemon drains what the run writes into
+    # it, so the run ends normally): a reader of the path then waits for a writer that never comes.
+    "g-fifo": '''out = os.path.join(os.path.dirname(os.getcwd()), "out.ipynb")
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        end = time.time() + 120
+        if not os.path.exists(out):
+            os.mkfifo(out)
+        while time.time() < end:
+            with open(out, "rb") as f:
+                while f.read(1 << 16):
+                    pass
+    os._exit(0)
+print("a pipe in place of", out)
+''',
 }
 
 #: Child-side: the ways to the child's audit hook, each emptying it through the hook's closure.
@@ -443,7 +460,7 @@ def _plan(secret):
                          "a2-q4-answer": _exec_cell(ESCAPE.replace("@HOW@", how)),
                          "a2-q5-answer": _exec_cell(ESCAPE_Q5)}
     for student in ("g-killer", "g-rewrite", "g-copy", "g-patch", "g-net", "g-canary", "g-linger",
-                    "g-membomb", "g-forkbomb", "g-stderr", "g-tmpfs", "g-disk"):
+                    "g-membomb", "g-forkbomb", "g-stderr", "g-tmpfs", "g-disk", "g-fifo"):
         plan[student] = {**_by_hand(student), **RIGHT_CODE, "extra": [_kernel_cell(KERNEL_ATTACKS[student])]}
     plan["g-copy"].update({"a2-q4-answer": '_stolen = globals().get("STOLEN", {}).get("a2-q4-answer", "")\n'
                                            "exec(_stolen)\n",
@@ -455,7 +472,8 @@ def _plan(secret):
 
 #: Graded with isolation only: the bombs and fills (never without walls), the killer (alone, below), the
 #: sleeper and the forger (its check is the grader's channel, the same without walls).
-ISOLATED_ONLY = ("g-membomb", "g-forkbomb", "g-killer", "g-sleep", "g-forge", "g-stderr", "g-tmpfs", "g-disk")
+ISOLATED_ONLY = ("g-membomb", "g-forkbomb", "g-killer", "g-sleep", "g-forge", "g-stderr", "g-tmpfs", "g-disk",
+                 "g-fifo")
 
 # ============================================================================
 # The command, the folders, the processes
@@ -883,6 +901,11 @@ def test_files_in_the_sandbox_are_held_by_its_limits(iso):
         text = outputs(iso["run"], f"g-{where}")
         assert f"{where} held 4096 MB" not in text, text[-400:]
     assert iso["disk_mb"] < 2048, f"the temporary folder's disk lost {iso['disk_mb']} MB while grading"
+
+
+def test_an_executed_notebook_made_a_pipe_costs_at_most_its_own_limits(iso):
+    line = _line(iso, "g-fifo")  # None: not graded (the worker waited on the pipe until it was stopped)
+    assert line is not None and line[2] <= SUBMISSION_LIMIT + 10, _summary(iso)
 
 
 def test_a_forged_line_on_the_grader_s_channel_is_reported(iso):
