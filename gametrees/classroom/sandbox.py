@@ -16,25 +16,28 @@ from a copy of the grader's first answer (its count still reaches the grader's
 budget of calls); ``utility`` of a game that logs the leaves, and ``result`` of
 one that logs the children, always come here. The grader's process never
 runs learner code and never unpickles anything from the child: replies are
-JSON, decoded into plain numbers, strings and containers.
+JSON, decoded into plain numbers, strings and containers, by the codec the child
+shares (:mod:`gametrees.classroom.wire`).
 
 A call that does not return within ``call_limit`` seconds raises
 :class:`CallTimedOut` (the child is stopped), and one past the question's own
-``deadline`` :class:`QuestionTimedOut`; a child that dies or breaks
-the protocol raises :class:`ChildBroken`. Both are BaseExceptions, so they stop
-a checker at once instead of being reported as the learner's own error.
+``deadline`` :class:`QuestionTimedOut`; a child that dies raises
+:class:`ChildBroken`, and a line on the pipe that is not the child's next
+message (not JSON, not a message, out of sequence, too long, or any line left
+after its reply: the learner's code wrote to the pipe) raises its subclass
+:class:`ChannelForged`. All are BaseExceptions, so they stop a checker at once
+instead of being reported as the learner's own error.
 Everything the hook refused is in :attr:`Sandbox.refused`.
 
-May import: the standard library and :mod:`gametrees.classroom.isolation`.
+May import: the standard library, :mod:`gametrees.classroom.isolation` and :mod:`gametrees.classroom.wire`.
 """
 
 from __future__ import annotations
 
 import builtins
+import collections
 import inspect
-import json
 import keyword
-import math
 import os
 import select
 import subprocess
@@ -42,14 +45,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import isolation
+from . import isolation, wire
+from .wire import MAX_LINE, Channel, Codec, WireError
 
-#: The child's source: run with ``python -I -S -c``, never imported by the child.
-CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
+#: The child's source, run with ``python -I -S -c``: the wire's text, then the child's (no gametrees import).
+CHILD_SOURCE = "\n\n".join(Path(wire.__file__).with_name(name).read_text(encoding="utf-8")
+                           for name in ("wire.py", "child.py"))
 #: Game methods a learner's code may call through the proxy.
 GAME_METHODS = frozenset({"is_terminal", "utility", "to_move", "actions", "result", "successors", "chances",
                           "make", "unmake", "from_moves", "display", "check_state"})
-_MAX_LINE = 16 * 2**20
 
 
 class CallTimedOut(BaseException):
@@ -70,7 +74,15 @@ class QuestionTimedOut(CallTimedOut):
 
 
 class ChildBroken(BaseException):
-    """The child ended, or sent what is not the protocol (its code wrote to the grader's pipe)."""
+    """The child ended, or sent what is not the protocol (:class:`ChannelForged`)."""
+
+
+class ChannelForged(ChildBroken):
+    """A line on the pipe that is not the child's next message: the learner's code wrote to (or read) it."""
+
+    def __init__(self, why, what="wrote to"):
+        super().__init__(f"your code {what} the grader's channel ({why})")
+        self.what, self.why = what, why
 
 
 def _safe_name(text, default):
@@ -101,6 +113,11 @@ class Sandbox:
         Seconds a call of a learner's function may take.
     load_limit : float
         Seconds the cells may take to run.
+
+    Attributes: ``functions`` (name -> :class:`LearnerFunction`, or None when the cells do not define
+    it), ``refused`` (what the child's hook refused: ``(event, detail, phase)``), ``load_errors``,
+    ``timed_out`` (``(what, seconds)`` once a call or the cells ran out of time), ``broken`` (the
+    :class:`ChildBroken` that ended the child, or None), ``calls``.
     """
 
     def __init__(self, cells, functions, *, games=None, call_limit=5.0, load_limit=10.0, deadline=None,
@@ -117,11 +134,13 @@ class Sandbox:
         self.broken = None
         self.calls = 0
         self._proc = self._tmp = self._box = None
-        self._buf = b""
+        self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
+        self._codec = Codec(self._encode_other, self._decode_handle)
         self._games, self._game_ids = {}, {}
         self._callbacks, self._callback_ids = {}, {}
         self._depth = 0
         self._deadline = None
+        self._last = None
         self._start()
 
     # -- the child process -------------------------------------------------------------------------
@@ -134,7 +153,7 @@ class Sandbox:
             [isolation.interpreter(False), "-I", "-S", "-c", CHILD_SOURCE], scratch=self._tmp.name, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self._proc = self._box.proc
-        self._buf = b""
+        self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._games, self._game_ids, self._sent = {}, {}, set()
         games = {}
         names = {}
@@ -145,21 +164,23 @@ class Sandbox:
             names[name] = {"g": handle}
         self._deadline = self._until(self.load_limit)
         try:
-            self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games, "names": names})
-            reply = self._wait()
+            seq = self._send({"op": "load", "cells": self.cells, "functions": self.names, "games": games,
+                              "names": names})
+            functions, errors = _loaded(self._wait("loaded", re=seq))
+            self._quiet()
         except CallTimedOut:
             self.timed_out = ("loading your cells", self.load_limit)
-            reply = {"functions": {}, "errors": [["*", "Timeout", f"your cells did not finish running within "
-                                                                   f"{self.load_limit:g} s"]]}
+            why = f"your cells did not finish running within {self.load_limit:g} s"
+            functions, errors = {}, [["*", "Timeout", why]]
         except ChildBroken as exc:
-            self.broken = str(exc)
-            reply = {"functions": {}, "errors": []}
+            self.broken = exc
+            functions, errors = {}, []
         finally:
             self._deadline = None
-        self.load_errors = [tuple(e) for e in reply.get("errors", [])]
+        self.load_errors = [tuple(e) for e in errors]
         self.namespace.clear()
         for name in self.names:
-            info = reply.get("functions", {}).get(name)
+            info = functions.get(name)
             self.functions[name] = None if info is None or info[0] == "value" else LearnerFunction(self, name, info)
             if self.functions[name] is not None:
                 self.namespace[name] = self.functions[name]
@@ -208,8 +229,8 @@ class Sandbox:
         for name in ("initial", "rows", "cols", "k"):
             if hasattr(game, name):
                 try:
-                    attrs[name] = self._enc(getattr(game, name))
-                except TypeError:
+                    attrs[name] = self._codec.encode(getattr(game, name))
+                except (TypeError, ValueError):
                     pass
         return attrs
 
@@ -221,96 +242,90 @@ class Sandbox:
             self._callback_ids[key] = ident
         return [self._callback_ids[key], _safe_name(getattr(fn, "__name__", None), "stand_in")]
 
-    def _enc(self, v):
-        t = type(v)
-        if v is None or t is bool or t is int or t is str:
-            return v
-        if t is float:
-            return v if math.isfinite(v) else {"f": repr(v)}
-        if t is list:
-            return [self._enc(x) for x in v]
-        if t is tuple:
-            return {"t": [self._enc(x) for x in v]}
-        if t is dict:
-            return {"d": [[self._enc(k), self._enc(x)] for k, x in v.items()]}
-        if t in (set, frozenset):
-            return {"s": [self._enc(x) for x in v]}
+    def _encode_other(self, v):
+        """The wire's hook for what is not plain data: a game or a grader's function by handle."""
         if isinstance(v, LearnerFunction):
             raise TypeError("a learner's function cannot be passed back to the child")
-        if callable(v) and not hasattr(v, "is_terminal"):
-            return {"cb": self._callback(v)}
         if hasattr(v, "is_terminal"):
             handle = self._handle(v)
             if handle in self._sent:
                 return {"g": handle}
             self._sent.add(handle)
             return {"g": [handle, self._game_attrs(v)]}
+        if callable(v):
+            return {"cb": self._callback(v)}
+        t = type(v)
         if isinstance(v, (int, float, str)):  # e.g. numpy scalars, str subclasses from the library
-            return self._enc(t.__mro__[1](v)) if t.__mro__[1] in (int, float, str) else self._enc(float(v))
+            return self._codec.encode(t.__mro__[1](v) if t.__mro__[1] in (int, float, str) else float(v))
         raise TypeError(f"cannot send a {t.__name__} to the learner's code")
 
-    def _dec(self, v, depth=0):
-        if depth > 80:
-            raise ValueError("nested too deep")
-        t = type(v)
-        if t is list:
-            return [self._dec(x, depth + 1) for x in v]
-        if t is dict:
-            if len(v) != 1:
-                raise ValueError("not the protocol")
-            (k, x), = v.items()
-            if k == "t":
-                return tuple(self._dec(y, depth + 1) for y in x)
-            if k == "d":
-                return {self._dec(a, depth + 1): self._dec(b, depth + 1) for a, b in x}
-            if k == "s":
-                return {self._dec(y, depth + 1) for y in x}
-            if k == "f" and x in ("inf", "-inf", "nan"):
-                return float(x)
-            if k == "g" and x in self._games:
-                return self._games[x]
-            if k == "cb" and isinstance(x, int) and x in self._callbacks:
-                return self._callbacks[x]
-            raise ValueError("not the protocol")
-        if v is None or t in (bool, int, float, str):
-            return v
-        raise ValueError("not the protocol")
+    def _decode_handle(self, tag, x):
+        """The wire's hook for a handle from the child: only a game or a function the grader sent it."""
+        if tag == "g" and type(x) is str and x in self._games:
+            return self._games[x]
+        if tag == "cb" and type(x) is int and x in self._callbacks:
+            return self._callbacks[x]
+        raise WireError(f"an unknown handle {tag}")
 
     # -- the pipe --------------------------------------------------------------------------------------
 
     def _send(self, msg):
-        data = json.dumps(msg, ensure_ascii=True).encode("ascii") + b"\n"
+        """Send ``msg`` as the grader's next message; returns its number (a reply echoes it as ``re``)."""
+        seq = self._channel.sent
+        data = self._channel.frame(msg)
         try:
             self._proc.stdin.write(data)
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise ChildBroken("the process running your code ended") from exc
+        return seq
 
-    def _readline(self):
+    def _read(self, wait):
+        """Read what the child wrote, waiting at most ``wait`` s (None: until it writes); False: nothing."""
         fd = self._proc.stdout.fileno()
-        while b"\n" not in self._buf:
-            wait = None if self._deadline is None else self._deadline - time.monotonic()
-            if wait is not None and wait <= 0:
-                self._out_of_time()
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
-                self._out_of_time()
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                code = self._proc.poll()
-                why = "" if code is None or code >= 0 else f" (stopped by signal {-code}: too much memory?)"
-                raise ChildBroken(f"the process running your code ended{why}")
+        ready, _, _ = select.select([fd], [], [], wait)
+        if not ready:
+            return False
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            code = self._proc.poll()
+            why = "" if code is None or code >= 0 else f" (stopped by signal {-code}: too much memory?)"
+            raise ChildBroken(f"the process running your code ended{why}")
+        if b"\n" in chunk:
+            *lines, rest = (bytes(self._buf) + chunk).split(b"\n")
+            self._lines.extend(lines)
+            self._buf = bytearray(rest)
+        else:
             self._buf += chunk
-            if len(self._buf) > _MAX_LINE:
-                raise ChildBroken("your code sent more than 16 MB at once")
-        line, _, self._buf = self._buf.partition(b"\n")
-        try:
-            msg = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            raise ChildBroken("your code wrote to the grader's channel") from exc
-        if not isinstance(msg, dict) or not isinstance(msg.get("op"), str):
-            raise ChildBroken("your code wrote to the grader's channel")
-        return msg
+        if len(self._buf) > MAX_LINE:
+            raise ChannelForged(f"a line of more than {MAX_LINE >> 20} MB")
+        return True
+
+    def _message(self):
+        """The next complete line as the child's next message, or None (a refusal is recorded and skipped)."""
+        while self._lines:
+            try:
+                msg = self._channel.parse(self._lines.popleft())
+            except WireError as exc:
+                raise ChannelForged(str(exc)) from None
+            if msg["op"] == "refused":
+                self.refused.append((str(msg.get("event"))[:60], str(msg.get("detail"))[:160],
+                                     str(msg.get("phase"))[:10]))
+                continue
+            if msg["op"] == "desync":
+                raise ChannelForged(str(msg.get("why"))[:100], what="read from")
+            return msg
+        return None
+
+    def _receive(self):
+        """The child's next message, waiting until the deadline (:meth:`_out_of_time` after it)."""
+        while True:
+            msg = self._message()
+            if msg is not None:
+                return msg
+            wait = None if self._deadline is None else self._deadline - time.monotonic()
+            if (wait is not None and wait <= 0) or not self._read(wait):
+                self._out_of_time()
 
     def _until(self, seconds):
         """The deadline of a step that may take ``seconds``, never past the question's own."""
@@ -322,49 +337,90 @@ class Sandbox:
             raise QuestionTimedOut(self.question_limit or 0)
         raise CallTimedOut(self.call_limit, "")
 
-    def _wait(self):
-        """Serve the child's requests until it replies; returns the reply (a dict)."""
+    def _quiet(self):
+        """After the child's reply nothing may wait on the pipe but refusals: a line there is forged."""
+        for _ in range(MAX_LINE >> 16):  # what one line may hold, at most
+            msg = self._message()
+            if msg is not None:
+                raise ChannelForged(f"a {msg['op'][:20]} message after the reply")
+            if not self._read(0):
+                break
+        else:
+            raise ChannelForged("lines without end after the reply")
+        if self._buf:
+            raise ChannelForged("bytes after the reply")
+
+    def sync(self):
+        """Check that the channel is in step after the last call: a round trip that nothing may precede.
+
+        Whatever the child wrote after its last reply (a forged reply's real one, above all) comes
+        before the child's answer here and raises :class:`ChannelForged`. Nothing to check (returns at
+        once) when the child already ended, timed out or broke.
+        """
+        if self._proc is None or self.timed_out or self.broken:
+            return
+        self._deadline = self._until(self.call_limit)
+        try:
+            seq = self._send({"op": "sync"})
+            self._wait("synced", re=seq)
+            self._quiet()
+        except QuestionTimedOut:
+            self.timed_out = (f"{self._last}()" if self._last else "your cells", self.call_limit)
+            self.close()
+            raise
+        except CallTimedOut:
+            what = f"{self._last}()" if self._last else "your cells"
+            self.timed_out = (what, self.call_limit)
+            self.close()
+            raise CallTimedOut(self.call_limit, what) from None
+        except ChildBroken as exc:
+            self.broken = exc
+            self.close()
+            raise
+        finally:
+            self._deadline = None
+
+    def _wait(self, *replies, re):
+        """Serve the child's requests until it sends one of ``replies`` (ops) to message ``re``; return it."""
         while True:
-            msg = self._readline()
+            msg = self._receive()
             op = msg["op"]
-            if op in ("ret", "err", "loaded"):
+            if op in replies:
+                if msg.get("re") != re:
+                    got = str(msg.get("re"))[:20]
+                    raise ChannelForged(f"a reply to message {got} where one to {re} was due")
                 return msg
-            if op == "refused":
-                self.refused.append((str(msg.get("event"))[:60], str(msg.get("detail"))[:160],
-                                     str(msg.get("phase"))[:10]))
-                continue
             if op == "game":
-                target = self._games.get(msg.get("g"))
+                target = self._games.get(msg.get("g")) if type(msg.get("g")) is str else None
                 method = msg.get("m")
-                if target is None or method not in GAME_METHODS or not hasattr(target, method):
-                    self._send({"op": "err", "type": "AttributeError",
+                if target is None or type(method) is not str or method not in GAME_METHODS or not hasattr(
+                        target, method):
+                    self._send({"op": "err", "re": msg["seq"], "type": "AttributeError",
                                 "msg": f"the game has no method {str(method)[:40]!r} here"})
                     continue
                 repeats = msg.get("n")
                 if type(repeats) is int and 0 < repeats <= MEMO_SYNC and type(getattr(target, "calls", None)) is int:
                     target.calls += repeats  # calls the child answered from its memo count towards the budget
                 fn = getattr(target, method)
-            elif op == "cb":
-                fn = self._callbacks.get(msg.get("cb"))
-                if fn is None:
-                    raise ChildBroken("your code wrote to the grader's channel")
+            elif op == "cb" and type(msg.get("cb")) is int and msg["cb"] in self._callbacks:
+                fn = self._callbacks[msg["cb"]]
             else:
-                raise ChildBroken("your code wrote to the grader's channel")
+                raise ChannelForged(f"a {op[:20]} message where {' or '.join(replies)} was due")
             try:
-                args = self._dec(msg.get("args"))
+                args = self._codec.decode(msg.get("args"))
                 if not isinstance(args, list):
-                    raise ValueError("not the protocol")
-            except (ValueError, TypeError, RecursionError) as exc:
-                raise ChildBroken("your code wrote to the grader's channel") from exc
+                    raise WireError("arguments that are not a list")
+            except (WireError, RecursionError) as exc:
+                raise ChannelForged(str(exc)[:100]) from None
             try:
                 value = fn(*args)
                 if method_returns_state(op, msg.get("m")):
                     value = args[0]  # make/unmake change the state in place: send it back
-                reply = {"op": "ret", "v": self._enc(value)}
+                reply = {"op": "ret", "re": msg["seq"], "v": self._codec.encode(value)}
             except Exception as exc:  # noqa: BLE001 -- the game's error goes back to the learner's code
-                reply = {"op": "err", "type": type(exc).__name__ if type(exc).__module__ == "builtins" else
-                         next((k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "RuntimeError"),
-                         "msg": str(exc)[:500]}
+                kind = type(exc).__name__ if type(exc).__module__ == "builtins" else next(
+                    (k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "RuntimeError")
+                reply = {"op": "err", "re": msg["seq"], "type": kind, "msg": str(exc)[:500]}
             self._send(reply)
 
     def call(self, name, args, swap=None):
@@ -374,16 +430,24 @@ class Sandbox:
         if self.timed_out:
             raise CallTimedOut(self.timed_out[1], self.timed_out[0])
         if self.broken:
-            raise ChildBroken(self.broken)
+            raise self.broken.with_traceback(None)
         self.calls += 1
+        self._last = name
+        data = self._codec.encode(list(args))
         top = self._depth == 0
         if top:
             self._deadline = self._until(self.call_limit)
         self._depth += 1
         ok = False
         try:
-            self._send({"op": "call", "fn": name, "args": self._enc(list(args)), "swap": swap or {}})
-            reply = self._wait()
+            seq = self._send({"op": "call", "fn": name, "args": data, "swap": swap or {}})
+            reply = self._wait("ret", "err", re=seq)
+            try:
+                value = self._codec.decode(reply.get("v")) if reply["op"] == "ret" else None
+            except WireError as exc:
+                raise ChannelForged(str(exc)[:100]) from None
+            if top:
+                self._quiet()
             ok = True
         except QuestionTimedOut:
             self.timed_out = (f"{name}()", self.call_limit)
@@ -394,7 +458,7 @@ class Sandbox:
             self.close()
             raise CallTimedOut(self.call_limit, f"{name}()") from None
         except ChildBroken as exc:
-            self.broken = str(exc)
+            self.broken = exc
             self.close()
             raise
         finally:
@@ -404,10 +468,7 @@ class Sandbox:
             if not ok and self._proc is not None and not self.timed_out and not self.broken:
                 self.restart()  # a grader-side stop (a budget, a guard) left the child mid-call
         if reply["op"] == "ret":
-            try:
-                return self._dec(reply.get("v"))
-            except (ValueError, TypeError, RecursionError) as exc:
-                raise ChildBroken("your code wrote to the grader's channel") from exc
+            return value
         kind = reply.get("type")
         msg = str(reply.get("msg", ""))[:500]
         if kind == "ReturnedObject":
@@ -421,6 +482,22 @@ class Sandbox:
                 exc_type = type(_safe_name(kind, "LearnerError"), (Exception,), {})
         exc = exc_type(msg)
         _raise_in(exc, reply.get("fname"), reply.get("line"))
+
+
+def _loaded(reply):
+    """``(functions, errors)`` of the child's ``loaded`` reply (:class:`ChannelForged` if it is not one)."""
+    functions, errors = reply.get("functions"), reply.get("errors")
+    if type(functions) is not dict or type(errors) is not list:
+        raise ChannelForged("a reply to the cells that is not the child's")
+    infos = [info for info in functions.values() if info is not None]
+    well_formed = (
+        all(type(e) is list and len(e) == 3 and all(type(x) is str for x in e) for e in errors)
+        and all(type(info) is list and info and type(info[0]) is str for info in infos)
+        and all(info[0] != "function" or (len(info) == 4 and type(info[1]) is list and type(info[2]) is int
+                                          and 0 <= info[2] <= len(info[1])) for info in infos))
+    if not well_formed:
+        raise ChannelForged("a reply to the cells that is not the child's")
+    return functions, errors
 
 
 #: Game methods the child may answer itself when repeated (see :func:`pure_methods`), and how many such

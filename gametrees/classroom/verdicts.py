@@ -42,7 +42,7 @@ from .connect_four import check_connect4_evaluation, check_tournament
 from .ids import normal
 from .limits import outside_kernel
 from .questions import ASSIGNMENTS, assignment_of
-from .sandbox import CallTimedOut, ChildBroken, Sandbox
+from .sandbox import CallTimedOut, ChannelForged, ChildBroken, Sandbox
 from .scoring import MIME
 
 #: The MIME type of the grader's verdict in an autograded notebook's grade cell.
@@ -446,11 +446,19 @@ def _run_answer(question, exercise, cells, limits):
         fn = box.functions.get(question.function)
         errors = []
         if fn is None:
-            return _fail(f"{getattr(exercise, 'what', 'Answer')}: not answered.", f"There is no function {question.function}() in "
-                                                           "your notebook.", "unanswered"), [], _load_errors(box), []
+            fb = _fail(f"{getattr(exercise, 'what', 'Answer')}: not answered.",
+                       f"There is no function {question.function}() in your notebook.", "unanswered")
+            return fb, [], _load_errors(box), _forged(box.broken, "when loaded for grading")
         try:
-            value = fn()
+            try:
+                value = fn()
+            finally:
+                box.sync()  # nothing may have come after its reply (a forged reply's real one)
             fb = check_answer(exercise, value)
+        except ChannelForged as exc:
+            fb = _fail(f"{getattr(exercise, 'what', 'Answer')}: {exc.what} the grader's channel.",
+                       f"Your code {exc.what} the grader's channel ({exc.why}). It was stopped there: "
+                       "this answer earns nothing.")
         except (CallTimedOut, ChildBroken) as exc:
             fb, errors = _fail(f"{getattr(exercise, 'what', 'Answer')}: no answer.", str(exc)), [str(exc)]
         except Exception as exc:  # noqa: BLE001 -- the learner's error, worded as the notebook's check words it
@@ -462,8 +470,18 @@ def _run_answer(question, exercise, cells, limits):
             fb = check_answer(exercise, raising)
         integrity, notebook, other = _refusals(box)
         flags = [f"{question.function}() computes its answer with code instead of writing it out "
-                 "(run in a sandbox: it could not reach the library)"] + integrity
+                 "(run in a sandbox: it could not reach the library)"] + integrity + _forged(box.broken)
         return fb, flags, errors + other, notebook
+
+
+def _forged(broken, when="while graded"):
+    """The flag for a child whose channel the learner's code wrote to (or read): ``[]`` for any other end.
+
+    Written like a refusal of the child's hook while graded, so the question earns nothing.
+    """
+    if not isinstance(broken, ChannelForged):
+        return []
+    return [f"your code {broken.what} the grader's channel ({broken.why}) {when}: refused"]
 
 
 def _load_errors(box):
@@ -535,7 +553,7 @@ def _run_code(question, assignment, cells, nb, limits):
                        + (", ".join(f"{lab}: {kind} {msg}" for lab, kind, msg in box.load_errors[:2]) or "no error")
                        + ").", "unanswered")
             integrity, notebook, other = _refusals(box)
-            return fb, integrity, errors + other, notebook
+            return fb, integrity, errors + other, notebook + _forged(box.broken, "when loaded for grading")
         try:
             if question.kind == "code":
                 checker = check_best_move if question.options.get("checker") == "check_best_move" else getattr(
@@ -549,16 +567,21 @@ def _run_code(question, assignment, cells, nb, limits):
             else:
                 fb = check_tournament(once_per_position(fn), question.options["opponent"],
                                       games=question.options["games"], seed=question.options["seed"])
+            box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
                        f"{exc} (it was stopped there; a search that never reaches a terminal state, or a loop that "
                        "never ends, does this).")
             errors.append(str(exc))
+        except ChannelForged as exc:
+            fb = _fail(f"{question.function}: {exc.what} the grader's channel.",
+                       f"Your code {exc.what} the grader's channel ({exc.why}). It was stopped there: this "
+                       "question earns nothing.")
         except ChildBroken as exc:
             fb = _fail(f"{question.function}: grading stopped.", f"The process running your code stopped: {exc}.")
             errors.append(f"grading stopped: {exc}")
         integrity, notebook, other = _refusals(box)
-        return fb, integrity, errors + other, notebook
+        return fb, integrity + _forged(box.broken), errors + other, notebook
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
