@@ -335,10 +335,25 @@ print("a pipe in place of", out)
 #: Child-side: the ways to the child's audit hook, each emptying it through the hook's closure.
 ESCAPES = {
     "g-frame": '''f = sys._getframe()
-    while f is not None and "hook" not in f.f_locals:
+    while f is not None and "hook" not in f.f_locals:  # a caller that keeps the hook in its locals
         f = f.f_back
     if f is not None:
         _empty(f.f_locals["hook"])
+    else:  # else the hook's own frame, in the traceback of what it refused
+        tb = None
+        try:
+            open("/")
+        except Exception as exc:  # refused (or, once the hook is empty, a folder)
+            tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_name != "hook":
+            tb = tb.tb_next
+        if tb is not None:
+            for v in tb.tb_frame.f_locals.values():
+                if type(v) is set:
+                    v.clear()  # "import" no longer refused: the function that owns the frame's code
+            for o in __import__("gc").get_referrers(tb.tb_frame.f_code):
+                if type(o).__name__ == "function":
+                    _empty(o)
     import site
     site.main()
     sys.path.insert(0, RUN + "/pkg")
