@@ -316,7 +316,20 @@ for i in range(128):
 ''',
     # The executed notebook the grader reads back made a named pipe (a daemon drains what the run writes into
     # it, so the run ends normally): a reader of the path then waits for a writer that never comes.
-    "g-fifo": '''out = os.path.join(os.path.dirname(os.getcwd()), "out.ipynb")
+    "g-fifo": '''out, d = None, os.getcwd()
+while out is None and os.path.dirname(d) != d:  # the run's folder: where in.ipynb is, up from here
+    if os.path.exists(os.path.join(d, "in.ipynb")):
+        out = os.path.join(d, "out.ipynb")
+    d = os.path.dirname(d)
+for p in os.listdir("/proc"):  # or the run's own command line: the argument after in.ipynb
+    try:
+        args = open("/proc/%s/cmdline" % p, "rb").read().decode(errors="replace").split("\\0")
+    except OSError:
+        continue
+    for a, b in zip(args, args[1:]):
+        if out is None and a.endswith("in.ipynb") and b.endswith(".ipynb"):
+            out = b
+out = out or os.path.join(os.path.dirname(os.getcwd()), "out.ipynb")
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
