@@ -14,6 +14,10 @@ and of Connect Four 7x6 for
 Targets (issue 21): untraced ``gt.mcts`` no slower than ``uct_search``;
 tracing at most 3x the untraced time.
 
+A second table times searches with a time limit (``seconds``) and ``playouts``
+from none to 2**63 (wall-clock time): issue 32's target is the time limit
+honoured within 10% whatever ``playouts`` is.
+
 Run: python benchmarks/mcts_speed.py [--repeat N]
 Timings are the least CPU time of N runs (default 5), the three searches
 taking turns, so that a busy machine slows all of them alike.
@@ -258,6 +262,21 @@ def main():
     table("MCTS from the empty board: playouts per CPU second (best of %d)" % args.repeat,
           ["game", "playouts", "uct_search", "gt.mcts untraced", "speed-up", "gt.mcts traced",
            "tracing costs", "events", "graph s"], rows)
+    timed_rows = []
+    for label, game in [("tree [[1, -1], [0, 1]]", gt.tree_from_nested([[1, -1], [0, 1]])),
+                        ("tic-tac-toe", TicTacToe())]:
+        for playouts in (None, 3_000_000, 10**8, 2**63):
+            for trace in (False, None):
+                gc.collect()
+                t = time.perf_counter()
+                r = gt.mcts(game, playouts=playouts, seconds=0.5, seed=1, trace=trace)
+                took = time.perf_counter() - t
+                timed_rows.append([label, "none" if playouts is None else f"{playouts:,}", str(trace), "0.5",
+                                   f"{took:.3f}", f"{took / 0.5 - 1:+.1%}", f"{r.stats['playouts']:,}",
+                                   repr(r.move)])
+                del r  # (freed here, not in the next search's time)
+    table("MCTS with a time limit: seconds asked and taken (wall clock), whatever playouts is",
+          ["subject", "playouts", "trace", "seconds", "taken", "over", "playouts done", "move"], timed_rows)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 import random
 
 from .evaluation import default_evaluation
@@ -77,9 +78,10 @@ def _check_name(name):
 
 
 def _check_seed(seed):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+    """``seed`` as an int (a numpy integer too) or None; anything else is a TypeError."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise TypeError(f"seed must be None or an int, got {seed!r}")
-    return seed
+    return None if seed is None else int(seed)
 
 
 def _check_depth(depth, allow_none=True):
@@ -143,7 +145,7 @@ class Agent:
     def __init__(self, name, seed=None):
         self.name = _check_name(name)
         self.seed = _check_seed(seed)
-        self.rng = random.Random(seed)
+        self.rng = random.Random(self.seed)
         self.last_move = None
         self.last_nodes = 0
         self.last_result = None

@@ -26,7 +26,12 @@ child with one lucky win out of one visit has a high mean but proves nothing.
 searches (``algorithm == "mcts"``) whose trace records the four steps
 playout by playout (``gt.frame(trace, k)`` gives every node's visits and mean
 after step k; ``gt.replay(result)`` replays it), and whose ``graph`` is the
-tree MCTS grew. :class:`MCTSAgent` plays with the same code.
+tree MCTS grew. A traced playout keeps a few KB, so by default only a search
+of at most 10,000 playouts is traced (``trace=True`` traces any).
+:class:`MCTSAgent` plays with the same code.
+
+MCTS searches trees, not graphs where a node has two parents (it refuses
+them, naming the node), and games whose playouts end within 2,000 plies.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees`,
 :mod:`gametrees.trace`, :mod:`gametrees.search` and :mod:`gametrees.agents`.
@@ -62,15 +67,21 @@ import networkx as nx
 
 from .agents import Agent, legal_moves
 from .games import CHANCE, MAX, MIN, Game
+from .games.protocol import check_chances, number_problem
 from .search import SearchResult
-from .search.engine import PositionNames
+from .search.engine import PositionNames, no_moves_error, trusts_chances
 from .trace import Event
-from .trees import TreeGame, as_game
+from .trees import MAX_PLIES, TreeGame, as_game
 
 __all__ = ["MCTSAgent", "MCTSResult", "mcts"]
 
 #: UCB1's exploration constant, sqrt(2).
 SQRT2 = math.sqrt(2)
+#: ``trace=None`` (the default) traces a search of at most this many playouts, and no other: a
+#: traced playout takes 2-5 KB (``benchmarks/mcts_memory.py``), and a replay is stepped by hand.
+TRACED_PLAYOUTS = 10_000
+#: Playout results within +-SAFE_RESULT cannot overflow a float when summed (fewer than 1e58 playouts).
+SAFE_RESULT = 1e250
 
 _new = tuple.__new__
 
@@ -118,7 +129,8 @@ class MCTSResult(SearchResult):
         tools shared with the other searches also ``nodes_visited``
         (= ``positions``) and ``leaves_evaluated`` (= ``playouts``).
     trace : list of Event or None
-        The four steps of every playout (``trace=True``).
+        The four steps of every playout (``trace=True``; by default a search
+        of at most ``TRACED_PLAYOUTS`` playouts is traced, no other).
     graph : networkx.DiGraph or None
         The tree MCTS grew: each node with ``visits``, ``value`` (its mean
         result for MAX), ``order`` (when it joined the tree), ``player`` and,
@@ -133,7 +145,8 @@ class MCTSResult(SearchResult):
         The exploration constant used.
     """
 
-    def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names, to_move):
+    def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names,
+                 to_move):
         super().__init__("mcts", value, move, stats, trace, seconds, None, False)
         self._to_move = to_move
         self._root = root
@@ -216,25 +229,42 @@ def _grown_graph(root, is_tree, base, names, stats, to_move):
 
 
 def _check_options(playouts, seconds, c, seed):
+    """The options checked: ``(seconds, seed)``, seconds None when it sets no limit, seed an int or str."""
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, numbers.Integral)):
         raise TypeError(f"playouts must be None or an int >= 1, got {playouts!r}")
     if playouts is not None and playouts < 1:
-        raise ValueError(f"playouts must be None or an int >= 1 (MCTS needs at least one playout), got {playouts!r}")
+        raise ValueError(f"playouts must be None or an int >= 1 (MCTS needs at least one playout), "
+                         f"got {playouts!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)):
         raise TypeError(f"seconds must be None or a positive number, got {seconds!r}")
     if seconds is not None and not seconds > 0:
         raise ValueError(f"seconds must be None or a positive number of seconds, got {seconds!r}")
     if playouts is None and seconds is None:
         raise ValueError("give playouts, seconds or both: MCTS needs a limit")
+    if seconds is not None and not _as_float(seconds) < math.inf:
+        if playouts is None:
+            raise ValueError(f"seconds={reprlib.repr(seconds)} with playouts=None would never stop: "
+                             "give playouts, or a finite number of seconds")
+        seconds = None  # no time limit: the playouts stop the search
     if isinstance(c, bool) or not isinstance(c, numbers.Real):
         raise TypeError(f"c must be a number >= 0 (UCB1's exploration constant), got {c!r}")
-    if not 0 <= c < math.inf:
-        raise ValueError(f"c must be a number >= 0 and finite (UCB1's exploration constant), got {c!r}")
+    if not 0 <= _as_float(c) < math.inf:
+        raise ValueError(f"c must be a number >= 0 and finite (UCB1's exploration constant), "
+                         f"got {reprlib.repr(c)}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, str))):
         raise TypeError(f"seed must be None, an int or a str, got {seed!r}")
+    return seconds, (int(seed) if isinstance(seed, numbers.Integral) else seed)
 
 
-def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed=None, trace=True,
+def _as_float(x):
+    """A real number as a float: NaN stays NaN, a number too large for a float is infinite."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed=None, trace=None,
          graph=True) -> MCTSResult:
     """Monte Carlo tree search (UCT) from a tree's root or a game position.
 
@@ -251,17 +281,27 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
         Stop after this many playouts (``None``: give ``seconds``).
     seconds : float, optional
         Stop when this much time has passed (with ``playouts``, whichever
-        comes first). Timed searches are not exactly repeatable.
+        comes first; nothing is prepared by ``playouts`` in advance, so
+        ``playouts=2**63, seconds=0.5`` stops after half a second). The
+        clock is read between playouts, and there is always at least one.
+        Timed searches are not exactly repeatable. ``math.inf`` sets no time
+        limit, so it needs ``playouts``.
     c : float, default sqrt(2)
         UCB1's exploration constant: larger explores more. It weighs the
         results' scale (sqrt(2) suits results of +1 / 0 / -1).
     seed : int or str, optional
-        Seed of the random playouts; the same seed gives the same search,
-        traced or not.
-    trace, graph : bool, default True
-        Record the four steps of every playout (``result.trace``) and keep
-        the grown tree (``result.graph``). Untraced searches are 2-3 times
+        Seed of the random playouts (a numpy integer too); the same seed
+        gives the same search, traced or not.
+    trace : bool, optional
+        Record the four steps of every playout (``result.trace``, what
+        ``gt.replay`` steps through). A traced playout keeps 2-5 KB
+        (``benchmarks/mcts_memory.py``), so the default (``None``) traces
+        a search of at most ``TRACED_PLAYOUTS`` (10,000) playouts and no
+        other (nor a search with ``playouts=None``); ``trace=True`` traces
+        any search, ``trace=False`` none. Untraced searches are 2-3 times
         faster (``benchmarks/mcts_speed.py``).
+    graph : bool, default True
+        Keep the grown tree (``result.graph``).
 
     Returns
     -------
@@ -270,11 +310,28 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
 
     Raises
     ------
+    TypeError
+        An option of the wrong type (``playouts=2.5``, ``seed=1.5``,
+        ``trace="yes"``), a utility or a probability that is not a number
+        (a bool included).
     ValueError
-        ``playouts`` below 1, ``c`` negative, NaN or infinite, ``seconds``
-        not positive, a finished start (a tree that is a single leaf), a
-        start state that is not a node of the tree, a utility that is not a
-        finite number.
+        ``playouts`` below 1, ``c`` negative, NaN, infinite or too large for
+        a float, ``seconds`` not positive, ``seconds=math.inf`` with
+        ``playouts=None`` (nothing would stop the search), a finished start
+        (a tree that is a single leaf), a start state that is not a node of
+        the tree, a utility that is not a finite number, a state that is
+        not finished but has no moves, a playout that goes on for more
+        than 2,000 plies (``MAX_PLIES``: a game that never ends), a node
+        of the tree with two parents (MCTS searches trees, not DAGs such
+        as ``gt.expand(game, merge=True)``: it refuses them, naming the
+        node), a game's ``chances`` that are not a probability distribution
+        over the state's moves (negative, NaN, summing to other than 1, an
+        outcome missing, unknown or given twice).
+
+    Notes
+    -----
+    At a chance start the outcome is drawn, not chosen: ``result.move`` is
+    ``None``, as in :func:`gametrees.expectimax`.
 
     Examples
     --------
@@ -285,7 +342,10 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     >>> r.value > 0.5       # X wins most playouts: the root's mean is near +1
     True
     """
-    _check_options(playouts, seconds, c, seed)
+    t0 = perf_counter()  # the time limit counts from here
+    seconds, seed = _check_options(playouts, seconds, c, seed)
+    if trace is None:
+        trace = playouts is not None and playouts <= TRACED_PLAYOUTS
     for name, flag in (("trace", trace), ("graph", graph)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
@@ -305,29 +365,32 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     if game.is_terminal(state):
         if is_tree and state == game.initial:
             raise ValueError(
-                f"the tree is a single leaf (the root {state!r} has no children): MCTS needs a move to choose; "
-                "give a tree whose root has children")
+                f"the tree is a single leaf (the root {state!r} has no children): MCTS needs a move to "
+                "choose; give a tree whose root has children")
         raise ValueError(f"the start {'node' if is_tree else 'state'} {state!r} is finished (a terminal "
                          "position): there is no move to search for")
+    if is_tree:
+        _refuse_shared_nodes(game, state)
     names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
     base = game.snapshot().graph() if is_tree and graph else None
     rng = random_module.Random(seed)
-    t0 = perf_counter()
+    deadline = None if seconds is None else t0 + seconds
     # Many small objects (nodes, events), few of them garbage: the cyclic collector
     # would scan them again and again, so it is paused during the search.
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        root, events, positions, done, grown, deepest = _search(game, state, playouts, seconds, c, rng, trace,
-                                                                is_tree, names, graph)
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
+                                                                trace, is_tree, names, graph)
     finally:
         if paused:
             gc.enable()
     seconds_taken = perf_counter() - t0
     kids = [k for k in root.children or () if k.added]
     best = max(kids, key=lambda k: k.visits) if kids else None
-    move = None if best is None else best.move
+    # At a chance start the outcome is drawn, not chosen: no move (as expectimax).
+    move = None if best is None or root.player == CHANCE else best.move
     if is_tree and move is not None:
         move = game.move_label(state, move)
     stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
@@ -337,7 +400,36 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
                       game.to_move)
 
 
-def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, keep_ids):
+def _refuse_shared_nodes(game, start):
+    """Raise if a node below ``start`` has two parents there (a DAG): MCTS grows a tree."""
+    G = game.graph
+    below = G if start == game.initial else nx.descendants(G, start) | {start}
+    for n in below:
+        if G.in_degree(n) > 1:
+            parents = [p for p in G.predecessors(n) if p in below]
+            if len(parents) > 1:
+                label = game.labels[n]
+                name = repr(n) if label == n else f"{label} ({n!r})"
+                raise ValueError(
+                    f"mcts: node {name} has two parents, {parents[0]!r} and {parents[1]!r}: MCTS grows a "
+                    "tree in which each node has one parent and its own visit count, so it searches "
+                    "trees, not graphs with shared nodes; give the game itself, or a tree without "
+                    "merged positions (gt.expand(game, merge=False))")
+
+
+def _refuse_overflow(root):
+    """Raise if a node's sum of results overflowed to infinity (utilities near 1e308)."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if not -math.inf < node.total < math.inf:
+            raise ValueError(
+                f"MCTS adds up the results of its playouts, and at {reprlib.repr(node.state)} their sum "
+                "is too large for a float: scale the utilities down (e.g. to +1 / 0 / -1)")
+        todo.extend(node.children or ())
+
+
+def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
     """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
 
     A node's ``player`` is looked up when it is first left (its children are
@@ -345,6 +437,8 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
     """
     successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
     chances = game.chances
+    if not trusts_chances(game):
+        chances = _checked(chances, successors)
     random = rng.random
     log, sqrt, inf = math.log, math.sqrt, math.inf
     ids = tracing or keep_ids
@@ -354,15 +448,17 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
     added = 1
     events = [] if tracing else None
     add = events.append if tracing else None
-    deadline = None if seconds is None else perf_counter() + seconds
-    limit = playouts if playouts is not None else math.inf
+    limit = playouts if playouts is not None else inf
     positions = 0
     done = 0
     deepest = 1
-    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, (playouts or 1024) + 2)]
+    huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
+    # UCB1's 1/sqrt(n) from a table, grown as the visits grow (never sized by `playouts`:
+    # a timed search with a huge playouts must not spend its time building it).
+    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, 1026)]
     while done < limit and (deadline is None or not done or perf_counter() < deadline):
         done += 1
-        if done >= len(inv_sqrt):  # (a timed search: no visit count exceeds the playouts done)
+        if done >= len(inv_sqrt):  # no visit count exceeds the playouts done
             inv_sqrt.extend([1 / sqrt(i) for i in range(len(inv_sqrt), 2 * len(inv_sqrt))])
         node = root
         path = [root]
@@ -370,8 +466,8 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
         while True:
             if node.terminal:
                 if tracing:
-                    add(_new(Event, ("expand", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, None, None, None, None,
-                                     node.state, (done, False, None), names)))
+                    add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
+                                     None, node.state, (done, False, None), names)))
                 break
             children = node.children
             if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
@@ -384,6 +480,8 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                         node.kids = tuple([k.id for k in children])
                 else:
                     node.pending = successors(node.state)
+                    if not node.pending:
+                        raise no_moves_error("mcts", f"state {node.state!r}")
                     children = node.children = []
             if node.probs is not None:  # a chance node: the outcome is drawn
                 r = random()
@@ -398,16 +496,16 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                     added += 1
                     child.added = added
                     if tracing:
-                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
-                                         None, None, child.state, (done, True, CHANCE), names)))
+                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move),
+                                         None, None, None, child.state, (done, True, CHANCE), names)))
                     node = child
                     break
                 if tracing:
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 2, CHANCE, node.visits, None,
-                                     None, node.state, (done, child.id, node.kids,
-                                                        tuple([k.visits for k in children]),
-                                                        tuple([k.total for k in children]), probs), names)))
+                    add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
+                                     None, None, node.state,
+                                     (done, child.id, node.kids, tuple([k.visits for k in children]),
+                                      tuple([k.total for k in children]), probs), names)))
                 node = child
                 continue
             tried = len(children)
@@ -421,8 +519,8 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                 child.added = added
                 path.append(child)
                 if tracing:
-                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None, None,
-                                     None, child.state, (done, True, node.player), names)))
+                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
+                                     None, None, child.state, (done, True, node.player), names)))
                 node = child
                 break
             if tracing and node.kids is None:
@@ -444,58 +542,89 @@ def _search(game, state, playouts, seconds, c, rng, tracing, is_tree, names, kee
                     if score > best_score:
                         best, best_score = child, score
             if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                add(_new(Event, ("select", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, node.visits, None,
-                                 None, node.state, (done, best.id, node.kids, tuple([k.visits for k in children]),
-                                                    tuple([k.total for k in children]), c), names)))
+                add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
+                                 None, None, node.state,
+                                 (done, best.id, node.kids, tuple([k.visits for k in children]),
+                                  tuple([k.total for k in children]), c), names)))
             node = best
             path.append(node)
         depth = len(path)
-        positions += depth
         if depth > deepest:
             deepest = depth
-        # 3. Playout: random moves (chance outcomes by their probability) to the end.
+        # 3. Playout: random moves (chance outcomes by their probability) to the end, at most
+        # MAX_PLIES below the start (a game that never ends is an error, not a hang).
         s = node.state
-        if tracing:
-            walk = []
-            while not is_terminal(s):
-                kids = successors(s)
-                if to_move(s) == CHANCE:
-                    m, s = _draw(chances(s), kids, random)
-                else:
-                    m, s = kids[int(random() * len(kids))]
-                walk.append(m)
-            positions += len(walk)
-        elif may_draw:
-            while not is_terminal(s):
-                kids = successors(s)
-                if to_move(s) == CHANCE:
-                    m, s = _draw(chances(s), kids, random)
-                else:
+        ply = depth - 1
+        kids = None
+        try:
+            if tracing:
+                walk = []
+                while not is_terminal(s):
+                    ply += 1
+                    if ply > MAX_PLIES:
+                        _endless(s)
+                    kids = successors(s)
+                    if to_move(s) == CHANCE:
+                        m, s = _draw(chances(s), kids, random)
+                    else:
+                        m, s = kids[int(random() * len(kids))]
+                    walk.append(m)
+            elif may_draw:
+                while not is_terminal(s):
+                    ply += 1
+                    if ply > MAX_PLIES:
+                        _endless(s)
+                    kids = successors(s)
+                    if to_move(s) == CHANCE:
+                        m, s = _draw(chances(s), kids, random)
+                    else:
+                        s = kids[int(random() * len(kids))][1]
+            else:  # no chance anywhere: the plainest loop (most of the time goes here)
+                while not is_terminal(s):
+                    ply += 1
+                    if ply > MAX_PLIES:
+                        _endless(s)
+                    kids = successors(s)
                     s = kids[int(random() * len(kids))][1]
-                positions += 1
-        else:  # no chance anywhere: the plainest loop (most of the time goes here)
-            while not is_terminal(s):
-                kids = successors(s)
-                s = kids[int(random() * len(kids))][1]
-                positions += 1
+        except IndexError:
+            if kids is not None and not len(kids):  # a state that goes on without moves
+                raise no_moves_error("mcts", f"state {s!r}") from None
+            raise
+        positions += ply + 1  # the path's nodes and the playout's
         result = utility(s)
-        try:  # NaN, +-inf or no number at all would poison every average above
-            if not -inf < result < inf:
-                _bad_result(result, s)
-        except TypeError:
-            _bad_result(result, s)
+        cls = result.__class__
+        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
+            result = _usable_result(result, s)  # a numpy number as a float; else an error
+            huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         # 4. Backup: every node on the path counts the visit and the result (for MAX).
         for n in path:
             n.visits += 1
             n.total += result
         if tracing:
             walk = tuple(walk)
-            add(_new(Event, ("playout", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
-                             s, (done, walk if is_tree else None, walk), names)))
+            add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                             None, s, (done, walk if is_tree else None, walk), names)))
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            add(_new(Event, ("backup", node.id, (node.parent.id if node.parent is not None else None), len(path) - 1, node.player, result, None, None,
-                             node.state, (done, rows), names)))
+            add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                             None, node.state, (done, rows), names)))
+    if huge:
+        _refuse_overflow(root)
     return root, events, positions, done, added, deepest - 1
+
+
+def _id(node):
+    """The trace id of a node (None for the root's parent)."""
+    return None if node is None else node.id
+
+
+def _endless(state):
+    """Raise the ValueError of a playout that found no end within MAX_PLIES."""
+    raise ValueError(
+        f"mcts: a playout went {MAX_PLIES:,} plies below the start without the game ending (is_terminal "
+        f"never returned True; the last state: {reprlib.repr(state)}): MCTS plays every playout to the end "
+        f"of the game, so a game must end within {MAX_PLIES:,} plies; for a longer game search with a depth "
+        "limit and an evaluation (gt.alphabeta(..., depth=...))"
+    )
 
 
 def _has_chance(game, is_tree):
@@ -524,19 +653,25 @@ def _player(to_move, state):
 def _children(node, successors, is_terminal, is_tree, ids):
     nid = node.id
     if not ids:
-        return [_Node(child, move, node, is_terminal(child), None, None) for move, child in successors(node.state)]
+        return [_Node(child, move, node, is_terminal(child), None, None)
+                for move, child in successors(node.state)]
     if is_tree:
-        return [_Node(child, move, node, is_terminal(child), None, child) for move, child in successors(node.state)]
+        return [_Node(child, move, node, is_terminal(child), None, child)
+                for move, child in successors(node.state)]
     return [_Node(child, move, node, is_terminal(child), None, nid + (move,))
             for move, child in successors(node.state)]
 
 
 def _cumulative(node, chances):
+    """A chance node's cumulative probabilities in child order (the last possible outcome at 1.0)."""
     probs = dict(chances(node.state))
     total, cum = 0.0, []
     for child in node.children:
         total += probs[child.move]
         cum.append(total)
+    last = max(i for i, child in enumerate(node.children) if probs[child.move] > 0)
+    for i in range(last, len(cum)):  # rounding never draws an impossible outcome
+        cum[i] = 1.0
     return cum
 
 
@@ -548,18 +683,36 @@ def _draw(outcomes, kids, random):
     last = None
     for m, p in outcomes:
         total += p
-        last = m
+        if p > 0:
+            last = m
         if r < total:
             return m, by_move[m]
     return last, by_move[last]
 
 
-def _bad_result(result, state):
-    """Raise the ValueError of a playout whose result MCTS cannot average."""
-    error = ValueError if isinstance(result, (int, float)) and not isinstance(result, bool) else TypeError
+def _checked(chances, successors):
+    """``chances`` of a game not known to the package, checked at every call (see check_chances)."""
+    def checked(state):
+        moves = [m for m, _ in successors(state)]
+        if not moves:
+            raise no_moves_error("mcts", f"chance state {state!r}")
+        return list(check_chances(chances(state), moves, f"mcts: chance state {state!r}").items())
+
+    return checked
+
+
+def _usable_result(result, state):
+    """A playout's result as a finite float (a numpy number ...), or raise naming it and the state."""
+    problem = number_problem(result)
+    if problem is None:
+        value = float(result)
+        if -math.inf < value < math.inf:
+            return value
+        problem = ValueError, repr(result)
+    error, text = problem
     raise error(
         f"MCTS averages the results of its playouts, so utility must return a finite number; "
-        f"it returned {reprlib.repr(result)} for state {state!r}"
+        f"it returned {text} for state {reprlib.repr(state)}"
     )
 
 
@@ -577,7 +730,7 @@ class MCTSAgent(Agent):
         UCB1's exploration constant (results are +1 / 0 / -1).
     seed : int, optional
         Seed of the random playouts (each move's search draws its seed from
-        the agent's seeded generator).
+        the agent's seeded generator); a numpy integer too.
     name : str, default "mcts"
 
     Attributes
@@ -591,6 +744,16 @@ class MCTSAgent(Agent):
         visited).
     last_nodes : int
         Positions visited in the last search (tree paths and playouts).
+
+    Raises
+    ------
+    ValueError
+        Made with ``playouts``, ``seconds`` or ``c`` that :func:`mcts`
+        refuses (of the wrong type too); asked for a move at a finished or a
+        chance state (chance draws, it does not choose), or in a game
+        :func:`mcts` refuses.
+    TypeError
+        A ``seed`` that is not an int (numpy integers are ints).
 
     Examples
     --------
@@ -616,6 +779,9 @@ class MCTSAgent(Agent):
 
     def choose(self, game, state):
         moves = legal_moves(game, state)
+        if game.to_move(state) == CHANCE:
+            raise ValueError(f"{self.name}: state {state!r} is a chance state: its outcome is drawn by "
+                             "its probability, not chosen by a player")
         result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
                       seed=self.rng.randrange(2**32), trace=False, graph=True)
         by_move = {child.move: (child.visits, child.mean()) for child in result._root.children or ()}

@@ -33,7 +33,7 @@ from time import perf_counter
 from typing import Any, NamedTuple
 
 from .games import CHANCE, MAX
-from .games.protocol import number_problem
+from .games.protocol import check_chances, number_problem
 
 __all__ = ["GameRecord", "Score", "TournamentResult", "tournament"]
 
@@ -357,8 +357,9 @@ def _play(game, index, agents, first, second, dice, nodes, seconds, moves, openi
     while not game.is_terminal(state):
         role = game.to_move(state)
         if role == CHANCE:
-            outcomes, weights = zip(*game.chances(state))
-            move = dice.choices(outcomes, weights)[0]
+            probs = check_chances(game.chances(state), list(game.actions(state)),
+                                  f"tournament: chance state {state!r}")
+            move = dice.choices(list(probs), list(probs.values()))[0]
             state = game.result(state, move)
             played.append(move)
             continue

@@ -323,7 +323,7 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
     A dict makes one node with an explicit player:
 
     * ``{"chance": [sub, sub, ...], "p": [0.5, 0.5]}``: a chance node
-      (``"p"`` optional: uniform);
+      (``"p"`` optional: uniform; a list, tuple or numpy array);
     * ``{"max": [...]}`` or ``{"min": [...]}``: a MAX or MIN node;
     * an optional ``"label"`` key names the node.
 
@@ -386,6 +386,8 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
             if probs is not None:
                 if player != CHANCE:
                     raise ValueError(f"node {node!r}: 'p' (probabilities) is only for chance nodes")
+                if callable(getattr(probs, "tolist", None)):  # a numpy array: its numbers as floats
+                    probs = probs.tolist()
                 if not isinstance(probs, (list, tuple)) or len(probs) != len(children):
                     raise ValueError(
                         f"chance node {node!r}: 'p' must list one probability per child "
@@ -534,6 +536,8 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                 raise TypeError(f"node {name!r}: 'children' must be a list of node names")
             if children:
                 G.nodes[name]["player"] = node.get("player")
+            if callable(getattr(node.get("probs"), "tolist", None)):  # a numpy array: its numbers as floats
+                node = {**node, "probs": node["probs"].tolist()}
             for key in ("probs", "moves"):
                 if key in node and (
                     not isinstance(node[key], (list, tuple)) or len(node[key]) != len(children)

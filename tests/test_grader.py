@@ -367,7 +367,8 @@ def spins(game, state):
 def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by_the_grader():
     from gametrees.exercises.code_checks.harness import CountingTree, CountingTicTacToe
 
-    with Sandbox([("memo", MEMO_ATTEMPTS)], ["repeats", "hidden", "spins"], call_limit=5) as box:
+    # a call limit far above the time 50,000 calls take even on a loaded machine: the budget must stop it
+    with Sandbox([("memo", MEMO_ATTEMPTS)], ["repeats", "hidden", "spins"], call_limit=60) as box:
         game = CountingTree(TEXTBOOK)
         assert box.functions["repeats"](game, game.initial) == 3
         assert len(game.evaluated) == 18  # utility is never answered from the memo: twice per leaf, both seen

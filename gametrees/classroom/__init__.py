@@ -19,6 +19,7 @@ the code, lowest layer first:
 ``autograding``   nbgrader's autograde with the verdicts in its gradebook (needs nbgrader)
 ``grading``       running one notebook for its feedback, points from the verdicts
 ``report``        the class report from the verdicts in the autograded submissions
+``lms``           nbgrader's grades as a file Canvas's or Moodle's gradebook imports (needs nbgrader)
 ``cli``           the command line
 
 They may import the public names of :mod:`gametrees.exercises` and its modules,

@@ -7,6 +7,7 @@ starts, and keeps a student's earlier autograded result when the new run fails.
 May import: :mod:`gametrees.classroom.releases`, :mod:`gametrees.classroom.grading`,
 :mod:`gametrees.classroom.report` and :mod:`gametrees.classroom.course`;
 :mod:`gametrees.classroom.autograding` (which needs nbgrader) inside :func:`main` only.
+``export-grades`` loads :mod:`gametrees.classroom.lms` (which needs nbgrader) inside :func:`main` too.
 """
 
 from __future__ import annotations
@@ -94,6 +95,17 @@ def main(argv=None):
     c.add_argument("--force", action="store_true",
                    help="replace an existing CSV or PNG that no earlier report wrote, or that was changed "
                         "since (without it, only report's own unchanged files are replaced)")
+    # export-grades: grades to an LMS gradebook (gametrees.classroom.lms, nbgrader loaded on use)
+    x = sub.add_parser("export-grades", help="nbgrader's grades as a file a Canvas or Moodle gradebook imports, "
+                                             "or a plain CSV")
+    x.add_argument("course", help="the nbgrader course folder (holding gradebook.db)")
+    x.add_argument("--format", required=True, metavar="canvas|moodle|csv",
+                   help="Canvas's gradebook import CSV, Moodle's grade import CSV, or a plain CSV")
+    x.add_argument("--roster", metavar="FILE", help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
+                                    "lms_id, sis_user_id, login_id, section, email)")
+    x.add_argument("--out", metavar="FILE", help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
+    x.add_argument("--force", action="store_true", help="replace --out if it exists (never the gradebook "
+                                                        "or the roster)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help (0) or one line of argparse's (2)
@@ -130,6 +142,14 @@ def main(argv=None):
         if args.command == "report":
             print(class_report(args.course, args.assignment, out=args.out, chart=not args.no_chart,
                                force=args.force))
+            return 0
+        if args.command == "export-grades":
+            from .lms import export_grades
+
+            done = export_grades(args.course, args.format, roster=args.roster, out=args.out, force=args.force)
+            for note in done.notes:
+                print(f"note: {note}", file=sys.stderr)
+            print(done)
             return 0
         report = grade(args.notebook, student=args.student, save=args.save, force=args.force)
     except (ValueError, TypeError, OSError) as exc:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,28 @@ def sandbox_env(scratch):
         if key in os.environ:
             env[key] = os.environ[key]
     return env
+
+
+def read_back(path, limit=MAX_NOTEBOOK):
+    """The text of a file the sandbox wrote, read as untrusted: a regular file (not a link, a named pipe or a
+    device, which could make the read wait for ever or reach past the scratch folder), at most ``limit`` bytes.
+
+    Raises OSError or ValueError otherwise.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path} is not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"{path} is larger than {limit} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"{path} is larger than {limit} bytes")
+    return data.decode("utf-8")
 
 
 def _error(text):
@@ -179,9 +202,7 @@ class SandboxedExecute(Execute):
             executed = None
             if stopped is None:
                 try:
-                    if out.is_symlink() or out.stat().st_size > MAX_NOTEBOOK:
-                        raise ValueError("too large")
-                    executed = json.loads(out.read_text(encoding="utf-8"))
+                    executed = json.loads(read_back(out))
                 except (OSError, ValueError, RecursionError):
                     stopped = "the executed notebook could not be read back"
             for cell in nb.cells:

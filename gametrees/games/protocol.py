@@ -21,6 +21,7 @@ __all__ = [
     "MIN",
     "Game",
     "as_int",
+    "check_chances",
     "check_tuple_state",
     "int_at_least",
     "number_problem",
@@ -127,6 +128,69 @@ def number_problem(value):
     except OverflowError:
         return ValueError, "a number too large for a float"
     return None
+
+
+#: How far from 1 the probabilities of a chance state may sum (float rounding, float32 numbers).
+PROBABILITY_TOLERANCE = 1e-6
+
+
+def check_chances(outcomes, moves, where):
+    """The probabilities a chance state's :meth:`Game.chances` gave, checked: ``{move: float}``.
+
+    ``outcomes`` is what ``chances`` returned, ``(outcome, probability)``
+    pairs; ``moves`` the state's moves (its outcomes). Every move needs one
+    probability: a real number (numpy numbers too, not a bool) between 0 and
+    1, not NaN; no outcome that is not a move, none twice; together they sum
+    to 1 (within :data:`PROBABILITY_TOLERANCE`). The answer lists the
+    probabilities in ``moves`` order. ``where`` names the state in the
+    messages ("chance state 'r'").
+
+    >>> check_chances([("a", 0.25), ("b", 0.75)], ["a", "b"], "chance state 0")
+    {'a': 0.25, 'b': 0.75}
+    >>> check_chances([("a", 0.6), ("b", 0.5)], ["a", "b"], "chance state 0")
+    Traceback (most recent call last):
+    ...
+    ValueError: chance state 0: the probabilities of its outcomes sum to 1.1, expected 1
+    """
+    try:
+        pairs = list(outcomes)
+    except TypeError:
+        raise TypeError(f"{where}: chances() must return a list of (outcome, probability) pairs, "
+                        f"got {reprlib.repr(outcomes)}") from None
+    index = {m: i for i, m in enumerate(moves)}
+    probs = [None] * len(moves)
+    for pair in pairs:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"{where}: chances() must return (outcome, probability) pairs, "
+                            f"got the item {reprlib.repr(pair)}")
+        move, p = pair
+        try:
+            i = index.get(move)
+        except TypeError:  # an unhashable outcome is not one of the moves
+            i = None
+        if i is None:
+            raise ValueError(f"{where}: chances() gives the outcome {move!r}, which is not one of its "
+                             f"outcomes (its moves: {reprlib.repr(list(moves))})")
+        if probs[i] is not None:
+            raise ValueError(f"{where}: chances() gives the outcome {move!r} twice")
+        problem = number_problem(p)
+        if problem is not None:
+            error, text = problem
+            raise error(f"{where}: the probability of outcome {move!r} is {text}: expected a number "
+                        "between 0 and 1")
+        p = float(p)
+        if not 0 <= p <= 1:
+            raise ValueError(f"{where}: the probability of outcome {move!r} is {p:g}: expected 0 <= p <= 1")
+        probs[i] = p
+    if None in probs:
+        missing = next(m for m, p in zip(moves, probs) if p is None)
+        raise ValueError(f"{where}: chances() gives no probability for the outcome {missing!r} (its "
+                         f"outcomes: {reprlib.repr(list(moves))}); list every outcome, with probability "
+                         "0 if it cannot happen")
+    total = math.fsum(probs)
+    if not abs(total - 1) <= PROBABILITY_TOLERANCE:
+        raise ValueError(f"{where}: the probabilities of its outcomes sum to {total:g}, expected 1")
+    return dict(zip(moves, probs))
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
+from ..games.protocol import check_chances
 from ..trace import Event
 from ..trees import MAX_PLIES
 from .engine import (
@@ -44,6 +45,7 @@ def _make_backed_up(with_chance):
         is_terminal, utility, to_move = game.is_terminal, setup.utility, game.to_move
         succ = game.successors
         chances = game.chances
+        check = setup.check_chances
         evaluate = setup.evaluate
         max_depth = NO_LIMIT if depth is None else depth
         # A search without a depth limit stores values that hold at any depth:
@@ -125,7 +127,11 @@ def _make_backed_up(with_chance):
                         add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
                                          (cid, v, improved, False), names)))
             elif player == CHANCE and with_chance:
-                probs = dict(chances(state))
+                if check:
+                    probs = check_chances(chances(state), [m for m, _ in kids],
+                                          f"{setup.name}: chance {setup.where(state)}")
+                else:
+                    probs = dict(chances(state))
                 best = 0.0
                 for m, c in kids:
                     cid = (c if is_tree else node + (m,)) if tracing else None
@@ -204,7 +210,17 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     """Expectimax: MAX and MIN nodes as in minimax, chance nodes average.
 
     A chance node's value is the sum over its outcomes of probability times
-    value. Without chance nodes it equals :func:`minimax`.
+    value. Without chance nodes it equals :func:`minimax`. At a chance start
+    the move is ``None`` (the outcome is drawn, not chosen).
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`minimax`; and a game's ``chances`` that are not a
+        probability distribution over the state's moves (a probability that
+        is negative, NaN or not a number, an outcome missing, unknown or
+        given twice, a sum other than 1), naming the state and the outcome
+        (:func:`gametrees.games.protocol.check_chances`).
 
     Examples
     --------

@@ -24,7 +24,7 @@ import sys
 from time import perf_counter
 from typing import NamedTuple
 
-from ..games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Nim, TicTacToe
+from ..games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Nim, Pig, TicTacToe
 from ..games.protocol import number_problem
 from ..trace import annotate
 from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
@@ -32,8 +32,8 @@ from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 __all__ = [
     "EXACT", "FLOAT_MAX", "INF", "LOWER", "NO_LIMIT", "START_NAME", "UPPER",
     "PositionNames", "SearchResult", "SearchSetup", "SearchTimeout", "TableSection",
-    "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "no_moves", "run_search",
-    "too_deep",
+    "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "no_moves", "no_moves_error",
+    "run_search", "too_deep", "trusts_chances",
 ]
 
 INF = math.inf
@@ -163,6 +163,17 @@ class _Same:
 #: The games whose utility is known to return usable numbers (not checked again).
 _CHECKED_UTILITIES = frozenset(
     cls.utility for cls in (TicTacToe, Nim, ConnectFour, DiceGame, TreeGame))
+#: The games whose chances are known to be a probability distribution over the moves.
+_CHECKED_CHANCES = frozenset(cls.chances for cls in (DiceGame, Pig, TreeGame))
+
+
+def trusts_chances(game) -> bool:
+    """Are ``game``'s chances the package's own (a tree's are checked when its TreeGame is made)?
+
+    The searches check the chances of any other game at every chance state
+    (:func:`gametrees.games.protocol.check_chances`).
+    """
+    return getattr(type(game), "chances", None) in _CHECKED_CHANCES
 
 
 class SearchSetup:
@@ -203,6 +214,9 @@ class SearchSetup:
         if getattr(type(game), "utility", None) not in _CHECKED_UTILITIES:
             utility = _checked_utility(self, utility)
         self.utility = utility
+        # Chances are checked (sum 1, none negative, every outcome named) unless they are the
+        # package's own (a tree's are checked when its TreeGame is made).
+        self.check_chances = not trusts_chances(game)
         if self.is_tree and name != "expectimax":
             chance = next((n for n, p in game.players.items() if p == CHANCE), None)
             if chance is not None:
@@ -509,8 +523,13 @@ def no_moves(setup, state):
     ``is_terminal`` must say it is over.
     """
     where = f"node {state!r} ({setup.game.label(state)})" if setup.is_tree else f"state {state!r}"
-    raise ValueError(
-        f"{setup.name}: {where} is not terminal (is_terminal returned False) but has no moves "
+    raise no_moves_error(setup.name, where)
+
+
+def no_moves_error(name, where):
+    """The ValueError of :func:`no_moves` for the search ``name`` at ``where`` ("state 3")."""
+    return ValueError(
+        f"{name}: {where} is not terminal (is_terminal returned False) but has no moves "
         "(actions returned none): a state without moves must be terminal, with a utility"
     )
 
