@@ -1061,8 +1061,10 @@ def grader_account():
             subprocess.run(["userdel", name], check=False, timeout=60)
 
 
-def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built, grader_account):
-    students = ["victim", "g-rewrite", "g-tmpfs"]  # no cgroup for this account: rlimits only
+@pytest.fixture(scope="module")
+def unpriv(built, grader_account):
+    """Three submissions graded by an unprivileged account (no cgroup for it: rlimits only)."""
+    students = ["victim", "g-rewrite", "g-tmpfs"]
     # Not under pytest's tmp folder: other pytest runs close it again (mode 700) while this one runs.
     run = Path(tempfile.mkdtemp(prefix="gametrees-unpriv-")) / "run"
     os.chown(run.parent, grader_account.pw_uid, grader_account.pw_gid)
@@ -1072,16 +1074,23 @@ def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(built,
         for p in opened:
             p.chmod(stat.S_IMODE(modes[p]) | stat.S_IXOTH)
         got = grade_run(built, run, students, isolation=True, user=grader_account)
-        said = outputs(run, "g-rewrite")  # what the attackers' kernels printed
-        filled = outputs(run, "g-tmpfs")
+        got["said"] = {s: outputs(run, s) for s in students}  # what the kernels printed
     finally:
         for p, mode in modes.items():
             p.chmod(stat.S_IMODE(mode))
         _cleanup(run)
         shutil.rmtree(run.parent, ignore_errors=True)
-    assert got["code"] == 0, _summary(got)
-    assert got["grades"]["victim"] == (FULL, False), _summary(got)
-    assert "found 0 notebooks of victim" in said, said
-    assert "tmpfs held 4096 MB" not in filled, filled[-400:]  # memory in the sandbox's /tmp counts too
-    assert got["after"]["submitted"] == got["before"]["submitted"]
-    assert got["canaries"] == [] and got["left"] == [], _summary(got)
+    return got
+
+
+def test_an_unprivileged_grader_keeps_honest_marks_and_contains_an_attack(unpriv):
+    assert unpriv["code"] == 0, _summary(unpriv)
+    assert unpriv["grades"]["victim"] == (FULL, False), _summary(unpriv)
+    assert "found 0 notebooks of victim" in unpriv["said"]["g-rewrite"], unpriv["said"]["g-rewrite"]
+    assert unpriv["after"]["submitted"] == unpriv["before"]["submitted"]
+    assert unpriv["canaries"] == [] and unpriv["left"] == [], _summary(unpriv)
+
+
+def test_an_unprivileged_graders_sandbox_counts_its_tmp_in_the_memory_limit(unpriv):
+    filled = unpriv["said"]["g-tmpfs"]
+    assert "tmpfs held 4096 MB" not in filled, filled[-400:]
