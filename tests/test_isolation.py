@@ -33,7 +33,7 @@ itself full marks in ``gradebook.db`` once grading is done), ``g-killer``
 running), ``g-membomb`` and ``g-forkbomb`` (isolation only, and bounded), ``g-sleep``
 (sleeps in every call and in a cell), ``g-forge`` (writes a protocol line to
 the grader's channel), three ways to fill what a sandbox shares with the
-machine: ``g-stderr`` (1 GB on the kernel's stderr, which the grader reads),
+machine: ``g-stderr`` (512 MB on the kernel's stderr, which the grader reads),
 ``g-tmpfs`` and ``g-disk`` (4 GB of files under the file-size limit, in the
 sandbox's ``/tmp`` and in its folder), and ``g-fifo`` (the executed notebook
 the grader reads back made a named pipe). A root kernel without walls also
@@ -277,11 +277,11 @@ if os.getpid() != root:
     os._exit(0)
 print("fork bomb: %d processes, fork refused: %s" % (count(), "yes" if shared[8] else "no"))
 ''',
-    # Written to the kernel's stderr, which reaches the grader (1 GB in 1 MB writes).
+    # Written to the kernel's stderr, which reaches the grader (512 MB in 1 MB writes).
     "g-stderr": '''chunk = b"e" * (1 << 20)
-for _ in range(1024):
+for _ in range(512):
     os.write(2, chunk)
-print("wrote 1024 MB to stderr")
+print("wrote 512 MB to stderr")
 ''',
     # Files of 32 MB (under the file-size limit) up to 4 GB: in the sandbox's /tmp (memory), its folder.
     "g-tmpfs": '''made = 0
@@ -932,7 +932,8 @@ def test_a_sleeper_costs_at_most_its_own_limits(iso):
 
 
 def test_what_the_kernel_writes_to_stderr_never_fills_the_grader(iso):
-    assert iso["grader_mb"] < 900, (iso["grader_mb"], outputs(iso["run"], "g-stderr")[-300:])
+    # A grading process holds about 300 MB (nbgrader, nbformat, gametrees); the kernel wrote 512 MB.
+    assert iso["grader_mb"] < 600, (iso["grader_mb"], outputs(iso["run"], "g-stderr")[-300:])
 
 
 def test_files_in_the_sandbox_are_held_by_its_limits(iso):
