@@ -188,6 +188,11 @@ class CodeQuestion:
         self.declaration, self.student = declaration, student
         self.__name__ = declaration.check
 
+    @property
+    def options(self):
+        """The options the check runs with for this student (``variant`` and each listed option's entry)."""
+        return self.declaration.options(self.student)
+
     def __call__(self, fn, **more):
         return _checker(self.declaration.check)(fn, **{**self.declaration.options(self.student), **more})
 

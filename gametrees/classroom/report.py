@@ -49,7 +49,7 @@ class ClassReport:
         One per grade cell, in notebook order: ``grade_id``, ``points``, ``students``, ``right``,
         ``mean`` (points), ``misconceptions`` (``[(tag, count), ...]``, most common first),
         ``flagged`` and ``errors`` (students), ``unanswered`` (count), ``checks`` (checks while working,
-        summed over the class).
+        summed over the class), ``variants`` (how many different per-student variants it had).
     rows : list of dict
         One per student and question (what the CSV holds).
     flagged : dict
@@ -79,6 +79,10 @@ class ClassReport:
             for tag, count in q["misconceptions"]:
                 title = getattr(CATALOGUE.get(tag), "title", "")
                 lines.append(f"    {tag}{f' ({title})' if title else ''}: {count} of {q['students']}")
+            if q.get("variants"):
+                lines.append(f"    a variant per student ({q['variants']} different; each student's in the CSV): "
+                             + ", ".join(f"{r['student']} {r['variant']}" for r in self.rows
+                                         if r["question"] == q["grade_id"] and r["variant"])[:400])
             if q["unanswered"]:
                 lines.append(f"    not answered: {q['unanswered']}")
             if q["errors"]:
@@ -255,15 +259,16 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             v = verdicts.get(gid)
             if v is not None and v.get("decided"):
                 got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
-                flags, errors = list(v["flags"]), list(v["errors"])
+                flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
             else:
                 got, error, _ = earned(cell.get("outputs", []), points)
                 status, tags, flags = "undecided", [], ["not decided outside the kernel"]
                 errors = [f"the check raised {error}"] if error else []
+                variant = ""
             rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
                          "earned": got, "right": got == points, "status": status, "misconceptions": tags,
                          "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
-                         "checks": _checks_while_working(meta, gid)})
+                         "checks": _checks_while_working(meta, gid), "variant": variant})
             if flags or notebook_flags:
                 flagged.setdefault(student, list(notebook_flags))
                 flagged[student] += [f"{gid}: {f}" for f in flags]
@@ -279,6 +284,7 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             "errors": sorted({r["student"] for r in mine if r["errors"]}),
             "unanswered": sum(r["status"] == "unanswered" for r in mine),
             "checks": sum(r["checks"] for r in mine),
+            "variants": len({r["variant"] for r in mine if r["variant"]}),
         })
     report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
     report.unsafe = sorted(set(unsafe))
@@ -288,11 +294,11 @@ def class_report(course, assignment, out=None, chart=True, force=False):
     text = io.StringIO(newline="")
     w = csv.writer(text)
     w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
-                "notebook flags", "checks while working"])
+                "notebook flags", "checks while working", "variant"])
     for r in rows:
         w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
                     "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
-                    "; ".join(r["notebook_flags"]), r["checks"]])
+                    "; ".join(r["notebook_flags"]), r["checks"], r["variant"]])
     _write(report.csv, text.getvalue().encode("utf-8"))
     if chart:
         report.chart = _chart(report, folder / f"{assignment}_report.png")
