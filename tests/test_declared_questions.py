@@ -11,6 +11,7 @@ real exchange and ``python -m gametrees.assignments autograde`` (module fixture 
 * ``mallory`` replaces ``ga.check_answer`` and ``ga.check_code`` in her kernel, with wrong answers.
 """
 
+import html as html_lib
 import json
 import os
 import re
@@ -310,7 +311,8 @@ def test_a_wrong_submission_gets_nothing_for_them_and_its_feedback_holds_no_answ
     v, nb = verdicts(course, bob)
     assert v["a2-q6-check"]["status"] == "wrong" and "tie-rule" in v["a2-q7-check"]["tags"]
     cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "a2-q6-check")
-    shown = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
+    shown = html_lib.unescape(re.sub(r"<[^>]+>", " ", "".join(str(o.get("data", {}).get("text/html", ""))
+                                                              for o in cell.outputs)))
     solution = declaration("a2-q6-tree").exercise(bob).solution()
     assert "Visiting order" in shown and repr(solution) not in shown and ", ".join(solution) not in shown
     html = (course["root"] / "feedback" / bob / "A2" / "A2_alpha_beta.html").read_text(encoding="utf-8")

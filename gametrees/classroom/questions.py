@@ -40,11 +40,11 @@ class Question:
     student's question is (None for the same for everyone).
     """
 
-    def __init__(self, grade_id, kind, function, check, exercise=None, declaration=None, variant=None,
+    def __init__(self, grade_id, kind, function, check, exercise=None, declaration=None, described=None,
                  **options):
         self.grade_id, self.kind, self.function, self.check = grade_id, kind, function, check
         self.exercise, self.options = exercise, options
-        self.declaration, self.variant = declaration, variant
+        self.declaration, self.variant = declaration, described
 
     def for_student(self, student):
         """This question as ``student`` is asked it: a declared code check's options from their variant."""
@@ -54,7 +54,7 @@ class Question:
         if self.declaration.kind == "code":
             options.update(self.declaration.options(student))
         return Question(self.grade_id, self.kind, self.function, self.check, self.exercise,
-                        variant=self.declaration.describe(student), **options)
+                        described=self.declaration.describe(student), **options)
 
     def matches(self, source):
         """Whether a grade cell's source is this question's check (spacing aside)."""

@@ -80,9 +80,10 @@ class ClassReport:
                 title = getattr(CATALOGUE.get(tag), "title", "")
                 lines.append(f"    {tag}{f' ({title})' if title else ''}: {count} of {q['students']}")
             if q.get("variants"):
+                shown = [f"{r['student']}: {r['variant']}" for r in self.rows
+                         if r["question"] == q["grade_id"] and r["variant"]]
                 lines.append(f"    a variant per student ({q['variants']} different; each student's in the CSV): "
-                             + ", ".join(f"{r['student']} {r['variant']}" for r in self.rows
-                                         if r["question"] == q["grade_id"] and r["variant"])[:400])
+                             + "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else ""))
             if q["unanswered"]:
                 lines.append(f"    not answered: {q['unanswered']}")
             if q["errors"]:
