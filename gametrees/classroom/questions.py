@@ -1,4 +1,4 @@
-"""What each graded cell of the three assignments asks: :data:`ASSIGNMENTS`, :func:`assignment_of`, :func:`exercises_for`.
+"""What each graded cell asks: :data:`ASSIGNMENTS`, :func:`assignment_in`, :func:`assignment_of`, :func:`exercises_for`.
 
 The grader decides a grade cell's points from this table, never from what the
 cell printed in the student's kernel. Each :class:`Question` names the answer
@@ -8,7 +8,8 @@ function run in the child interpreter and checked by a checker) or
 ``"evaluation"`` / ``"tournament"`` (A3). ``check`` is the source of the grade
 cell as released.
 
-An instructor's own questions are declared in the notebook
+The code questions of A1 and A2 (each checked on the student's own trees), and an
+instructor's own questions, are declared in the notebook
 (:mod:`gametrees.classroom.declarations`): :func:`assignment_in` reads the
 notebook's read-only cells and grade cells as data and adds a :class:`Question`
 for every grade cell of the declared form (``ga.score(ga.check_answer(mine,
@@ -101,12 +102,7 @@ ASSIGNMENTS = {
                  exercise="tree1"),
         Question("a1-q2-check", "answer", "best_move_at_root",
                  "ga.score(ga.check_answer(tree2, best_move_at_root), 1)", exercise="tree2"),
-        Question("a1-q3-check", "code", "minimax_value",
-                 "ga.score(ga.check_code(gt.exercises.check_minimax, minimax_value), 4)", checker="check_minimax"),
-        Question("a1-q4-check", "code", "best_move",
-                 "ga.score(ga.check_code(ga.check_best_move, best_move, uses=minimax_value), 2)",
-                 checker="check_best_move", uses="minimax_value"),
-    ], prelude="import math\n"),
+    ], prelude="import math\n"),  # q3, q4: declared in the notebook (each student's own trees)
     "A2": Assignment("A2", "A2_alpha_beta", _a2, [
         Question("a2-q1-check", "answer", "pruned_leaves", "ga.score(ga.check_answer(pruning, pruned_leaves), 2)",
                  exercise="pruning"),
@@ -114,13 +110,7 @@ ASSIGNMENTS = {
                  "ga.score(ga.check_answer(returned, returned_values), 2)", exercise="returned"),
         Question("a2-q3-check", "answer", "window_when_it_returns",
                  "ga.score(ga.check_answer(window, window_when_it_returns), 1)", exercise="window"),
-        Question("a2-q4-check", "code", "alphabeta_value",
-                 "ga.score(ga.check_code(gt.exercises.check_alphabeta, alphabeta_value), 4)",
-                 checker="check_alphabeta"),
-        Question("a2-q5-check", "code", "alphabeta_best_move",
-                 "ga.score(ga.check_code(ga.check_best_move, alphabeta_best_move, alphabeta=True, "
-                 "uses=alphabeta_value), 2)", checker="check_best_move", alphabeta=True, uses="alphabeta_value"),
-    ], prelude="import math\n"),
+    ], prelude="import math\n"),  # q4, q5: declared in the notebook (each student's own trees)
     "A3": Assignment("A3", "A3_connect_four_evaluation", _a3, [
         Question("a3-check-positions", "evaluation", "evaluate",
                  "ga.score(ga.check_connect4_evaluation(evaluate), 2)"),
