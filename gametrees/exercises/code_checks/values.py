@@ -365,7 +365,8 @@ def check_expectimax(fn, *, variant=None):
     if problem:
         return Feedback("check_expectimax: your function could not be called.", [("bad", problem, None)])
     rep, printed = Report(), Printed()
-    passed, total, failures = _run_suite(fn, expectimax_groups(checked_variant(variant)), rep, printed, 1e-6, expectimax)
+    groups = expectimax_groups(checked_variant(variant))
+    passed, total, failures = _run_suite(fn, groups, rep, printed, 1e-6, expectimax)
     G, _ = report_smallest(rep, fn, failures, printed, 1e-6)
     printed_note(rep, printed)
     fb = checker_feedback("check_expectimax", rep, passed, total)
