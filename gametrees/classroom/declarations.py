@@ -251,7 +251,8 @@ def question(kind, **settings):
 # ============================================================================
 
 
-def _dotted(node):
+def dotted(node):
+    """``"ga.question"`` for the expression ``ga.question`` (names and attributes only), else ``""``."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -274,7 +275,7 @@ def calls(source):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             assigned[id(node.value)] = node.targets[0].id
     return [(node, assigned.get(id(node))) for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and _dotted(node.func) == CALL]
+            if isinstance(node, ast.Call) and dotted(node.func) == CALL]
 
 
 def read(node, name):

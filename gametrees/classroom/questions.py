@@ -160,19 +160,8 @@ def exercises_for(key, student):
 # ============================================================================
 
 
-def _dotted(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
 def _call(node, name):
-    return isinstance(node, ast.Call) and _dotted(node.func) == name
+    return isinstance(node, ast.Call) and _declarations.dotted(node.func) == name
 
 
 def declarations_in(cells):
@@ -263,7 +252,7 @@ def declared_question(grade_id, source, declared):
                              f"({check.id} = {_declarations.CALL}(\"code\", ...)), not in ga.check_code")
         return Question(grade_id, "code", function, source, declaration=declaration, checker=declaration.check,
                         **extra)
-    dotted = _dotted(check)
+    dotted = _declarations.dotted(check)
     name = dotted.rpartition(".")[2]
     if dotted not in (f"gt.exercises.{name}", "ga.check_best_move"):
         return None
