@@ -120,17 +120,28 @@ def _submissions(course, assignment):
     return found
 
 
-def _checks_while_working(meta, grade_id):
-    """How many times the question was checked in the student's kernel before submitting (0 if unknown)."""
+def _checks_while_working(meta, grade_id, counted=None):
+    """How many times the question was checked in the student's kernel before submitting (0 if unknown);
+    ``counted``: what the verdict says the kernel counted it under (a declared question's exercise or check).
+
+    Examples
+    --------
+    >>> meta = {"counts_submitted": {"order:seed='jdoe/A2/q6':medium#1": {"checks": 3},
+    ...                              "pruning:seed='jdoe/A2':medium#2": {"checks": 2}}}
+    >>> _checks_while_working(meta, "a2-q6-check", "order:seed='jdoe/A2/q6':medium")
+    3
+    >>> _checks_while_working(meta, "a2-q1-check"), _checks_while_working(meta, "mine")
+    (2, 0)
+    """
     counts = meta.get("counts_submitted") or {}
     q = grade_id.split("-")
     want = {"a1-q1": "values", "a1-q2": "best_move", "a2-q1": "pruning", "a2-q2": "values", "a2-q3": "window",
             "a1-q3": "check_minimax", "a1-q4": "check_best_move", "a2-q4": "check_alphabeta",
-            "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2]))
+            "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2])) or counted
     if want is None:
         return 0
     return sum(v.get("checks", 0) for k, v in counts.items()
-               if isinstance(v, dict) and (k == want or k.startswith(want + ":")))
+               if isinstance(v, dict) and (k == want or k.startswith(want + ":") or k.split("#")[0] == want))
 
 
 def _target(out, course):
@@ -261,15 +272,16 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             if v is not None and v.get("decided"):
                 got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
                 flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
+                counted = v.get("counted")
             else:
                 got, error, _ = earned(cell.get("outputs", []), points)
                 status, tags, flags = "undecided", [], ["not decided outside the kernel"]
                 errors = [f"the check raised {error}"] if error else []
-                variant = ""
+                variant, counted = "", None
             rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
                          "earned": got, "right": got == points, "status": status, "misconceptions": tags,
                          "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
-                         "checks": _checks_while_working(meta, gid), "variant": variant})
+                         "checks": _checks_while_working(meta, gid, counted), "variant": variant})
             if flags or notebook_flags:
                 flagged.setdefault(student, list(notebook_flags))
                 flagged[student] += [f"{gid}: {f}" for f in flags]

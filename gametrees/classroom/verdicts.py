@@ -111,6 +111,7 @@ class Verdict:
         self.grade_id, self.points, self.decided = grade_id, float(points), decided
         self.feedback, self.flags, self.errors, self.kernel = feedback, list(flags), list(errors), kernel
         self.question = question
+        self.counted = None  # what the kernel's counts name the question by (its exercise's key, or its check)
         self.earned = self.points if (feedback is not None and feedback.ok and decided) else 0.0
         self.integrity = False
 
@@ -137,7 +138,7 @@ class Verdict:
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
                 "kernel_ok": None if self.kernel is None else self.kernel.get("ok"),
-                "variant": getattr(self.question, "variant", None)}
+                "variant": getattr(self.question, "variant", None), "counted": self.counted}
 
     def text(self):
         """What the student and the instructor read under the grade cell."""
@@ -702,6 +703,8 @@ def finish(prepared, nb, *, kernel=True):
                 flags.append(f"the graded exercise was checked {seen} times when the notebook ran for grading "
                              "(its check cell runs once)")
         v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
+        v.counted = (prepared.exercise_keys[question.exercise].split("#")[0] if question.kind == "answer"
+                     else question.options.get("checker"))
         v.integrity = any(f.endswith("while graded: refused") for f in flags)
         if v.integrity:
             v.earned = 0.0
