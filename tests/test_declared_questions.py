@@ -25,7 +25,10 @@ import pytest
 from courses import assignments_cli
 from test_classroom_flow import _PHASE1, _PHASE2, RIGHT_CODE, answers
 
+import gametrees as gt
 from gametrees import assignments as ga
+from gametrees.classroom.declarations import Declaration
+from gametrees.classroom.verdicts import decide
 from gametrees.exercises.code_checks.harness import alphabeta_groups
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -346,3 +349,72 @@ def test_the_class_report_names_each_students_variant(course):
     mine = [r for r in rows if ",a2-q7-check," in r]
     assert len(mine) == 5 and all(f"trees from '{r.split(',')[0]}/A2/q7'" in r for r in mine)
     assert "a2-q7-check" in course["report"] and "a variant per student (5 different" in course["report"]
+
+
+@pytest.mark.parametrize("kind", sorted(gt.exercises.KINDS))
+def test_every_exercise_kind_can_be_declared_and_is_decided_by_the_grader(kind):
+    seed = "{student}/own/" + kind
+    answer = Declaration(None, kind, seed=seed).exercise("jdoe").solution()
+    written = repr(answer).replace("inf", "math.inf")
+
+    def cell(source, **meta):
+        return nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"grade_id": meta.pop("gid"), **meta}})
+
+    nb = nbformat.v4.new_notebook(cells=[
+        cell(f'mine = ga.question("{kind}", seed="{seed}")', gid="decl", locked=True),
+        cell(f"def my_answer():\n    return {written}", gid="answer", solution=True),
+        cell("ga.score(ga.check_answer(mine, my_answer), 2)", gid="check", grade=True, locked=True, points=2)])
+    verdict = decide(nb, "jdoe", kernel=False)
+    assert [(v.grade_id, v.status, v.earned) for v in verdict.verdicts] == [("check", "right", 2.0)]
+    right_for_other = Declaration(None, kind, seed=seed).exercise("other").check(answer).ok
+    assert decide(nb, "other", kernel=False).verdicts[0].earned == (2.0 if right_for_other else 0.0)
+    if kind != "best_move":  # a label of the root's children may be right on another tree too
+        assert not right_for_other
+
+
+VALUE = '''def value(game, state):
+    if game.is_terminal(state):
+        return game.utility(state)
+    player = game.to_move(state)
+    if player == "chance":
+        return sum(p * value(game, game.result(state, m)) for m, p in game.chances(state))
+    values = [value(game, game.result(state, m)) for m in game.actions(state)]
+    return max(values) if player == "max" else min(values)
+
+
+def best(game, state):
+    pick = max if game.to_move(state) == "max" else min
+    return pick(game.actions(state), key=lambda m: value(game, game.result(state, m)))
+'''
+
+
+@pytest.mark.parametrize("check, function", [("check_minimax", "value"), ("check_expectimax", "value"),
+                                             ("check_best_move", "best")])
+def test_a_code_question_of_each_check_is_decided_in_the_child_on_the_students_variant(check, function):
+    def cell(source, **meta):
+        return nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"grade_id": meta.pop("gid"), **meta}})
+
+    nb = nbformat.v4.new_notebook(cells=[
+        cell(f'q = ga.question("code", check="{check}", variant="{{student}}/own/{check}")', gid="decl",
+             locked=True),
+        cell(VALUE, gid="answer", solution=True),
+        cell(f"ga.score(ga.check_code(q, {function}), 3)", gid="check", grade=True, locked=True, points=3)])
+    v = decide(nb, "jdoe", kernel=False).verdicts[0]
+    assert (v.status, v.earned, v.question.variant) == ("right", 3.0, f"trees from 'jdoe/own/{check}'"), v.text()
+    nb.cells[1].source = VALUE.replace('"max" else min', '"max" else max')  # MIN takes the largest
+    v = decide(nb, "jdoe", kernel=False).verdicts[0]
+    assert v.status == "wrong" and v.earned == 0 and "roles-inverted" in v.tags, v.text()
+
+
+def test_release_refuses_a_declaration_a_student_could_change(tmp_path):
+    pytest.importorskip("nbgrader")
+    nb = declared_a2()
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "a2-q7-task")
+    cell.metadata["nbgrader"].update(locked=False, solution=True)
+    cell.source = "### BEGIN SOLUTION\n" + cell.source + "\n### END SOLUTION"
+    (tmp_path / "source").mkdir()
+    nbformat.write(nb, tmp_path / "source" / A2.name)
+    done = assignments_cli("release", tmp_path / "source", tmp_path / "student")
+    assert done.returncode == 2 and not (tmp_path / "student").exists()
+    assert done.stderr.strip() == (f"error: {A2.name}: cell 'a2-q7-task': ga.question(...) must be in a read-only cell "
+                                   "(nbgrader's 'Read-only'), so that students cannot change it")
