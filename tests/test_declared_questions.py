@@ -197,6 +197,9 @@ def test_release_refuses_a_declaration_it_cannot_build_in_one_line(tmp_path, old
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and said in lines[0] and A2.name in lines[0], done.stderr
     assert not (tmp_path / "student").exists()
+    if new == 'ga.question("odrer"':  # the line INSTRUCTORS.md shows
+        shown = DOC.read_text(encoding="utf-8").split("exit status 2, e.g. `", 1)[1].split("`", 1)[0]
+        assert " ".join(shown.split()) == lines[0]
 
 
 def test_release_makes_the_student_version_with_the_declarations_and_without_the_solutions(tmp_path):
@@ -418,3 +421,13 @@ def test_release_refuses_a_declaration_a_student_could_change(tmp_path):
     assert done.returncode == 2 and not (tmp_path / "student").exists()
     assert done.stderr.strip() == (f"error: {A2.name}: cell 'a2-q7-task': ga.question(...) must be in a read-only cell "
                                    "(nbgrader's 'Read-only'), so that students cannot change it")
+
+
+def test_the_task_the_documentation_shows_is_the_one_jdoe_is_given(monkeypatch):
+    monkeypatch.delenv(ga.ENV_VAR, raising=False)
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    ga.student_id("jdoe")
+    space = {"ga": ga, "print": lambda *args: None}
+    exec(next(s for g, _, _, s in doc_cells() if g == "a2-q7-task"), space)  # noqa: S102 -- the documented cell
+    shown = DOC.read_text(encoding="utf-8").split("prints the student's task, e.g. `", 1)[1].split("`", 1)[0]
+    assert " ".join(shown.split()) == repr(space["tie_rule"])
