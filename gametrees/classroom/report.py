@@ -82,8 +82,8 @@ class ClassReport:
             if q.get("variants"):
                 shown = [f"{r['student']}: {r['variant']}" for r in self.rows
                          if r["question"] == q["grade_id"] and r["variant"]]
-                lines.append(f"    a variant per student ({q['variants']} different; each student's in the CSV): "
-                             + "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else ""))
+                lines.append(f"    a variant per student ({q['variants']} different; each student's in the "
+                             "CSV): " + "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else ""))
             if q["unanswered"]:
                 lines.append(f"    not answered: {q['unanswered']}")
             if q["errors"]:
@@ -137,7 +137,8 @@ def _checks_while_working(meta, grade_id, counted=None):
     q = grade_id.split("-")
     want = {"a1-q1": "values", "a1-q2": "best_move", "a2-q1": "pruning", "a2-q2": "values", "a2-q3": "window",
             "a1-q3": "check_minimax", "a1-q4": "check_best_move", "a2-q4": "check_alphabeta",
-            "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2])) or counted
+            "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2]))
+    want = want or counted
     if want is None:
         return 0
     return sum(v.get("checks", 0) for k, v in counts.items()

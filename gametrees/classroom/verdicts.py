@@ -111,7 +111,7 @@ class Verdict:
         self.grade_id, self.points, self.decided = grade_id, float(points), decided
         self.feedback, self.flags, self.errors, self.kernel = feedback, list(flags), list(errors), kernel
         self.question = question
-        self.counted = None  # what the kernel's counts name the question by (its exercise's key, or its check)
+        self.counted = None  # what the kernel's counts name the question by (its exercise's key or check)
         self.earned = self.points if (feedback is not None and feedback.ok and decided) else 0.0
         self.integrity = False
 
@@ -638,7 +638,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
     student = normal(student)
     nb_inputs = inputs(nb)
     grade_cells = [c for c in nb.get("cells", []) if _meta(c).get("grade") and _meta(c).get("grade_id")]
-    assignment = assignment_in([(_meta(c), _source(c)) for c in nb.get("cells", []) if c.get("cell_type") == "code"])
+    assignment = assignment_in([(_meta(c), _source(c)) for c in nb.get("cells", [])
+                                if c.get("cell_type") == "code"])
     cells = student_cells(nb)
     exercises = assignment.make_exercises(student) if assignment else {}
     nb_flags, per_exercise = scan(cells, set(exercises))

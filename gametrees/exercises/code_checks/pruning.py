@@ -438,19 +438,19 @@ def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
                     generic_leaves = True
             elif deciding and rule is not None and not all(r[1] == r[2][rule] for r in deciding):
                 other = "strict" if rule == "textbook" else "textbook"
-                rep.bad(f"Leaves evaluated: alpha-beta's with the {other} rule ({_RULE_TEXT[other]}), but your "
-                        f"task asks for the {rule} rule ({_RULE_TEXT[rule]}).",
+                rep.bad(f"Leaves evaluated: alpha-beta's with the {other} rule ({_RULE_TEXT[other]}), but "
+                        f"your task asks for the {rule} rule ({_RULE_TEXT[rule]}).",
                         tagged(f"Change the comparisons that stop a node: the {rule} rule prunes "
                                f"{'on a tie too' if rule == 'textbook' else 'only on a strict inequality'}.",
                                "tie-rule"))
                 rule_used = other
             elif deciding and all(r[1] == r[2]["textbook"] for r in deciding):
-                rep.good(f"Leaves evaluated: exactly alpha-beta's with the textbook rule ({_RULE_TEXT['textbook']}), "
-                         f"on all {len(rows)} trees.")
+                rep.good("Leaves evaluated: exactly alpha-beta's with the textbook rule "
+                         f"({_RULE_TEXT['textbook']}), on all {len(rows)} trees.")
                 leaves_ok = True
             elif deciding and all(r[1] == r[2]["strict"] for r in deciding):
-                rep.good(f"Leaves evaluated: exactly alpha-beta's with the strict rule ({_RULE_TEXT['strict']}), "
-                         f"on all {len(rows)} trees.")
+                rep.good("Leaves evaluated: exactly alpha-beta's with the strict rule "
+                         f"({_RULE_TEXT['strict']}), on all {len(rows)} trees.")
                 leaves_ok, rule_used = True, "strict"
             elif deciding:
                 t = min((r for r in deciding if r[1] == r[2]["textbook"]), key=lambda r: r[0].number_of_nodes())

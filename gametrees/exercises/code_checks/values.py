@@ -193,8 +193,8 @@ def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), rule=None):
         else:
             rep.bad(f"tic-tac-toe positions: your function evaluates {sum(learner)} terminal positions in all; "
                     + (f"alpha-beta with the {rule} rule evaluates {sum(rules[rule])}." if rule else
-                       f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or {sum(rules['strict'])} "
-                       f"(strict rule)."))
+                       f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or "
+                       f"{sum(rules['strict'])} (strict rule)."))
             ok = False
     return ok
 
@@ -314,7 +314,8 @@ def check_minimax(fn, *, tictactoe=True, mutable=True, variant=None):
     if problem:
         return Feedback("check_minimax: your function could not be called.", [("bad", problem, None)])
     rep, printed = Report(), Printed()
-    passed, total, failures = _run_suite(fn, minimax_groups(checked_variant(variant)), rep, printed, 1e-9, minimax)
+    groups = minimax_groups(checked_variant(variant))
+    passed, total, failures = _run_suite(fn, groups, rep, printed, 1e-9, minimax)
     G, _ = report_smallest(rep, fn, failures, printed, 1e-9)
     if mutable:
         r = _mutable_group(fn, rep, printed, 1e-9, diagnose=not failures)
