@@ -16,6 +16,9 @@ module is the short façade of what they share (the code lives in
 :func:`check_answer`, :func:`check_code`, :func:`check_best_move`,
 :func:`check_connect4_evaluation`, :func:`check_tournament`, :func:`score`
     The checks the notebooks' check cells run: the student's feedback.
+:func:`question`
+    A question the instructor declares in the notebook (INSTRUCTORS.md, "Writing your own question"):
+    the student's exercise or code check in their kernel; the grader reads the line as data.
 :func:`release`
     Student versions, with nbgrader's own preprocessors; with ``force``, only
     over a student version it made itself (its mark in the metadata), never
@@ -91,6 +94,7 @@ from .classroom.connect_four import (
     reference_agent,
 )
 from .classroom.course import run_autograde
+from .classroom.declarations import question
 from .classroom.grading import GradeReport, grade
 from .classroom.ids import DEFAULT_ID, ENV_VAR, id_warnings, student_id
 from .classroom.integrity import library_use, protect
@@ -136,6 +140,7 @@ __all__ = [
     "id_warnings",
     "library_use",
     "protect",
+    "question",
     "reference_agent",
     "release",
     "score",

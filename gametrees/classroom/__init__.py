@@ -10,11 +10,12 @@ the code, lowest layer first:
 ``scoring``       :func:`score`: what a graded check cell shows and nbgrader scores
 ``checks``        :func:`check_answer`, :func:`check_code`, :func:`check_best_move`
 ``connect_four``  the Connect Four evaluation check, reference agents, tournaments
-``releases``      student versions (solutions cleared) with nbgrader's preprocessors
+``declarations`` questions an instructor declares in a notebook (:func:`question`), read as data
 ``course``        checks that a course folder and its gradebook are usable; earlier results kept
 ``child``         the child interpreter that runs a learner's code for the grader (run, never imported)
 ``sandbox``       the grader's side of that child: the game proxy over a pipe, limits
-``questions``     what each graded cell of the three assignments asks
+``questions``     what each graded cell asks: the three assignments' and the declared ones
+``releases``      student versions (solutions cleared) with nbgrader's preprocessors
 ``verdicts``      each question's points decided outside the student's kernel
 ``autograding``   nbgrader's autograde with the verdicts in its gradebook (needs nbgrader)
 ``grading``       running one notebook for its feedback, points from the verdicts

@@ -24,12 +24,14 @@ from ..exercises.code_checks.harness import (
     Printed,
     check_callable,
     describe_error,
+    drawn_seed,
     drawn_tree,
     error_hint,
     nested_tree,
     run_learner,
 )
 from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
+from ..exercises.code_checks.values import checked_variant
 from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, unanswered
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
@@ -232,21 +234,26 @@ _TTT_DECISIONS = (
 )
 
 
-def _decision_trees():
-    if "decision" not in CACHE:
+def _decision_trees(variant=None):
+    key = "decision" if variant is None else ("decision", variant)
+    if key not in CACHE:
         t = nested_tree
-        CACHE["decision"] = [
+
+        def d(seed, **settings):
+            return drawn_tree(drawn_seed(seed, variant), **settings)
+
+        CACHE[key] = [
             ("the textbook tree", [t(TEXTBOOK)]),
             ("MIN at the root", [t(TEXTBOOK, MIN), t([[2, 9], [7, 1, 8], [4]], MIN)]),
             ("a leaf among the root's children", [t([[1, 5], 6]), t([7, [3, 9]], MIN)]),
             ("turns that do not alternate", [t(_NONALTERNATING)]),
-            ("ragged trees", [t(drawn_tree(11, depth=4)), t(drawn_tree(13, depth=4), MIN)]),
+            ("ragged trees", [t(d(11, depth=4)), t(d(13, depth=4), MIN)]),
             ("negative values", [t([[-3, -12, -8], [-2, -4, -6], [-14, -5, -2]]),
                                  t([[-7, -1], [-2, -9], [-5, -6]], MIN)]),
             ("deeper trees with cutoffs", [t([[[3, 5], [6, 9]], [[1, 2], [0, 8]]]),
-                                           t(drawn_tree(21, depth=4, branching=(2, 3), ragged=False))]),
+                                           t(d(21, depth=4, branching=(2, 3), ragged=False))]),
         ]
-    return CACHE["decision"]
+    return CACHE[key]
 
 
 def _root_values(G):
@@ -395,7 +402,7 @@ def swapped(fn, uses, reference):
             space[k] = uses
 
 
-def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
+def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=None):
     """Check a student's ``best_move(game, state) -> move``.
 
     The move must be a best move for the player to move at ``state`` (any of
@@ -426,6 +433,9 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
         function in its place, so that a mistake in that other question does
         not cost this one; when the learner's own value function is what
         makes the moves wrong, a note says so.
+    variant : str, optional
+        A student's variant (e.g. ``"jdoe/A2/q5"``): the drawn trees are made
+        from it (see :func:`gametrees.exercises.check_minimax`).
 
     Returns
     -------
@@ -447,16 +457,17 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
     >>> print(fb.hints[0])
     You chose what MAX would: at the root, ask game.to_move(state) who chooses; MIN wants the smallest value.
     """
+    variant = checked_variant(variant)
     problem = check_callable(fn, "check_best_move", "fn(game, state)", 2)
     if problem:
         return Feedback("check_best_move: your function could not be called.", [("bad", problem, None)])
     if uses is None:
-        return _check_decisions(fn, alphabeta, tictactoe)
-    own = _check_decisions(fn, alphabeta, tictactoe)
+        return _check_decisions(fn, alphabeta, tictactoe, variant)
+    own = _check_decisions(fn, alphabeta, tictactoe, variant)
     if own.ok or getattr(own, "library", None):  # right with their own value function; or refused
         return own
     with swapped(fn, uses, engine_alphabeta_value if alphabeta else engine_value) as names:
-        graded = _check_decisions(fn, alphabeta, tictactoe) if names else own
+        graded = _check_decisions(fn, alphabeta, tictactoe, variant) if names else own
     if not names:
         return own
     if graded.ok:
@@ -470,12 +481,12 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None):
     return graded
 
 
-def _check_decisions(fn, alphabeta, tictactoe):
+def _check_decisions(fn, alphabeta, tictactoe, variant=None):
     """check_best_move's trees and positions, on ``fn`` as it is."""
     rep, printed = Report(), Printed()
     passed = total = 0
     first_bad = None
-    for name, trees in _decision_trees():
+    for name, trees in _decision_trees(variant):
         total += 1
         cases = [(_decision_tree_case(fn, G, printed, alphabeta), G) for G in trees]
         bad = [(c, G) for c, G in cases if not c[0]]

@@ -5,7 +5,8 @@ Every student version :func:`release` writes carries its mark in the notebook's 
 replaces only a student version it made itself and nobody changed since (:func:`made_by_release`), never
 a lesson, an instructor version or a student's work.
 
-May import: the standard library; nbgrader and nbformat inside functions only.
+May import: the standard library, :mod:`gametrees.classroom.questions`; nbgrader and nbformat inside
+functions only.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+
+from .questions import problems
 
 #: The notebook metadata key of release's mark: ``{"made_by": ..., "cells": <SHA-256 of the cells>}``.
 MARK = "gametrees_release"
@@ -166,8 +169,9 @@ def release(src, dst, force=False):
         a file, or a file there exists and ``force`` is False, or is not a
         student version release made (unchanged since), or holds solutions
         or a student's answers (even with ``force``: nothing is written
-        then); or if
-        a notebook has a solution region outside a solution cell.
+        then); if a notebook has a solution region outside a solution cell;
+        or if a question declared in it (``ga.question``) names an unknown
+        kind, check or option (the message names it; nothing is written).
     """
     import nbformat
 
@@ -194,6 +198,10 @@ def release(src, dst, force=False):
     prepared = []
     for path, out in zip(notebooks, outs):
         nb = nbformat.read(path, as_version=4)
+        refused = problems([(c.get("metadata", {}).get("nbgrader", {}) or {}, c.source) for c in nb.cells
+                            if c.cell_type == "code"])
+        if refused:
+            raise ValueError(f"{path.name}: {refused[0]}")
         resources = {}
         steps = (CheckCellMetadata(), LockCells(), ClearSolutions(), ClearOutput(), ClearHiddenTests(),
                  ClearMarkScheme(), ComputeChecksums(), CheckCellMetadata())

@@ -49,7 +49,7 @@ class ClassReport:
         One per grade cell, in notebook order: ``grade_id``, ``points``, ``students``, ``right``,
         ``mean`` (points), ``misconceptions`` (``[(tag, count), ...]``, most common first),
         ``flagged`` and ``errors`` (students), ``unanswered`` (count), ``checks`` (checks while working,
-        summed over the class).
+        summed over the class), ``variants`` (how many different per-student variants it had).
     rows : list of dict
         One per student and question (what the CSV holds).
     flagged : dict
@@ -79,6 +79,11 @@ class ClassReport:
             for tag, count in q["misconceptions"]:
                 title = getattr(CATALOGUE.get(tag), "title", "")
                 lines.append(f"    {tag}{f' ({title})' if title else ''}: {count} of {q['students']}")
+            if q.get("variants"):
+                shown = [f"{r['student']}: {r['variant']}" for r in self.rows
+                         if r["question"] == q["grade_id"] and r["variant"]]
+                lines.append(f"    a variant per student ({q['variants']} different; each student's in the "
+                             "CSV): " + "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else ""))
             if q["unanswered"]:
                 lines.append(f"    not answered: {q['unanswered']}")
             if q["errors"]:
@@ -115,17 +120,29 @@ def _submissions(course, assignment):
     return found
 
 
-def _checks_while_working(meta, grade_id):
-    """How many times the question was checked in the student's kernel before submitting (0 if unknown)."""
+def _checks_while_working(meta, grade_id, counted=None):
+    """How many times the question was checked in the student's kernel before submitting (0 if unknown);
+    ``counted``: what the verdict says the kernel counted it under (a declared question's exercise or check).
+
+    Examples
+    --------
+    >>> meta = {"counts_submitted": {"order:seed='jdoe/A2/q6':medium#1": {"checks": 3},
+    ...                              "pruning:seed='jdoe/A2':medium#2": {"checks": 2}}}
+    >>> _checks_while_working(meta, "a2-q6-check", "order:seed='jdoe/A2/q6':medium")
+    3
+    >>> _checks_while_working(meta, "a2-q1-check"), _checks_while_working(meta, "mine")
+    (2, 0)
+    """
     counts = meta.get("counts_submitted") or {}
     q = grade_id.split("-")
     want = {"a1-q1": "values", "a1-q2": "best_move", "a2-q1": "pruning", "a2-q2": "values", "a2-q3": "window",
             "a1-q3": "check_minimax", "a1-q4": "check_best_move", "a2-q4": "check_alphabeta",
             "a2-q5": "check_best_move", "a3-check": "check_connect4_evaluation"}.get("-".join(q[:2]))
+    want = want or counted
     if want is None:
         return 0
     return sum(v.get("checks", 0) for k, v in counts.items()
-               if isinstance(v, dict) and (k == want or k.startswith(want + ":")))
+               if isinstance(v, dict) and (k == want or k.startswith(want + ":") or k.split("#")[0] == want))
 
 
 def _target(out, course):
@@ -255,15 +272,17 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             v = verdicts.get(gid)
             if v is not None and v.get("decided"):
                 got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
-                flags, errors = list(v["flags"]), list(v["errors"])
+                flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
+                counted = v.get("counted")
             else:
                 got, error, _ = earned(cell.get("outputs", []), points)
                 status, tags, flags = "undecided", [], ["not decided outside the kernel"]
                 errors = [f"the check raised {error}"] if error else []
+                variant, counted = "", None
             rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
                          "earned": got, "right": got == points, "status": status, "misconceptions": tags,
                          "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
-                         "checks": _checks_while_working(meta, gid)})
+                         "checks": _checks_while_working(meta, gid, counted), "variant": variant})
             if flags or notebook_flags:
                 flagged.setdefault(student, list(notebook_flags))
                 flagged[student] += [f"{gid}: {f}" for f in flags]
@@ -279,6 +298,7 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             "errors": sorted({r["student"] for r in mine if r["errors"]}),
             "unanswered": sum(r["status"] == "unanswered" for r in mine),
             "checks": sum(r["checks"] for r in mine),
+            "variants": len({r["variant"] for r in mine if r["variant"]}),
         })
     report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
     report.unsafe = sorted(set(unsafe))
@@ -288,11 +308,11 @@ def class_report(course, assignment, out=None, chart=True, force=False):
     text = io.StringIO(newline="")
     w = csv.writer(text)
     w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
-                "notebook flags", "checks while working"])
+                "notebook flags", "checks while working", "variant"])
     for r in rows:
         w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
                     "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
-                    "; ".join(r["notebook_flags"]), r["checks"]])
+                    "; ".join(r["notebook_flags"]), r["checks"], r["variant"]])
     _write(report.csv, text.getvalue().encode("utf-8"))
     if chart:
         report.chart = _chart(report, folder / f"{assignment}_report.png")

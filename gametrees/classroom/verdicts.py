@@ -41,7 +41,7 @@ from .checks import check_answer, check_best_move, check_code
 from .connect_four import check_connect4_evaluation, check_tournament
 from .ids import normal
 from .limits import outside_kernel
-from .questions import ASSIGNMENTS, assignment_of
+from .questions import ASSIGNMENTS, assignment_in
 from .sandbox import CallTimedOut, ChannelForged, ChildBroken, Sandbox
 from .scoring import MIME
 
@@ -111,6 +111,7 @@ class Verdict:
         self.grade_id, self.points, self.decided = grade_id, float(points), decided
         self.feedback, self.flags, self.errors, self.kernel = feedback, list(flags), list(errors), kernel
         self.question = question
+        self.counted = None  # what the kernel's counts name the question by (its exercise's key or check)
         self.earned = self.points if (feedback is not None and feedback.ok and decided) else 0.0
         self.integrity = False
 
@@ -136,7 +137,8 @@ class Verdict:
                 "flags": self.flags, "errors": self.errors, "integrity": self.integrity,
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
-                "kernel_ok": None if self.kernel is None else self.kernel.get("ok")}
+                "kernel_ok": None if self.kernel is None else self.kernel.get("ok"),
+                "variant": getattr(self.question, "variant", None), "counted": self.counted}
 
     def text(self):
         """What the student and the instructor read under the grade cell."""
@@ -558,7 +560,7 @@ def _run_code(question, assignment, cells, nb, limits):
             if question.kind == "code":
                 checker = check_best_move if question.options.get("checker") == "check_best_move" else getattr(
                     _exercises, question.options["checker"])
-                options = {k: v for k, v in question.options.items() if k in ("alphabeta",)}
+                options = {k: v for k, v in question.options.items() if k not in ("checker", "uses")}
                 if "uses" in question.options:
                     options["uses"] = box.functions.get(question.options["uses"])
                 fb = check_code(checker, fn, **options)
@@ -659,7 +661,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
     student = normal(student)
     nb_inputs = inputs(nb)
     grade_cells = [c for c in nb.get("cells", []) if _meta(c).get("grade") and _meta(c).get("grade_id")]
-    assignment = assignment_of([_meta(c)["grade_id"] for c in grade_cells])
+    assignment = assignment_in([(_meta(c), _source(c)) for c in nb.get("cells", [])
+                                if c.get("cell_type") == "code"])
     cells = student_cells(nb)
     exercises = assignment.make_exercises(student) if assignment else {}
     nb_flags, per_exercise = scan(cells, set(exercises))
@@ -675,6 +678,7 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
         if question is None or not question.matches(_source(cell)):
             results.append((gid, points, None, None, [], []))
             continue
+        question = question.for_student(student)
         if question.kind == "answer":
             ex = exercises[question.exercise]
             _attempts.reset(ex.key)
@@ -723,6 +727,8 @@ def finish(prepared, nb, *, kernel=True):
                 flags.append(f"the graded exercise was checked {seen} times when the notebook ran for grading "
                              "(its check cell runs once)")
         v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
+        v.counted = (prepared.exercise_keys[question.exercise].split("#")[0] if question.kind == "answer"
+                     else question.options.get("checker"))
         v.integrity = any(f.endswith("while graded: refused") for f in flags)
         if v.integrity:
             v.earned = 0.0

@@ -37,7 +37,7 @@ from .guard import LibraryGuard, UsedLibrary
 
 __all__ = ["CACHE", "CallLog", "CountingTicTacToe", "CountingTree", "ListStateGame", "Outcome", "Printed",
            "StateError", "TEXTBOOK", "TTT_POSITIONS", "WRITE_IT_YOURSELF", "alphabeta_groups",
-           "check_callable", "describe_error", "drawn_tree", "error_hint", "exact_values",
+           "check_callable", "describe_error", "drawn_seed", "drawn_tree", "error_hint", "exact_values",
            "expectimax_groups", "minimax_groups", "nested_tree", "run_learner"]
 
 # ============================================================================
@@ -512,12 +512,40 @@ def nested_tree(spec, root=MAX):
     return tree_from_nested(spec, root_player=root)
 
 
-def minimax_groups():
-    """``[(description, [trees])]``: the test trees of :func:`~gametrees.exercises.check_minimax` (cached)."""
-    if "minimax" not in CACHE:
-        ragged = [nested_tree(drawn_tree(s, depth=4)) for s in (11, 12)]
-        ragged += [nested_tree(drawn_tree(13, depth=4), MIN)]
-        CACHE["minimax"] = [
+def drawn_seed(seed, variant=None):
+    """The seed of a drawn test tree: ``seed`` itself, or, for a student's ``variant`` (a string such as
+    ``"jdoe/A2/q4"``), a seed made from both, so that every variant draws its own trees.
+
+    Examples
+    --------
+    >>> drawn_seed(11), drawn_seed(11, "jdoe/A2/q4")
+    (11, 'jdoe/A2/q4/11')
+    """
+    return seed if variant is None else f"{variant}/{seed}"
+
+
+def _cached(key, variant, build):
+    """``build()`` kept in :data:`CACHE` under ``(key, variant)`` (a few variants at a time)."""
+    name = key if variant is None else (key, variant)
+    if name not in CACHE:
+        variants = [k for k in CACHE if isinstance(k, tuple)]
+        for old in variants[:max(0, len(variants) - 16)]:
+            del CACHE[old]
+        CACHE[name] = build()
+    return CACHE[name]
+
+
+def minimax_groups(variant=None):
+    """``[(description, [trees])]``: the test trees of :func:`~gametrees.exercises.check_minimax` (cached).
+
+    With a ``variant`` (a student's seed, see :func:`drawn_seed`) the drawn trees (ragged, negative and
+    fractional) are that variant's own; the fixed ones (the textbook tree, the small trees, ...) stay.
+    """
+    def build():
+        d = lambda seed, **kw: drawn_tree(drawn_seed(seed, variant), **kw)  # noqa: E731
+        ragged = [nested_tree(d(s, depth=4)) for s in (11, 12)]
+        ragged += [nested_tree(d(13, depth=4), MIN)]
+        return [
             ("the textbook tree [[3, 12, 8], [2, 4, 6], [14, 5, 2]]", [nested_tree(TEXTBOOK)]),
             ("small trees (a lone leaf, one MAX node, one MIN node)",
              [nested_tree(7), nested_tree([4, 9]), nested_tree([4, 9], MIN), nested_tree([[1, 5], 6])]),
@@ -528,31 +556,35 @@ def minimax_groups():
             ("negative and fractional values",
              [nested_tree([[-1.5, 2.25], [0.5, -3.75, 1]]),
               nested_tree([[-3, -12, -8], [-2, -4, -6], [-14, -5, -2]]),
-              nested_tree(_map_leaves(drawn_tree(14, depth=3, values=(-12, 12)), lambda v: v / 4))]),
+              nested_tree(_map_leaves(d(14, depth=3, values=(-12, 12)), lambda v: v / 4))]),
         ]
-    return CACHE["minimax"]
+    return _cached("minimax", variant, build)
 
 
-def alphabeta_groups():
-    """The test trees of :func:`~gametrees.exercises.check_alphabeta`: minimax's and ties, zeros, ... (cached)."""
-    if "alphabeta" not in CACHE:
-        CACHE["alphabeta"] = minimax_groups() + [
+def alphabeta_groups(variant=None):
+    """The test trees of :func:`~gametrees.exercises.check_alphabeta`: minimax's and ties, zeros, ... (cached;
+    a ``variant`` draws its own, as in :func:`minimax_groups`)."""
+    def build():
+        return minimax_groups(variant) + [
             ("ties (a value equal to α or β)",
              [nested_tree([[3, 5], [3, 9]]), nested_tree([[3, 1], [3, 0]], MIN), nested_tree([[5, 5], [5, 5, 5], [5]])]),
             ("values of 0 (a bound of 0 must still cut)",
              [nested_tree([[0, 1], [-1, 5]]), nested_tree([[0, -1], [1, -5]], MIN), nested_tree([[0, 0], [0, 0, 0]])]),
             ("deeper trees (cutoffs far below the bound's owner)",
              [nested_tree([[[3, 5], [6, 9]], [[1, 2], [0, 8]]])]
-             + [nested_tree(drawn_tree(s, depth=4, branching=(2, 3), ragged=False)) for s in (21, 22)]),
+             + [nested_tree(drawn_tree(drawn_seed(s, variant), depth=4, branching=(2, 3), ragged=False))
+                for s in (21, 22)]),
         ]
-    return CACHE["alphabeta"]
+    return _cached("alphabeta", variant, build)
 
 
-def expectimax_groups():
-    """The test trees of :func:`~gametrees.exercises.check_expectimax` (cached)."""
-    if "expectimax" not in CACHE:
+def expectimax_groups(variant=None):
+    """The test trees of :func:`~gametrees.exercises.check_expectimax` (cached; a ``variant`` draws its own,
+    as in :func:`minimax_groups`)."""
+    def build():
+        d = lambda seed, **kw: drawn_tree(drawn_seed(seed, variant), **kw)  # noqa: E731
         mixed = {"players": (MAX, CHANCE, MIN), "probabilities": "varied", "branching": (2, 3), "ragged": False}
-        CACHE["expectimax"] = [
+        return [
             ("a MAX node over two chance nodes",
              [nested_tree([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}])]),
             ("equal probabilities", [nested_tree([{"chance": [4, 8]}, {"chance": [3, 5, 10]}])]),
@@ -560,11 +592,11 @@ def expectimax_groups():
             ("MIN at the root", [nested_tree([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}], MIN)]),
             ("chance under chance", [nested_tree([{"chance": [{"chance": [2, 6], "p": [0.5, 0.5]}, 10],
                                              "p": [0.4, 0.6]}, 5])]),
-            ("MAX, chance and MIN nodes", [nested_tree(drawn_tree(s, depth=3, **mixed)) for s in (31, 32)]),
+            ("MAX, chance and MIN nodes", [nested_tree(d(s, depth=3, **mixed)) for s in (31, 32)]),
             ("negative and fractional values",
-             [nested_tree(_map_leaves(drawn_tree(33, depth=3, values=(-12, 12), **mixed), lambda v: v / 4))]),
+             [nested_tree(_map_leaves(d(33, depth=3, values=(-12, 12), **mixed), lambda v: v / 4))]),
         ]
-    return CACHE["expectimax"]
+    return _cached("expectimax", variant, build)
 
 
 # Tic-tac-toe positions with few empty cells (values computed by the engine).

@@ -35,7 +35,7 @@ from .harness import (
     nested_tree,
     run_learner,
 )
-from .values import report_smallest, ttt_group
+from .values import checked_variant, report_smallest, ttt_group
 
 __all__ = ["check_alphabeta", "restart_leaves", "visited_leaves"]
 
@@ -277,7 +277,11 @@ def _window_probe(fn, G, printed):
             "Check the cutoff tests and what is returned after a cut.", (n, (a, b)))
 
 
-def check_alphabeta(fn, *, tictactoe=True):
+_RULE_TEXT = {"textbook": "prune when v ≥ β or v ≤ α, as in AIMA",
+              "strict": "prune only when v > β or v < α, as in CS188"}
+
+
+def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
     """Check a learner's alpha-beta ``fn(game, state, alpha, beta) -> value``.
 
     ``fn`` is called at the root with ``alpha=-math.inf, beta=math.inf`` on
@@ -304,6 +308,11 @@ def check_alphabeta(fn, *, tictactoe=True):
         ``fn(game, state, alpha, beta) -> number``.
     tictactoe : bool
         Also check values and leaf counts on tic-tac-toe positions.
+    variant : str, optional
+        A student's variant (e.g. ``"jdoe/A2/q4"``): the drawn trees are made
+        from it (see :func:`~gametrees.exercises.check_minimax`).
+    rule : {None, "textbook", "strict"}
+        The tie rule the task asks for; None accepts either.
 
     Returns
     -------
@@ -336,6 +345,9 @@ def check_alphabeta(fn, *, tictactoe=True):
     >>> print(fb.lines[-1])
     ✓ Leaves evaluated: exactly alpha-beta's with the strict rule (prune only when v > β or v < α, as in CS188), on all 23 trees.
     """
+    variant = checked_variant(variant)
+    if rule is not None and rule not in RULES:
+        raise ValueError(f"rule must be None, 'textbook' or 'strict', got {rule!r}")
     problem = check_callable(fn, "check_alphabeta", "fn(game, state, alpha, beta)", 4)
     if problem:
         return Feedback("check_alphabeta: your function could not be called.", [("bad", problem, None)])
@@ -349,7 +361,7 @@ def check_alphabeta(fn, *, tictactoe=True):
     log = CallLog(fn, (1, 2, 3))
     with log:
         call = log.wrapper if log.installed else fn
-        for name, trees in alphabeta_groups():
+        for name, trees in alphabeta_groups(variant):
             results = []
             for G in trees:
                 game = CountingTree(G)
@@ -424,13 +436,21 @@ def check_alphabeta(fn, *, tictactoe=True):
                         text, hint, _ = _leaf_diagnosis(G, L, rule, zero_hint=False)
                     rep.bad(text, hint)
                     generic_leaves = True
+            elif deciding and rule is not None and not all(r[1] == r[2][rule] for r in deciding):
+                other = "strict" if rule == "textbook" else "textbook"
+                rep.bad(f"Leaves evaluated: alpha-beta's with the {other} rule ({_RULE_TEXT[other]}), but "
+                        f"your task asks for the {rule} rule ({_RULE_TEXT[rule]}).",
+                        tagged(f"Change the comparisons that stop a node: the {rule} rule prunes "
+                               f"{'on a tie too' if rule == 'textbook' else 'only on a strict inequality'}.",
+                               "tie-rule"))
+                rule_used = other
             elif deciding and all(r[1] == r[2]["textbook"] for r in deciding):
-                rep.good(f"Leaves evaluated: exactly alpha-beta's with the textbook rule (prune when v ≥ β or v ≤ α, "
-                         f"as in AIMA), on all {len(rows)} trees.")
+                rep.good("Leaves evaluated: exactly alpha-beta's with the textbook rule "
+                         f"({_RULE_TEXT['textbook']}), on all {len(rows)} trees.")
                 leaves_ok = True
             elif deciding and all(r[1] == r[2]["strict"] for r in deciding):
-                rep.good(f"Leaves evaluated: exactly alpha-beta's with the strict rule (prune only when v > β or "
-                         f"v < α, as in CS188), on all {len(rows)} trees.")
+                rep.good("Leaves evaluated: exactly alpha-beta's with the strict rule "
+                         f"({_RULE_TEXT['strict']}), on all {len(rows)} trees.")
                 leaves_ok, rule_used = True, "strict"
             elif deciding:
                 t = min((r for r in deciding if r[1] == r[2]["textbook"]), key=lambda r: r[0].number_of_nodes())
@@ -468,7 +488,7 @@ def check_alphabeta(fn, *, tictactoe=True):
                 rep.bad(text, hint)
     if tictactoe:
         total += 1
-        passed += ttt_group(full, rep, printed, counts=not failures, roles=tuple(roles))
+        passed += ttt_group(full, rep, printed, counts=not failures, roles=tuple(roles), rule=rule)
     printed_note(rep, printed)
     fb = checker_feedback("check_alphabeta", rep, passed, total)
     fb.tree = smallest

@@ -44,11 +44,22 @@ from .harness import (
     run_learner,
 )
 
-__all__ = ["check_expectimax", "check_minimax", "report_smallest", "ttt_group", "ttt_text"]
+__all__ = ["check_expectimax", "check_minimax", "checked_variant", "report_smallest", "ttt_group", "ttt_text"]
 
 # ============================================================================
 # check_minimax
 # ============================================================================
+
+
+def checked_variant(variant):
+    """A checker's ``variant`` argument: None or a non-empty string (else a TypeError or ValueError)."""
+    if variant is None:
+        return None
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str such as 'jdoe/A2/q4' (a student's seed), got {variant!r}")
+    if not variant.strip():
+        raise ValueError("variant must not be empty: give a student's seed such as 'jdoe/A2/q4'")
+    return variant
 
 _RESTORE_HINT = tagged((
     "Work on copies (game.result(state, move) returns a new state) or undo every move after its "
@@ -147,8 +158,9 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
     return f"Your function gets {ttt_text(state)} wrong.", None
 
 
-def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN)):
-    """Values on tic-tac-toe positions (and, with ``counts``, leaves evaluated vs the engine)."""
+def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), rule=None):
+    """Values on tic-tac-toe positions (and, with ``counts``, leaves evaluated vs the engine: either tie
+    rule's, or only ``rule``'s when given)."""
     game = TicTacToe()
     rows = []
     for text in TTT_POSITIONS:
@@ -174,14 +186,15 @@ def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN)):
         learner = [r[4] for r in rows]
         rules = {rule: [alphabeta(game, r[1], strict=rule == "strict", trace=False).stats["leaves_evaluated"]
                         for r in rows] for rule in RULES}
-        if learner == rules["textbook"] or learner == rules["strict"]:
-            rule = "textbook" if learner == rules["textbook"] else "strict"
-            rep.good(f"tic-tac-toe positions: the same number of leaves as alpha-beta with the {rule} rule "
+        if any(learner == rules[r] for r in ([rule] if rule else RULES)):
+            used = rule or ("textbook" if learner == rules["textbook"] else "strict")
+            rep.good(f"tic-tac-toe positions: the same number of leaves as alpha-beta with the {used} rule "
                      f"({sum(learner)} in all).")
         else:
             rep.bad(f"tic-tac-toe positions: your function evaluates {sum(learner)} terminal positions in all; "
-                    f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or {sum(rules['strict'])} "
-                    f"(strict rule).")
+                    + (f"alpha-beta with the {rule} rule evaluates {sum(rules[rule])}." if rule else
+                       f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or "
+                       f"{sum(rules['strict'])} (strict rule)."))
             ok = False
     return ok
 
@@ -244,7 +257,7 @@ def _mutable_group(fn_call, rep, printed, tol, diagnose=True):
     return False
 
 
-def check_minimax(fn, *, tictactoe=True, mutable=True):
+def check_minimax(fn, *, tictactoe=True, mutable=True, variant=None):
     """Check a learner's minimax ``fn(game, state) -> value``.
 
     ``fn`` is written against the game protocol (``game.is_terminal``,
@@ -272,6 +285,10 @@ def check_minimax(fn, *, tictactoe=True, mutable=True):
     mutable : bool
         Also check a game whose states are lists, with ``game.result``
         (a copy) and ``game.make`` / ``game.unmake`` (in place).
+    variant : str, optional
+        A student's variant (e.g. ``"jdoe/A1/q3"``): the drawn trees (ragged,
+        fractional) are made from it, so every variant is checked on its own
+        trees (see :func:`~gametrees.exercises.code_checks.harness.drawn_seed`).
 
     Returns
     -------
@@ -297,7 +314,8 @@ def check_minimax(fn, *, tictactoe=True, mutable=True):
     if problem:
         return Feedback("check_minimax: your function could not be called.", [("bad", problem, None)])
     rep, printed = Report(), Printed()
-    passed, total, failures = _run_suite(fn, minimax_groups(), rep, printed, 1e-9, minimax)
+    groups = minimax_groups(checked_variant(variant))
+    passed, total, failures = _run_suite(fn, groups, rep, printed, 1e-9, minimax)
     G, _ = report_smallest(rep, fn, failures, printed, 1e-9)
     if mutable:
         r = _mutable_group(fn, rep, printed, 1e-9, diagnose=not failures)
@@ -318,7 +336,7 @@ def check_minimax(fn, *, tictactoe=True, mutable=True):
 # ============================================================================
 
 
-def check_expectimax(fn):
+def check_expectimax(fn, *, variant=None):
     """Check a learner's expectimax ``fn(game, state) -> value``.
 
     Chance nodes are those where ``game.to_move(state) == "chance"``;
@@ -327,7 +345,8 @@ def check_expectimax(fn):
     chance under chance, MAX/chance/MIN trees and fractional values, and
     compared with :func:`gametrees.expectimax`. Feedback names the deepest
     wrong node and the usual slips at chance nodes: taking the minimum (or
-    maximum), or a plain, unweighted mean.
+    maximum), or a plain, unweighted mean. A ``variant`` (a student's seed,
+    as in :func:`check_minimax`) draws that student's own mixed trees.
 
     Examples
     --------
@@ -347,7 +366,8 @@ def check_expectimax(fn):
     if problem:
         return Feedback("check_expectimax: your function could not be called.", [("bad", problem, None)])
     rep, printed = Report(), Printed()
-    passed, total, failures = _run_suite(fn, expectimax_groups(), rep, printed, 1e-6, expectimax)
+    groups = expectimax_groups(checked_variant(variant))
+    passed, total, failures = _run_suite(fn, groups, rep, printed, 1e-6, expectimax)
     G, _ = report_smallest(rep, fn, failures, printed, 1e-6)
     printed_note(rep, printed)
     fb = checker_feedback("check_expectimax", rep, passed, total)
