@@ -373,7 +373,10 @@ def test_another_students_trees_by_folder_or_environment_get_nothing_and_are_fla
         scores = course["scores"][student]
         assert scores["a2-q1-check"] == scores["a2-q2-check"] == scores["a2-q3-check"] == 0, student
         assert scores["a2-q4-check"] == 4
-        assert "not the submission's" in _flags(course, student, "a2-q1-check"), student
+    assert "not the submission's" in _flags(course, "g-env", "a2-q1-check")
+    # Behind the sandbox's walls there is no classmate's folder to go to (its own folder is all it sees, and
+    # nothing outside it can be made): the kernel's checks ran with its own id; the attempt is still flagged.
+    assert "not the submission's" not in _flags(course, "g-chdir", "a2-q1-check")
     assert "changes the working folder" in _flags(course, "g-chdir")
     assert "changes the environment" in _flags(course, "g-env")
     assert "the id typed in the notebook ('s2') is not the submission's ('g-env')" in _flags(course, "g-env")

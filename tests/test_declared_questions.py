@@ -105,6 +105,17 @@ def _dfs(G, n):
         yield from _dfs(G, c)
 
 
+
+@pytest.fixture(autouse=True)
+def _no_exercise_left_protected():
+    """``ga.question`` protects the exercises it makes (as a notebook's trees cell does): forget them after each
+    test, so that no other test's record of answers asked of the library lists them."""
+    from gametrees.classroom import integrity
+
+    yield
+    integrity.GRADED.clear()
+    integrity.SEEN.clear()
+
 def test_the_documented_cells_declare_a_question_by_hand_and_a_code_question():
     cells = doc_cells()
     assert [(g, r, p) for g, r, p, _ in cells] == [
