@@ -72,7 +72,7 @@ pytest.importorskip("nbgrader")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The limits every grading here runs with (seconds): one call, one question, one submission.
-CALL_LIMIT, QUESTION_LIMIT, SUBMISSION_LIMIT = 3, 8, 30
+CALL_LIMIT, QUESTION_LIMIT, SUBMISSION_LIMIT = 3, 8, 20
 #: How long the grading command may take before the test calls it hung (and kills it).
 COMMAND_TIMEOUT = 300
 HONEST = ("correct", "victim")
