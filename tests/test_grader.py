@@ -440,3 +440,19 @@ def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_g
         assert box.calls - before - asked < asked  # fewer round trips to the child
     assert [r.moves for r in once.result.records] == [r.moves for r in plain.result.records]
     assert once.lines == plain.lines
+
+
+def test_a_value_function_that_never_returns_costs_its_own_question_only():
+    """A2's q5 is graded with a correct alphabeta_value in place of the learner's: when theirs (q4) never returns,
+    q4 scores 0 (stopped at the call limit) and q5 is checked again in a fresh child with the correct one only."""
+    from gametrees.classroom.verdicts import decide
+
+    nb = nbformat.read(INSTRUCTOR / "A2_alpha_beta.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "a2-q4-answer":
+            cell.source = "def alphabeta_value(game, state, alpha, beta):\n    while True:\n        pass\n"
+    verdict = {v.grade_id: v for v in decide(nb, "jdoe", call_limit=2, kernel=False).verdicts}
+    q4, q5 = verdict["a2-q4-check"], verdict["a2-q5-check"]
+    assert q4.earned == 0 and "alphabeta_value() did not return within 2 s" in " ".join(q4.errors)
+    assert q5.earned == q5.points == 2, repr(q5.feedback)
+    assert "with your own alphabeta_value, it did not finish" in repr(q5.feedback)

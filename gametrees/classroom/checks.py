@@ -402,7 +402,7 @@ def swapped(fn, uses, reference):
             space[k] = uses
 
 
-def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=None):
+def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=None, own=True):
     """Check a student's ``best_move(game, state) -> move``.
 
     The move must be a best move for the player to move at ``state`` (any of
@@ -436,6 +436,11 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=N
     variant : str, optional
         A student's variant (e.g. ``"jdoe/A2/q5"``): the drawn trees are made
         from it (see :func:`gametrees.exercises.check_minimax`).
+    own : bool
+        With ``uses``: first check ``fn`` with the learner's own value function
+        (if that passes, it is the verdict; if not, its failures go into the
+        note). False skips that pass: the grader asks for it when the learner's
+        own value function did not finish, so that it cannot cost this question.
 
     Returns
     -------
@@ -463,18 +468,22 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=N
         return Feedback("check_best_move: your function could not be called.", [("bad", problem, None)])
     if uses is None:
         return _check_decisions(fn, alphabeta, tictactoe, variant)
-    own = _check_decisions(fn, alphabeta, tictactoe, variant)
-    if own.ok or getattr(own, "library", None):  # right with their own value function; or refused
-        return own
+    first = _check_decisions(fn, alphabeta, tictactoe, variant) if own else None
+    if first is not None and (first.ok or getattr(first, "library", None)):  # right with their own; or refused
+        return first
     with swapped(fn, uses, engine_alphabeta_value if alphabeta else engine_value) as names:
-        graded = _check_decisions(fn, alphabeta, tictactoe, variant) if names else own
+        graded = _check_decisions(fn, alphabeta, tictactoe, variant) if names else first
     if not names:
-        return own
+        return first if first is not None else _check_decisions(fn, alphabeta, tictactoe, variant)
     if graded.ok:
-        where = and_list(text.split(":")[0] for kind, text, _ in own.items if kind == "bad")
+        if first is None:
+            fails = "it did not finish (the time limit stopped it)"
+        else:
+            fails = "this check fails on " + and_list(text.split(":")[0] for kind, text, _ in first.items
+                                                      if kind == "bad")
         graded.items.append(("note", f"Graded with a correct {names[0]} in place of yours, so that the mistakes "
-                                     f"of that question do not cost this one: with your own {names[0]}, this "
-                                     f"check fails on {where}.", None))
+                                     f"of that question do not cost this one: with your own {names[0]}, "
+                                     f"{fails}.", None))
     elif not graded.ok:
         graded.items.append(("note", f"This was checked with a correct {names[0]} in place of yours, so the "
                                      "mistake is in how your function chooses the move.", None))
