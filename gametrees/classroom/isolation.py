@@ -30,9 +30,9 @@ else ``RLIMIT_NPROC`` (which binds every account but root).
 :attr:`Isolation.limits_by` says which. Wall-clock limits are the caller's:
 :meth:`Confined.kill` ends the whole sandbox at once.
 
-:func:`require` is the check made before grading: it starts a sandbox that
-runs ``true`` and raises :class:`IsolationUnavailable` with one line saying
-what to install when that fails (fail closed).
+:meth:`Isolation.check` is the check made before grading: it starts a sandbox
+that runs ``python -I -S -c pass`` and raises :class:`IsolationUnavailable` with
+one line saying what to install when that fails (fail closed).
 
 May import: the standard library only.
 """
@@ -48,6 +48,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -224,8 +225,6 @@ class _Cgroup:
                     break
                 except OSError:
                     self.kill()
-                    import time
-
                     time.sleep(0.02)
         self.dirs = []
 
@@ -272,13 +271,10 @@ def _own_processes():  # pragma: no cover -- counted between fork and exec
 
 
 class Confined:
-    """One running sandbox: :attr:`proc` (its ``subprocess.Popen``), :meth:`kill`, :meth:`wait`."""
+    """One running sandbox: :attr:`proc` (its ``subprocess.Popen``) and :meth:`kill`."""
 
     def __init__(self, proc, cgroup, container=None):
         self.proc, self._cgroup, self._container = proc, cgroup, container
-
-    def wait(self, timeout=None):
-        return self.proc.wait(timeout)
 
     def kill(self):
         """End the sandbox and everything in it (idempotent)."""
@@ -509,11 +505,6 @@ def current():
     if not _CURRENT:
         _CURRENT.append(Isolation("bwrap" if bwrap_available() else "none"))
     return _CURRENT[0]
-
-
-def require(isolation=None):
-    """Check that ``isolation`` (default :func:`current`) works here; raise :class:`IsolationUnavailable` if not."""
-    (isolation or current()).check()
 
 
 def bwrap_available():
