@@ -4,7 +4,7 @@ For each lesson check: an unanswered answer says only that; junk is "could not r
 (status unreadable, no misconception); an all-wrong and a partly right answer get a
 first check that names every wrong part and none of the right values, labels or choices
 the learner did not give; a second wrong check adds a worked twin ("Worked on a twin tree:
-..."); a misconception tag is given only where the answer is what it produces, and every
+...", or "Worked on another position: ..." for a Connect Four position); a misconception tag is given only where the answer is what it produces, and every
 tag is in the catalogue.
 """
 
@@ -21,6 +21,7 @@ from gametrees.exercises.misconceptions import CATALOGUE
 from gametrees.games import ConnectFour
 
 TWIN = attempts.TWIN_PREFIX
+POSITION = attempts.twin_prefix("another position")
 
 
 @pytest.fixture(autouse=True)
@@ -44,13 +45,13 @@ def assert_tags_catalogued(fb):
         assert tag in CATALOGUE, tag
 
 
-def twice(check):
-    """The first and the second check of the same wrong answer."""
+def twice(check, prefix=TWIN):
+    """The first and the second check of the same wrong answer (the twin's note starts with ``prefix``)."""
     first = check()
     second = check()
     assert first.status == "wrong" and second.status == "wrong"
-    assert not any(text.startswith(TWIN) for kind, text, _ in first.items if kind == "note")
-    assert any(kind == "note" and text.startswith(TWIN) for kind, text, _ in second.items), second.lines
+    assert not any(text.startswith("Worked on") for kind, text, _ in first.items if kind == "note")
+    assert any(kind == "note" and text.startswith(prefix) for kind, text, _ in second.items), second.lines
     assert second.attempt == first.attempt + 1
     return first, second
 
@@ -68,13 +69,31 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
     assert ex.check_win_depth(C4, THREAT, 3).ok
     for wrong in (1, 2, 5, 9):
         attempts.reset()
-        first, second = twice(lambda: ex.check_win_depth(C4, THREAT, wrong))
+        first, second = twice(lambda: ex.check_win_depth(C4, THREAT, wrong), POSITION)
         text = bad_text(first)
         assert "3" not in numbers_in(text), text          # the right depth is never given
         assert str(wrong) in text                          # the wrong part is named
         assert ("shallower" in text) == (wrong > 3)
         twin = second.lines[-1]
         assert "[3, 3, 4, 4]" not in twin and "gives 3" not in twin   # the twin is another position
+
+
+def test_win_depth_with_the_first_move_of_the_forced_line():
+    """Lesson 04's Exercise 3 asks for the depth and X's first move: an open three (2 or 5), not a search."""
+    assert ex.check_win_depth(C4, THREAT, 3, first_move=2).ok and ex.check_win_depth(C4, THREAT, 3, first_move=5).ok
+    assert ex.check_win_depth(C4, THREAT, None, first_move=None).status == "unanswered"
+    assert ex.check_win_depth(C4, THREAT, "x", first_move="y").status == "unreadable"
+    for move in (0, 1, 3, 4, 6):   # none of these leaves O two threats to block
+        attempts.reset()
+        fb = ex.check_win_depth(C4, THREAT, 3, first_move=move)
+        assert fb.status == "wrong" and fb.title == "Forced line: 1 of 2 right."
+        text = bad_text(fb)
+        assert f"plays {move}" in text and not {"2", "5"} & numbers_in(text)
+        again = ex.check_win_depth(C4, THREAT, 3, first_move=move)
+        assert not any(t.startswith("Worked on") for _, t, _ in again.items)   # the depth was right: no ply twin
+    attempts.reset()
+    fb = ex.check_win_depth(C4, THREAT, None, first_move=5)
+    assert fb.title == "Forced line: 1 of 2 right." and "✗ The depth: not answered yet." in fb.lines
 
 
 def test_scale_choices_all_wrong_partly_right_and_twin():
@@ -87,7 +106,7 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     assert ex.check_scale_choices(moves, 17).status == "unreadable"
     all_wrong = {"depth 1, utility ±1": "a", "depth 2, utility ±1": "b", "depth 1, one scale": "c",
                  "depth 2, one scale": "b"}
-    first, _ = twice(lambda: ex.check_scale_choices(moves, all_wrong))
+    first, _ = twice(lambda: ex.check_scale_choices(moves, all_wrong), POSITION)
     bad = [text for kind, text, _ in first.items if kind == "bad"]
     assert len(bad) == 4 and all(any(t.startswith(k) for t in bad) for k in keys)
     text = bad_text(first)
@@ -114,7 +133,7 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert ex.check_quiet_positions(C4, QUIET, None).status == "unanswered"
     junk = ex.check_quiet_positions(C4, QUIET, 17)
     assert junk.status == "unreadable" and not junk.tags
-    first, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"B", "C", "D"}))
+    first, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"B", "C", "D"}), POSITION)
     bad = [text for kind, text, _ in first.items if kind == "bad"]
     assert len(bad) == 5 and all(any(re.search(rf"\b{n}\b", t) for t in bad) for n in "ABCDE")
     text = bad_text(first)
@@ -124,8 +143,23 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert "quiet" in second.lines[-1] and "[3, 3, 4, 4]" not in second.lines[-1]
     attempts.reset()
     partly = ex.check_quiet_positions(C4, QUIET, {"A"})
-    assert partly.title == "Quiet positions: 4 of 5 positions right." and "E" in bad_text(partly)
+    assert partly.title == "Quiet positions: 4 of 5 right." and "E" in bad_text(partly)
     assert not partly.tags     # leaving a quiet one out is not the horizon misconception
+
+
+def test_quiet_twin_is_quiet_for_the_reason_a_is():
+    """The quiet twin, like A, has a three of the other side whose fourth cell cannot be played yet: one move
+    (the one below that cell) loses at once, and the others are safe."""
+    from gametrees.exercises.lessons.l04_depth_and_evaluation import _QUIET_TWINS, _quiet_status
+    quiet = [m for m in _QUIET_TWINS if _quiet_status(C4, C4.from_moves(m))[0] == "quiet"]   # the first is used
+    state = C4.from_moves(quiet[0])
+    _, safe = _quiet_status(C4, state)
+    unsafe = [m for m in C4.actions(state) if m not in safe]
+    assert len(unsafe) == 1 and len(safe) >= 2
+    attempts.reset()
+    _, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"A"}), POSITION)   # E, quiet, left out
+    twin = second.lines[-1]
+    assert f"after the moves {quiet[0]}" in twin and f"must not play {unsafe[0]}" in twin and "quiet" in twin
 
 
 # ================================================================ lesson 05
@@ -260,9 +294,24 @@ def test_chance_pruning_each_way():
     assert "6.5" not in text and "7" not in numbers_in(text)          # no bound or value worked out
     assert "every leaf in [0, 10]" in second.lines[-1] and "G = 2," not in second.lines[-1]
     attempts.reset()
+    assert first.title == "Pruning below chance nodes: 0 of 2 right."   # one count per part, not per line
     partly = ex.check_chance_pruning(T, (0, 10), {"H", "I"}, set())
     bad = [t for k, t, _ in partly.items if k == "bad"]
     assert len(bad) == 1 and "under D" in bad[0] and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", ""))
+
+
+def test_chance_pruning_with_plain_means_is_named():
+    """Bounding each chance node with a plain mean (outcomes as if equally likely) skips I and L here: the
+    feedback names that misconception, and only for that answer."""
+    T = bounded_tree()
+    plain = ex.lessons.l06_expectimax.chance_pruned(ex.lessons.l06_expectimax._unweighted(T), 0, 10)[0]
+    assert sorted(T.nodes[n]["label"] for n in plain) == ["I", "L"]
+    fb = ex.check_chance_pruning(T, (0, 10), {"I", "L"}, set())
+    assert fb.status == "wrong" and fb.tags == ("chance-unweighted",) and fb.title.endswith("1 of 2 right.")
+    assert "equally likely" in bad_text(fb) and not {"H", "6", "7"} & set(re.findall(r"\w+", bad_text(fb)))
+    assert "check_chance_pruning" in CATALOGUE["chance-unweighted"].detected_by
+    attempts.reset()
+    assert "chance-unweighted" not in ex.check_chance_pruning(T, (0, 10), {"I"}, set()).tags
 
 
 def test_rescaled_choices_no_averages_in_wrong_lines_and_twin():
@@ -293,7 +342,15 @@ def test_order_preserving_flip_wrong_then_twin():
     assert ex.check_order_preserving_flip(gamble, lambda v: "x" + v).status == "unreadable"
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: 2 * v + 1))
     assert "sqrt" not in bad_text(first) and "√" not in bad_text(first)
-    assert "√" not in second.lines[-1] and "v³" in second.lines[-1]
+    twin = second.lines[-1]     # the order kept, the choice not flipped: how stretching the gaps flips it
+    assert "√" not in twin and "v² keeps the order" in twin and "turns the order around" not in twin
+    assert "5, 5" not in twin and "12" not in numbers_in(twin)            # another tree, the other direction
+    attempts.reset()
+    first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: -v))
+    assert "does not keep the order" in bad_text(first)
+    twin = second.lines[-1]     # the order broken: why that does not count, then an order-keeping change
+    assert "turns the order around" in twin and "minimax would change its choice too" in twin
+    assert twin.index("turns the order around") < twin.index("v² keeps the order")
 
 
 def test_chance_edges_without_prob_are_drawn_with_their_equal_probability():

@@ -195,7 +195,8 @@ def test_bad_settings_are_named():
 # ---------------------------------------------------------------------------
 
 RESULTS = (2, 14)
-RIGHT_C = math.sqrt(2) * 6
+RIGHT_C = math.sqrt(2) * (RESULTS[1] - RESULTS[0])   # UCB1's √2 is for results from 0 to 1
+SHOWN_RIGHT = {round(RIGHT_C, 2), round(RIGHT_C, 1), float(round(RIGHT_C)), float(RESULTS[1] - RESULTS[0])}
 
 
 @pytest.mark.parametrize("answer, status", [(None, "unanswered"), ("", "unanswered"), ("big", "unreadable"),
@@ -204,12 +205,14 @@ def test_exploration_c_blank_and_junk(answer, status):
     attempts.reset()
     fb = gt.exercises.check_exploration_c(answer, RESULTS)
     assert fb.status == status and not fb.tags
-    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+    assert not SHOWN_RIGHT & numbers_in(repr(fb))
 
 
 @pytest.mark.parametrize("answer, says", [
-    (math.sqrt(2), "the constant for results from −1 to +1"),
-    (math.sqrt(2) / 6, "shrinks the exploration term"),
+    (math.sqrt(2), "UCB1's constant for results from 0 to 1"),
+    (math.sqrt(2) * 6, "as if it were the constant for results from −1 to +1"),
+    (2 * math.sqrt(2), "is the constant for results from −1 to +1"),
+    (math.sqrt(2) / 12, "shrinks the exploration term"),
     (math.sqrt(2) * 14, "scales √2 by the largest result"),
     (3.0, "compare the spread of the results here"),
 ])
@@ -217,16 +220,33 @@ def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
     attempts.reset()
     fb = gt.exercises.check_exploration_c(answer, RESULTS)
     assert fb.status == "wrong" and says in fb.lines[0]
-    assert not {8.49, 8.5, 6.0} & numbers_in(repr(fb))
+    assert not SHOWN_RIGHT & numbers_in(repr(fb))
     second = gt.exercises.check_exploration_c(answer, RESULTS)
-    assert second.attempt == 2 and second.lines[-1].startswith("• Worked on a twin tree: results from 0 to 100")
-    assert "8.49" not in repr(second)
+    twin = second.lines[-1]
+    assert second.attempt == 2 and twin.startswith("• Worked on another range of results: with results from 0 to 1")
+    assert not SHOWN_RIGHT & numbers_in(twin)
+    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does not
+    assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
+
+
+def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
+    """c = √2 · (high − low) on results in [low, high] scores every child as (high − low) × its UCB1 score on
+    the results mapped to [0, 1], plus low: the same choice."""
+    from gametrees.exercises.lessons.l07_monte_carlo import scaled_c
+    assert math.isclose(scaled_c((-1, 1)), 2 * math.sqrt(2)) and math.isclose(scaled_c(RESULTS), RIGHT_C)
+    lo, hi = RESULTS
+    for visits, totals in [((3, 5), (2.0, 1.0)), ((1, 7), (0.9, 6.0)), ((4, 4), (1.0, 3.0))]:
+        big_n = sum(visits)
+        unit = [t / n + math.sqrt(2) * math.sqrt(math.log(big_n) / n) for n, t in zip(visits, totals)]
+        wide = [lo + (hi - lo) * t / n + scaled_c(RESULTS) * math.sqrt(math.log(big_n) / n)
+                for n, t in zip(visits, totals)]
+        assert all(math.isclose(w, lo + (hi - lo) * u) for u, w in zip(unit, wide))
 
 
 def test_exploration_c_right():
-    assert gt.exercises.check_exploration_c(8.5, RESULTS).ok
+    assert gt.exercises.check_exploration_c(17, RESULTS).ok
     assert gt.exercises.check_exploration_c(RIGHT_C, RESULTS).ok
-    assert not gt.exercises.check_exploration_c(12, RESULTS).ok
+    assert not gt.exercises.check_exploration_c(8.5, RESULTS).ok     # √2 taken for results from −1 to +1
 
 
 VISITS = {"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}
@@ -239,8 +259,8 @@ def test_final_move_each_way():
     fb = gt.exercises.check_final_move(VISITS, "a")
     assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",) and "'b'" not in repr(fb)
     fb = gt.exercises.check_final_move(VISITS, "c")
-    assert fb.status == "wrong" and not fb.tags and "'b'" not in repr(fb).split("Worked on a twin")[0]
-    assert "Worked on a twin tree" in repr(fb)   # the second wrong check
+    assert fb.status == "wrong" and not fb.tags and "'b'" not in repr(fb).split("Worked on another search")[0]
+    assert "Worked on another search: " in repr(fb)   # the second wrong check
     assert gt.exercises.check_final_move(VISITS, "b").ok
 
 
@@ -248,3 +268,67 @@ def test_every_mcts_tag_is_catalogued_and_detected_here():
     mcts_tags = {t for t, m in CATALOGUE.items() if "mcts" in m.detected_by}
     assert mcts_tags == {"reward-viewpoint", "ucb-child-log", "backprop-incomplete", "selection-most-visited",
                          "selection-exploit-only", "backup-mean-averaged"}
+
+
+# ---------------------------------------------------------------------------
+# A whole cycle (full=True): selection, expansion, backup, and the next selection
+# ---------------------------------------------------------------------------
+
+def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
+    for seed in range(12):
+        ex = gt.exercises.generate("mcts", seed=seed, full=True)
+        sol = ex.solution()
+        assert list(sol) == ["select", "expand", "A", sol["select"], "next"]
+        assert first_check(ex, sol).status == "right"
+        n = ex.visits["A"]
+        this = [e for e in ex.result.trace if e.info[0] == n + 1]
+        after = [e for e in ex.result.trace if e.info[0] == n + 2]
+        # the engine's next playout selects, then expands a child of the selected node; the one after selects
+        assert this[1].kind == "expand" and ex.nodes.name(this[1].node) == sol["expand"]
+        assert ex.nodes.name(this[1].parent) == sol["select"]
+        assert after[0].kind == "select" and ex.nodes.name(after[0].info[1]) == sol["next"]
+        # what the question says is in the tree is what the earlier playouts added
+        fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
+                                            if e.kind == "backup" and e.info[0] == n))
+        for child, kids in ex.in_tree.items():
+            node = ex.nodes.by_label[child]
+            assert sorted(kids) == sorted(ex.nodes.name(k) for k in ex.tree.successors(node) if fr.visits.get(k))
+            # a node's visits: the one that added it to the tree (its playout ran from it), and its children's
+            assert fr.visits[node] == 1 + sum(fr.visits.get(k, 0) for k in ex.tree.successors(node))
+        assert sol["expand"] not in re.findall(r"\b[A-Z]\b", ex.question)   # never named: it is not in the tree
+
+
+def test_full_cycle_wrong_parts_are_named_with_the_rule():
+    ex = gt.exercises.generate("mcts", seed=3, full=True)
+    sol = ex.solution()
+    chosen, root = sol["select"], "A"
+    had = ex.in_tree[chosen]
+    assert had, "seed 3 has a child of the selected node in the tree already"
+    stale = dict(sol, expand=had[0], next=chosen)
+    fb = first_check(ex, stale)
+    assert fb.status == "wrong" and fb.title == "MCTS playout: 3 of 5 right."
+    text = repr(fb)
+    assert f"Expansion: {had[0]} is already in the tree" in text
+    assert "the counts before the backup favoured" in text
+    expansion = next(t for k, t, _ in fb.items if t.startswith("Expansion"))
+    nxt = next(t for k, t, _ in fb.items if t.startswith("Next selection"))
+    assert sol["expand"] not in re.findall(r"\b[A-Z]\b", expansion)          # the right node is not given
+    assert sol["next"] not in re.findall(r"\b[A-Z]\b", nxt.replace(f"at {root}", "").replace(f"{root}'s", ""))
+    second = ex.check(stale)
+    twin = second.lines[-1]
+    assert twin.startswith("• Worked on a twin tree: ") and "expansion adds the first one not yet in it" in twin
+    assert "the next selection takes" in twin and "after the backup (N = " in twin
+    not_child = next(ex.nodes.name(n) for n in ex.tree if ex.tree.out_degree(n) == 0
+                     and ex.nodes.name(next(iter(ex.tree.predecessors(n)))) != chosen)
+    fb = first_check(ex, dict(sol, expand=not_child))
+    assert f"Expansion: {not_child} is not a child of {chosen}" in repr(fb)
+    assert first_check(ex, dict(sol, expand="Q")).status == "unreadable"
+    assert first_check(ex, dict(sol, next=None)).title == "MCTS playout: 4 of 5 right."
+
+
+def test_full_cycle_explain_works_every_step():
+    ex = gt.exercises.generate("mcts", seed=3, full=True)
+    text = ex.explain()
+    for step in ("Selection at A", "Expansion:", "backed up", "Next selection at A (N = "):
+        assert step in text
+    assert text.endswith(f"Answer: {ex.solution()!r}")

@@ -34,16 +34,33 @@ import threading
 
 from .feedback import Feedback
 
-__all__ = ["TWIN_PREFIX", "counts", "escalate", "reset"]
+__all__ = ["TWIN_PREFIX", "counts", "escalate", "reset", "twin_prefix"]
 
-#: How the twin's note item starts.
+#: How the twin's note item starts when the twin is a tree (the default).
 TWIN_PREFIX = "Worked on a twin tree: "
+
+
+def twin_prefix(on="a twin tree"):
+    """How the twin's note item starts: ``"Worked on " + on + ": "``.
+
+    ``on`` names what the twin is: ``"a twin tree"`` for a tree of the same
+    shape, ``"another position"`` for a game position, ``"another entry"``
+    for a table entry.
+
+    >>> twin_prefix("another position")
+    'Worked on another position: '
+    >>> twin_prefix() == TWIN_PREFIX
+    True
+    """
+    if not isinstance(on, str) or not on.strip():
+        raise ValueError(f"on must name what the twin is, such as 'another position'; got {on!r}")
+    return f"Worked on {on}: "
 
 _COUNTS: dict = {}
 _LOCK = threading.Lock()
 
 
-def escalate(key, feedback, *, twin=None):
+def escalate(key, feedback, *, twin=None, on="a twin tree"):
     """Count this check of ``key``, set ``feedback.attempt``; on a 2nd+ wrong check add the twin.
 
     Parameters
@@ -57,6 +74,9 @@ def escalate(key, feedback, *, twin=None):
         through on a twin. Called only on the second and later checks whose
         status is ``"wrong"``; its text becomes a note item starting
         ``"Worked on a twin tree: "``.
+    on : str, default "a twin tree"
+        What the twin is, in that note: ``"another position"`` for a game
+        position, ``"another entry"`` for a table entry (see :func:`twin_prefix`).
 
     Returns
     -------
@@ -64,6 +84,7 @@ def escalate(key, feedback, *, twin=None):
     """
     if not isinstance(feedback, Feedback):
         raise TypeError(f"feedback must be a Feedback, got {type(feedback).__name__}")
+    prefix = twin_prefix(on)
     key = str(key)
     with _LOCK:
         entry = _COUNTS.setdefault(key, {"checks": 0, "wrong": 0})
@@ -75,7 +96,7 @@ def escalate(key, feedback, *, twin=None):
     if twin is not None and feedback.status == "wrong" and wrong_so_far >= 2:
         text = twin(feedback)
         if text:
-            feedback.items.append(("note", TWIN_PREFIX + str(text), None))
+            feedback.items.append(("note", prefix + str(text), None))
     return feedback
 
 

@@ -162,9 +162,10 @@ _ENTRIES = [
     # -- expectimax -----------------------------------------------------------------
     Misconception(
         "chance-unweighted", "Chance nodes averaged without their probabilities",
-        "Gave a chance node the plain mean of its outcomes though they are not equally likely.",
+        "Gave a chance node the plain mean of its outcomes though they are not equally likely (or bounded it "
+        "that way when deciding what a search below it may skip).",
         "A chance node is worth Σ probability × value: weight each outcome.",
-        ("expectimax", "check_expectimax")),
+        ("expectimax", "check_expectimax", "check_chance_pruning")),
     Misconception(
         "scale-sensitivity", "Scale sensitivity missed",
         "Expects an order-preserving change of the leaf values (squaring) to keep expectimax's choice.",

@@ -7,7 +7,14 @@ and the result of the next playout, and answers
 
 1. which child of the root the next playout's **selection** takes (UCB1), and
 2. the **visits and mean** of the root and of that child after the playout's
-   **backup**.
+   **backup**;
+
+and, with ``full=True`` (a whole cycle), also
+
+3. which node the playout's **expansion** adds to the tree (the first child,
+   left to right, of the selected child not yet in the tree), and
+4. which child of the root the **next selection** takes, from the counts
+   after the backup.
 
 The numbers are the engine's: the next playout is the one :func:`gametrees.mcts`
 makes (``ex.result`` replays them all). The check follows the feedback rules:
@@ -71,6 +78,10 @@ class MCTSExercise(Exercise):
     tree, seed, difficulty, root_player, depth, branching, values, ragged
         See :class:`~gametrees.exercises.by_hand.base.Exercise` (the depth is
         at most 3: a few playouts grow a small tree).
+    full : bool, default False
+        Also ask which node the playout's expansion adds, and which child of
+        the root the selection after the backup takes (keys ``"expand"`` and
+        ``"next"`` of the answer).
 
     Attributes
     ----------
@@ -83,6 +94,9 @@ class MCTSExercise(Exercise):
         The result (for MAX) of the next playout.
     result : MCTSResult
         The engine's search, the next playout included (``gt.replay(ex.result)``).
+    in_tree : dict
+        Label of each child of the root -> the labels of its children already
+        in MCTS's tree (before the next playout).
 
     Examples
     --------
@@ -93,17 +107,27 @@ class MCTSExercise(Exercise):
     {'select': 'C', 'A': (9, 4.33), 'C': (2, 3)}
     >>> print(ex.check({"select": "B", "A": (9, 4.33), "B": (2, 2.5)}).lines[0])  # doctest: +ELLIPSIS
     ✗ Selection at A: B is not the child with the highest UCB1 score...
+    >>> full = MCTSExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], full=True)
+    >>> full.solution()
+    {'select': 'C', 'expand': 'H', 'A': (9, 4.33), 'C': (2, 3), 'next': 'D'}
     """
 
     _what = "MCTS playout"
     @property
     def answer_form(self):
         root = self.nodes.name(self.nodes.root)
+        if self.full:
+            return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: (visits, "
+                    f"mean), 'next': child}}: the child selection takes at {root}, the node expansion adds, "
+                    f"{root} and that child after the backup, and the child the next selection takes")
         return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
                 f"selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
 
-    def __init__(self, tree=None, **kwargs):
+    def __init__(self, tree=None, *, full=False, **kwargs):
+        if not isinstance(full, bool):
+            raise TypeError(f"full must be True or False, got {full!r}")
+        self.full = full
         if kwargs.get("depth") is None and tree is None:
             kwargs["depth"] = 2
         if kwargs.get("depth") is not None and kwargs["depth"] > 3:
@@ -111,7 +135,10 @@ class MCTSExercise(Exercise):
         super().__init__(tree, **kwargs)
 
     def _interesting(self, G):
-        return G.out_degree(G.graph["root"]) >= 2
+        kids = list(G.successors(G.graph["root"]))
+        if self.full:  # the selected child must have children for the expansion to add one
+            return len(kids) >= 2 and all(G.out_degree(k) >= 2 for k in kids)
+        return len(kids) >= 2
 
     # -- making the exercise ----------------------------------------------------------
 
@@ -141,17 +168,23 @@ class MCTSExercise(Exercise):
             if best is not None and best["interest"] >= 3:
                 break
         if best is None:
-            raise ValueError("no playout of this tree asks for a UCB1 choice at the root: give a bigger tree")
+            raise ValueError("no playout of this tree asks for a UCB1 choice at the root"
+                             + (" followed by an expansion below it and a second clear choice" if self.full else "")
+                             + ": give a bigger tree")
         self.__dict__.update({k: v for k, v in best.items() if k not in ("interest", "result")})
         self.result = best["result"]
 
     def _try(self, G, playouts, c, seed):
         """The exercise after ``playouts`` playouts (None if the next one does not select at the root)."""
-        r = mcts(G, playouts=playouts + 1, c=c, seed=seed)
+        r = mcts(G, playouts=playouts + 1 + self.full, c=c, seed=seed)
         trace = r.trace
         starts = [i for i, e in enumerate(trace) if e.info[0] == playouts + 1]
         first = trace[starts[0]]
         if first.kind != "select" or first.parent is not None:
+            return None
+        chosen = first.info[1]
+        added = trace[starts[0] + 1]
+        if self.full and not (added.kind == "expand" and added.info[1] and added.parent == chosen):
             return None
         root = self.nodes.root
         kids = list(G.successors(root))
@@ -166,15 +199,35 @@ class MCTSExercise(Exercise):
         N = before[root][0]
         sign = 1.0 if self.root_player == MAX else -1.0
         scores = {k: sign * before[k][1] / before[k][0] + c * math.sqrt(math.log(N) / before[k][0]) for k in kids}
-        chosen = first.info[1]
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] - ranked[1] < _MARGIN:
             return None
         result = next(e.value for e in trace[starts[0]:] if e.kind == "backup")
+        extra = {"_expanded": None, "_next": None, "_next_scores": None}
+        if self.full:
+            after = dict(before)
+            for node in (root, chosen):
+                v, t = before[node]
+                after[node] = (v + 1, t + result)
+            n_after = after[root][0]
+            next_scores = {k: sign * after[k][1] / after[k][0] + c * math.sqrt(math.log(n_after) / after[k][0])
+                           for k in kids}
+            second = trace[next(i for i, e in enumerate(trace) if e.info[0] == playouts + 2)]
+            ranked = sorted(next_scores.values(), reverse=True)
+            if second.kind != "select" or second.parent is not None or ranked[0] - ranked[1] < _MARGIN:
+                return None
+            if _argmax_unique(next_scores) != second.info[1]:
+                return None
+            extra = {"_expanded": name(added.node), "_next": name(second.info[1]),
+                     "_next_scores": {name(k): s for k, s in next_scores.items()}}
         most = max(kids, key=lambda k: before[k][0])
         greedy = max(kids, key=lambda k: sign * before[k][1] / before[k][0])
         interest = (chosen != most) + (chosen != greedy) + (self.root_player == MIN)
-        return {
+        in_tree = {name(k): [name(e.node) for e in trace[: starts[0]] if e.kind == "expand" and e.info[1]
+                             and e.parent == k] for k in kids}
+        if self.full:  # the next selection moves on, and the expansion is not of the first child
+            interest += (extra["_next"] != name(chosen)) + bool(in_tree[name(chosen)])
+        return {**extra, "in_tree": in_tree,
             "interest": interest, "result": r, "c": c,
             "visits": {name(n): before[n][0] for n in [root, *kids]},
             "totals": {name(n): float(before[n][1]) for n in [root, *kids]},
@@ -189,12 +242,21 @@ class MCTSExercise(Exercise):
                 f" {root} is a MIN node: MIN wants the mean for MAX low, so its UCB1 uses minus the mean.")
         kids = "; ".join(f"{k}: {self.visits[k]} visit{'s' if self.visits[k] != 1 else ''}, total "
                          f"{_f2(self.totals[k])}" for k in self._children)
-        return (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at the "
+        head = (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at the "
                 f"root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results summed for "
-                f"MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = {_f2(self.c)}.{view} "
-                f"(1) Which child of {root} does the next playout's selection take? (2) That playout ends with "
-                f"the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits and the "
-                f"mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, mean), "
+                f"MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = {_f2(self.c)}.{view} ")
+        if self.full:
+            below = "; ".join(f"{k}: {', '.join(v) if v else 'none'}" for k, v in self.in_tree.items())
+            return (head + f"Below them, the nodes already in MCTS's tree: {below} (the figure shows the game tree; "
+                    f"its children are in order left to right). (1) Which child of {root} does the next "
+                    f"playout's selection take? (2) Which node does its expansion add to the tree? (3) The "
+                    f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, what are "
+                    f"the visits and the mean of {root} and of the child selected? (4) Which child of {root} does "
+                    f"the selection of the playout after that take? Answer as {{'select': child, 'expand': node, "
+                    f"'{root}': (visits, mean), child: (visits, mean), 'next': child}}.")
+        return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That playout ends "
+                f"with the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits and "
+                f"the mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, mean), "
                 f"child: (visits, mean)}}.")
 
     def _after(self, label):
@@ -204,9 +266,13 @@ class MCTSExercise(Exercise):
     def solution(self):
         root = self.nodes.name(self.nodes.root)
         out = {"select": self._chosen}
+        if self.full:
+            out["expand"] = self._expanded
         for label in (root, self._chosen):
             v, m = self._after(label)
             out[label] = (v, round(m, 2) if not float(m).is_integer() else int(m))
+        if self.full:
+            out["next"] = self._next
         return out
 
     def _answer_text(self):
@@ -223,12 +289,26 @@ class MCTSExercise(Exercise):
             n, t = self.visits[k], self.totals[k]
             lines.append(f"  {k}: {sign}{_f2(t / n)} + {_f2(self.c)}·√(ln {N} / {n}) = {_f2(self._scores[k])}"
                          + ("  ← the highest" if k == self._chosen else ""))
-        lines.append(f"Selection takes {self._chosen}. The playout's result {_f2(self.playout_result)} is "
-                     f"backed up to {self._chosen} and {root}:")
+        lines.append(f"Selection takes {self._chosen}.")
+        if self.full:
+            had = self.in_tree[self._chosen]
+            lines.append(f"Expansion: of {self._chosen}'s children, {', '.join(had) or 'none'} "
+                         f"{'is' if len(had) == 1 else 'are'} already in the tree; the first one not yet in it, "
+                         f"{self._expanded}, joins the tree. The playout runs from {self._expanded}, so the "
+                         f"backup counts it too (its first visit).")
+        lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {self._chosen} and {root}:")
         for label in (self._chosen, root):
             v, t = self.visits[label], self.totals[label]
             lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) / "
                          f"{v + 1} = {_f2((t + self.playout_result) / (v + 1))}")
+        if self.full:
+            n_after = N + 1
+            lines.append(f"Next selection at {root} (N = {n_after} now): UCB1 = {sign}mean + "
+                         f"{_f2(self.c)}·√(ln {n_after} / n), with the counts after the backup.")
+            for k in self._children:
+                n, m = self._after(k) if k == self._chosen else (self.visits[k], self.totals[k] / self.visits[k])
+                lines.append(f"  {k}: {sign}{_f2(m)} + {_f2(self.c)}·√(ln {n_after} / {n}) = "
+                             f"{_f2(self._next_scores[k])}" + ("  ← the highest" if k == self._next else ""))
         return "\n".join(lines + [f"Answer: {self._answer_text()}"])
 
     # -- checking -------------------------------------------------------------------
@@ -243,10 +323,11 @@ class MCTSExercise(Exercise):
             return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
         rep = Report()
         self._last_wrong = []
-        known = {"select", root, *self._children}
+        known = {"select", root, *self._children} | ({"expand", "next"} if self.full else set())
         strange = [k for k in answer if k not in known]
         if strange:
-            return malformed(what, f"Could not read the keys {or_list(map(repr, strange))}: use 'select', "
+            steps = "'select', 'expand', 'next'" if self.full else "'select'"
+            return malformed(what, f"Could not read the keys {or_list(map(repr, strange))}: use {steps}, "
                                    f"{root!r} and the child's label ({or_list(self._children)}).")
         # (1) selection
         chosen = answer.get("select")
@@ -263,6 +344,10 @@ class MCTSExercise(Exercise):
                 rep.good(f"Selection at {root}: {chosen} has the highest UCB1 score.")
             else:
                 self._selection_wrong(rep, chosen, root)
+        if self.full:
+            problem = self._expansion_part(rep, answer.get("expand"), chosen if right_choice else None)
+            if problem:
+                return malformed(what, problem)
         # (2) backup of the root and of the child
         for label in (root, chosen if isinstance(chosen, str) and chosen in self._children else None):
             if label is None:
@@ -284,8 +369,64 @@ class MCTSExercise(Exercise):
         others = [k for k in self._children if k in answer and k != chosen]
         if others and right_choice:
             rep.note(f"{or_list(others)}: not on this playout's path, so the backup leaves it unchanged.")
+        if self.full:
+            nxt = answer.get("next")
+            if nxt is None or "next" in blank:
+                rep.bad(f"Next selection at {root}: not answered yet.")
+            elif not isinstance(nxt, str) or nxt.strip() not in self._children:
+                return malformed(what, f"Could not read the next selection {nxt!r}: name one child of {root}, "
+                                       f"{or_list(self._children)}.")
+            elif nxt.strip() == self._next:
+                rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the backup.")
+            else:
+                self._next_wrong(rep, nxt.strip(), root)
         fb = rep.feedback(what)
+        if fb.status == "wrong":   # one count per part asked, judged or not yet
+            parts = 5 if self.full else 3
+            fb.title = f"{what}: {sum(kind == 'good' for kind, _, _ in rep.items)} of {parts} right."
         return fb
+
+    def _expansion_part(self, rep, got, chosen):
+        """Judge the node the learner says expansion adds; a "could not read" message, or None."""
+        if got is None or (isinstance(got, str) and not got.strip()):
+            rep.bad("Expansion: not answered yet.")
+            return None
+        node = self.nodes.resolve(got.strip()) if isinstance(got, str) else None
+        if node is None:
+            return f"Could not read the expanded node {got!r}: name one node of the tree, such as 'E'."
+        label = self.nodes.name(node)
+        if chosen is None:
+            rep.note(f"Expansion: {label}: expansion adds a child of the node selection stopped at; check it "
+                     "again once the selection is right.")
+            return None
+        if label == self._expanded:
+            rep.good(f"Expansion: {label}, the first child of {chosen} not yet in the tree.")
+            return None
+        parent = next(iter(self.tree.predecessors(node)), None)
+        if parent is None or self.nodes.name(parent) != chosen:
+            rep.bad(f"Expansion: {label} is not a child of {chosen}: selection stopped at {chosen}, because "
+                    f"{chosen} still has children outside the tree, and expansion adds one of those.")
+        elif label in self.in_tree[chosen]:
+            rep.bad(f"Expansion: {label} is already in the tree (an earlier playout added it); expansion adds a "
+                    f"child of {chosen} that is not in it yet: the first, left to right.")
+        else:
+            rep.bad(f"Expansion: {label} is not in the tree yet, but it is not the first such child of {chosen}: "
+                    "expansion takes the children left to right.")
+        self._last_wrong.append(("expand", None))
+        return None
+
+    def _next_wrong(self, rep, chosen, root):
+        """A wrong next selection: the rule, with the counts after the backup."""
+        if chosen == self._chosen:
+            rep.bad(f"Next selection at {root}: {chosen} is the child the counts before the backup favoured. "
+                    f"Selection after the backup uses the new counts: {root}'s N grew by one, and so did the "
+                    f"selected child's visits, while its mean moved towards the result. Recompute every child's "
+                    f"score with them.")
+        else:
+            rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after the "
+                    f"backup: compute every child's score with the counts after the backup (N: {root}'s visits "
+                    f"now; n and the mean: each child's own, now) and take the highest.")
+        self._last_wrong.append(("next", None))
 
     def _selection_wrong(self, rep, chosen, root):
         N = self.visits[root]
@@ -362,7 +503,7 @@ class MCTSExercise(Exercise):
     # -- twins ------------------------------------------------------------------------
 
     def _twin_options(self):
-        return {"root_player": self.root_player}
+        return {"root_player": self.root_player, "full": self.full}
 
     def _twin_text(self, twin, wrong):
         kinds = {k for k, _ in wrong}
@@ -381,6 +522,21 @@ class MCTSExercise(Exercise):
             parts.append(f"{root} had {v} visits and total {_f2(t)}; after a playout with result "
                          f"{_f2(twin.playout_result)} it has {v + 1} visits and mean ({_f2(t)} + "
                          f"{_f2(twin.playout_result)}) / {v + 1} = {_f2((t + twin.playout_result) / (v + 1))}")
+        if "expand" in kinds and twin.full:
+            had = twin.in_tree[twin._chosen]
+            already = (f"of {twin._chosen}'s children, {', '.join(had)} {'is' if len(had) == 1 else 'are'} in the "
+                       f"tree already" if had else f"none of {twin._chosen}'s children is in the tree yet")
+            parts.append(f"selection stops at {twin._chosen}; {already}: expansion adds the first one not yet in "
+                         f"it, {twin._expanded}")
+        if "next" in kinds and twin.full:
+            n_after = twin.visits[root] + 1
+            sign = "" if twin.root_player == MAX else "−"
+            scores = "; ".join(
+                f"{k}: {sign}{_f2(m)} + {_f2(twin.c)}·√(ln {n_after} / {n}) = {_f2(twin._next_scores[k])}"
+                for k, (n, m) in ((k, twin._after(k) if k == twin._chosen
+                                   else (twin.visits[k], twin.totals[k] / twin.visits[k])) for k in twin._children))
+            parts.append(f"after the backup (N = {n_after}) the scores are {scores}; the next selection takes "
+                         f"{twin._next}")
         return "; ".join(parts) + "." if parts else None
 
     def draw(self, ax=None, **options):

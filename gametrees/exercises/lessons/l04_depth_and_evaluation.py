@@ -50,38 +50,99 @@ def _count_plies_twin(game, depth):
     return None
 
 
-def check_win_depth(game, state, answer):
-    """Check the smallest search depth that proves a forced win or loss (lesson 04).
+#: ``first_move`` left out of :func:`check_win_depth`: only the depth is asked.
+_NOT_ASKED = object()
+
+
+def _forced_first_moves(game, state, depth, value):
+    """The mover's moves after which the forced result ``value`` is proved ``depth - 1`` plies later."""
+    out = []
+    for move, child in game.successors(state):
+        if game.is_terminal(child):
+            if depth == 1 and game.utility(child) == value:
+                out.append(move)
+        elif depth > 1 and alphabeta(game, child, depth=depth - 1, evaluate=lambda s: 0,
+                                     trace=False).value == value:
+            out.append(move)
+    return out
+
+
+def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
+    """Check the smallest search depth that proves a forced win or loss (lesson 04), and the line's first move.
 
     A depth-limited search *proves* the result when its value is a win
     (+1) or loss (-1) even with every position at the horizon scored 0: then
     the result is forced within that many moves, whatever an evaluation
     function says. A wrong depth is told whether it is too shallow or too
-    deep and how to count, never the depth; a second wrong check works a twin
-    position through.
+    deep and how to count, never the depth; a second wrong check works
+    another position through. ``first_move``, when given (``None`` for not
+    answered yet), is the mover's first move of the forced line: right when
+    the result is still forced, and proved, one ply sooner after it.
+
+    Examples
+    --------
+    >>> from gametrees.games import ConnectFour
+    >>> c4 = ConnectFour()
+    >>> threat = c4.from_moves([3, 3, 4, 4])
+    >>> check_win_depth(c4, threat, 3, first_move=5).ok
+    True
+    >>> check_win_depth(c4, threat, 3, first_move=6).title
+    'Forced line: 1 of 2 right.'
     """
-    what = "Depth that sees the forced result"
-    if is_blank(answer):
-        return unanswered(what, "Replace None with your answer (a number) and run the cell again.")
-    x, fb = number_answer(answer, what)
-    if fb is not None:
-        return malformed(what, f"Could not read your answer: give a whole number of plies, such as 5; you gave "
-                               f"{answer!r}.")
+    asked = first_move is not _NOT_ASKED
+    what = "Forced line" if asked else "Depth that sees the forced result"
+    if is_blank(answer) and (not asked or is_blank(first_move)):
+        return unanswered(what, "Replace None with your answer (a number) and run the cell again." if not asked
+                          else "Replace each None with your answer: the depth (a number of plies) and the first "
+                               "move (a column).")
     depth, v = _proof_depth(game, state)
     who = "MAX" if v > 0 else "MIN"
     rep = Report()
-    if x == depth:
-        rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still returns 0.")
-    elif x != int(x) or x < 1:
-        rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
-    elif x < depth:
-        rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns 0, not a win. "
-                f"Play the line out on the board: the winner's moves and every forced reply, one ply each, up to "
-                f"the move that completes four.")
+    readable, depth_right = 0, False
+    if is_blank(answer):
+        rep.bad("The depth: not answered yet.")
     else:
-        rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move of the forced "
-                f"line, and how many plies (both sides' moves) does it take to get there?")
-    return escalate("l04.win_depth", rep.feedback(what), twin=lambda _: _count_plies_twin(game, depth))
+        x, fb = number_answer(answer, what)
+        if fb is not None and not asked:
+            return malformed(what, f"Could not read your answer: give a whole number of plies, such as 5; you gave "
+                                   f"{answer!r}.")
+        if fb is not None:
+            rep.bad(f"Could not read the depth {answer!r}: give a whole number of plies, such as 5.")
+        else:
+            readable += 1
+            depth_right = x == depth
+            if x == depth:
+                rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still returns 0.")
+            elif x != int(x) or x < 1:
+                rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
+            elif x < depth:
+                rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns 0, "
+                        f"not a win. Play the line out on the board: the winner's moves and every forced reply, "
+                        f"one ply each, up to the move that completes four.")
+            else:
+                rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move of the "
+                        f"forced line, and how many plies (both sides' moves) does it take to get there?")
+    if asked:
+        moves = list(game.actions(state))
+        if is_blank(first_move):
+            rep.bad("The first move: not answered yet.")
+        elif first_move not in moves:
+            rep.bad(f"Could not read the first move {first_move!r}: give one of the moves "
+                    f"{', '.join(map(str, moves))}.")
+        else:
+            readable += 1
+            mover = "X" if game.to_move(state) == MAX else "O"
+            if first_move in _forced_first_moves(game, state, depth, v):
+                rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
+            else:
+                rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies that "
+                        f"are left: which reply of the opponent stops it? Look for a move that leaves the "
+                        f"opponent more threats than one move can block.")
+        if not readable:
+            return malformed(what, "Could not read your answer: give the depth (a whole number of plies) and the "
+                                   "first move (a column).")
+    return escalate("l04.win_depth", rep.feedback(what),
+                    twin=lambda _: None if depth_right else _count_plies_twin(game, depth), on="another position")
 
 
 SCALE_QUESTIONS = ("depth 1, utility ±1", "depth 2, utility ±1", "depth 1, one scale", "depth 2, one scale")
@@ -217,7 +278,8 @@ def check_scale_choices(moves, answer, win=100):
         title = f"{what}: all four right, but see below."
     fb = Feedback(title, rep.items, tags=rep.tags, status="unreadable" if answered and not right and not wrong_keys
                   and any(kind == "bad" for kind, _, _ in rep.items) else None)
-    return escalate("l04.scale_choices", fb, twin=lambda _: _scale_twin(moves, wrong_keys, win))
+    return escalate("l04.scale_choices", fb, twin=lambda _: _scale_twin(moves, wrong_keys, win),
+                    on="another position")
 
 
 def _scale_twin(moves, keys, win):
@@ -322,12 +384,15 @@ def check_quiet_positions(game, positions, answer):
     right = sum(kind == "good" for kind, _, _ in rep.items)
     if not any(kind == "bad" for kind, _, _ in rep.items):
         return Feedback(f"{what}: right.", rep.items)
-    fb = Feedback(f"{what}: {right} of {len(status)} positions right.", rep.items, tags=rep.tags)
-    return escalate("l04.quiet_positions", fb, twin=lambda _: _quiet_twin(game, positions, wrong_kinds))
+    fb = Feedback(f"{what}: {right} of {len(status)} right.", rep.items, tags=rep.tags)
+    return escalate("l04.quiet_positions", fb, twin=lambda _: _quiet_twin(game, positions, wrong_kinds),
+                    on="another position")
 
 
-#: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind.
-_QUIET_TWINS = ([0, 0, 1, 1, 2], [0, 6, 0, 6, 0, 6], [3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3])
+#: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind. The quiet one is quiet
+#: for the reason the lesson's A is: the other side's three needs a cell that cannot be played yet, and only the
+#: move below that cell lets it win.
+_QUIET_TWINS = ([0, 0, 1, 1, 2], [0, 6, 0, 6, 0, 6], [1, 3, 1, 0, 0, 6, 3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3])
 
 
 def _quiet_reason(game, state, kind, moves):
@@ -337,6 +402,12 @@ def _quiet_reason(game, state, kind, moves):
     mover = "X" if game.to_move(state) == MAX else "O"
     other = "O" if mover == "X" else "X"
     listed = ", ".join(str(m) for m in moves)
+    unsafe = [m for m in game.actions(state) if m not in moves]
+    if kind == "quiet" and unsafe:
+        lets = ", ".join(str(m) for m in unsafe)
+        return (f"{mover} cannot win at once; {other}'s win needs a cell that only {unit} {lets} would make "
+                f"playable, so {mover} must not play {lets}, but the other {len(moves)} moves ({unit}s {listed}) leave "
+                f"{other} no win at once: quiet")
     return {
         "wins": f"{mover}, to move, wins at once ({unit} {listed}): not quiet",
         "lost": f"after every move of {mover}, {other} wins at once: not quiet",

@@ -57,20 +57,51 @@ def check_order_preserving_flip(tree, f):
                 f"gaps between the others, for that to happen?")
     if not broken and before != after:
         rep.note("Minimax's choice would not change: it only compares values, and f keeps their order.")
-    return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"), twin=lambda _: _flip_twin())
+    flipped = before != after
+    return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"),
+                    twin=lambda _: _flip_twin(bool(broken), flipped))
 
 
-def _flip_twin():
-    """An order-keeping flip worked through on a twin tree (other numbers, the other direction)."""
-    T = tree_from_nested([{"chance": [2, 6]}, {"chance": [4, 4]}])
-    r0, r1 = expectimax(T, trace=False, graph=True), expectimax(_mapped(T, lambda v: v ** 3), trace=False, graph=True)
+#: The flip twin's tree: a coin between 1 and 9 (B) against a sure 6 (C): C wins on average, the other way round
+#: from the lesson's exercise, so the twin's f is not the exercise's answer.
+_FLIP_TWIN = [{"chance": [1, 9]}, {"chance": [6, 6]}]
+
+
+def _flip_twin(broke_order, flipped):
+    """The learner's mistake worked through on a twin tree (other numbers, the other direction).
+
+    ``broke_order``: f did not keep the order of the leaves; ``flipped``: the choice changed all the same.
+    """
+    T = tree_from_nested(_FLIP_TWIN)
     kids = list(T.successors(T.graph["root"]))
     names = NodeNames(T)
-    before = ", ".join(f"{names.name(k)} averages {fmt(r0.graph.nodes[k]['value'])}" for k in kids)
-    after = ", ".join(f"{names.name(k)} averages {fmt(r1.graph.nodes[k]['value'])}" for k in kids)
-    return (f"B is a coin between 2 and 6, C a sure 4: {before}, a tie. f(v) = v³ keeps the order but stretches "
-            f"the high value 6 far more than the others: {after}, so expectimax now prefers "
-            f"{names.name(r1.move)}.")
+
+    def averages(f):
+        r = expectimax(_mapped(T, f), trace=False, graph=True)
+        return ", ".join(f"{names.name(k)} averages {fmt(r.graph.nodes[k]['value'])}" for k in kids), r.move
+
+    plain, move0 = averages(lambda v: v)
+    (low, high), mid = _FLIP_TWIN[0]["chance"], _FLIP_TWIN[1]["chance"][0]
+    parts = [f"B is a coin between {low} and {high}, C a sure {mid}: {plain}, so expectimax picks "
+             f"{names.name(move0)}"]
+    if broke_order:
+        def turn(v):
+            return 10 - v
+
+        turned, move1 = averages(turn)
+        parts.append(f"f(v) = 10 − v gives {turned}, so expectimax picks {names.name(move1)}, but f turns the order "
+                     f"around ({low} < {mid} while f gives {fmt(turn(low))} > {fmt(turn(mid))}): minimax would change "
+                     f"its choice too. An order-keeping f must give f({low}) < f({mid}) < f({high}) and change only "
+                     f"the gaps between them")
+    if broke_order or not flipped:
+        def square(v):
+            return v * v
+
+        squared, move2 = averages(square)
+        parts.append(f"f(v) = v² keeps the order, but the gap from {mid} to {high} ({high - mid}) becomes "
+                     f"{fmt(square(high) - square(mid))} while the gap from {low} to {mid} ({mid - low}) becomes only "
+                     f"{fmt(square(mid) - square(low))}: {squared}, so expectimax picks {names.name(move2)}")
+    return "; ".join(parts) + "."
 
 
 def _mapped(G, f):
@@ -258,7 +289,7 @@ def chance_pruned(tree, low, high):
             seen += p * G.nodes[n]["utility"]
             left -= p
             most = seen + max(left, 0.0) * high
-            if i < len(outs) - 1 and most <= alpha:
+            if i < len(outs) - 1 and most <= alpha + 1e-9:   # a tie prunes (1/3 + 1/3 + 1/3 in floats)
                 pruned += outs[i + 1:]
                 info[k] = (most, True)
                 stopped = True
@@ -283,6 +314,17 @@ def _alpha_beta_like(G):
         else:
             alpha = max(alpha, sum(p * G.nodes[n]["utility"] for n, p in zip(outs, probs)))
     return pruned
+
+
+def _unweighted(G):
+    """A copy of ``G`` whose chance nodes give every outcome the same probability (a plain mean)."""
+    H = G.copy()
+    for k in H:
+        outs = list(H.successors(k))
+        if H.nodes[k].get("player") == "chance":
+            for n in outs:
+                H.edges[k, n]["prob"] = 1 / len(outs)
+    return H
 
 
 def _chance_twin(G, low, high):
@@ -379,6 +421,13 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
             rep.good(f"{part}: right.")
             continue
         like_ab = set(_alpha_beta_like(G))
+        plain_mean = set(chance_pruned(_unweighted(G), low, high)[0])
+        if mine == plain_mean and plain_mean != right:
+            rep.bad(f"{part}: your skips are exactly those of a search that bounds each chance node with a plain "
+                    f"mean, as if its outcomes were equally likely; they are not. After each outcome, weight what "
+                    f"has been seen and the unseen outcomes (each at most {fmt(high)}) by their probabilities, "
+                    f"and compare that bound with what MAX already has.", tag="chance-unweighted")
+            continue
         for k in kids:
             outs = set(G.successors(k))
             got, want = mine & outs, right & outs
@@ -396,6 +445,9 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
                         f"outcome, what is the most {names.name(k)} can still be worth, with every unseen outcome at "
                         f"{fmt(high)}? Compare it with what MAX already has.")
     fb = rep.feedback(what)
+    parts_right = sum(kind == "good" for kind, _, _ in rep.items)
+    if fb.status == "wrong":   # one count per part asked (two), however many lines a wrong part takes
+        fb.title = f"{what}: {parts_right} of 2 right."
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
     return escalate("l06.chance_pruning", fb, twin=lambda _: _chance_twin(G, low, high))

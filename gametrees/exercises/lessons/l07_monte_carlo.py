@@ -11,10 +11,10 @@ Examples
 --------
 >>> check_exploration_c(None, (2, 14)).status
 'unanswered'
->>> check_exploration_c(8.5, (2, 14)).ok
+>>> check_exploration_c(17, (2, 14)).ok
 True
 >>> print(check_exploration_c(1.41, (2, 14)).lines[0])  # doctest: +ELLIPSIS
-✗ c = 1.41 is the constant for results from −1 to +1...
+✗ c = 1.41 is UCB1's constant for results from 0 to 1...
 >>> check_final_move({"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}, "b").ok
 True
 """
@@ -29,21 +29,60 @@ from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, or_list, unanswered
 from .reading import is_blank
 
-__all__ = ["check_exploration_c", "check_final_move"]
+__all__ = ["check_exploration_c", "check_final_move", "scaled_c"]
 
-#: UCB1's constant for results of -1 / 0 / +1 (range 2).
+#: UCB1's constant (Auer, Cesa-Bianchi and Fischer, 2002), for results (rewards) between 0 and 1.
 _SQRT2 = math.sqrt(2)
 #: How close an answer must be to the scaled constant (it is read from a calculator).
 _REL = 0.05
 
 
-def _scaled(results):
+def scaled_c(results):
+    """The exploration constant that weighs as UCB1's √2 does for results from 0 to 1: √2 · (high − low).
+
+    Mapping results from [low, high] onto [0, 1] divides every difference of
+    means by (high − low); UCB1 with c = √2 there selects exactly as UCB1 with
+    c = √2 · (high − low) on the results themselves (every score is the same
+    affine function of the other).
+
+    >>> round(scaled_c((0, 1)), 4), round(scaled_c((-1, 1)), 4), round(scaled_c((2, 14)), 2)
+    (1.4142, 2.8284, 16.97)
+    """
     lo, hi = results
-    return _SQRT2 * (hi - lo) / 2
+    if not hi > lo:
+        raise ValueError(f"results must be (low, high) with low < high, got {results!r}")
+    return _SQRT2 * (hi - lo)
+
+
+def _ucb(mean, n, big_n, c):
+    return mean + c * math.sqrt(math.log(big_n) / n)
+
+
+def _scale_twin(results):
+    """The reasoning worked through on another range of results: one selection, at two scales."""
+    t_lo, t_hi = (0, 100) if tuple(results) != (0, 100) else (-5, 5)
+    spread = t_hi - t_lo
+    big_n, kids = 10, {"x": (2, 0.5), "y": (8, 0.7)}   # child: (visits, mean for results in [0, 1])
+
+    def pick(low, scale, c):
+        """The child selection takes with the results mapped from [0, 1] to low + scale · result."""
+        scores = {k: _ucb(low + scale * m, n, big_n, c) for k, (n, m) in kids.items()}
+        best = max(scores, key=scores.get)
+        return best, ", ".join(f"{k} {fmt(round(v, 2))}" for k, v in scores.items())
+
+    unit, unit_scores = pick(0, 1, _SQRT2)
+    plain, plain_scores = pick(t_lo, spread, _SQRT2)
+    wide, wide_scores = pick(t_lo, spread, scaled_c((t_lo, t_hi)))
+    return (f"with results from 0 to 1, N = {big_n}, child x ({kids['x'][0]} visits, mean {fmt(kids['x'][1])}) and "
+            f"child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with c = √2 scores {unit_scores}: "
+            f"{unit}. The same playouts with results from {t_lo} to {t_hi} have means {spread} times as far "
+            f"apart: with c = √2 the scores are {plain_scores}, so selection takes {plain} (the exploration term "
+            f"is drowned); with c = √2 × {spread} they are {wide_scores}: {wide} again, the choice UCB1 makes on "
+            f"0 to 1.")
 
 
 def check_exploration_c(answer, results):
-    """Check the exploration constant that gives UCB1 the weight √2 has for results from −1 to +1.
+    """Check the exploration constant that gives UCB1 the weight √2 has for results from 0 to 1.
 
     Parameters
     ----------
@@ -52,45 +91,52 @@ def check_exploration_c(answer, results):
     results : (low, high)
         The range of the results (leaf utilities) of the tree MCTS searches.
 
-    The rule: UCB1's exploration term is compared with differences of means,
-    which grow with the spread of the results; c must grow in proportion:
-    c = √2 · (high − low) / 2.
+    The rule: UCB1's √2 (Auer et al., 2002) assumes results between 0 and 1.
+    Its exploration term is compared with differences of means, which grow
+    with the spread of the results; c must grow in proportion:
+    c = √2 · (high − low) (:func:`scaled_c`), 2√2 for results from −1 to +1.
     """
     what = "Exploration constant"
     lo, hi = results
+    key = f"l07:exploration_c:{results}"
     if is_blank(answer):
         fb = unanswered(what, "Replace None with your c (a number) and run the cell again.")
-        return escalate(f"l07:exploration_c:{results}", fb)
+        return escalate(key, fb)
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real) or not math.isfinite(answer):
         fb = malformed(what, f"Could not read {answer!r}: give c as a number, such as 2.5.")
-        return escalate(f"l07:exploration_c:{results}", fb)
+        return escalate(key, fb)
     c = float(answer)
-    right = _scaled(results)
+    right = scaled_c(results)
+    spread = hi - lo
     rep = Report()
-    if math.isclose(c, right, rel_tol=_REL):
-        rep.good(f"c = {fmt(round(c, 2))}: the results spread over {fmt(hi - lo)} instead of 2, so the "
+
+    def near(x):
+        return math.isclose(c, x, rel_tol=_REL)
+
+    if near(right):
+        rep.good(f"c = {fmt(round(c, 2))}: the results spread over {fmt(spread)} instead of 1, so the "
                  "exploration term grows by the same factor and keeps its weight against the means.")
-    elif math.isclose(c, _SQRT2, rel_tol=_REL):
-        rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1. Here the results run from "
+    elif near(_SQRT2):
+        rep.bad(f"c = {fmt(round(c, 2))} is UCB1's constant for results from 0 to 1. Here the results run from "
                 f"{fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to the gaps "
                 "between the children's means that the exploration term competes with?")
-    elif math.isclose(c, _SQRT2 * 2 / (hi - lo), rel_tol=_REL):
+    elif spread != 2 and near(_SQRT2 * spread / 2):
+        rep.bad(f"c = {fmt(round(c, 2))} scales √2 as if it were the constant for results from −1 to +1, a spread "
+                "of 2; UCB1's √2 comes with results from 0 to 1. Compare the spread here with that one.")
+    elif spread != 2 and near(2 * _SQRT2):
+        rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1 (a spread of 2). Here the "
+                f"results run from {fmt(lo)} to {fmt(hi)}: scale by their spread instead.")
+    elif near(_SQRT2 / spread) or near(2 * _SQRT2 / spread):
         rep.bad(f"c = {fmt(round(c, 2))} shrinks the exploration term while the means spread further apart: "
                 "the term must grow with the results' spread, not shrink.")
-    elif hi and math.isclose(c, _SQRT2 * hi, rel_tol=_REL) or hi and math.isclose(c, _SQRT2 * hi / 2, rel_tol=_REL):
+    elif hi != spread and (near(_SQRT2 * hi) or near(_SQRT2 * hi / 2)):
         rep.bad(f"c = {fmt(round(c, 2))} scales √2 by the largest result: what matters is the spread of the "
-                "results, from the lowest to the highest, compared with the spread of −1..+1.")
+                "results, from the lowest to the highest, compared with the spread of 0 to 1.")
     else:
         rep.bad(f"c = {fmt(round(c, 2))}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) with "
-                "the spread of −1..+1, for which √2 is chosen, and scale √2 by that factor.")
-    fb = rep.feedback(what)
-
-    def twin(_):
-        t_lo, t_hi = (0, 100) if (lo, hi) != (0, 100) else (-5, 5)
-        return (f"results from {t_lo} to {t_hi} spread over {t_hi - t_lo}, {fmt((t_hi - t_lo) / 2)} times the "
-                f"spread 2 of −1..+1, so c = √2 × {fmt((t_hi - t_lo) / 2)} = {fmt(round(_scaled((t_lo, t_hi)), 2))}.")
-
-    return escalate(f"l07:exploration_c:{results}", fb, twin=twin)
+                "the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
+    return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results),
+                    on="another range of results")
 
 
 def check_final_move(children, answer):
@@ -136,4 +182,4 @@ def check_final_move(children, answer):
         return ("after 300 playouts with x: 2 visits, mean 0.9 and y: 298 visits, mean 0.4, MCTS plays y: "
                 "selection came back to y 298 times, so its 0.4 rests on 298 results; x's 0.9 on two.")
 
-    return escalate(key, fb, twin=twin)
+    return escalate(key, fb, twin=twin, on="another search")
