@@ -288,7 +288,9 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
         limit, so it needs ``playouts``.
     c : float, default sqrt(2)
         UCB1's exploration constant: larger explores more. It weighs the
-        results' scale (sqrt(2) suits results of +1 / 0 / -1).
+        results' scale: sqrt(2) is UCB1's for results between 0 and 1 (Auer
+        et al., 2002); for results spread over a range of width w the same
+        balance needs sqrt(2) * w (2 * sqrt(2) for results of -1, 0, +1).
     seed : int or str, optional
         Seed of the random playouts (a numpy integer too); the same seed
         gives the same search, traced or not.

@@ -362,3 +362,17 @@ def test_chance_edges_without_prob_are_drawn_with_their_equal_probability():
     moves = next(c for c in ax.get_children() if c.get_gid() == "moves")
     labels = list(moves.texts)
     assert labels.count("0.5") == 2 and labels.count("1/3") == 3   # as the feedback writes it
+
+
+def test_lesson_04_folded_solutions_say_what_the_positions_hold():
+    """Exercise 2's solution: in B, X to move wins at once by column 1, which completes the bottom row;
+    Exercise 3's: X starts the forced line with 2 or 5, and depth 3 proves it."""
+    from gametrees.exercises.lessons.l04_depth_and_evaluation import _forced_first_moves, _proof_depth
+    b = QUIET["B"]
+    target = 1 if C4.to_move(b) == "max" else -1
+    wins = [m for m, s in C4.successors(b) if C4.is_terminal(s) and C4.utility(s) == target]
+    assert target == 1 and wins == [1]
+    bottom = C4.display(C4.result(b, 1)).splitlines()[-3]     # above the frame and the column numbers
+    assert bottom[2:6] == "XXXX", bottom                          # columns 1 to 4 of the bottom row
+    depth, value = _proof_depth(C4, THREAT)
+    assert (depth, value) == (3, 1) and sorted(_forced_first_moves(C4, THREAT, depth, value)) == [2, 5]
