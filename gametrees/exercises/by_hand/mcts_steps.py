@@ -117,7 +117,8 @@ class MCTSExercise(Exercise):
     def answer_form(self):
         root = self.nodes.name(self.nodes.root)
         if self.full:
-            return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: (visits, "
+            return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: "
+                    "(visits, "
                     f"mean), 'next': child}}: the child selection takes at {root}, the node expansion adds, "
                     f"{root} and that child after the backup, and the child the next selection takes")
         return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
@@ -169,7 +170,8 @@ class MCTSExercise(Exercise):
                 break
         if best is None:
             raise ValueError("no playout of this tree asks for a UCB1 choice at the root"
-                             + (" followed by an expansion below it and a second clear choice" if self.full else "")
+                             + (" followed by an expansion below it and a second clear "
+                                "choice" if self.full else "")
                              + ": give a bigger tree")
         self.__dict__.update({k: v for k, v in best.items() if k not in ("interest", "result")})
         self.result = best["result"]
@@ -210,7 +212,8 @@ class MCTSExercise(Exercise):
                 v, t = before[node]
                 after[node] = (v + 1, t + result)
             n_after = after[root][0]
-            next_scores = {k: sign * after[k][1] / after[k][0] + c * math.sqrt(math.log(n_after) / after[k][0])
+            next_scores = {k: sign * after[k][1] / after[k][0]
+                           + c * math.sqrt(math.log(n_after) / after[k][0])
                            for k in kids}
             second = trace[next(i for i, e in enumerate(trace) if e.info[0] == playouts + 2)]
             ranked = sorted(next_scores.values(), reverse=True)
@@ -242,21 +245,29 @@ class MCTSExercise(Exercise):
                 f" {root} is a MIN node: MIN wants the mean for MAX low, so its UCB1 uses minus the mean.")
         kids = "; ".join(f"{k}: {self.visits[k]} visit{'s' if self.visits[k] != 1 else ''}, total "
                          f"{_f2(self.totals[k])}" for k in self._children)
-        head = (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at the "
+        head = (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at "
+                "the "
                 f"root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results summed for "
                 f"MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = {_f2(self.c)}.{view} ")
         if self.full:
             below = "; ".join(f"{k}: {', '.join(v) if v else 'none'}" for k, v in self.in_tree.items())
-            return (head + f"Below them, the nodes already in MCTS's tree: {below} (the figure shows the game tree; "
+            return (head + f"Below them, the nodes already in MCTS's tree: {below} (the figure shows the "
+                           "game tree; "
                     f"its children are in order left to right). (1) Which child of {root} does the next "
                     f"playout's selection take? (2) Which node does its expansion add to the tree? (3) The "
-                    f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, what are "
-                    f"the visits and the mean of {root} and of the child selected? (4) Which child of {root} does "
-                    f"the selection of the playout after that take? Answer as {{'select': child, 'expand': node, "
+                    f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, "
+                    "what are "
+                    f"the visits and the mean of {root} and of the child selected? (4) Which child of "
+                    f"{root} does "
+                    f"the selection of the playout after that take? Answer as {{'select': child, 'expand': "
+                    "node, "
                     f"'{root}': (visits, mean), child: (visits, mean), 'next': child}}.")
-        return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That playout ends "
-                f"with the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits and "
-                f"the mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, mean), "
+        return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That playout "
+                       "ends "
+                f"with the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits "
+                "and "
+                f"the mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, "
+                "mean), "
                 f"child: (visits, mean)}}.")
 
     def _after(self, label):
@@ -293,10 +304,12 @@ class MCTSExercise(Exercise):
         if self.full:
             had = self.in_tree[self._chosen]
             lines.append(f"Expansion: of {self._chosen}'s children, {', '.join(had) or 'none'} "
-                         f"{'is' if len(had) == 1 else 'are'} already in the tree; the first one not yet in it, "
+                         f"{'is' if len(had) == 1 else 'are'} already in the tree; the first one not yet in "
+                         "it, "
                          f"{self._expanded}, joins the tree. The playout runs from {self._expanded}, so the "
                          f"backup counts it too (its first visit).")
-        lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {self._chosen} and {root}:")
+        lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {self._chosen} and "
+                     f"{root}:")
         for label in (self._chosen, root):
             v, t = self.visits[label], self.totals[label]
             lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) / "
@@ -306,7 +319,8 @@ class MCTSExercise(Exercise):
             lines.append(f"Next selection at {root} (N = {n_after} now): UCB1 = {sign}mean + "
                          f"{_f2(self.c)}·√(ln {n_after} / n), with the counts after the backup.")
             for k in self._children:
-                n, m = self._after(k) if k == self._chosen else (self.visits[k], self.totals[k] / self.visits[k])
+                n, m = (self._after(k) if k == self._chosen
+                        else (self.visits[k], self.totals[k] / self.visits[k]))
                 lines.append(f"  {k}: {sign}{_f2(m)} + {_f2(self.c)}·√(ln {n_after} / {n}) = "
                              f"{_f2(self._next_scores[k])}" + ("  ← the highest" if k == self._next else ""))
         return "\n".join(lines + [f"Answer: {self._answer_text()}"])
@@ -374,10 +388,12 @@ class MCTSExercise(Exercise):
             if nxt is None or "next" in blank:
                 rep.bad(f"Next selection at {root}: not answered yet.")
             elif not isinstance(nxt, str) or nxt.strip() not in self._children:
-                return malformed(what, f"Could not read the next selection {nxt!r}: name one child of {root}, "
+                return malformed(what, f"Could not read the next selection {nxt!r}: name one child of "
+                                       f"{root}, "
                                        f"{or_list(self._children)}.")
             elif nxt.strip() == self._next:
-                rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the backup.")
+                rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the "
+                         "backup.")
             else:
                 self._next_wrong(rep, nxt.strip(), root)
         fb = rep.feedback(what)
@@ -407,10 +423,12 @@ class MCTSExercise(Exercise):
             rep.bad(f"Expansion: {label} is not a child of {chosen}: selection stopped at {chosen}, because "
                     f"{chosen} still has children outside the tree, and expansion adds one of those.")
         elif label in self.in_tree[chosen]:
-            rep.bad(f"Expansion: {label} is already in the tree (an earlier playout added it); expansion adds a "
+            rep.bad(f"Expansion: {label} is already in the tree (an earlier playout added it); expansion "
+                    "adds a "
                     f"child of {chosen} that is not in it yet: the first, left to right.")
         else:
-            rep.bad(f"Expansion: {label} is not in the tree yet, but it is not the first such child of {chosen}: "
+            rep.bad(f"Expansion: {label} is not in the tree yet, but it is not the first such child of "
+                    f"{chosen}: "
                     "expansion takes the children left to right.")
         self._last_wrong.append(("expand", None))
         return None
@@ -420,11 +438,14 @@ class MCTSExercise(Exercise):
         if chosen == self._chosen:
             rep.bad(f"Next selection at {root}: {chosen} is the child the counts before the backup favoured. "
                     f"Selection after the backup uses the new counts: {root}'s N grew by one, and so did the "
-                    f"selected child's visits, while its mean moved towards the result. Recompute every child's "
+                    "selected child's visits, while its mean moved towards the result. Recompute every "
+                    "child's "
                     f"score with them.")
         else:
-            rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after the "
-                    f"backup: compute every child's score with the counts after the backup (N: {root}'s visits "
+            rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after "
+                    "the "
+                    f"backup: compute every child's score with the counts after the backup (N: {root}'s "
+                    "visits "
                     f"now; n and the mean: each child's own, now) and take the highest.")
         self._last_wrong.append(("next", None))
 
@@ -524,18 +545,22 @@ class MCTSExercise(Exercise):
                          f"{_f2(twin.playout_result)}) / {v + 1} = {_f2((t + twin.playout_result) / (v + 1))}")
         if "expand" in kinds and twin.full:
             had = twin.in_tree[twin._chosen]
-            already = (f"of {twin._chosen}'s children, {', '.join(had)} {'is' if len(had) == 1 else 'are'} in the "
+            already = (f"of {twin._chosen}'s children, {', '.join(had)} {'is' if len(had) == 1 else 'are'} "
+                       "in the "
                        f"tree already" if had else f"none of {twin._chosen}'s children is in the tree yet")
-            parts.append(f"selection stops at {twin._chosen}; {already}: expansion adds the first one not yet in "
+            parts.append(f"selection stops at {twin._chosen}; {already}: expansion adds the first one not "
+                         "yet in "
                          f"it, {twin._expanded}")
         if "next" in kinds and twin.full:
             n_after = twin.visits[root] + 1
             sign = "" if twin.root_player == MAX else "−"
+            counts = {k: (twin._after(k) if k == twin._chosen
+                          else (twin.visits[k], twin.totals[k] / twin.visits[k])) for k in twin._children}
             scores = "; ".join(
                 f"{k}: {sign}{_f2(m)} + {_f2(twin.c)}·√(ln {n_after} / {n}) = {_f2(twin._next_scores[k])}"
-                for k, (n, m) in ((k, twin._after(k) if k == twin._chosen
-                                   else (twin.visits[k], twin.totals[k] / twin.visits[k])) for k in twin._children))
-            parts.append(f"after the backup (N = {n_after}) the scores are {scores}; the next selection takes "
+                for k, (n, m) in counts.items())
+            parts.append(f"after the backup (N = {n_after}) the scores are {scores}; the next selection "
+                         "takes "
                          f"{twin._next}")
         return "; ".join(parts) + "." if parts else None
 

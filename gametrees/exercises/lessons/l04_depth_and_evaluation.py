@@ -68,7 +68,7 @@ def _forced_first_moves(game, state, depth, value):
 
 
 def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
-    """Check the smallest search depth that proves a forced win or loss (lesson 04), and the line's first move.
+    """Check the smallest depth that proves a forced win or loss (lesson 04), and the line's first move.
 
     A depth-limited search *proves* the result when its value is a win
     (+1) or loss (-1) even with every position at the horizon scored 0: then
@@ -92,8 +92,10 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     asked = first_move is not _NOT_ASKED
     what = "Forced line" if asked else "Depth that sees the forced result"
     if is_blank(answer) and (not asked or is_blank(first_move)):
-        return unanswered(what, "Replace None with your answer (a number) and run the cell again." if not asked
-                          else "Replace each None with your answer: the depth (a number of plies) and the first "
+        return unanswered(what, "Replace None with your answer (a number) and run the cell "
+                                "again." if not asked
+                          else "Replace each None with your answer: the depth (a number of plies) and the "
+                               "first "
                                "move (a column).")
     depth, v = _proof_depth(game, state)
     who = "MAX" if v > 0 else "MIN"
@@ -104,7 +106,8 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     else:
         x, fb = number_answer(answer, what)
         if fb is not None and not asked:
-            return malformed(what, f"Could not read your answer: give a whole number of plies, such as 5; you gave "
+            return malformed(what, "Could not read your answer: give a whole number of plies, such as 5; "
+                                   "you gave "
                                    f"{answer!r}.")
         if fb is not None:
             rep.bad(f"Could not read the depth {answer!r}: give a whole number of plies, such as 5.")
@@ -112,15 +115,19 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
             readable += 1
             depth_right = x == depth
             if x == depth:
-                rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still returns 0.")
+                rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still "
+                         "returns 0.")
             elif x != int(x) or x < 1:
                 rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
             elif x < depth:
-                rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns 0, "
-                        f"not a win. Play the line out on the board: the winner's moves and every forced reply, "
+                rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it "
+                        "returns 0, "
+                        "not a win. Play the line out on the board: the winner's moves and every forced "
+                        "reply, "
                         f"one ply each, up to the move that completes four.")
             else:
-                rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move of the "
+                rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move "
+                        "of the "
                         f"forced line, and how many plies (both sides' moves) does it take to get there?")
     if asked:
         moves = list(game.actions(state))
@@ -135,14 +142,17 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
             if first_move in _forced_first_moves(game, state, depth, v):
                 rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
             else:
-                rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies that "
+                rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies "
+                        "that "
                         f"are left: which reply of the opponent stops it? Look for a move that leaves the "
                         f"opponent more threats than one move can block.")
         if not readable:
-            return malformed(what, "Could not read your answer: give the depth (a whole number of plies) and the "
+            return malformed(what, "Could not read your answer: give the depth (a whole number of plies) "
+                                   "and the "
                                    "first move (a column).")
     return escalate("l04.win_depth", rep.feedback(what),
-                    twin=lambda _: None if depth_right else _count_plies_twin(game, depth), on="another position")
+                    twin=lambda _: None if depth_right else _count_plies_twin(game, depth),
+                    on="another position")
 
 
 SCALE_QUESTIONS = ("depth 1, utility ±1", "depth 2, utility ±1", "depth 1, one scale", "depth 2, one scale")
@@ -389,9 +399,9 @@ def check_quiet_positions(game, positions, answer):
                     on="another position")
 
 
-#: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind. The quiet one is quiet
-#: for the reason the lesson's A is: the other side's three needs a cell that cannot be played yet, and only the
-#: move below that cell lets it win.
+#: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind. The quiet one is
+#: quiet for the reason the lesson's A is: the other side's three needs a cell that cannot be played yet, and
+#: only the move below that cell lets it win.
 _QUIET_TWINS = ([0, 0, 1, 1, 2], [0, 6, 0, 6, 0, 6], [1, 3, 1, 0, 0, 6, 3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3])
 
 
@@ -406,7 +416,8 @@ def _quiet_reason(game, state, kind, moves):
     if kind == "quiet" and unsafe:
         lets = ", ".join(str(m) for m in unsafe)
         return (f"{mover} cannot win at once; {other}'s win needs a cell that only {unit} {lets} would make "
-                f"playable, so {mover} must not play {lets}, but the other {len(moves)} moves ({unit}s {listed}) leave "
+                f"playable, so {mover} must not play {lets}, but the other {len(moves)} moves ({unit}s "
+                f"{listed}) leave "
                 f"{other} no win at once: quiet")
     return {
         "wins": f"{mover}, to move, wins at once ({unit} {listed}): not quiet",

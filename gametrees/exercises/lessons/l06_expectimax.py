@@ -62,8 +62,8 @@ def check_order_preserving_flip(tree, f):
                     twin=lambda _: _flip_twin(bool(broken), flipped))
 
 
-#: The flip twin's tree: a coin between 1 and 9 (B) against a sure 6 (C): C wins on average, the other way round
-#: from the lesson's exercise, so the twin's f is not the exercise's answer.
+#: The flip twin's tree: a coin between 1 and 9 (B) against a sure 6 (C): C wins on average, the other way
+#: round from the lesson's exercise, so the twin's f is not the exercise's answer.
 _FLIP_TWIN = [{"chance": [1, 9]}, {"chance": [6, 6]}]
 
 
@@ -82,16 +82,19 @@ def _flip_twin(broke_order, flipped):
 
     plain, move0 = averages(lambda v: v)
     (low, high), mid = _FLIP_TWIN[0]["chance"], _FLIP_TWIN[1]["chance"][0]
-    parts = [f"B is a coin between {low} and {high}, C a sure {mid}: {plain}, so expectimax picks "
-             f"{names.name(move0)}"]
+    parts = [(f"B is a coin between {low} and {high}, C a sure {mid}: {plain}, so expectimax picks "
+              f"{names.name(move0)}")]
     if broke_order:
         def turn(v):
             return 10 - v
 
         turned, move1 = averages(turn)
-        parts.append(f"f(v) = 10 − v gives {turned}, so expectimax picks {names.name(move1)}, but f turns the order "
-                     f"around ({low} < {mid} while f gives {fmt(turn(low))} > {fmt(turn(mid))}): minimax would change "
-                     f"its choice too. An order-keeping f must give f({low}) < f({mid}) < f({high}) and change only "
+        parts.append(f"f(v) = 10 − v gives {turned}, so expectimax picks {names.name(move1)}, but f turns "
+                     "the order "
+                     f"around ({low} < {mid} while f gives {fmt(turn(low))} > {fmt(turn(mid))}): minimax "
+                     "would change "
+                     f"its choice too. An order-keeping f must give f({low}) < f({mid}) < f({high}) and "
+                     "change only "
                      f"the gaps between them")
     if broke_order or not flipped:
         def square(v):
@@ -99,7 +102,8 @@ def _flip_twin(broke_order, flipped):
 
         squared, move2 = averages(square)
         parts.append(f"f(v) = v² keeps the order, but the gap from {mid} to {high} ({high - mid}) becomes "
-                     f"{fmt(square(high) - square(mid))} while the gap from {low} to {mid} ({mid - low}) becomes only "
+                     f"{fmt(square(high) - square(mid))} while the gap from {low} to {mid} ({mid - low}) "
+                     "becomes only "
                      f"{fmt(square(mid) - square(low))}: {squared}, so expectimax picks {names.name(move2)}")
     return "; ".join(parts) + "."
 
@@ -207,6 +211,9 @@ def check_rescaled_choices(tree, rescalings, answer):
         rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
                 tag="scale-sensitivity" if kind == "increasing" and got == original else None)
     fb = rep.feedback("Expectimax after rescaling")
+    if fb.status == "wrong":   # one count per change asked, however many lines the answer takes
+        fb.title = (f"Expectimax after rescaling: {sum(kind == 'good' for kind, _, _ in rep.items)} of "
+                    f"{len(rescalings)} right.")
     if fb.status == "wrong" and not any(k == "good" for k, _, _ in rep.items) and not wrong and unread == len(rescalings):
         fb.status = "unreadable"
     return escalate("l06.rescaled_choices", fb, twin=lambda _: _rescaled_twin(G, rescalings, wrong))
@@ -423,9 +430,12 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
         like_ab = set(_alpha_beta_like(G))
         plain_mean = set(chance_pruned(_unweighted(G), low, high)[0])
         if mine == plain_mean and plain_mean != right:
-            rep.bad(f"{part}: your skips are exactly those of a search that bounds each chance node with a plain "
-                    f"mean, as if its outcomes were equally likely; they are not. After each outcome, weight what "
-                    f"has been seen and the unseen outcomes (each at most {fmt(high)}) by their probabilities, "
+            rep.bad(f"{part}: your skips are exactly those of a search that bounds each chance node with a "
+                    "plain "
+                    "mean, as if its outcomes were equally likely; they are not. After each outcome, "
+                    "weight what "
+                    f"has been seen and the unseen outcomes (each at most {fmt(high)}) by their "
+                    "probabilities, "
                     f"and compare that bound with what MAX already has.", tag="chance-unweighted")
             continue
         for k in kids:

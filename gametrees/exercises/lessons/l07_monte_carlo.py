@@ -73,11 +73,15 @@ def _scale_twin(results):
     unit, unit_scores = pick(0, 1, _SQRT2)
     plain, plain_scores = pick(t_lo, spread, _SQRT2)
     wide, wide_scores = pick(t_lo, spread, scaled_c((t_lo, t_hi)))
-    return (f"with results from 0 to 1, N = {big_n}, child x ({kids['x'][0]} visits, mean {fmt(kids['x'][1])}) and "
-            f"child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with c = √2 scores {unit_scores}: "
+    return (f"with results from 0 to 1, N = {big_n}, child x ({kids['x'][0]} visits, mean "
+            f"{fmt(kids['x'][1])}) and "
+            f"child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with c = √2 scores "
+            f"{unit_scores}: "
             f"{unit}. The same playouts with results from {t_lo} to {t_hi} have means {spread} times as far "
-            f"apart: with c = √2 the scores are {plain_scores}, so selection takes {plain} (the exploration term "
-            f"is drowned); with c = √2 × {spread} they are {wide_scores}: {wide} again, the choice UCB1 makes on "
+            f"apart: with c = √2 the scores are {plain_scores}, so selection takes {plain} (the exploration "
+            "term "
+            f"is drowned); with c = √2 × {spread} they are {wide_scores}: {wide} again, the choice UCB1 "
+            "makes on "
             f"0 to 1.")
 
 
@@ -117,11 +121,13 @@ def check_exploration_c(answer, results):
         rep.good(f"c = {fmt(round(c, 2))}: the results spread over {fmt(spread)} instead of 1, so the "
                  "exploration term grows by the same factor and keeps its weight against the means.")
     elif near(_SQRT2):
-        rep.bad(f"c = {fmt(round(c, 2))} is UCB1's constant for results from 0 to 1. Here the results run from "
+        rep.bad(f"c = {fmt(round(c, 2))} is UCB1's constant for results from 0 to 1. Here the results run "
+                "from "
                 f"{fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to the gaps "
                 "between the children's means that the exploration term competes with?")
     elif spread != 2 and near(_SQRT2 * spread / 2):
-        rep.bad(f"c = {fmt(round(c, 2))} scales √2 as if it were the constant for results from −1 to +1, a spread "
+        rep.bad(f"c = {fmt(round(c, 2))} scales √2 as if it were the constant for results from −1 to +1, a "
+                "spread "
                 "of 2; UCB1's √2 comes with results from 0 to 1. Compare the spread here with that one.")
     elif spread != 2 and near(2 * _SQRT2):
         rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1 (a spread of 2). Here the "
