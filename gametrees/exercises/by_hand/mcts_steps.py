@@ -35,7 +35,7 @@ from collections.abc import Mapping
 
 from ...games import MAX, MIN
 from ...montecarlo import mcts
-from ..feedback import Report, malformed, or_list, unanswered
+from ..feedback import Report, and_list, malformed, or_list, unanswered
 from .exercise import Exercise
 
 __all__ = ["MCTSExercise"]
@@ -118,9 +118,9 @@ class MCTSExercise(Exercise):
         root = self.nodes.name(self.nodes.root)
         if self.full:
             return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: "
-                    "(visits, "
-                    f"mean), 'next': child}}: the child selection takes at {root}, the node expansion adds, "
-                    f"{root} and that child after the backup, and the child the next selection takes")
+                    f"(visits, mean), 'next': child}}: the child selection takes at {root}, the node "
+                    f"expansion adds, {root} and that child after the backup, and the child the next "
+                    "selection takes")
         return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
                 f"selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
@@ -170,8 +170,8 @@ class MCTSExercise(Exercise):
                 break
         if best is None:
             raise ValueError("no playout of this tree asks for a UCB1 choice at the root"
-                             + (" followed by an expansion below it and a second clear "
-                                "choice" if self.full else "")
+                             + (" followed by an expansion below it and a second clear choice"
+                                if self.full else "")
                              + ": give a bigger tree")
         self.__dict__.update({k: v for k, v in best.items() if k not in ("interest", "result")})
         self.result = best["result"]
@@ -246,29 +246,23 @@ class MCTSExercise(Exercise):
         kids = "; ".join(f"{k}: {self.visits[k]} visit{'s' if self.visits[k] != 1 else ''}, total "
                          f"{_f2(self.totals[k])}" for k in self._children)
         head = (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at "
-                "the "
-                f"root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results summed for "
-                f"MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = {_f2(self.c)}.{view} ")
+                f"the root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results "
+                f"summed for MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = "
+                f"{_f2(self.c)}.{view} ")
         if self.full:
             below = "; ".join(f"{k}: {', '.join(v) if v else 'none'}" for k, v in self.in_tree.items())
             return (head + f"Below them, the nodes already in MCTS's tree: {below} (the figure shows the "
-                           "game tree; "
-                    f"its children are in order left to right). (1) Which child of {root} does the next "
-                    f"playout's selection take? (2) Which node does its expansion add to the tree? (3) The "
-                    f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, "
-                    "what are "
-                    f"the visits and the mean of {root} and of the child selected? (4) Which child of "
-                    f"{root} does "
-                    f"the selection of the playout after that take? Answer as {{'select': child, 'expand': "
-                    "node, "
-                    f"'{root}': (visits, mean), child: (visits, mean), 'next': child}}.")
-        return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That playout "
-                       "ends "
-                f"with the result {_f2(self.playout_result)} for MAX. After its backup, what are the visits "
-                "and "
-                f"the mean of {root} and of that child? Answer as {{'select': child, '{root}': (visits, "
-                "mean), "
-                f"child: (visits, mean)}}.")
+                    f"game tree; its children are in order left to right). (1) Which child of {root} does "
+                    "the next playout's selection take? (2) Which node does its expansion add to the tree? "
+                    f"(3) The playout ends with the result {_f2(self.playout_result)} for MAX. After its "
+                    f"backup, what are the visits and the mean of {root} and of the child selected? (4) "
+                    f"Which child of {root} does the selection of the playout after that take? Answer as "
+                    f"{{'select': child, 'expand': node, '{root}': (visits, mean), child: (visits, mean), "
+                    f"'next': child}}.")
+        return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That "
+                f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, what "
+                f"are the visits and the mean of {root} and of that child? Answer as {{'select': child, "
+                f"'{root}': (visits, mean), child: (visits, mean)}}.")
 
     def _after(self, label):
         v, t = self.visits[label], self.totals[label]
@@ -303,11 +297,10 @@ class MCTSExercise(Exercise):
         lines.append(f"Selection takes {self._chosen}.")
         if self.full:
             had = self.in_tree[self._chosen]
-            lines.append(f"Expansion: of {self._chosen}'s children, {', '.join(had) or 'none'} "
+            lines.append(f"Expansion: of {self._chosen}'s children, {and_list(had) or 'none'} "
                          f"{'is' if len(had) == 1 else 'are'} already in the tree; the first one not yet in "
-                         "it, "
-                         f"{self._expanded}, joins the tree. The playout runs from {self._expanded}, so the "
-                         f"backup counts it too (its first visit).")
+                         f"it, {self._expanded}, joins the tree. The playout runs from {self._expanded}, so "
+                         "the backup counts it too (its first visit).")
         lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {self._chosen} and "
                      f"{root}:")
         for label in (self._chosen, root):
@@ -389,8 +382,7 @@ class MCTSExercise(Exercise):
                 rep.bad(f"Next selection at {root}: not answered yet.")
             elif not isinstance(nxt, str) or nxt.strip() not in self._children:
                 return malformed(what, f"Could not read the next selection {nxt!r}: name one child of "
-                                       f"{root}, "
-                                       f"{or_list(self._children)}.")
+                                       f"{root}, {or_list(self._children)}.")
             elif nxt.strip() == self._next:
                 rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the "
                          "backup.")
@@ -424,12 +416,10 @@ class MCTSExercise(Exercise):
                     f"{chosen} still has children outside the tree, and expansion adds one of those.")
         elif label in self.in_tree[chosen]:
             rep.bad(f"Expansion: {label} is already in the tree (an earlier playout added it); expansion "
-                    "adds a "
-                    f"child of {chosen} that is not in it yet: the first, left to right.")
+                    f"adds a child of {chosen} that is not in it yet: the first, left to right.")
         else:
             rep.bad(f"Expansion: {label} is not in the tree yet, but it is not the first such child of "
-                    f"{chosen}: "
-                    "expansion takes the children left to right.")
+                    f"{chosen}: expansion takes the children left to right.")
         self._last_wrong.append(("expand", None))
         return None
 
@@ -439,14 +429,11 @@ class MCTSExercise(Exercise):
             rep.bad(f"Next selection at {root}: {chosen} is the child the counts before the backup favoured. "
                     f"Selection after the backup uses the new counts: {root}'s N grew by one, and so did the "
                     "selected child's visits, while its mean moved towards the result. Recompute every "
-                    "child's "
-                    f"score with them.")
+                    "child's score with them.")
         else:
             rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after "
-                    "the "
-                    f"backup: compute every child's score with the counts after the backup (N: {root}'s "
-                    "visits "
-                    f"now; n and the mean: each child's own, now) and take the highest.")
+                    f"the backup: compute every child's score with the counts after the backup (N: {root}'s "
+                    "visits now; n and the mean: each child's own, now) and take the highest.")
         self._last_wrong.append(("next", None))
 
     def _selection_wrong(self, rep, chosen, root):
@@ -545,12 +532,10 @@ class MCTSExercise(Exercise):
                          f"{_f2(twin.playout_result)}) / {v + 1} = {_f2((t + twin.playout_result) / (v + 1))}")
         if "expand" in kinds and twin.full:
             had = twin.in_tree[twin._chosen]
-            already = (f"of {twin._chosen}'s children, {', '.join(had)} {'is' if len(had) == 1 else 'are'} "
-                       "in the "
-                       f"tree already" if had else f"none of {twin._chosen}'s children is in the tree yet")
+            already = (f"of {twin._chosen}'s children, {and_list(had)} {'is' if len(had) == 1 else 'are'} in "
+                       "the tree already" if had else f"none of {twin._chosen}'s children is in the tree yet")
             parts.append(f"selection stops at {twin._chosen}; {already}: expansion adds the first one not "
-                         "yet in "
-                         f"it, {twin._expanded}")
+                         f"yet in it, {twin._expanded}")
         if "next" in kinds and twin.full:
             n_after = twin.visits[root] + 1
             sign = "" if twin.root_player == MAX else "−"
@@ -560,8 +545,7 @@ class MCTSExercise(Exercise):
                 f"{k}: {sign}{_f2(m)} + {_f2(twin.c)}·√(ln {n_after} / {n}) = {_f2(twin._next_scores[k])}"
                 for k, (n, m) in counts.items())
             parts.append(f"after the backup (N = {n_after}) the scores are {scores}; the next selection "
-                         "takes "
-                         f"{twin._next}")
+                         f"takes {twin._next}")
         return "; ".join(parts) + "." if parts else None
 
     def draw(self, ax=None, **options):

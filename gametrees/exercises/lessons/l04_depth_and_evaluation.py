@@ -92,11 +92,10 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     asked = first_move is not _NOT_ASKED
     what = "Forced line" if asked else "Depth that sees the forced result"
     if is_blank(answer) and (not asked or is_blank(first_move)):
-        return unanswered(what, "Replace None with your answer (a number) and run the cell "
-                                "again." if not asked
+        return unanswered(what, "Replace None with your answer (a number) and run the cell again."
+                          if not asked
                           else "Replace each None with your answer: the depth (a number of plies) and the "
-                               "first "
-                               "move (a column).")
+                               "first move (a column).")
     depth, v = _proof_depth(game, state)
     who = "MAX" if v > 0 else "MIN"
     rep = Report()
@@ -107,28 +106,25 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
         x, fb = number_answer(answer, what)
         if fb is not None and not asked:
             return malformed(what, "Could not read your answer: give a whole number of plies, such as 5; "
-                                   "you gave "
-                                   f"{answer!r}.")
+                                   f"you gave {answer!r}.")
         if fb is not None:
             rep.bad(f"Could not read the depth {answer!r}: give a whole number of plies, such as 5.")
         else:
             readable += 1
             depth_right = x == depth
             if x == depth:
-                rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still "
-                         "returns 0.")
+                rep.good(f"Depth {depth}: {who}'s forced win is proved; every shallower search still returns "
+                         "0.")
             elif x != int(x) or x < 1:
                 rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
             elif x < depth:
-                rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it "
-                        "returns 0, "
-                        "not a win. Play the line out on the board: the winner's moves and every forced "
-                        "reply, "
-                        f"one ply each, up to the move that completes four.")
+                rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns "
+                        "0, not a win. Play the line out on the board: the winner's moves and every forced "
+                        "reply, one ply each, up to the move that completes four.")
             else:
                 rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move "
-                        "of the "
-                        f"forced line, and how many plies (both sides' moves) does it take to get there?")
+                        "of the forced line, and how many plies (both sides' moves) does it take to get "
+                        "there?")
     if asked:
         moves = list(game.actions(state))
         if is_blank(first_move):
@@ -143,13 +139,11 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
                 rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
             else:
                 rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies "
-                        "that "
-                        f"are left: which reply of the opponent stops it? Look for a move that leaves the "
-                        f"opponent more threats than one move can block.")
+                        "that are left: which reply of the opponent stops it? Look for a move that leaves "
+                        "the opponent more threats than one move can block.")
         if not readable:
             return malformed(what, "Could not read your answer: give the depth (a whole number of plies) "
-                                   "and the "
-                                   "first move (a column).")
+                                   "and the first move (a column).")
     return escalate("l04.win_depth", rep.feedback(what),
                     twin=lambda _: None if depth_right else _count_plies_twin(game, depth),
                     on="another position")
@@ -417,8 +411,7 @@ def _quiet_reason(game, state, kind, moves):
         lets = ", ".join(str(m) for m in unsafe)
         return (f"{mover} cannot win at once; {other}'s win needs a cell that only {unit} {lets} would make "
                 f"playable, so {mover} must not play {lets}, but the other {len(moves)} moves ({unit}s "
-                f"{listed}) leave "
-                f"{other} no win at once: quiet")
+                f"{listed}) leave {other} no win at once: quiet")
     return {
         "wins": f"{mover}, to move, wins at once ({unit} {listed}): not quiet",
         "lost": f"after every move of {mover}, {other} wins at once: not quiet",

@@ -90,12 +90,9 @@ def _flip_twin(broke_order, flipped):
 
         turned, move1 = averages(turn)
         parts.append(f"f(v) = 10 − v gives {turned}, so expectimax picks {names.name(move1)}, but f turns "
-                     "the order "
-                     f"around ({low} < {mid} while f gives {fmt(turn(low))} > {fmt(turn(mid))}): minimax "
-                     "would change "
-                     f"its choice too. An order-keeping f must give f({low}) < f({mid}) < f({high}) and "
-                     "change only "
-                     f"the gaps between them")
+                     f"the order around ({low} < {mid} while f gives {fmt(turn(low))} > {fmt(turn(mid))}): "
+                     f"minimax would change its choice too. An order-keeping f must give f({low}) < f({mid}) "
+                     f"< f({high}) and change only the gaps between them")
     if broke_order or not flipped:
         def square(v):
             return v * v
@@ -103,8 +100,8 @@ def _flip_twin(broke_order, flipped):
         squared, move2 = averages(square)
         parts.append(f"f(v) = v² keeps the order, but the gap from {mid} to {high} ({high - mid}) becomes "
                      f"{fmt(square(high) - square(mid))} while the gap from {low} to {mid} ({mid - low}) "
-                     "becomes only "
-                     f"{fmt(square(mid) - square(low))}: {squared}, so expectimax picks {names.name(move2)}")
+                     f"becomes only {fmt(square(mid) - square(low))}: {squared}, so expectimax picks "
+                     f"{names.name(move2)}")
     return "; ".join(parts) + "."
 
 
@@ -431,12 +428,10 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
         plain_mean = set(chance_pruned(_unweighted(G), low, high)[0])
         if mine == plain_mean and plain_mean != right:
             rep.bad(f"{part}: your skips are exactly those of a search that bounds each chance node with a "
-                    "plain "
-                    "mean, as if its outcomes were equally likely; they are not. After each outcome, "
-                    "weight what "
-                    f"has been seen and the unseen outcomes (each at most {fmt(high)}) by their "
-                    "probabilities, "
-                    f"and compare that bound with what MAX already has.", tag="chance-unweighted")
+                    "plain mean, as if its outcomes were equally likely; they are not. After each outcome, "
+                    f"weight what has been seen and the unseen outcomes (each at most {fmt(high)}) by their "
+                    "probabilities, and compare that bound with what MAX already has.",
+                    tag="chance-unweighted")
             continue
         for k in kids:
             outs = set(G.successors(k))

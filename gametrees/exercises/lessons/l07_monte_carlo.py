@@ -74,15 +74,11 @@ def _scale_twin(results):
     plain, plain_scores = pick(t_lo, spread, _SQRT2)
     wide, wide_scores = pick(t_lo, spread, scaled_c((t_lo, t_hi)))
     return (f"with results from 0 to 1, N = {big_n}, child x ({kids['x'][0]} visits, mean "
-            f"{fmt(kids['x'][1])}) and "
-            f"child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with c = √2 scores "
-            f"{unit_scores}: "
-            f"{unit}. The same playouts with results from {t_lo} to {t_hi} have means {spread} times as far "
-            f"apart: with c = √2 the scores are {plain_scores}, so selection takes {plain} (the exploration "
-            "term "
-            f"is drowned); with c = √2 × {spread} they are {wide_scores}: {wide} again, the choice UCB1 "
-            "makes on "
-            f"0 to 1.")
+            f"{fmt(kids['x'][1])}) and child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with "
+            f"c = √2 scores {unit_scores}: {unit}. The same playouts with results from {t_lo} to {t_hi} have "
+            f"means {spread} times as far apart: with c = √2 the scores are {plain_scores}, so selection "
+            f"takes {plain} (the exploration term is drowned); with c = √2 × {spread} they are "
+            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1.")
 
 
 def check_exploration_c(answer, results):
@@ -122,13 +118,12 @@ def check_exploration_c(answer, results):
                  "exploration term grows by the same factor and keeps its weight against the means.")
     elif near(_SQRT2):
         rep.bad(f"c = {fmt(round(c, 2))} is UCB1's constant for results from 0 to 1. Here the results run "
-                "from "
-                f"{fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to the gaps "
-                "between the children's means that the exploration term competes with?")
+                f"from {fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to "
+                "the gaps between the children's means that the exploration term competes with?")
     elif spread != 2 and near(_SQRT2 * spread / 2):
         rep.bad(f"c = {fmt(round(c, 2))} scales √2 as if it were the constant for results from −1 to +1, a "
-                "spread "
-                "of 2; UCB1's √2 comes with results from 0 to 1. Compare the spread here with that one.")
+                "spread of 2; UCB1's √2 comes with results from 0 to 1. Compare the spread here with that "
+                "one.")
     elif spread != 2 and near(2 * _SQRT2):
         rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1 (a spread of 2). Here the "
                 f"results run from {fmt(lo)} to {fmt(hi)}: scale by their spread instead.")
@@ -139,8 +134,8 @@ def check_exploration_c(answer, results):
         rep.bad(f"c = {fmt(round(c, 2))} scales √2 by the largest result: what matters is the spread of the "
                 "results, from the lowest to the highest, compared with the spread of 0 to 1.")
     else:
-        rep.bad(f"c = {fmt(round(c, 2))}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) with "
-                "the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
+        rep.bad(f"c = {fmt(round(c, 2))}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) "
+                "with the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
     return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results),
                     on="another range of results")
 
