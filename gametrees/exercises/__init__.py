@@ -24,7 +24,8 @@ kind            class                         the learner gives
 ``best_move``   :class:`BestMoveExercise`     the best move at the root
 ``mcts``        :class:`MCTSExercise`         one MCTS playout: the child UCB1 selects, then
                                               ``(visits, mean)`` of the root and that child
-                                              after the backup
+                                              after the backup; with ``full=True`` also the
+                                              node expansion adds and the next selection
 ==============  ============================  ===============================================
 
 Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in

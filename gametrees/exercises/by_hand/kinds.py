@@ -38,7 +38,7 @@ def generate(kind, seed=None, difficulty="easy", **overrides):
         Passed to the exercise's class: preset entries (``depth``,
         ``branching``, ``values``, ``ragged``, ``players``, ``probabilities``),
         ``root_player``, and the kind's own options (``rule``, ``algorithm``,
-        ``node``, ``chance``, ``leaves_only``).
+        ``node``, ``chance``, ``leaves_only``, ``full``).
 
     Returns
     -------
