@@ -134,7 +134,11 @@ def test_effective_branching_each_way():
         assert first.tags == ((tag,) if tag else ()), wrong
         for fb in (first, second):     # neither the factor nor the game's count of leaves
             assert "1.717" not in text(fb) and not has_number(fb, 44), (wrong, text(fb))
-        assert "solve b*^7 = L" in text(first)
+        assert "(b*^7 = L)" in text(first) and "** (1 / 7)" not in text(first)
+        twin = twins(second)[0]                  # a new case, reasoned: bracketed by powers, not a formula
+        assert twin.startswith("Worked on a twin game: a Nim where a move takes 1 or 2 coins")
+        assert "6 plies" in twin and "1.5^6 ≈ 11.4 is too few and 1.6^6 ≈ 16.8 too many" in twin
+        assert "6th root of 13 gives 1.533" in twin and 13 ** (1 / 6) == pytest.approx(1.533, abs=5e-4)
     assert "2^7 ≈ 128 leaves, more than the game has" in text(ex.check_effective_branching(7, 2))
     assert "more than 10^300" in text(ex.check_effective_branching(7, 1e50))     # no OverflowError
     assert "it is positive" in text(ex.check_effective_branching(7, -2))
@@ -197,6 +201,24 @@ def test_position_answer_is_what_the_lesson_says():
     assert gt.minimax(game, game.result(s, 3)).value == -1     # a2 makes two threats but loses at once
     for move in (5, "c2", "5", " C2 "):
         assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
+    after = game.result(s, 5)
+    replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
+    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}   # O must play a2
+    answer = {"value": 0, "move": "c2", "reply": "a2"}
+    assert fold_answer("02_minimax.ipynb", "8014066f") == answer
+    fb = ex.check_position(POSITION, answer)
+    assert fb.ok and fb.title.endswith("all 3 right.") and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb)
+
+
+def test_position_reply_names_the_threat_not_the_cell():
+    first = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "a3"})
+    assert first.score == (2, 3) and first.tags == ("opponent-reply-ignored",)
+    assert "after O a3 (cell 6), X wins at once" in text(first) and "a2" not in text(first)
+    second = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "a3"})
+    assert twins(second)[0].startswith("Worked on a twin position: ")
+    fb = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": None})
+    assert fb.score == (2, 3) and "O's reply: not answered yet." in text(fb)
+    assert "could not read 'q9'" in text(ex.check_position(POSITION, {"value": 0, "move": 5, "reply": "q9"}))
 
 
 def test_position_blank_and_junk():
@@ -419,7 +441,7 @@ def test_pruning_order_not_a_rearrangement():
 
 def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     ours = {"nodes-for-leaves", "uniform-branching", "average-as-branching", "chance-vs-hidden",
-            "opponent-reply-ignored", "ordering-halves-work", "pruning-changes-value"}
+            "opponent-reply-ignored", "ordering-halves-work", "pruning-changes-value", "fail-hard-unclamped"}
     assert ours <= set(CATALOGUE)
     seen = set()
     seen |= set(ex.check_nim_leaves(5, 28).tags) | set(ex.check_nim_leaves(5, 243).tags)
@@ -428,6 +450,7 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     seen |= set(ex.check_position(POSITION, {"value": 0, "move": 3}).tags)
     seen |= set(ex.check_pruning_order(TREE, TREE, worst=5).tags)
     seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE").tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 2)}, nodes="ABCDE").tags)
     assert ours <= seen
     for tag in ours:
         assert any(name.startswith("check_") for name in CATALOGUE[tag].detected_by)
@@ -571,6 +594,14 @@ def fold_answer(notebook, cell_id):
 
 def labelled(result, tree):
     return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
+
+
+def test_lesson_02_values_fold_passes_its_check():
+    values = gt.exercises.ValuesExercise(seed=2)
+    answer = fold_answer("02_minimax.ipynb", "9e92291e")
+    assert values.check(answer).solved and answer == {"A": 6, "B": 2, "C": 6, "D": 5}
+    assert [values.tree.nodes[n]["utility"] for n in values.nodes.order if not values.tree.out_degree(n)] == [
+        2, 11, 5, 8, 19, 6, 18, 5, 13]   # the numbers the fold works with
 
 
 def test_lesson_03_folded_solutions_pass_their_checks_and_say_what_the_engine_does():

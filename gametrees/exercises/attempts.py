@@ -72,8 +72,8 @@ from .feedback import Feedback
 __all__ = ["NotYet", "SHOWN_PREFIX", "SolutionNotYet", "TWIN_PREFIX", "attempted", "counts", "escalate",
            "open_solution", "reset", "shown"]
 
-#: How the twin's note item starts.
-TWIN_PREFIX = "Worked on a twin tree: "
+#: How the twin's note item starts ("Worked on a twin tree: ", "... twin position: ", ...: see ``twin_of``).
+TWIN_PREFIX = "Worked on a twin "
 #: How the note of a check made after the solution was shown starts.
 SHOWN_PREFIX = "The solution was shown before this check"
 #: What a learner who asks for the solution before an attempt is told.
@@ -109,7 +109,7 @@ _COUNTS: dict = {}
 _LOCK = threading.Lock()
 
 
-def escalate(key, feedback, *, twin=None):
+def escalate(key, feedback, *, twin=None, twin_of="tree"):
     """Count this check of ``key``, set ``feedback.attempt``; on a 2nd+ wrong check add the twin.
 
     Parameters
@@ -123,6 +123,8 @@ def escalate(key, feedback, *, twin=None):
         through on a twin. Called only on the second and later checks whose
         status is ``"wrong"``; its text becomes a note item starting
         ``"Worked on a twin tree: "``.
+    twin_of : str
+        What the twin is, for that note: ``"tree"`` (default), ``"position"``, ``"game"``, ``"table entry"``...
 
     Returns
     -------
@@ -150,7 +152,7 @@ def escalate(key, feedback, *, twin=None):
     if twin is not None and feedback.status == "wrong" and wrong_so_far >= 2:
         text = twin(feedback)
         if text:
-            feedback.items.append(("note", TWIN_PREFIX + str(text), None))
+            feedback.items.append(("note", f"{TWIN_PREFIX}{twin_of}: {text}", None))
     return feedback
 
 
