@@ -13,6 +13,7 @@ import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from folds import fold_answer
 from reference import reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
@@ -580,17 +581,6 @@ def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root, 
 
 
 # --------------------------------------------------------------------------------- the lessons' folded solutions
-
-def fold_answer(notebook, cell_id):
-    """The literal after "Answer: `" in a lesson's markdown cell (its folded solution)."""
-    import ast
-    import json
-    from pathlib import Path
-
-    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / notebook).read_text())
-    text = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == cell_id)
-    return ast.literal_eval(re.search(r"Answer:\s+`([^`]+)`", text).group(1))
-
 
 def labelled(result, tree):
     return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
