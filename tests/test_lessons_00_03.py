@@ -12,8 +12,9 @@ import math
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
 from folds import fold_answer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
@@ -412,13 +413,17 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(f"{leaves(TREE)} leaves evaluated; fewer is possible.")
+    assert first.title.endswith(": 0 of 1 right.")   # counted in parts asked, as every other check of it
+    assert f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer." in text(first)
     assert "Your first MIN node is worth 5 to MAX" in text(first) and "is it the MIN node worth the most" in text(first)
     assert "worth 6" not in text(first) and "third" not in text(first) and "needs only" not in text(first)
     second = ex.check_pruning_order(TREE, TREE)
     assert_rules(first, second)
     twin = twins(second)[0]
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
+    attempts.reset()
+    both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
+    assert both.title.endswith(": 0 of 2 right.") and "The worst order: not answered yet." in text(both)
 
 
 def test_pruning_order_partly_right_names_the_node_not_the_leaf():

@@ -205,8 +205,8 @@ def test_window_entries_read_under_another_window_narrow_it():
     later = (2, 9)   # another window: A's lower bound 8 raises α to 8; C's upper bound 3 lowers β to 3
     fb = ex.check_window_entries(T, (4, 7), later, RIGHT_STORED, {"A": (8, 9), "B": 5, "C": (2, 3)})
     assert fb.ok
-    first, second = twice(lambda: ex.check_window_entries(T, (4, 7), later, RIGHT_STORED,
-                                                           {"A": (2, 8), "B": 5, "C": (2, 3)}))
+    _, second = twice(lambda: ex.check_window_entries(T, (4, 7), later, RIGHT_STORED,
+                                                      {"A": (2, 8), "B": 5, "C": (2, 3)}))
     assert "goes on with" in second.lines[-1] and second.lines[-1].startswith("• Worked on a twin tree: ")
 
 
@@ -359,7 +359,7 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     assert "A solution's code:" in shown.lines[-1] and TABLE_SEARCH_CODE in shown.lines[-1]
     assert shown.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
     space = {"math": math, "MAX": "max"}
-    exec(TABLE_SEARCH_CODE, space)
+    exec(TABLE_SEARCH_CODE, space)   # noqa: S102 -- the lesson's solution code, run as the learner would
     after = ex.check_table_search(space["negamax_with_table"])
     assert after.ok and after.solved is False and after.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
     attempts.reset()

@@ -69,7 +69,7 @@ import threading
 
 from .feedback import Feedback
 
-__all__ = ["NotYet", "SHOWN_PREFIX", "SolutionNotYet", "TWIN_PREFIX", "attempted", "counts", "escalate",
+__all__ = ["SHOWN_PREFIX", "TWIN_PREFIX", "NotYet", "SolutionNotYet", "attempted", "counts", "escalate",
            "open_solution", "reset", "shown"]
 
 #: How the twin's note item starts ("Worked on a twin tree: ", "... twin position: ", ...: see ``twin_of``).

@@ -70,8 +70,8 @@ def _safe_check(check):
     def safe_check(self, answer, **options):
         if isinstance(answer, NotYet):
             fb = Feedback(f"{self.what}: not answered yet.",
-                          [("bad", f"That is the note that the solution is not open yet, not an answer: "
-                                   f"{self.answer_form}.", None)], status="unanswered")
+                          [("bad", (f"That is the note that the solution is not open yet, not an answer: "
+                                    f"{self.answer_form}."), None)], status="unanswered")
         elif _unanswered(answer):
             fb = Feedback(f"{self.what}: not answered yet.",
                           [("bad", f"Nothing answered yet: {self.answer_form}.", None)], status="unanswered")

@@ -17,8 +17,8 @@ import random
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate
-from ..feedback import Feedback, Report, fmt, malformed
 from ..by_hand import twin_trees
+from ..feedback import Feedback, Report, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
 __all__ = ["check_fail_soft_hard", "check_pruning_order"]
@@ -69,7 +69,10 @@ def _most(nested):
                for arranged in itertools.product(*(per_node[i] for i in nodes)))
 
 
-def check_pruning_order(tree, answer, worst=None):
+_NOT_ASKED = object()   # check_pruning_order's worst when the caller does not ask for it
+
+
+def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -78,7 +81,8 @@ def check_pruning_order(tree, answer, worst=None):
     (textbook rule, children left to right) evaluates as few leaves as
     possible. The fewest is measured with the engine on the arrangement
     "best MIN node first, smallest leaf first" (the Knuth-Moore count
-    ``2b - 1`` on a uniform tree). ``worst``, if given, is the learner's count
+    ``2b - 1`` on a uniform tree). ``worst``, if given (``None``: asked, not
+    answered yet), is the learner's count
     of the leaves alpha-beta evaluates in the *worst* arrangement (found by
     trying every one); giving the best order's count or half of all leaves
     there is the misconception ``ordering-halves-work``.
@@ -100,6 +104,8 @@ def check_pruning_order(tree, answer, worst=None):
     """
     what = "Order for the most pruning"
     tree = _two_level(tree, "tree")
+    worst_asked = worst is not _NOT_ASKED
+    worst = None if worst is _NOT_ASKED else worst
     if (answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
                                 "MIN node, in the order alpha-beta should search them.")
@@ -158,6 +164,8 @@ def check_pruning_order(tree, answer, worst=None):
                             "Under a MIN node searched later, put a leaf at most α first: MIN can then already "
                             "hold MAX to α or less, and the other leaves cannot matter.")
                 alpha = max(alpha, min(c))
+    if worst_asked and is_blank(worst) and mine is not None:
+        rep.bad("The worst order: not answered yet.")
     if not is_blank(worst):
         most = _most(tree)
         best_count = _leaves_evaluated(_fewest(tree))
@@ -182,9 +190,12 @@ def check_pruning_order(tree, answer, worst=None):
         return _worked_order(tree, mine or tree)
 
     fb = rep.feedback(what)
-    if mine is not None and not fb.ok and rep.items[0][0] == "bad" and "another order needs fewer" in rep.items[0][1]:
-        fb = Feedback(f"{what}: {_leaves_evaluated(mine)} leaves evaluated; fewer is possible.", fb.items,
-                      tags=fb.tags)
+    if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
+        asked = 1 + worst_asked
+        order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
+        worst_right = not is_blank(worst) and any(k == "good" and t.startswith("The worst order") for k, t, _ in
+                                                  rep.items)
+        fb = Feedback(f"{what}: {order_right + worst_right} of {asked} right.", fb.items, tags=fb.tags)
     return escalate(key, fb, twin=twin)
 
 
@@ -223,12 +234,11 @@ def _returns(G, hard, window=(-math.inf, math.inf)):
     entry = {e.node: (e.alpha, e.beta) for e in r.trace if e.kind == "enter"}
     exact = _minimax_values(G)
     out = {}
-    for n in entry:
+    for n, (a, b) in entry.items():
         if not G.out_degree(n):
             continue
         label = G.nodes[n]["label"]
         if hard:
-            a, b = entry[n]
             out[label] = min(max(exact[label], a), b)
         else:
             out[label] = r.graph.nodes[n]["value"]

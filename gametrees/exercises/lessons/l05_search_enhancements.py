@@ -557,6 +557,9 @@ def check_window_entries(tree, window, later, stored, reread):
         if rep.items[before][0] == "bad" and n not in wrong_nodes:
             wrong_nodes.append(n)
     fb = rep.feedback(what)
+    if not fb.ok:   # the title counts parts, 3 per node (value, flag, later), whatever the lines group
+        right = sum(k == "good" for k, _, _ in rep.items)
+        fb.title = f"{what}: {right} of {3 * len(asked)} right."
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
     return escalate("l05.window_entries", fb,
