@@ -613,6 +613,9 @@ def test_lesson_03_folded_solutions_pass_their_checks_and_say_what_the_engine_do
     at = labelled(no_cut.result, no_cut.tree)
     assert (at["B"]["value"], at["G"]["value"], at["C"]["value"], at["I"]["value"], at["D"]["value"]) == (8, 3, 6, 4, 11)
     assert no_cut.result.stats["leaves_evaluated"] == 8 and no_cut.result.value == 6
+    assert at["D"]["value"] >= at["D"]["beta"] == 6            # D's value leaves its window, at its last child
+    assert "✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip." in (
+        text(no_cut.check([])))
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():

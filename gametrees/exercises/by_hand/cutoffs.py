@@ -290,7 +290,8 @@ class PruningExercise(_AlphaBetaExercise):
             rep.bad(text, tag="prune-without-evidence")
             self._last_wrong.append((x, "over", "prune-without-evidence"))
         if not truth and not claimed and not unknown:
-            rep.good("Nothing is pruned: no node's value ever falls outside its window.")
+            rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left to "
+                     "skip.")
         rep.items = [item for item in rep.items if item[1]]
         fb = rep.feedback(what, count_ok=False)
         if not fb.ok:   # the title counts leaves, whatever the lines group: right = marked as they are
