@@ -127,9 +127,10 @@ def best_root_child(spec, root_player="max"):
     return vals.index(target)
 
 
-def reference_fail_hard(spec, root_player="max"):
-    """Fail-hard alpha-beta (textbook rule) on nested lists: a node cut against its window returns the
-    window's bound (β at MAX, α at MIN), any other node the best of what its children return.
+def reference_fail_hard(spec, root_player="max", alpha=-math.inf, beta=math.inf):
+    """Standard fail-hard alpha-beta (textbook rule) on nested lists, searched from the root with the window
+    (alpha, beta): a MAX node returns β as soon as a child returns at least β, else its α (at least the α it
+    was given); a MIN node returns α as soon as a child returns at most α, else its β.
 
     Returns ``{path: returned value}`` for every visited inner node.
     """
@@ -139,25 +140,23 @@ def reference_fail_hard(spec, root_player="max"):
     def search(sub, path, alpha, beta):
         if not isinstance(sub, list):
             return sub
-        maximize = players[path] == "max"
-        value = -math.inf if maximize else math.inf
         result = None
         for i, kid in enumerate(sub):
             v = search(kid, path + (i,), alpha, beta)
-            if maximize:
-                value = max(value, v)
-                if value >= beta:
+            if players[path] == "max":
+                if v >= beta:
                     result = beta
                     break
-                alpha = max(alpha, value)
+                alpha = max(alpha, v)
             else:
-                value = min(value, v)
-                if value <= alpha:
+                if v <= alpha:
                     result = alpha
                     break
-                beta = min(beta, value)
-        returned[path] = value if result is None else result
-        return returned[path]
+                beta = min(beta, v)
+        if result is None:
+            result = alpha if players[path] == "max" else beta
+        returned[path] = result
+        return result
 
-    search(spec, (), -math.inf, math.inf)
+    search(spec, (), alpha, beta)
     return returned

@@ -117,9 +117,73 @@ def test_escalate_counts_and_adds_the_twin_only_from_the_second_wrong_check():
     assert second.lines[-1] == TWIN + "worked" and second.attempt == 3 and calls == [3]
     unread = attempts.escalate("k", Feedback("t", [("bad", "?", None)], status="unreadable"), twin=twin)
     assert unread.lines == ["✗ ?"]  # junk is never escalated
-    assert attempts.counts() == {"k": {"checks": 4, "wrong": 2}}
+    assert attempts.counts() == {"k": {"checks": 4, "wrong": 2, "solved": True, "shown": None}}
     with pytest.raises(TypeError):
         attempts.escalate("k", "not feedback")
+
+
+SHOWN = "• " + attempts.SHOWN_PREFIX
+
+
+@pytest.mark.parametrize("kind", sorted(ex.KINDS))
+def test_try_first_the_solution_opens_after_an_attempt_and_a_check_after_it_is_not_solved(kind):
+    e = ex.generate(kind, seed=5, try_first=True)
+    # Before an attempt: every way to the worked answer gives the note, and the note is no answer.
+    for held in (e.solution(), e.explain(), e.show_solution()):
+        assert isinstance(held, attempts.NotYet) and not held and "after your first attempt" in repr(held)
+    with pytest.raises(attempts.SolutionNotYet, match="after your first attempt"):
+        e.result
+    fb = e.check(e.solution())
+    assert fb.status == "unanswered" and "not an answer" in repr(fb) and not fb.solved
+    assert e.check(None).status == "unanswered" and e.check("???").status == "unreadable"
+    assert isinstance(e.solution(), attempts.NotYet)   # neither blank nor junk is an attempt
+    # An attempt (a wrong answer that could be read) opens it; the check after it says so and is not solved.
+    wrong = e.check(_a_wrong_answer(e))
+    assert wrong.status == "wrong" and not any(line.startswith(SHOWN) for line in wrong.lines)
+    answer = e.solution()
+    assert not isinstance(answer, attempts.NotYet) and e.result is not None
+    after = e.check(answer)
+    assert after.ok and after.status == "right" and after.solved is False
+    assert after.lines[0].startswith(SHOWN + " (.solution())") and "does not count as solved" in after.lines[0]
+    assert attempts.counts()[e.key] == {"checks": 5, "wrong": 1, "solved": False, "shown": ".solution()"}
+    assert e.library_uses[:2] == [".solution()", ".explain()"]   # still recorded for the graded notebooks
+
+
+def test_try_first_a_right_first_attempt_is_solved_and_objects_are_apart():
+    e = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
+    other = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
+    fb = e.check({"A": 3, "B": 3, "C": 2, "D": 2})
+    assert fb.solved is True and not any(line.startswith(SHOWN) for line in fb.lines)
+    assert "Answer:" in e.explain()                               # after a right attempt, the worked answer opens
+    assert isinstance(other.explain(), attempts.NotYet)            # per exercise object
+    assert attempts.counts()[e.key]["solved"] is True and attempts.counts()[e.key]["shown"] == ".explain()"
+    late = e.check({"A": 3, "B": 3, "C": 2, "D": 14})             # a wrong check after the solution: said too
+    assert late.lines[0].startswith(SHOWN + " (.explain())") and attempts.counts()[e.key]["solved"] is True
+
+
+def test_without_try_first_nothing_is_held_back_and_the_library_is_never_held_back():
+    e = ex.generate("pruning", seed=7)
+    assert e.try_first is False and e.check(e.solution()).solved is True
+    locked = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
+    locked.check({"A": 3, "B": 3, "C": 2, "D": 14})
+    second = locked.check({"A": 3, "B": 3, "C": 2, "D": 14})   # the twin is worked by the library: not held back
+    assert second.lines[-1].startswith(TWIN) and attempts.shown(locked.key) is None
+    with pytest.raises(TypeError, match="try_first"):
+        ex.generate("values", seed=1, try_first="yes")
+
+
+def _a_wrong_answer(e):
+    """A readable wrong answer for any kind, built from the right one (read past the hold, as the library)."""
+    right = type(e).solution.__wrapped__(e)
+    if isinstance(right, dict):
+        k = next(k for k, v in right.items() if isinstance(v, (int, float, tuple)))
+        v = right[k]
+        return {**right, k: (v[0] + 1, v[1]) if isinstance(v, tuple) else v + 99}
+    if isinstance(right, list):
+        return right[:-1] if len(right) > 1 else ["A"]
+    if isinstance(right, tuple):
+        return (right[0] - 1 if right[0] != -math.inf else 0, right[1])
+    return next(e.nodes.name(n) for n in e.tree.successors(e.nodes.root) if e.nodes.name(n) != right)
 
 
 def test_misconception_lookup():
@@ -505,7 +569,9 @@ BY_LESSON_CHECKS = {"correct-read-as-bug", "pruning-changes-value", "ordering-ha
                     "horizon-effect", "scale-sensitivity", "chance-pruned", "final-move-by-mean",
                     # lessons 00-03 (tests/test_lessons_00_03.py makes each one's check emit it)
                     "nodes-for-leaves", "uniform-branching", "average-as-branching", "chance-vs-hidden",
-                    "opponent-reply-ignored"}
+                    "opponent-reply-ignored",
+                    # issue 28: lesson 03's fail-hard, lesson 05's table bounds under another window
+                    "fail-hard-unclamped", "table-bound-unused", "table-bound-wrong-side"}
 LESSON_CHECKS = {name for name in ex.__all__ if name.startswith("check_")} - set(CODE_CASES)
 # Tags the "mcts" exercise kind names (tests/test_mcts_exercise.py makes it name each one).
 BY_MCTS_KIND = {tag for tag, m in CATALOGUE.items() if "mcts" in m.detected_by} - set(TRIGGERS)

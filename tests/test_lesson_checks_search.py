@@ -9,7 +9,7 @@ from submissions import careless
 
 import gametrees as gt
 from gametrees import exercises as ex
-from gametrees.exercises.lessons.l05_search_enhancements import table_answer
+from gametrees.exercises.lessons.l05_search_enhancements import table_answer, table_window
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -97,6 +97,22 @@ def test_table_answer_rule():
     assert table_answer({"value": 0, "flag": "exact", "depth": 5}, 3, 4, 5) == 0
     with pytest.raises(ValueError, match="flag"):
         table_answer({"value": 0, "flag": "low", "depth": 1}, 0, 1, 1)
+
+
+def test_table_window_answers_as_table_answer_and_else_narrows_soundly():
+    import itertools
+
+    for flag, v, a, b, d in itertools.product(("exact", "lower", "upper"), range(-3, 4), range(-4, 4),
+                                              range(-3, 5), (2, 4, 6)):
+        if a >= b:
+            continue
+        entry = {"value": v, "flag": flag, "depth": 4}
+        got, (a2, b2) = table_window(entry, a, b, d)
+        assert got == table_answer(entry, a, b, d)
+        if got is None and d <= 4:   # narrowed: only the side the bound speaks of moves, towards v
+            assert (a2, b2) == ((max(a, v), b) if flag == "lower" else (a, min(b, v)))
+        if d > 4:
+            assert (got, (a2, b2)) == (None, (a, b))
 
 
 # ---------------------------------------------------------------- check_table_search (lesson 05)

@@ -8,16 +8,18 @@ answer); a right answer passes; every tag emitted is in the catalogue. The noteb
 folded solutions pass their checks.
 """
 
+import math
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from folds import fold_answer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
 from gametrees.exercises import attempts
-from gametrees.exercises.attempts import TWIN_PREFIX
 from gametrees.exercises.lessons import l03_alpha_beta
 from gametrees.exercises.misconceptions import CATALOGUE
 from gametrees.games import TicTacToe
@@ -44,7 +46,7 @@ def has_number(fb, x):
 
 
 def twins(fb):
-    return [t for _, t, _ in fb.items if t.startswith(TWIN_PREFIX)]
+    return [t for _, t, _ in fb.items if t.startswith("Worked on ")]
 
 
 def assert_rules(first, second):
@@ -133,7 +135,11 @@ def test_effective_branching_each_way():
         assert first.tags == ((tag,) if tag else ()), wrong
         for fb in (first, second):     # neither the factor nor the game's count of leaves
             assert "1.717" not in text(fb) and not has_number(fb, 44), (wrong, text(fb))
-        assert "solve b*^7 = L" in text(first)
+        assert "(b*^7 = L)" in text(first) and "** (1 / 7)" not in text(first)
+        twin = twins(second)[0]                  # a new case, reasoned: bracketed by powers, not a formula
+        assert twin.startswith("Worked on another game: a Nim where a move takes 1 or 2 coins")
+        assert "6 plies" in twin and "1.5^6 ≈ 11.4 is too few and 1.6^6 ≈ 16.8 too many" in twin
+        assert "6th root of 13 gives 1.533" in twin and 13 ** (1 / 6) == pytest.approx(1.533, abs=5e-4)
     assert "2^7 ≈ 128 leaves, more than the game has" in text(ex.check_effective_branching(7, 2))
     assert "more than 10^300" in text(ex.check_effective_branching(7, 1e50))     # no OverflowError
     assert "it is positive" in text(ex.check_effective_branching(7, -2))
@@ -196,6 +202,24 @@ def test_position_answer_is_what_the_lesson_says():
     assert gt.minimax(game, game.result(s, 3)).value == -1     # a2 makes two threats but loses at once
     for move in (5, "c2", "5", " C2 "):
         assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
+    after = game.result(s, 5)
+    replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
+    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}   # O must play a2
+    answer = {"value": 0, "move": "c2", "reply": "a2"}
+    assert fold_answer("02_minimax.ipynb", "8014066f") == answer
+    fb = ex.check_position(POSITION, answer)
+    assert fb.ok and fb.title.endswith("all 3 right.") and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb)
+
+
+def test_position_reply_names_the_threat_not_the_cell():
+    first = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "a3"})
+    assert first.score == (2, 3) and first.tags == ("opponent-reply-ignored",)
+    assert "after O a3 (cell 6), X wins at once" in text(first) and "a2" not in text(first)
+    second = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "a3"})
+    assert twins(second)[0].startswith("Worked on another position: ")
+    fb = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": None})
+    assert fb.score == (2, 3) and "O's reply: not answered yet." in text(fb)
+    assert "could not read 'q9'" in text(ex.check_position(POSITION, {"value": 0, "move": 5, "reply": "q9"}))
 
 
 def test_position_blank_and_junk():
@@ -293,52 +317,75 @@ def test_fast_wins_each_way():
 
 # --------------------------------------------------------------------------------- lesson 03
 
-CUTOFF = [[4, 9, 6], [7, 3, 1], [2, 8]]   # lesson 03's exercise: C returns 3 (soft) or 4 (hard); A = 4
+NARROW = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]   # lesson 03's exercise: searched with the window (4, 6)
+WINDOW = (4, 6)
+RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4)}   # worked in the lesson's fold
 
 
 def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
-    T = gt.tree_from_nested(CUTOFF)
-    r = gt.alphabeta(T)
-    c = next(n for n in T if T.nodes[n]["label"] == "C")
-    assert r.value == 4 and r.graph.nodes[c]["value"] == 3        # the engine is fail-soft
-    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 4}).ok
-    assert ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "3", "hard": "4", "root_soft": 4.0, "root_hard": "4"}).ok
-    with pytest.raises(ValueError, match="not cut off"):
-        ex.check_fail_soft_hard(CUTOFF, "B", {"soft": 4, "hard": 4})
-    with pytest.raises(ValueError, match="inner node"):
-        ex.check_fail_soft_hard(CUTOFF, "Z", {})
+    T = gt.tree_from_nested(NARROW)
+    r = gt.alphabeta(T, window=WINDOW)
+    soft = {T.nodes[n]["label"]: r.graph.nodes[n]["value"] for n in T if T.out_degree(n)
+            and r.graph.nodes[n]["status"] == "visited"}
+    _, _, ref_soft = reference_alphabeta(NARROW, alpha=4, beta=6)
+    hard = reference_fail_hard(NARROW, alpha=4, beta=6)
+    label = {n: T.nodes[n]["label"] for n in T}
+    assert {k: v[0] for k, v in RIGHT.items()} == {k: soft[k] for k in RIGHT} == {label[p]: ref_soft[p] for p in hard
+                                                                                   if label[p] in RIGHT}
+    assert {k: v[1] for k, v in RIGHT.items()} == {label[p]: v for p, v in hard.items() if label[p] in RIGHT}
+    assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="ABCDE")
+    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 10 numbers right."
+    assert ex.check_fail_soft_hard(NARROW, WINDOW, {k: tuple(map(str, v)) for k, v in RIGHT.items()},
+                                   nodes=list("ABCDE")).ok
+    with pytest.raises(ValueError, match="inner nodes the search visits"):
+        ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="AZ")
+    with pytest.raises(ValueError, match="window"):
+        ex.check_fail_soft_hard(NARROW, (6, 4), RIGHT)
 
 
 def test_fail_soft_hard_blank_junk():
-    for blank in (None, {"soft": None, "hard": None, "root_soft": None, "root_hard": None}, {}):
-        assert ex.check_fail_soft_hard(CUTOFF, "C", blank).status == "unanswered"
-    for junk in ("3, 4, 4", [3, 4, 4]):
-        fb = ex.check_fail_soft_hard(CUTOFF, "C", junk)
+    for blank in (None, {k: (None, None) for k in "ABCDE"}, {}):
+        assert ex.check_fail_soft_hard(NARROW, WINDOW, blank, nodes="ABCDE").status == "unanswered"
+    for junk in ("3, 4, 4", [3, 4, 4], {"A": "x", "B": 3, "C": None, "D": None, "E": None}):
+        fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes="ABCDE")
         assert fb.status == "unreadable" and fb.tags == ()
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": "three", "hard": 4, "root_soft": None, "root_hard": 4})
-    assert fb.score == (2, 4) and "could not read 'three'" in text(fb)
-    assert "The root under fail-soft: not answered yet." in text(fb)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes="ABCDE")
+    assert fb.score == (5, 7) and fb.title.endswith("8 of 10 numbers right.")
+    assert "could not read 'three'" in text(fb) and "B under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"soft": 1, "hard": 7, "root_soft": 9, "root_hard": 9}
-    first = ex.check_fail_soft_hard(CUTOFF, "C", answer)
-    assert first.score == (0, 4) and first.tags == ("cut-value-as-minimax",)
-    assert all(f"{part}: you wrote" in text(first)
-               for part in ("Fail-soft", "Fail-hard", "The root under fail-soft", "The root under fail-hard"))
-    assert not has_number(first, 3) and not has_number(first, 4)
-    second = ex.check_fail_soft_hard(CUTOFF, "C", answer)
+    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0)}   # every hard return unclamped
+    first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
+    assert first.title.endswith("2 of 10 numbers right.") and "fail-hard-unclamped" in first.tags
+    assert first.tags == ("fail-hard-unclamped",) and first.score == (2, 10)
+    for x in (2, 4, 5, 6):
+        assert not has_number(first, x)
+    second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
     assert_rules(first, second)
     twin = twins(second)[0]
-    assert "[[4, 9, 6], [7, 3, 1], [2, 8]]" not in twin
-    assert "fail-soft returns that 3" not in twin and "α = 4" not in twin and "value is 4" not in twin
+    assert repr(NARROW) not in twin and "window (4, 6)" in twin and "clamps it into" in twin
 
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 4, "hard": 3, "root_soft": 4, "root_hard": 4})
-    assert fb.score == (2, 4) and fb.tags == ("fail-hard-bound",)
-    assert "Fail-soft: you wrote 4, the bound of C's window" in text(fb)
-    assert "returns 3" not in text(fb)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (4, 4)}, nodes="ABCDE")
+    assert fb.title.endswith("9 of 10 numbers right.") and fb.tags == ("fail-hard-bound",)
+    assert "B under fail-soft: you wrote 4, a bound of the window B was given" in text(fb)
+    b_line = next(line for line in fb.lines if line.startswith("✗ B"))
+    assert "✓ B: fail-hard 4." in text(fb) and "2" not in b_line
+
+
+def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is_named():
+    assert gt.minimax(gt.tree_from_nested(NARROW)).value == 7
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 7)}, nodes="ABCDE")
+    assert fb.ok and fb.title.endswith("all 12 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+    assert fb.tags == ("pruning-changes-value",) and fb.title.endswith("10 of 12 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (6, 6)}, nodes="ABCDE")
+    full = [line for line in fb.lines if "full window" in line]
+    assert fb.tags == () and fb.title.endswith("10 of 12 numbers right.") and len(full) == 2
+    assert not any("7" in line for line in full)
 
 
 TREE = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]   # lesson 03's ordering exercise: 5 leaves at best
@@ -365,13 +412,17 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(f"{leaves(TREE)} leaves evaluated; fewer is possible.")
+    assert first.title.endswith(": 0 of 1 right.")   # counted in parts asked, as every other check of it
+    assert f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer." in text(first)
     assert "Your first MIN node is worth 5 to MAX" in text(first) and "is it the MIN node worth the most" in text(first)
     assert "worth 6" not in text(first) and "third" not in text(first) and "needs only" not in text(first)
     second = ex.check_pruning_order(TREE, TREE)
     assert_rules(first, second)
     twin = twins(second)[0]
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
+    attempts.reset()
+    both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
+    assert both.title.endswith(": 0 of 2 right.") and "The worst order: not answered yet." in text(both)
 
 
 def test_pruning_order_partly_right_names_the_node_not_the_leaf():
@@ -395,7 +446,7 @@ def test_pruning_order_not_a_rearrangement():
 
 def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     ours = {"nodes-for-leaves", "uniform-branching", "average-as-branching", "chance-vs-hidden",
-            "opponent-reply-ignored", "ordering-halves-work", "pruning-changes-value"}
+            "opponent-reply-ignored", "ordering-halves-work", "pruning-changes-value", "fail-hard-unclamped"}
     assert ours <= set(CATALOGUE)
     seen = set()
     seen |= set(ex.check_nim_leaves(5, 28).tags) | set(ex.check_nim_leaves(5, 243).tags)
@@ -403,7 +454,8 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     seen |= set(ex.check_game_kinds({"Mastermind": ("chance", "hidden")}).tags)
     seen |= set(ex.check_position(POSITION, {"value": 0, "move": 3}).tags)
     seen |= set(ex.check_pruning_order(TREE, TREE, worst=5).tags)
-    seen |= set(ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 3}).tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE").tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 2)}, nodes="ABCDE").tags)
     assert ours <= seen
     for tag in ours:
         assert any(name.startswith("check_") for name in CATALOGUE[tag].detected_by)
@@ -465,15 +517,6 @@ def test_pruning_order_worst_count_and_the_halving_misconception():
     assert "could not read 'nine'" in text(ex.check_pruning_order(TREE, right, worst="nine"))
 
 
-def test_fail_soft_hard_two_root_values_is_the_changed_value_misconception():
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 3})
-    assert fb.score == (3, 4) and fb.tags == ("pruning-changes-value",)
-    assert "The root under fail-hard: you wrote 3, and another value" in text(fb)
-    attempts.reset()
-    fb = ex.check_fail_soft_hard(CUTOFF, "C", {"soft": 3, "hard": 7, "root_soft": 6, "root_hard": 6})
-    assert fb.tags == () and not has_number(fb, 4)    # the same wrong value twice: a slip, not that belief
-
-
 # --------------------------------------------------------------------------------- lesson 02: claims
 
 def _o_wins_now(game, state):
@@ -522,18 +565,85 @@ def test_minimax_claims_each_way():
     assert fb.tags == ()
 
 
-# Lesson 03's fail-hard values are read from the engine's traced fail-soft search; checked here
-# against an independent fail-hard alpha-beta (tests/reference.py) on random trees.
+# Lesson 03's fail-hard values are the engine's minimax values clamped into the windows of its traced
+# fail-soft search; checked here against an independent fail-hard alpha-beta (tests/reference.py) on random
+# trees and root windows.
 _SPECS = st.recursive(st.integers(-9, 9), lambda kids: st.lists(kids, min_size=1, max_size=3), max_leaves=18)
 
 
 @settings(max_examples=400, deadline=None)
-@given(spec=st.lists(_SPECS, min_size=1, max_size=3), root=st.sampled_from(["max", "min"]))
-def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root):
+@given(spec=st.lists(_SPECS, min_size=1, max_size=3), root=st.sampled_from(["max", "min"]),
+       window=st.sampled_from([(-math.inf, math.inf), (0, 1), (-2, 3), (4, 6), (-math.inf, 0), (2, math.inf)]))
+def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root, window):
     G = gt.tree_from_nested(spec, root_player=root)
     label = {n: G.nodes[n]["label"] for n in G}
-    _, _, soft = reference_alphabeta(spec, root_player=root)
-    hard = reference_fail_hard(spec, root_player=root)
+    _, _, soft = reference_alphabeta(spec, root_player=root, alpha=window[0], beta=window[1])
+    hard = reference_fail_hard(spec, root_player=root, alpha=window[0], beta=window[1])
     inner = {p for p in soft if G.out_degree(p)}
-    assert l03_alpha_beta._returns(G, hard=False) == {label[p]: soft[p] for p in inner}
-    assert l03_alpha_beta._returns(G, hard=True) == {label[p]: hard[p] for p in inner}
+    assert l03_alpha_beta._returns(G, hard=False, window=window) == {label[p]: soft[p] for p in inner}
+    assert l03_alpha_beta._returns(G, hard=True, window=window) == {label[p]: hard[p] for p in inner}
+
+
+# --------------------------------------------------------------------------------- the lessons' folded solutions
+
+def labelled(result, tree):
+    return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
+
+
+def test_lesson_02_values_fold_passes_its_check():
+    values = gt.exercises.ValuesExercise(seed=2)
+    answer = fold_answer("02_minimax.ipynb", "9e92291e")
+    assert values.check(answer).solved and answer == {"A": 6, "B": 2, "C": 6, "D": 5}
+    assert [values.tree.nodes[n]["utility"] for n in values.nodes.order if not values.tree.out_degree(n)] == [
+        2, 11, 5, 8, 19, 6, 18, 5, 13]   # the numbers the fold works with
+
+
+def test_lesson_03_folded_solutions_pass_their_checks_and_say_what_the_engine_does():
+    pruning = gt.exercises.PruningExercise(seed=7)
+    assert pruning.check(fold_answer("03_alpha_beta.ipynb", "deab9237")).solved
+    assert ex.check_fail_soft_hard(NARROW, WINDOW, fold_answer("03_alpha_beta.ipynb", "5bb44faf"), nodes="ABCDE").ok
+    window = gt.exercises.generate("window", seed=17, difficulty="medium")
+    assert window.check(fold_answer("03_alpha_beta.ipynb", "70be2764")).ok and window.nodes.name(window.node) == "L"
+    at = labelled(window.result, window.tree)
+    assert (at["B"]["value"], at["G"]["value"], at["K"]["value"]) == (7, 13, 13)          # as the fold says
+    assert at["J"]["status"] == "pruned" and at["I"]["value"] == 6
+    no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
+    assert fold_answer("03_alpha_beta.ipynb", "np03a004") == [] and no_cut.check([]).ok
+    at = labelled(no_cut.result, no_cut.tree)
+    assert (at["B"]["value"], at["G"]["value"], at["C"]["value"], at["I"]["value"], at["D"]["value"]) == (8, 3, 6, 4, 11)
+    assert no_cut.result.stats["leaves_evaluated"] == 8 and no_cut.result.value == 6
+    assert at["D"]["value"] >= at["D"]["beta"] == 6            # D's value leaves its window, at its last child
+    assert "✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip." in (
+        text(no_cut.check([])))
+
+
+def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
+    w = gt.exercises.generate("window", seed=17, difficulty="medium")   # lesson 03's exercise 3: L, (7, 13)
+    w.check((16, 13))                        # α: the value of the child that cut L off
+    twin = twins(w.check((16, 13)))[0]
+    assert "So α =" in twin and "is a cutoff" in twin and "β stays" not in twin and "So α = 7 " not in twin
+    attempts.reset()
+    w = gt.exercises.generate("window", seed=17, difficulty="medium")
+    w.check((9, 15))
+    twin = twins(w.check((9, 15)))[0]        # both wrong: both bounds worked through
+    assert "So α =" in twin and "β stays" in twin and "is a cutoff" in twin
+
+
+def test_window_feedback_names_a_bound_from_elsewhere_in_plain_words():
+    found = 0
+    for seed in range(40):
+        w = gt.exercises.generate("window", seed=seed, difficulty="medium")
+        for which in ("alpha", "beta"):
+            text, tag = w._window_slip(which, -123456, False)
+            for m in w.result.graph:
+                if tag is None and w.result.graph.nodes[m].get("status") == "visited" and w.tree.out_degree(m):
+                    x = w.result.graph.nodes[m][which]
+                    text, tag = w._window_slip(which, x, False)
+                    if tag == "bounds-global":
+                        sym = "α" if which == "alpha" else "β"
+                        assert f"Your number is the {sym} of a node in another part of the tree" in text
+                        assert "a α" not in text and "a β" not in text
+                        found += 1
+                        break
+                    tag = None
+    assert found

@@ -22,6 +22,7 @@ from gametrees.games import ConnectFour
 
 TWIN = attempts.TWIN_PREFIX
 POSITION = attempts.twin_prefix("another position")
+TABLE_ENTRY = attempts.twin_prefix("another entry")
 
 
 @pytest.fixture(autouse=True)
@@ -185,7 +186,7 @@ def test_after_two_moves_gives_no_counts():
 WINDOW_TREE = [[6, 5], [3, 1], [9, 8], [10, 12]]
 FULL = (-math.inf, math.inf)
 RIGHT_STORED = {"A": (8, "lower"), "B": (5, "exact"), "C": (3, "upper")}
-RIGHT_REREAD = {"A": "search", "B": 5, "C": "search"}
+RIGHT_REREAD = {"A": (8, math.inf), "B": 5, "C": (-math.inf, 3)}   # the bounds narrow the full window
 
 
 def test_window_entries_right_unanswered_junk():
@@ -201,7 +202,7 @@ def test_window_entries_all_wrong_names_every_part_and_no_right_value():
     T = gt.tree_from_nested(WINDOW_TREE)
     minimax_view = {"A": (10, "exact"), "B": (5, "upper"), "C": (1, "exact")}
     first, second = twice(lambda: ex.check_window_entries(T, (4, 7), FULL, minimax_view,
-                                                          {"A": 10, "B": "search", "C": 1}))
+                                                          {"A": 10, "B": (5, 9), "C": 1}))
     text = bad_text(first)
     bad = [t for k, t, _ in first.items if k == "bad"]
     assert sum(t.startswith("A") for t in bad) == 3 and sum(t.startswith("C") for t in bad) == 3
@@ -222,8 +223,26 @@ def test_window_entries_fail_hard_and_partly_right():
     assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("7 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb))
     attempts.reset()
-    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": 8, "B": 5, "C": "search"})
+    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": 8, "B": 5, "C": (-math.inf, 3)})
     assert fb.title.endswith("8 of 9 right.") and fb.tags == ("bound-as-value",)
+
+
+def test_window_entries_read_under_another_window_narrow_it():
+    T = gt.tree_from_nested(WINDOW_TREE)
+    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": "search", "B": 5, "C": FULL})
+    assert fb.title.endswith("7 of 9 right.") and fb.tags == ("table-bound-unused",)
+    assert "A bound that cannot answer still narrows the window" in bad_text(fb)
+    attempts.reset()
+    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
+    assert fb.tags == ("table-bound-wrong-side",) and fb.title.endswith("7 of 9 right.")
+    assert not {"8", "3"} & numbers_in(bad_text(fb).replace("At least 8", "").replace("At most 3", ""))
+    attempts.reset()
+    later = (2, 9)   # another window: A's lower bound 8 raises α to 8; C's upper bound 3 lowers β to 3
+    fb = ex.check_window_entries(T, (4, 7), later, RIGHT_STORED, {"A": (8, 9), "B": 5, "C": (2, 3)})
+    assert fb.ok
+    _, second = twice(lambda: ex.check_window_entries(T, (4, 7), later, RIGHT_STORED,
+                                                      {"A": (2, 8), "B": 5, "C": (2, 3)}))
+    assert "goes on with" in second.lines[-1] and second.lines[-1].startswith("• Worked on a twin tree: ")
 
 
 ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
@@ -231,19 +250,38 @@ LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 
 
 def test_table_answers_each_way():
-    assert ex.check_table_answers(ENTRY, LATER, [3, "search", "search", 3]).ok
+    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3]).ok
+    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (0, 2), 3]).ok      # too shallow: the window as it is
     assert ex.check_table_answers(ENTRY, LATER, None).status == "unanswered"
     assert ex.check_table_answers(ENTRY, LATER, "3").status == "unreadable"
     assert ex.check_table_answers(ENTRY, LATER, ["?", "x", "y", "z"]).status == "unreadable"
-    first, second = twice(lambda: ex.check_table_answers(ENTRY, LATER, ["search", 3, 3, 5]))
+    first, second = twice(lambda: ex.check_table_answers(ENTRY, LATER, ["search", 3, 3, 5]), TABLE_ENTRY)
     bad = [t for k, t, _ in first.items if k == "bad"]
     assert [t.split(":")[0][:8] for t in bad] == ["Search 1", "Search 2", "Search 3", "Search 4"]
     assert "answers with the stored" not in bad_text(first)
     assert first.tags == ("bound-as-value",)          # a lower bound inside the window taken as the value
     assert "'lower'" in second.lines[-1] and "window (0, 5)" not in second.lines[-1]
     attempts.reset()
-    partly = ex.check_table_answers(ENTRY, LATER, [3, "search", None, "search"])
+    partly = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), None, "search"])
     assert partly.title == "Table answers: 2 of 4 right." and "not answered yet" in bad_text(partly)
+
+
+def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
+    unused = ex.check_table_answers(ENTRY, LATER, [3, "search", "search", 3])
+    assert unused.title == "Table answers: 3 of 4 right." and unused.tags == ("table-bound-unused",)
+    assert "(3, 5)" not in bad_text(unused)
+    attempts.reset()
+    wrong_side = ex.check_table_answers(ENTRY, LATER, [3, (0, 3), "search", 3])
+    assert wrong_side.tags == ("table-bound-wrong-side",) and "wrong end" in bad_text(wrong_side)
+    attempts.reset()
+    fb = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (3, 6), 3])
+    assert fb.title == "Table answers: 3 of 4 right." and "too shallow" not in bad_text(fb)
+    upper = {"value": 3, "flag": "upper", "depth": 4, "move": None}
+    assert ex.check_table_answers(upper, [(-5, 5, 4), (4, 9, 2)], [(-5, 3), 3]).ok
+    attempts.reset()
+    first, second = twice(lambda: ex.check_table_answers(upper, [(-5, 5, 4)], [(3, 5)]), TABLE_ENTRY)
+    assert first.tags == ("table-bound-wrong-side",)
+    assert second.lines[-1].startswith("• Worked on another entry: ") and "lowers β" in second.lines[-1]
 
 
 def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the_rule():
@@ -376,3 +414,36 @@ def test_lesson_04_folded_solutions_say_what_the_positions_hold():
     assert bottom[2:6] == "XXXX", bottom                          # columns 1 to 4 of the bottom row
     depth, value = _proof_depth(C4, THREAT)
     assert (depth, value) == (3, 1) and sorted(_forced_first_moves(C4, THREAT, depth, value)) == [2, 5]
+
+
+def test_table_search_code_only_after_a_real_attempt_and_it_passes():
+    from gametrees.exercises.lessons.l05_search_enhancements import TABLE_SEARCH_CODE
+
+    def starter(game, state, alpha, beta, table):
+        raise NotImplementedError
+
+    assert ex.check_table_search(starter).status == "unanswered"
+    held = ex.check_table_search(starter, show_code=True)              # the starter is no attempt
+    assert held.status == "unanswered" and "after a real attempt" in held.lines[0]
+    assert "def negamax_with_table" not in "\n".join(held.lines)
+    assert ex.check_table_search(careless).status == "wrong"            # a real attempt
+    shown = ex.check_table_search(careless, show_code=True)
+    assert "A solution's code:" in shown.lines[-1] and TABLE_SEARCH_CODE in shown.lines[-1]
+    assert shown.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
+    space = {"math": math, "MAX": "max"}
+    exec(TABLE_SEARCH_CODE, space)   # noqa: S102 -- the lesson's solution code, run as the learner would
+    after = ex.check_table_search(space["negamax_with_table"])
+    assert after.ok and after.solved is False and after.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
+    attempts.reset()
+    assert ex.check_table_search(space["negamax_with_table"]).solved is True
+
+
+def test_lesson_05_folds_pass_their_checks():
+    from folds import fold_answer
+
+    T = gt.tree_from_nested(WINDOW_TREE)
+    assert fold_answer("05_search_enhancements.ipynb", "abab94ba") == {"A": (8, 9), "B": 5, "C": (2, 3)}
+    assert ex.check_window_entries(T, (4, 7), (2, 9), RIGHT_STORED, fold_answer("05_search_enhancements.ipynb",
+                                                                                "abab94ba")).ok
+    assert ex.check_table_answers(ENTRY, LATER, fold_answer("05_search_enhancements.ipynb", "4f677fd3")).ok
+    assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1       # "A is worth 10", "C is worth 1"

@@ -73,7 +73,11 @@ the rule to re-apply there, with no right value, label or bound the learner did
 not type; from the second wrong check of the same exercise object on, the same
 kind of mistake is worked through on a *twin* (the tree's shape with other leaf
 values, see :mod:`~gametrees.exercises.attempts`); the full worked answer comes
-only from ``ex.explain()`` / ``ex.show_solution()``. A misconception is named,
+only from ``ex.explain()`` / ``ex.show_solution()``. An exercise made with
+``try_first=True`` (as the lessons make theirs) opens those, ``.solution()`` and
+``.result`` only after an attempt, and a check after the solution was shown says
+so and does not count as solved (``Feedback.solved``; see
+:mod:`~gametrees.exercises.attempts`). A misconception is named,
 with a tag from :data:`CATALOGUE`, only when the answer is what it produces;
 an answer that cannot be read is "could not read" (status ``"unreadable"``).
 Checks of a learner's function may name the small tree and node where it fails
@@ -91,7 +95,8 @@ names. Nothing here imports matplotlib or ipywidgets.
 ``misconceptions``          the catalogue of misconceptions (:data:`CATALOGUE`: tag, what the
                             learner did, what the feedback says, which checks detect it)
 ``attempts``                counting checks per exercise; a repeated wrong answer escalates to
-                            a worked twin (:func:`escalate`, :func:`counts`)
+                            a worked twin (:func:`escalate`, :func:`counts`); the solution
+                            after an attempt (:func:`~attempts.open_solution`)
 ``answers``                 reading typed answers: numbers, bounds, "pruned", node names
 ``by_hand``                 the exercises by hand and :func:`generate` (a package: ``trees``,
                             ``search_info``, ``diagnoses``, ``exercise``, ``values``,

@@ -1,4 +1,5 @@
-"""Counting the checks of each exercise, and escalating a repeated wrong answer to a worked twin.
+"""Counting the checks of each exercise, escalating a repeated wrong answer to a worked twin, and the
+solution that opens only after an attempt.
 
 Feedback escalates: the first wrong check says what is wrong and which rule to
 re-apply; from the second wrong check of the same exercise on, the same kind of
@@ -10,6 +11,23 @@ request (``ex.explain()``, ``ex.show_solution()``).
 a lesson check's name) in this kernel and sets ``Feedback.attempt``;
 :func:`counts` gives the counts for a graded notebook's record; :func:`reset`
 forgets them.
+
+The solution after an attempt
+-----------------------------
+Whatever shows a worked answer asks :func:`open_solution` first, with the key
+and what it shows (``".solution()"``). Before any *attempt* under that key (a
+check whose answer could be read, right or wrong: :func:`attempted`) it gets a
+:class:`NotYet`, a note to display instead of the answer; after one, the
+solution is recorded as shown (:func:`shown`) and ``None`` comes back: go on and
+show it. From then on every check under the key says, in its first line, that
+the solution was shown before it; a right one has ``Feedback.solved`` False and
+does not count as solved (``counts()[key]["solved"]`` stays False). A right check
+before any solution was shown has ``solved`` True.
+
+The exercises by hand use it per exercise object: ``try_first=True`` (see
+:class:`gametrees.exercises.by_hand.Exercise`) routes ``.solution()``,
+``.explain()``, ``.show_solution()`` and ``.result`` through it. Anything else
+with a key and a worked answer can do the same.
 
 May import: the standard library and :mod:`gametrees.exercises.feedback`.
 
@@ -25,19 +43,67 @@ Examples
 >>> fb.attempt, fb.lines[-1]
 (2, '• Worked on a twin tree: on B = min(4, 9) MIN takes 4.')
 >>> counts()
-{'demo': {'checks': 2, 'wrong': 2}}
+{'demo': {'checks': 2, 'wrong': 2, 'solved': False, 'shown': None}}
+
+The solution opens after an attempt, and a check after it is not solved:
+
+>>> reset()
+>>> right = lambda: Feedback("Values: all 1 right.", [("good", "A = 3", None)])
+>>> print(open_solution("demo", ".solution()"))
+The solution opens after your first attempt: write your answer and check it, then ask again.
+>>> escalate("demo", wrong()).attempt
+1
+>>> open_solution("demo", ".solution()") is None
+True
+>>> fb = escalate("demo", right())
+>>> fb.ok, fb.solved, fb.lines[0]
+(True, False, '• The solution was shown before this check (.solution()): a right answer now does not count as solved.')
+>>> counts()["demo"]
+{'checks': 2, 'wrong': 1, 'solved': False, 'shown': '.solution()'}
 """
 
 from __future__ import annotations
 
+import html
 import threading
 
 from .feedback import Feedback
 
-__all__ = ["TWIN_PREFIX", "counts", "escalate", "reset", "twin_prefix"]
+__all__ = ["SHOWN_PREFIX", "TWIN_PREFIX", "NotYet", "SolutionNotYet", "attempted", "counts", "escalate",
+           "open_solution", "reset", "shown", "twin_prefix"]
 
-#: How the twin's note item starts when the twin is a tree (the default).
+#: How the twin's note item starts when the twin is a tree (the default; see :func:`twin_prefix`).
 TWIN_PREFIX = "Worked on a twin tree: "
+#: How the note of a check made after the solution was shown starts.
+SHOWN_PREFIX = "The solution was shown before this check"
+#: What a learner who asks for the solution before an attempt is told.
+NOT_YET_TEXT = "The solution opens after your first attempt: write your answer and check it, then ask again."
+
+
+class NotYet:
+    """What a worked answer asked for before any attempt gives instead: a note, displayed as it is.
+
+    It is falsy, and an exercise's check reads it as no answer at all.
+    """
+
+    def __init__(self, text=NOT_YET_TEXT):
+        self.text = str(text)
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+    def _repr_html_(self):
+        return f'<div class="gametrees-not-yet" style="color: #555555">• {html.escape(self.text)}</div>'
+
+
+class SolutionNotYet(RuntimeError):
+    """Raised where a worked answer asked for before any attempt cannot be a :class:`NotYet` (an attribute
+    such as ``ex.result`` that is drawn or replayed)."""
 
 
 def twin_prefix(on="a twin tree"):
@@ -87,12 +153,21 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
     prefix = twin_prefix(on)
     key = str(key)
     with _LOCK:
-        entry = _COUNTS.setdefault(key, {"checks": 0, "wrong": 0})
+        entry = _entry(key)
         entry["checks"] += 1
         if feedback.status == "wrong":
             entry["wrong"] += 1
+        if feedback.status in ("right", "wrong"):
+            entry["answered"] += 1
+        shown_before = entry["shown"]
+        feedback.solved = feedback.status == "right" and shown_before is None
+        entry["solved"] = entry["solved"] or feedback.solved
         wrong_so_far = entry["wrong"]
         feedback.attempt = entry["checks"]
+    if shown_before is not None and feedback.status in ("right", "wrong"):
+        then = ("a right answer now does not count as solved" if feedback.status == "right"
+                else "try the next exercise on your own")
+        feedback.items.insert(0, ("note", f"{SHOWN_PREFIX} ({shown_before}): {then}.", None))
     if twin is not None and feedback.status == "wrong" and wrong_so_far >= 2:
         text = twin(feedback)
         if text:
@@ -100,10 +175,48 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
     return feedback
 
 
-def counts():
-    """``{key: {"checks": n, "wrong": m}}`` for every exercise checked in this kernel (a copy)."""
+def _entry(key):
+    return _COUNTS.setdefault(key, {"checks": 0, "wrong": 0, "answered": 0, "solved": False, "shown": None})
+
+
+def attempted(key):
+    """Whether an answer that could be read (right or wrong) was checked under ``key``."""
     with _LOCK:
-        return {k: dict(v) for k, v in _COUNTS.items()}
+        return _COUNTS.get(str(key), {}).get("answered", 0) > 0
+
+
+def shown(key):
+    """What first showed the solution of ``key`` (``".solution()"``, ...), or None if it was never shown."""
+    with _LOCK:
+        return _COUNTS.get(str(key), {}).get("shown")
+
+
+def open_solution(key, what):
+    """Ask to show the worked answer of ``key`` (``what``: how it is asked for, e.g. ``".solution()"``).
+
+    Returns
+    -------
+    NotYet or None
+        A :class:`NotYet` note before any attempt under ``key`` (show it instead of the answer); else
+        ``None``, after recording the solution as shown: every later check under ``key`` says so, and
+        a right one does not count as solved.
+    """
+    key = str(key)
+    with _LOCK:
+        entry = _entry(key)
+        if not entry["answered"]:
+            return NotYet()
+        if entry["shown"] is None:
+            entry["shown"] = str(what)
+    return None
+
+
+def counts():
+    """``{key: {"checks": n, "wrong": m, "solved": bool, "shown": str or None}}`` for every exercise checked
+    (or whose solution was asked for) in this kernel (a copy). ``solved``: a right check came before any
+    solution was shown; ``shown``: what first showed the solution."""
+    with _LOCK:
+        return {k: {f: v[f] for f in ("checks", "wrong", "solved", "shown")} for k, v in _COUNTS.items()}
 
 
 def reset(key=None):

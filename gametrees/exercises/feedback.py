@@ -60,6 +60,11 @@ class Feedback:
     attempt : int or None
         The number of this check of the same exercise (1 for the first), set by
         :func:`gametrees.exercises.attempts.escalate`.
+    solved : bool or None
+        Set by :func:`~gametrees.exercises.attempts.escalate`: True for a right
+        answer checked before the exercise's solution was shown, False otherwise
+        (a right answer after the solution was shown does not count as solved);
+        None for a check that was not counted.
     flags : list of str
         Integrity flags (the classroom adds them).
 
@@ -96,6 +101,7 @@ class Feedback:
             raise ValueError("status 'right' needs feedback without a ✗ item")
         self.status = status
         self.attempt = None
+        self.solved = None
         self.flags = []
 
     def add_tags(self, tags):

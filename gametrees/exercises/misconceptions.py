@@ -282,6 +282,24 @@ _ENTRIES = [
         "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier ones.",
         "The new mean is (total + result) / (visits + 1).",
         ("mcts",)),
+    # -- fail-hard, and a table's bounds under another window (issue 28) -------------------------
+    Misconception(
+        "fail-hard-unclamped", "A fail-hard value outside the window",
+        "Gave a node under fail-hard alpha-beta a value outside the window (α, β) it was given, such as its "
+        "best child's value after every child failed low, or the value of the child that cut it off.",
+        "Fail-hard returns a value clamped into [α, β]: never below the α a node was given, never above its β.",
+        ("check_fail_soft_hard",)),
+    Misconception(
+        "table-bound-unused", "A stored bound that cannot answer, thrown away",
+        "Searched with the full window again although the table's bound, unable to answer, narrows it.",
+        "A lower bound that cannot answer still raises α to it, an upper bound lowers β to it.",
+        ("check_table_answers",)),
+    Misconception(
+        "table-bound-wrong-side", "A stored bound narrowing the wrong end of the window",
+        "Lowered β to a stored lower bound, or raised α to a stored upper bound.",
+        "\"At least v\" says nothing about how high the value may be: it can only raise α; \"at most v\" can "
+        "only lower β.",
+        ("check_table_answers",)),
 ]
 
 #: tag -> :class:`Misconception`, in catalogue order.

@@ -161,7 +161,7 @@ class PruningExercise(_AlphaBetaExercise):
     >>> ex.solution()
     ['I', 'J']
     >>> ex.check("I, J, L")
-    ✗ Pruned leaves: 1 of 2 right.
+    ✗ Pruned leaves: 8 of 9 leaves right.
     ✓ I and J are pruned: C stops early.
     ✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
     >>> ex.check(["I"]).lines[1]
@@ -290,9 +290,15 @@ class PruningExercise(_AlphaBetaExercise):
             rep.bad(text, tag="prune-without-evidence")
             self._last_wrong.append((x, "over", "prune-without-evidence"))
         if not truth and not claimed and not unknown:
-            rep.good("Nothing is pruned: no node's value ever falls outside its window.")
+            rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left to "
+                     "skip.")
         rep.items = [item for item in rep.items if item[1]]
-        return rep.feedback(what, count_ok=False)
+        fb = rep.feedback(what, count_ok=False)
+        if not fb.ok:   # the title counts leaves, whatever the lines group: right = marked as they are
+            right = sum((n in claimed) == (n in truth) for n in self.leaves)
+            fb.title = (f"{what}: {right} of {len(self.leaves)} leaves right." if right < len(self.leaves) else
+                        f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree.")
+        return fb
 
     def _ancestors(self, n):
         out = []
@@ -736,8 +742,8 @@ class WindowExercise(_AlphaBetaExercise):
             (u.alpha if which == "alpha" else u.beta) for u in self.info.updates.get(n, [])}
         if (not constant and not any(close(x, v) for v in own if v is not None)
                 and any(close(x, G.nodes[m][which]) for m in others)):
-            return (f"Your number is a {sym} from another part of the tree, as if α and β were shared by the whole "
-                    f"search; but windows pass down only, as copies, from parent to child. Where did {name}'s "
+            return (f"Your number is the {sym} of a node in another part of the tree, as if α and β were shared by "
+                    f"the whole search; but windows pass down only, as copies, from parent to child. Where did {name}'s "
                     f"{sym} come from when {name} was entered, and what did {name}'s own children do to it?",
                     "bounds-global")
         return rule + f" Trace {name}'s {sym} from its parent through each of {name}'s children.", None
@@ -749,12 +755,27 @@ class WindowExercise(_AlphaBetaExercise):
     def _twin_options(self):
         return {"rule": self.rule, "node": self.nodes.name(self.node)}
 
-    def _twin_text(self, twin, wrong):
-        which, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+    def _story_shape(self, which):
+        """How the node's α (or β) came to be, without its numbers: (a cutoff ended the node, the bound moved
+        inside the node, the node is of the player who moves it)."""
         i = 0 if which == "alpha" else 1
-        if math.isinf(self.window[i]) != math.isinf(twin.window[i]):
-            return None  # not the same story: one bound is still open, the other not
-        if math.isfinite(self.window[i]) and close(twin.window[i], self.window[i]):
-            return None  # the twin would show this exercise's number
-        return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
-                f"{twin._story(which)[0]}")
+        start = self.info.call_window[self.node][i]
+        owner = MAX if which == "alpha" else MIN
+        return (self._story(which)[1] is not None, not close(start, self.window[i]) if math.isfinite(start)
+                or math.isfinite(self.window[i]) else False, self.tree.nodes[self.node]["player"] == owner)
+
+    def _twin_text(self, twin, wrong):
+        """The story of each bound the learner got wrong (α, β or both), on a twin whose story has the same
+        shape (a cutoff where this one has one, a bound that moves where this one moves) and other numbers."""
+        whiches = list(dict.fromkeys(which for which, _, _ in wrong))
+        stories = []
+        for which in whiches:
+            i = 0 if which == "alpha" else 1
+            if math.isinf(self.window[i]) != math.isinf(twin.window[i]):
+                return None  # not the same story: one bound is still open, the other not
+            if math.isfinite(self.window[i]) and close(twin.window[i], self.window[i]):
+                return None  # the twin would show this exercise's number
+            if twin._story_shape(which) != self._story_shape(which):
+                return None  # the twin must practise the same reasoning
+            stories.append(twin._story(which)[0])
+        return f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: " + " ".join(stories)

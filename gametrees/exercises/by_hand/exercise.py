@@ -10,6 +10,17 @@ The worked answer read from a learner's notebook (``.solution()``,
 ``.explain()``, ``.show_solution()``, ``.result``) is recorded in
 ``.library_uses`` (:func:`from_learner`), for the graded notebooks.
 
+With ``try_first=True`` (per exercise object; the lessons make theirs so) the
+worked answer opens only after an attempt, through
+:func:`gametrees.exercises.attempts.open_solution`: asked for from a learner's
+notebook before any check whose answer could be read, ``.solution()``,
+``.explain()`` and ``.show_solution()`` give a
+:class:`~gametrees.exercises.attempts.NotYet` note and ``.result`` raises
+:class:`~gametrees.exercises.attempts.SolutionNotYet`; after one, they work, and
+every later check says the solution was shown and, if right, does not count as
+solved (``Feedback.solved`` False). The library's own calls (twins, the practice
+widget, the graders) are never held back.
+
 May import: the standard library, :mod:`gametrees.trees`,
 :mod:`gametrees.exercises.feedback`, :mod:`~gametrees.exercises.answers`,
 :mod:`~gametrees.exercises.attempts` and the modules ``trees`` and
@@ -26,7 +37,7 @@ import sys
 
 from ...trees import tree_from_nested
 from ..answers import NodeNames
-from ..attempts import escalate
+from ..attempts import NotYet, SolutionNotYet, escalate, open_solution
 from ..feedback import ROLE_NAMES, Feedback, fmt, fmt_prob, malformed
 from .trees import as_tree, check_seed, child_probs, inline, outline, random_spec, settings_for, twin_trees
 
@@ -57,7 +68,11 @@ def _safe_check(check):
 
     @functools.wraps(check)
     def safe_check(self, answer, **options):
-        if _unanswered(answer):
+        if isinstance(answer, NotYet):
+            fb = Feedback(f"{self.what}: not answered yet.",
+                          [("bad", (f"That is the note that the solution is not open yet, not an answer: "
+                                    f"{self.answer_form}."), None)], status="unanswered")
+        elif _unanswered(answer):
             fb = Feedback(f"{self.what}: not answered yet.",
                           [("bad", f"Nothing answered yet: {self.answer_form}.", None)], status="unanswered")
         else:
@@ -78,6 +93,10 @@ def _watched(method, name):
     def watched(self, *args, **kwargs):
         if from_learner():
             self.note_use(f".{name}()")
+            if self.try_first:
+                held = open_solution(self.key, f".{name}()")
+                if held is not None:
+                    return held
         return method(self, *args, **kwargs)
 
     return watched
@@ -100,6 +119,9 @@ class Exercise:
         Who moves at the root (default MAX).
     depth, branching, values, ragged, players, probabilities : optional
         Override one entry of the preset.
+    try_first : bool
+        If True, the worked answer opens only after an attempt, and a check after it was shown does not
+        count as solved (see the module's docstring); default False.
 
     Attributes
     ----------
@@ -125,7 +147,10 @@ class Exercise:
                 setattr(cls, name, _watched(cls.__dict__[name], name))
 
     def __init__(self, tree=None, *, seed=None, difficulty="easy", root_player=None, depth=None,
-                 branching=None, values=None, ragged=None, players=None, probabilities=None):
+                 branching=None, values=None, ragged=None, players=None, probabilities=None, try_first=False):
+        if not isinstance(try_first, bool):
+            raise TypeError(f"try_first must be True or False, got {try_first!r}")
+        self.try_first = try_first
         self.library_uses = []
         self._serial = next(_SERIALS)
         overrides = {"depth": depth, "branching": branching, "values": values, "ragged": ragged,
@@ -257,6 +282,8 @@ class Exercise:
         """The engine's search of the tree (reading it from a notebook is recorded in ``.library_uses``)."""
         if from_learner():
             self.note_use(".result")
+            if self.try_first and open_solution(self.key, ".result") is not None:
+                raise SolutionNotYet(f"{NotYet().text} (exercise.result is the worked search.)")
         return self._result
 
     @result.setter

@@ -37,8 +37,9 @@ def generate(kind, seed=None, difficulty="easy", **overrides):
     **overrides
         Passed to the exercise's class: preset entries (``depth``,
         ``branching``, ``values``, ``ragged``, ``players``, ``probabilities``),
-        ``root_player``, and the kind's own options (``rule``, ``algorithm``,
-        ``node``, ``chance``, ``leaves_only``, ``full``).
+        ``root_player``, ``try_first`` (the solution only after an attempt: see
+        :class:`~gametrees.exercises.by_hand.Exercise`), and the kind's own options
+        (``rule``, ``algorithm``, ``node``, ``chance``, ``leaves_only``, ``full``).
 
     Returns
     -------

@@ -117,7 +117,8 @@ def check_game_kinds(answer):
         other = next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
         return (f"{other}: {_KIND_WHY[other]}." if other else None)
 
-    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what), twin=twin)
+    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what), twin=twin,
+                    on="another game")
 
 
 def _nim_counts(coins):
@@ -134,6 +135,21 @@ def _one_or_two(coins):
     return counts[coins], (f"a Nim where a move takes 1 or 2 coins (not 1, 2 or 3), with {coins} coins. The first move "
                            f"leaves a game with 1 or 2 coins fewer, so L(n) = L(n - 1) + L(n - 2), with L(0) = 1 "
                            f"(the game is over) and L(1) = 1: {steps}")
+
+
+def _worked_b_star(coins):
+    """The effective branching factor reasoned out on a new case: a Nim where a move takes 1 or 2 coins."""
+    count, text = _one_or_two(coins)
+    d = coins
+    low = next(x / 10 for x in range(10, 31) if ((x + 1) / 10) ** d > count)   # b^d just below and above L
+    high = round(low + 0.1, 1)
+    b = count ** (1 / d)
+    return (f"{text}. Its depth d is its longest game, one coin at a time: {d} plies. b* is the branching of a "
+            f"uniform tree of depth {d} with as many leaves, {count}: try a branching, count that tree's leaves, "
+            f"and adjust. {fmt(low)}^{d} ≈ {low ** d:.1f} is too few and {fmt(high)}^{d} ≈ {high ** d:.1f} too "
+            f"many, so b* lies between {fmt(low)} and {fmt(high)}; the {d}th root of {count} gives {b:.3f}. It "
+            f"is below 2, the most moves a position has here: with 1 coin left there is 1 move, and most games "
+            f"are shorter than {d} plies")
 
 
 def check_nim_leaves(coins, answer):
@@ -180,7 +196,7 @@ def check_nim_leaves(coins, answer):
     def twin(_fb):
         return _one_or_two(coins)[1] + "."
 
-    return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what), twin=twin)
+    return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what), twin=twin, on="another game")
 
 
 def check_effective_branching(coins, answer):
@@ -206,7 +222,8 @@ def check_effective_branching(coins, answer):
     right = leaves ** (1 / d)
     average = (nodes - 1) / (nodes - leaves)
     solve = (f"b* is the branching of the uniform tree of depth {d} with as many leaves as the game: count the "
-             f"complete games L as in exercise 1, then solve b*^{d} = L, b* = L ** (1 / {d}).")
+             f"complete games L as in exercise 1, then find the b* whose uniform tree of depth {d} has L "
+             f"leaves (b*^{d} = L).")
     rep = Report()
 
     def near(y):
@@ -247,8 +264,6 @@ def check_effective_branching(coins, answer):
                 f"{power_text(x)} leaves, {side} than the game has.", solve)
 
     def twin(_fb):
-        count, text = _one_or_two(coins)
-        return (f"{text}. Its longest game takes one coin at a time: {coins} plies, so b* = {count}^(1/{coins}) = "
-                f"{count ** (1 / coins):.3f}, and {count ** (1 / coins):.3f}^{coins} ≈ {count}.")
+        return _worked_b_star(coins - 1) + "."
 
-    return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what), twin=twin)
+    return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what), twin=twin, on="another game")

@@ -3,7 +3,7 @@
 The checks lesson 02 calls. A check on an unanswered exercise says only that it is
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
 right value or move; from the second wrong check on, the same reasoning is worked through
-on a twin position (:func:`gametrees.exercises.attempts.escalate`). The worked answer is
+on another position (:func:`gametrees.exercises.attempts.escalate`). The worked answer is
 the notebook's folded solution.
 """
 
@@ -80,8 +80,10 @@ def check_position(position, answer):
     ``position`` is the board as rows, e.g. ``"X.O/.X./..O"`` (X to move);
     ``answer`` is ``{"value": v, "move": m}`` with ``v`` in -1, 0, +1 and
     ``m`` a cell 0-8 or its name a1-c3 (column a-c, row 1-3 from the top).
-    A wrong part is told which rule to re-apply; a move after which O wins at
-    once is named ``opponent-reply-ignored``.
+    An optional ``"reply"`` asks for O's best reply to X's best move (a cell),
+    the part minimax's printed value and move do not show. A wrong part is told
+    which rule to re-apply; a move after which O wins at once, or a reply after
+    which X wins at once, is named ``opponent-reply-ignored``.
 
     Examples
     --------
@@ -91,6 +93,8 @@ def check_position(position, answer):
     ✓ X c1 (cell 2) is a best move.
     >>> check_position("XX./OO./...", {"value": None, "move": None}).status
     'unanswered'
+    >>> check_position("X.O/.X./..O", {"value": 0, "move": "c2", "reply": "a2"}).title
+    "Value and best move of 'X.O/.X./..O': all 3 right."
     """
     game = TicTacToe()
     state = game.from_string(position)
@@ -102,7 +106,8 @@ def check_position(position, answer):
     if unread is not None:
         return unread
     value, move = answer.get("value"), answer.get("move")
-    if is_blank(value) and is_blank(move):
+    asks_reply = "reply" in answer
+    if is_blank(value) and is_blank(move) and is_blank(answer.get("reply")):
         return unanswered(what, f"Replace each None: {form}.")
     values = {m: minimax(game, c, trace=False).value for m, c in game.successors(state)}
     right = max(values.values())
@@ -134,6 +139,8 @@ def check_position(position, answer):
     else:
         rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does X get "
                 f"after it? Compare that with what X's other moves get against O's best replies.")
+    if asks_reply:
+        _check_reply(game, state, values, right, cell, answer.get("reply"), rep)
 
     def twin(_fb):
         mine = game.canonical(state)
@@ -143,7 +150,30 @@ def check_position(position, answer):
             return None
         return _worked_position(game, text)
 
-    return escalate(f"lesson02.position.{position}", rep.feedback(what), twin=twin)
+    return escalate(f"lesson02.position.{position}", rep.feedback(what), twin=twin, on="another position")
+
+
+def _check_reply(game, state, values, right, cell, reply, rep):
+    """O's best reply to X's move: to the learner's move if it is a best one, else to X's first best move."""
+    x_move = cell if cell is not None and values.get(cell) == right else next(m for m in values if values[m] == right)
+    after = game.result(state, x_move)
+    replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(after)}
+    best = min(replies.values())
+    r = None if is_blank(reply) else _read_cell(reply)
+    if is_blank(reply):
+        rep.bad("O's reply: not answered yet.")
+    elif r is None:
+        rep.bad(f"O's reply: could not read {reply!r}: give a cell 0-8 or its name a1-c3.")
+    elif r not in replies:
+        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X's move; O can play only on an empty cell.")
+    elif replies[r] == best:
+        rep.good(f"O's reply {_cell_name(r)} (cell {r}) is a best reply to X {_cell_name(x_move)}.")
+    elif _wins_now(game, game.result(after, r)):
+        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), X wins at once. What does X's move threaten? "
+                f"Which of X's lines needs only one more X?", tag="opponent-reply-ignored")
+    else:
+        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), what is X's best answer, and what does O get then? "
+                f"Compare O's other replies the same way.")
 
 
 def _first_fast_win():

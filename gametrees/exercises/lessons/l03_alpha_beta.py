@@ -1,4 +1,4 @@
-"""Lesson 03 (alpha-beta): what a cut-off node returns (fail-soft, fail-hard); arranging a tree for the most pruning.
+"""Lesson 03 (alpha-beta): what nodes return under fail-soft and fail-hard; arranging a tree for the most pruning.
 
 The checks lesson 03 calls. A check on an unanswered exercise says only that it is
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
@@ -17,8 +17,9 @@ import random
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate
+from ..by_hand import twin_trees
 from ..feedback import Feedback, Report, fmt, malformed
-from .reading import dict_answer, is_blank, unanswered
+from .reading import dict_answer, is_blank, nested_text, unanswered
 
 __all__ = ["check_fail_soft_hard", "check_pruning_order"]
 
@@ -68,7 +69,10 @@ def _most(nested):
                for arranged in itertools.product(*(per_node[i] for i in nodes)))
 
 
-def check_pruning_order(tree, answer, worst=None):
+_NOT_ASKED = object()   # check_pruning_order's worst when the caller does not ask for it
+
+
+def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -77,7 +81,8 @@ def check_pruning_order(tree, answer, worst=None):
     (textbook rule, children left to right) evaluates as few leaves as
     possible. The fewest is measured with the engine on the arrangement
     "best MIN node first, smallest leaf first" (the Knuth-Moore count
-    ``2b - 1`` on a uniform tree). ``worst``, if given, is the learner's count
+    ``2b - 1`` on a uniform tree). ``worst``, if given (``None``: asked, not
+    answered yet), is the learner's count
     of the leaves alpha-beta evaluates in the *worst* arrangement (found by
     trying every one); giving the best order's count or half of all leaves
     there is the misconception ``ordering-halves-work``.
@@ -99,6 +104,8 @@ def check_pruning_order(tree, answer, worst=None):
     """
     what = "Order for the most pruning"
     tree = _two_level(tree, "tree")
+    worst_asked = worst is not _NOT_ASKED
+    worst = None if worst is _NOT_ASKED else worst
     if (answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
                                 "MIN node, in the order alpha-beta should search them.")
@@ -157,6 +164,8 @@ def check_pruning_order(tree, answer, worst=None):
                             "Under a MIN node searched later, put a leaf at most α first: MIN can then already "
                             "hold MAX to α or less, and the other leaves cannot matter.")
                 alpha = max(alpha, min(c))
+    if worst_asked and is_blank(worst) and mine is not None:
+        rep.bad("The worst order: not answered yet.")
     if not is_blank(worst):
         most = _most(tree)
         best_count = _leaves_evaluated(_fewest(tree))
@@ -181,9 +190,12 @@ def check_pruning_order(tree, answer, worst=None):
         return _worked_order(tree, mine or tree)
 
     fb = rep.feedback(what)
-    if mine is not None and not fb.ok and rep.items[0][0] == "bad" and "another order needs fewer" in rep.items[0][1]:
-        fb = Feedback(f"{what}: {_leaves_evaluated(mine)} leaves evaluated; fewer is possible.", fb.items,
-                      tags=fb.tags)
+    if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
+        asked = 1 + worst_asked
+        order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
+        worst_right = not is_blank(worst) and any(k == "good" and t.startswith("The worst order") for k, t, _ in
+                                                  rep.items)
+        fb = Feedback(f"{what}: {order_right + worst_right} of {asked} right.", fb.items, tags=fb.tags)
     return escalate(key, fb, twin=twin)
 
 
@@ -210,37 +222,33 @@ def _worked_order(tree, mine):
             f"{best}.")
 
 
-def _returns(G, hard):
-    """What every inner node of ``G`` that alpha-beta visits returns to its parent (textbook rule),
-    fail-soft or fail-hard, read from the engine's traced search (no second search here).
+def _returns(G, hard, window=(-math.inf, math.inf)):
+    """What every inner node of ``G`` that alpha-beta (textbook rule) visits, searched from the root with
+    ``window``, returns to its parent: fail-soft (``hard=False``) or fail-hard; read from the engine.
 
-    Fail-soft values are the engine's own. Fail-hard visits the same nodes; a node whose value
-    crossed its window returns that window's bound instead (β at a MAX node, α at a MIN node: the
-    bound a node is cut against never changes inside it), and any other node takes the largest or
-    smallest of what its visited children return.
+    Fail-soft values are the engine's own. Fail-hard visits the same nodes with the same windows (a
+    clamped return crosses a bound exactly when the fail-soft one does), and returns the node's minimax
+    value clamped into the window (α, β) it was entered with.
     """
-    r = alphabeta(G, trace=True)
-    searched = r.graph.nodes
+    r = alphabeta(G, trace=True, window=window)
     entry = {e.node: (e.alpha, e.beta) for e in r.trace if e.kind == "enter"}
-    crossed = {e.node for e in r.trace if e.kind == "update" and e.info[3]}
+    exact = _minimax_values(G)
     out = {}
-
-    def back_up(n):  # a fold over the searched tree, bottom-up
+    for n, (a, b) in entry.items():
         if not G.out_degree(n):
-            return G.nodes[n]["utility"]
-        kids = [back_up(k) for k in G.successors(n) if searched[k].get("status") == "visited"]
-        maximize = G.nodes[n]["player"] == "max"
-        if not hard:
-            value = searched[n]["value"]
-        elif n in crossed:
-            value = entry[n][1] if maximize else entry[n][0]
+            continue
+        label = G.nodes[n]["label"]
+        if hard:
+            out[label] = min(max(exact[label], a), b)
         else:
-            value = max(kids) if maximize else min(kids)
-        out[G.nodes[n]["label"]] = value
-        return value
-
-    back_up(G.graph["root"])
+            out[label] = r.graph.nodes[n]["value"]
     return out
+
+
+def _entered(G, window):
+    """``{label: (α, β)}``: the window each inner node alpha-beta visits is entered with."""
+    r = alphabeta(G, trace=True, window=window)
+    return {G.nodes[e.node]["label"]: (e.alpha, e.beta) for e in r.trace if e.kind == "enter" and G.out_degree(e.node)}
 
 
 def _number(x):
@@ -255,99 +263,148 @@ def _number(x):
     return x
 
 
-def check_fail_soft_hard(tree, node, answer):
-    """Check what a cut-off node returns under fail-soft and fail-hard alpha-beta, and the root's value (lesson 03).
+def _check_window(window):
+    ok = (isinstance(window, (list, tuple)) and len(window) == 2
+          and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in window) and window[0] < window[1])
+    if not ok:
+        raise ValueError(f"window must be a pair (alpha, beta) of numbers with alpha < beta, got {window!r}")
+    return tuple(window)
+
+
+def check_fail_soft_hard(tree, window, answer, nodes=None):
+    """Check what nodes return under fail-soft and under fail-hard alpha-beta searched with ``window`` (lesson 03).
 
     ``tree`` is nested lists (MAX at the root, textbook rule, children left to
-    right); ``node`` is the label of a node whose search is cut off;
-    ``answer`` is ``{"soft": v, "hard": w, "root_soft": r, "root_hard": s}``:
-    what ``node`` returns to its parent in the lesson's (fail-soft)
-    alpha-beta, what it returns when a cut-off returns the bound it crossed
-    instead (fail-hard: β at a MAX node, α at a MIN node), and the root's
-    value under each (the same: minimax's). Named mistakes: the node's
-    minimax value for a cut-off node (``cut-value-as-minimax``), the window's
-    bound given as the fail-soft return (``fail-hard-bound``), two different
-    root values (``pruning-changes-value``).
+    right), searched from the root with the window ``window = (α, β)`` (a narrow
+    one, as inside a larger search). ``answer`` maps a node's label to a pair
+    ``(soft, hard)``: what that node returns to its parent in the lesson's
+    fail-soft alpha-beta (the value it reached, a bound when it is outside the
+    window it was given) and in fail-hard alpha-beta (the same value clamped into
+    that window: never below α, never above β). ``nodes`` (labels; default every
+    inner node the search visits) are the nodes asked about. An optional key
+    ``"full"`` asks for the root's pair when it is searched with the full window
+    (−∞, +∞) instead: both then return the minimax value, and two different
+    values there are the misconception ``pruning-changes-value``.
+
+    Named mistakes: a cut-off node given its minimax value as the fail-soft return
+    (``cut-value-as-minimax``); the clamped value given as the fail-soft return
+    (``fail-hard-bound``); a fail-hard return outside the node's window
+    (``fail-hard-unclamped``). The feedback never gives a right value or a node's window.
 
     Examples
     --------
-    >>> check_fail_soft_hard([[4, 9], [7, 3, 1]], "C", {"soft": 3, "hard": 4, "root_soft": 4, "root_hard": 4})
-    ✓ What C returns: all 4 right.
-    ✓ Fail-soft: C returns 3, the value it had when it stopped.
-    ✓ Fail-hard: C returns 4, the bound α it crossed.
-    ✓ The root under fail-soft: 4, minimax's value.
-    ✓ The root under fail-hard: 4, minimax's value (only cut-off nodes return something else).
+    >>> tree = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA")
+    ✓ Fail-soft and fail-hard returns: all 6 numbers right.
+    ✓ E: fail-soft 2, fail-hard 4.
+    ✓ B: fail-soft 2, fail-hard 4.
+    ✓ A: fail-soft 7, fail-hard 6.
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
+    '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α, β]: which bound of its window did E cross?'
     """
+    window = _check_window(window)
     G = tree_from_nested(tree)
-    labels = {G.nodes[n]["label"]: n for n in G}
-    if node not in labels or not G.out_degree(labels[node]):
-        raise ValueError(f"node must be the label of an inner node of the tree, got {node!r}")
-    soft, hard = _returns(G, hard=False), _returns(G, hard=True)
-    if soft[node] == hard[node]:
-        raise ValueError(f"{node} is not cut off in this tree, so fail-soft and fail-hard return the same")
-    what = f"What {node} returns"
-    form = "give a dict {'soft': ..., 'hard': ..., 'root_soft': ..., 'root_hard': ...}, a number for each"
+    soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
+    entered = _entered(G, window)
+    exact = _minimax_values(G)
+    if nodes is None:
+        asked = list(soft)
+    else:
+        asked = [str(x).strip() for x in (nodes.replace(",", " ").split() if isinstance(nodes, str) and
+                                          ("," in nodes or " " in nodes) else nodes)]
+        for x in asked:
+            if x not in soft:
+                raise ValueError(f"nodes must name inner nodes the search visits ({', '.join(soft)}), got {x!r}")
+    what = "Fail-soft and fail-hard returns"
+    form = "give a dict {'A': (fail_soft, fail_hard), ...}, a pair of numbers for each node"
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
         return unread
-    parts = {k: answer.get(k) for k in ("soft", "hard", "root_soft", "root_hard")}
-    if all(is_blank(v) for v in parts.values()):
-        return unanswered(what, f"Replace each None with a number: {form}.")
-    nid = labels[node]
-    exact = _minimax_values(G)
+    pairs = {}
+    for lab in asked:
+        given = answer.get(lab)
+        pairs[lab] = (None, None) if given is None else given
     root = G.nodes[G.graph["root"]]["label"]
-    assert soft[root] == hard[root] == minimax(G, trace=False).value
-    roots = [_number(parts[k]) for k in ("root_soft", "root_hard")]
-    split = None not in roots and roots[0] != roots[1]   # two root values: the variant changes the value?
+    if "full" in answer:   # the root searched with the full window: both versions give minimax's value
+        asked = asked + ["full"]
+        pairs["full"] = (None, None) if answer["full"] is None else answer["full"]
+        soft, hard = {**soft, "full": exact[root]}, {**hard, "full": exact[root]}
+        entered = {**entered, "full": (-math.inf, math.inf)}
+        exact = {**exact, "full": exact[root]}
+    if all(isinstance(p, (list, tuple)) and all(is_blank(v) for v in p) for p in pairs.values()):
+        return unanswered(what, f"Replace each None with a number: {form}.")
     rep = Report()
-    for part, right in (("soft", soft[node]), ("hard", hard[node]), ("root_soft", soft[root]),
-                        ("root_hard", hard[root])):
-        given = parts[part]
-        name = {"soft": "Fail-soft", "hard": "Fail-hard", "root_soft": "The root under fail-soft",
-                "root_hard": "The root under fail-hard"}[part]
-        if is_blank(given):
-            rep.bad(f"{name}: not answered yet.")
+    readable = right_numbers = 0
+    for lab in asked:
+        pair = pairs[lab]
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            rep.bad(f"{lab}: could not read {pair!r}: give a pair (fail-soft, fail-hard).")
             continue
-        x = _number(given)
-        if x is None:
-            rep.bad(f"{name}: could not read {given!r}: give a number.")
-        elif x == right:
-            rep.good({"soft": f"Fail-soft: {node} returns {fmt(right)}, the value it had when it stopped.",
-                      "hard": f"Fail-hard: {node} returns {fmt(right)}, the bound "
-                              f"{'α' if G.nodes[nid]['player'] == 'min' else 'β'} it crossed.",
-                      "root_soft": f"The root under fail-soft: {fmt(right)}, minimax's value.",
-                      "root_hard": f"The root under fail-hard: {fmt(right)}, minimax's value (only cut-off nodes "
-                                   f"return something else)."}[part])
-        elif part == "soft" and x == exact[node]:
-            rep.bad(f"Fail-soft: you wrote {fmt(x)}, what {node} would be worth after looking at every child. Does "
-                    f"{node} look at every child? Follow the code: when does its loop return, and what does "
-                    f"`value` hold then?", tag="cut-value-as-minimax")
-        elif part == "soft" and x == hard[node]:
-            rep.bad(f"Fail-soft: you wrote {fmt(x)}, the bound of {node}'s window. The lesson's alpha-beta "
-                    f"returns `value` at a cut-off, the best value {node} had found when it stopped: which is it?",
-                    tag="fail-hard-bound")
-        elif part == "soft":
-            rep.bad(f"Fail-soft: you wrote {fmt(x)}. Search {node} with the window it inherits: after each child, "
-                    f"is {node}'s value so far outside the window? What does `value` hold when the loop returns?")
-        elif part == "hard":
-            rep.bad(f"Fail-hard: you wrote {fmt(x)}. A fail-hard cut-off returns the bound it crossed instead of "
-                    f"`value`: which bound does a {G.nodes[nid]['player'].upper()} node test, and what is it "
-                    f"at {node} when it stops?")
-        elif split:
-            rep.bad(f"{name}: you wrote {fmt(x)}, and another value for the other version. Can returning a "
-                    f"different bound from a cut-off node change the root's value? A cut-off child's return, either "
-                    f"way, is at most the best so far: does it change which child is best, or its value?",
+        (a, b), cut = entered[lab], soft[lab] != exact[lab]
+        mine = [_number(v) if not is_blank(v) else None for v in pair]
+        goods = []
+        if lab == "full" and None not in mine and mine[0] != mine[1]:
+            rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched with "
+                    f"(−∞, +∞), can fail-soft and fail-hard give the root different values? Clamping into "
+                    f"[−∞, +∞] changes nothing, and alpha-beta's root value with the full window is minimax's.",
                     tag="pruning-changes-value")
-        else:
-            rep.bad(f"{name}: you wrote {fmt(x)}. MAX at the root takes the largest of what its children "
-                    f"return, and a cut-off child's return is at most the best so far: does either version change "
-                    f"which child is best, or its value?")
+            continue
+        for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
+            given, x = pair[i], mine[i]
+            if is_blank(given):
+                rep.bad(f"{lab} under {name}: not answered yet.")
+                continue
+            if x is None:
+                rep.bad(f"{lab} under {name}: could not read {given!r}: give a number.")
+                continue
+            readable += 1
+            if x == right and lab == "full":
+                goods.append(f"{name} {fmt(x)}, minimax's value")
+                right_numbers += 1
+                continue
+            if lab == "full":
+                rep.bad(f"{root} with the full window, under {name}: you wrote {fmt(x)}. With (−∞, +∞) at the "
+                        f"root, what does alpha-beta return there, either way?")
+                continue
+            if x == right:
+                goods.append(f"{name} {fmt(x)}")
+                right_numbers += 1
+                continue
+            if name == "fail-soft" and cut and x == exact[lab]:
+                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at every "
+                        f"child. Does {lab} look at every child with the window it was given? What does `value` "
+                        f"hold when its loop returns?", tag="cut-value-as-minimax")
+            elif name == "fail-soft" and x == hard[lab] and soft[lab] != hard[lab]:
+                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, a bound of the window {lab} was given. "
+                        f"Fail-soft returns `value`, the best {lab} had found when it stopped: which is it?",
+                        tag="fail-hard-bound")
+            elif name == "fail-soft":
+                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is given: "
+                        f"after each child, is its value so far outside the window? What does `value` hold "
+                        f"when the loop ends or returns?")
+            elif not a <= x <= b:
+                rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
+                        f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} cross?",
+                        tag="fail-hard-unclamped")
+            else:
+                rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}. Which window is {lab} given when it is "
+                        f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value clamped "
+                        f"into it: α if the value is at most α, β if at least β, else the value.")
+        where = f"{root} with the full window" if lab == "full" else lab
+        if len(goods) == 2:
+            rep.good(f"{where}: {goods[0]}, {goods[1]}.")
+        elif goods:
+            rep.good(f"{where}: {goods[0]}.")
+    if readable == 0 and not any(kind == "good" for kind, _, _ in rep.items):
+        return malformed(what, f"Could not read your answer: {form}.")
 
     def twin(_fb):
-        return _worked_soft_hard(tree, soft[node], hard[node], soft[root])
+        return _worked_soft_hard(tree, window, soft, hard)
 
-    fb = rep.feedback(what)
-    return escalate(f"lesson03.fail_soft_hard.{tree!r}.{node}", fb, twin=twin)
+    total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
+    title = f"all {total} numbers right." if right_numbers == total else f"{right_numbers} of {total} numbers right."
+    fb = Feedback(f"{what}: {title}", rep.items, tags=rep.tags)
+    return escalate(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", fb, twin=twin)
 
 
 def _minimax_values(G):
@@ -355,23 +412,28 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, soft, hard, root_value):
+def _worked_soft_hard(tree, window, soft, hard):
+    """One node's fail-soft and fail-hard returns worked out on a twin: the same shape, other leaves."""
+    G = tree_from_nested(tree)
     rng = random.Random(len(repr(tree)))
-    for _ in range(500):
-        twin = [[rng.randint(0, 12) for _ in c] for c in tree]
-        G = tree_from_nested(twin)
-        s, h = _returns(G, hard=False), _returns(G, hard=True)
-        cut = [lab for lab in s if s[lab] != h[lab]]
-        if (cut and s[cut[0]] != soft and h[cut[0]] != hard and s["A"] != root_value
-                and len({s["A"], s[cut[0]], h[cut[0]]}) == 2):
+    for H in twin_trees(G, rng, tries=300):
+        s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
+        entered = _entered(H, window)
+        diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
+        if diff:
             break
     else:  # pragma: no cover
         return None
-    lab = cut[0]
-    n = next(k for k in G if G.nodes[k]["label"] == lab)
-    kids = [G.nodes[k] for k in G.successors(n)]
-    return (f"{twin}, at {lab}: {lab} is a MIN node and inherits α = {fmt(h[lab])} from the root. Its leaves are "
-            f"{', '.join(fmt(k['utility']) for k in kids)}; it takes them left to right and stops as soon as its "
-            f"value is at most α, at {fmt(s[lab])}: fail-soft returns that {fmt(s[lab])}, fail-hard returns α = {fmt(h[lab])}. "
-            f"Either way the root sees a value no better than its best so far, so the root's value is "
-            f"{fmt(s[G.nodes[G.graph['root']]['label']])} in both.")
+    lab = diff[-1]
+    a, b = entered[lab]
+    n = next(k for k in H if H.nodes[k]["label"] == lab)
+    player = H.nodes[n]["player"].upper()
+    side = "at most α" if s[lab] <= a else "at least β"
+    return (f"{nested_text(H)} searched with the window {_window_text(window)}, at {lab}: {lab} ({player}) is "
+            f"entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value {lab} "
+            f"reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
+            f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
+
+
+def _window_text(w):
+    return f"({fmt(w[0])}, {fmt(w[1])})"

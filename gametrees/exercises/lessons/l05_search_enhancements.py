@@ -13,7 +13,7 @@ from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
-from ..attempts import escalate
+from ..attempts import escalate, open_solution
 from ..by_hand.base import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
@@ -166,6 +166,41 @@ def table_answer(entry, alpha, beta, depth):
     return None
 
 
+def table_window(entry, alpha, beta, depth):
+    """What a table entry does for a search with the window (alpha, beta) and ``depth`` plies left.
+
+    Returns ``(value, window)``: the stored value and the window if the entry answers (as
+    :func:`table_answer`), else ``(None, window)`` with the window the search goes on with. An entry
+    that is deep enough but cannot answer still narrows it: a lower bound v raises α to v, an upper
+    bound v lowers β to v. A shallower entry leaves the window as it is.
+
+    Examples
+    --------
+    >>> table_window({"value": 3, "flag": "lower", "depth": 4}, 0, 5, 4)
+    (None, (3, 5))
+    >>> table_window({"value": 3, "flag": "upper", "depth": 4}, -5, 5, 2)
+    (None, (-5, 3))
+    >>> table_window({"value": 3, "flag": "lower", "depth": 4}, 0, 2, 4)
+    (3, (3, 2))
+    >>> table_window({"value": 3, "flag": "lower", "depth": 4}, 0, 5, 6)
+    (None, (0, 5))
+    """
+    e = _entry(entry)
+    if e["depth"] < depth:
+        return None, (alpha, beta)
+    if e["flag"] == "exact":
+        return e["value"], (alpha, beta)
+    if e["flag"] == "lower":
+        alpha = max(alpha, e["value"])
+    else:
+        beta = min(beta, e["value"])
+    return (e["value"] if alpha >= beta else None), (alpha, beta)
+
+
+def _window_words(w):
+    return f"({fmt(w[0])}, {fmt(w[1])})"
+
+
 def _settles(flag):
     """The question to re-apply for an entry with ``flag``."""
     return {"exact": "an exact value answers every window, if it was searched deep enough",
@@ -174,14 +209,72 @@ def _settles(flag):
 
 
 def _read(a):
-    """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, or None when unreadable."""
+    """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, ``("window", (α, β))``, or None
+    when unreadable."""
     if isinstance(a, str) and a.strip().lower() in ("search", "none", "no", "-"):
         return "search", None
+    if isinstance(a, (tuple, list)):
+        if len(a) != 2:
+            return None
+        try:
+            ops = [parse_value(x) for x in a]
+        except (BadAnswer, TypeError, ValueError):
+            return None
+        if any(op != "eq" for op, _ in ops) or not ops[0][1] < ops[1][1]:
+            return None
+        return "window", (ops[0][1], ops[1][1])
     try:
         op, value = parse_value(a)
     except (BadAnswer, TypeError, ValueError):
         return None
     return ("value", value) if op == "eq" else None
+
+
+def _judge_read(e, alpha, beta, depth, mine, name, rep):
+    """One reading of the entry ``e`` by a search with (alpha, beta) and ``depth`` plies: a ✓ or a ✗ in ``rep``."""
+    kind, value = mine
+    right, narrowed = table_window(e, alpha, beta, depth)
+    deep_enough = e["depth"] >= depth
+    w = (alpha, beta)
+    if right is not None:
+        if kind == "value" and close(value, right):
+            return rep.good(f"{name}: the table answers {fmt(right)}, right.")
+        if kind == "value":
+            return rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an entry answer "
+                           f"with?")
+        return rep.bad(f"{name}: you search on, but the entry already settles this search. Ask both questions "
+                       f"again: is it deep enough, and does it settle the window {_window_words(w)}? "
+                       f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
+    if kind == "value":
+        return rep.bad(f"{name}: you let the table answer, but it cannot answer this search. "
+                       + (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?" if not deep_enough else
+                          f"Does the entry settle the window {_window_words(w)}? "
+                          f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}."),
+                       tag="bound-as-value" if deep_enough and e["flag"] != "exact" else None)
+    if not deep_enough:
+        if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
+            return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say anything "
+                            f"about this search), right.")
+        return rep.bad(f"{name}: you change the window, but can a {e['depth']}-ply result tell anything about a "
+                       f"{depth}-ply search?")
+    if kind == "window" and all(close(x, y) for x, y in zip(value, narrowed)):
+        return rep.good(f"{name}: search with the window {_window_words(narrowed)}, right: the "
+                        f"{'lower' if e['flag'] == 'lower' else 'upper'} bound cannot answer, but it narrows the "
+                        f"window.")
+    if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
+        return rep.bad(f"{name}: the entry cannot answer, right; but does it tell the search nothing? A bound that "
+                       f"cannot answer still narrows the window: which end does "
+                       f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
+                       tag="table-bound-unused")
+    wrong_side = ((e["flag"] == "lower" and close(value[0], alpha) and close(value[1], min(beta, e["value"])))
+                  or (e["flag"] == "upper" and close(value[1], beta) and close(value[0], max(alpha, e["value"]))))
+    if wrong_side:
+        return rep.bad(f"{name}: you moved the wrong end of the window. "
+                       f"{'At least' if e['flag'] == 'lower' else 'At most'} {fmt(e['value'])} says nothing about "
+                       f"how {'high' if e['flag'] == 'lower' else 'low'} the value may be: which bound can it move?",
+                       tag="table-bound-wrong-side")
+    return rep.bad(f"{name}: not the window the search goes on with. A lower bound v raises α to v (if v is "
+                   f"above α), an upper bound v lowers β to v (if v is below β); the other end stays.")
 
 
 def _table_twin(entry, queries):
@@ -192,17 +285,23 @@ def _table_twin(entry, queries):
     windows = [(v - 3, v - 1, d), (v - 1, v + 3, d), (v + 1, v + 3, d), (v - 3, v - 1, d + 2)]
     lines = []
     for alpha, beta, depth in windows:
-        got = table_answer(twin, alpha, beta, depth)
+        got, narrowed = table_window(twin, alpha, beta, depth)
         if d < depth:
-            why = f"{d} plies cannot stand in for {depth}"
+            why, does = f"{d} plies cannot stand in for {depth}", "search with the window as it is"
         elif flag == "exact":
-            why = "an exact value answers any window"
-        elif flag == "lower":
-            why = f"at least {fmt(v)} {'≥' if v >= beta else '<'} β = {fmt(beta)}"
+            why, does = "an exact value answers any window", f"answers {fmt(got)}"
+        elif got is not None:
+            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower" else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
+            does = f"answers {fmt(got)}"
+        elif narrowed == (alpha, beta):
+            why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == "lower"
+                   else f"at most {fmt(v)} is no news with β = {fmt(beta)}")
+            does = "search with the window as it is"
         else:
-            why = f"at most {fmt(v)} {'≤' if v <= alpha else '>'} α = {fmt(alpha)}"
-        lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: "
-                     f"{'search' if got is None else fmt(got)} ({why})")
+            why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}" if flag == "lower"
+                   else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}")
+            does = f"search with {_window_words(narrowed)}"
+        lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: {does} ({why})")
     return (f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: " + "; ".join(lines)
             + ".")
 
@@ -213,63 +312,50 @@ def check_table_answers(entry, queries, answer):
     ``entry`` is ``{"value": v, "flag": "exact" | "lower" | "upper",
     "depth": d, "move": m}``; ``queries`` a list of ``(alpha, beta, depth)``:
     later searches of the same position. For each, the learner gives the
-    value the table answers with, or ``"search"`` when the entry does not
-    settle it (see :func:`table_answer`). A blank answer (``None``) is
-    "not answered yet". A wrong answer is named with the questions to ask of
-    the entry (deep enough? settles this window?), never with the right answer;
-    a second wrong check works a twin entry through.
+    value the table answers with; or, when the entry does not settle the
+    search, the window ``(alpha, beta)`` the search goes on with: narrowed by a
+    deep enough bound (a lower bound raises α, an upper bound lowers β), as it
+    is (or ``"search"``) when the entry is too shallow (see :func:`table_window`).
+    A blank answer (``None``) is "not answered yet". A wrong answer is named
+    with the questions to ask of the entry (deep enough? settles this window?
+    which end does it move?), never with the right answer; keeping the window
+    where a bound narrows it is ``table-bound-unused``, moving the wrong end
+    ``table-bound-wrong-side``; a second wrong check works a twin entry through.
 
     Examples
     --------
     >>> entry = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
-    >>> check_table_answers(entry, [(0, 2, 4), (0, 5, 4)], [3, "search"]).ok
+    >>> check_table_answers(entry, [(0, 2, 4), (0, 5, 4)], [3, (3, 5)]).ok
     True
     >>> check_table_answers(entry, [(0, 2, 4)], None)
     ✗ Table answers: not answered yet.
-    ✗ Give one answer per search: the value the table answers with, or "search".
+    ✗ Give one answer per search: the value the table answers with, or the window (alpha, beta) the search goes on with.
     """
     e = _entry(entry)
     what = "Table answers"
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
-        return unanswered(what, 'Give one answer per search: the value the table answers with, or "search".')
+        return unanswered(what, "Give one answer per search: the value the table answers with, or the window "
+                                "(alpha, beta) the search goes on with.")
     if isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple)) or len(answer) != len(queries):
-        return malformed(what, f'Could not read your answer: give a list of {len(queries)} answers, one per search '
-                               f'in order, each a number or "search", such as [3, "search", ...].')
+        return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per search "
+                               f"in order, each a number or a window (alpha, beta), such as [3, (0, 4), ...].")
     rep = Report()
     readable = 0
     for i, ((alpha, beta, depth), a) in enumerate(zip(queries, answer), 1):
-        right = table_answer(e, alpha, beta, depth)
         name = f"Search {i} (window ({fmt(alpha)}, {fmt(beta)}), {depth} plies)"
         if a is None:
             rep.bad(f"{name}: not answered yet.")
             continue
         mine = _read(a)
         if mine is None:
-            rep.bad(f'{name}: could not read {a!r}: give a number or "search".')
+            rep.bad(f'{name}: could not read {a!r}: give a number, a window (alpha, beta) or "search".')
             continue
         readable += 1
-        kind, value = mine
-        deep_enough = e["depth"] >= depth
-        if right is None and kind == "search":
-            rep.good(f"{name}: search, right.")
-        elif right is not None and kind == "value" and value == right:
-            rep.good(f"{name}: {fmt(right)}, right.")
-        elif right is None:
-            question = (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?" if not deep_enough else
-                        f"Does the entry settle the window ({fmt(alpha)}, {fmt(beta)})? "
-                        f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
-            tag = "bound-as-value" if deep_enough and e["flag"] != "exact" else None
-            rep.bad(f"{name}: you let the table answer, but it cannot answer this search. {question}", tag=tag)
-        elif kind == "search":
-            rep.bad(f"{name}: you search, but the entry already settles this search. Ask both questions again: is "
-                    f"it deep enough, and does it settle the window ({fmt(alpha)}, {fmt(beta)})? "
-                    f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
-        else:
-            rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an entry answer with?")
+        _judge_read(e, alpha, beta, depth, mine, name, rep)
     fb = rep.feedback(what)
     if readable == 0 and fb.status == "wrong" and any(a is not None for a in answer):
         fb.status = "unreadable"
-    return escalate("l05.table_answers", fb, twin=lambda _: _table_twin(e, queries))
+    return escalate("l05.table_answers", fb, twin=lambda _: _table_twin(e, queries), on="another entry")
 
 
 # ============================================================================
@@ -329,17 +415,25 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
         twin, _ = _stored(H, w)
         if any(n not in twin or twin[n][1] != stored[n][1] or twin[n][0] == stored[n][0] for n in asked):
             continue
+        if any(_answers_later(twin[n], later) != _answers_later(stored[n], later) for n in wrong_nodes):
+            continue   # the same reading as the exercise's entries: an answer where they answer, else a window
         r = alphabeta(H, window=w, trace=True)
         leaves_text = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
         parts = []
         for n in wrong_nodes:
             v, flag = twin[n]
-            reread = table_answer({"value": v, "flag": flag, "depth": 0}, later[0], later[1], 0)
+            reread, narrowed = table_window({"value": v, "flag": flag, "depth": 0}, later[0], later[1], 0)
+            does = (f"answers {fmt(reread)}" if reread is not None else
+                    f"cannot answer, and the search goes on with {_window_words(narrowed)}")
             parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(later[0])}, "
-                         f"{fmt(later[1])}) it {'answers ' + fmt(reread) if reread is not None else 'settles nothing: search'}.")
+                         f"{fmt(later[1])}) it {does}.")
         return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, {fmt(w[1])}). "
                 + " ".join(parts))
     return None
+
+
+def _answers_later(value_flag, later):
+    return table_window({"value": value_flag[0], "flag": value_flag[1], "depth": 0}, later[0], later[1], 0)[0] is not None
 
 
 def _entry_answer(x):
@@ -363,8 +457,10 @@ def check_window_entries(tree, window, later, stored, reread):
     maps node labels to ``(value, flag)``: the value the search returns at that
     node and the flag a table stores with it (``"exact"``, ``"lower"``: the
     true value is at least it, ``"upper"``: at most it). ``reread`` maps the
-    same labels to what each entry answers when a later search, with the
-    window ``later``, reaches the node: the value, or ``"search"``.
+    same labels to what each entry does when a later search, with the
+    window ``later``, reaches the node: the value it answers with, or the
+    window ``(alpha, beta)`` the search goes on with (a lower bound raises α,
+    an upper bound lowers β; :func:`table_window`).
 
     Wrong parts are named with the rule to re-apply there (which window the
     node inherits, when it stops, which side of its window the value lies on,
@@ -378,9 +474,10 @@ def check_window_entries(tree, window, later, stored, reread):
     >>> blank = {"A": (None, None), "B": (None, None), "C": (None, None)}
     >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), blank, {"A": None, "B": None, "C": None})
     ✗ Entries stored under one window: not answered yet.
-    ✗ For each of A, B and C give (value returned, flag) in stored, and the later answer (a value or "search") in reread.
+    ✗ For each of A, B and C give (value returned, flag) in stored, and the later answer (a value, or the window (alpha, beta) the search goes on with) in reread.
     >>> right = {"A": (8, "lower"), "B": (5, "exact"), "C": (3, "upper")}
-    >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), right, {"A": "search", "B": 5, "C": "search"}).ok
+    >>> later = {"A": (8, math.inf), "B": 5, "C": (-math.inf, 3)}
+    >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), right, later).ok
     True
     """
     what = "Entries stored under one window"
@@ -393,8 +490,8 @@ def check_window_entries(tree, window, later, stored, reread):
         raise ValueError(f"stored names a node the tree does not have: {list(stored)}")
     labels = [names.name(n) for n in asked]
     truth, _ = _stored(G, window)
-    how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a value or "
-           f'"search") in reread.')
+    how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a value, or "
+           f"the window (alpha, beta) the search goes on with) in reread.")
 
     def blank(x):
         return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
@@ -446,31 +543,23 @@ def check_window_entries(tree, window, later, stored, reread):
                             f"was given (not the one it ends with): at or below α, at or above β, or inside?",
                             tag="bound-as-value" if flag == "exact" else None)
         got = reread.get(lab)
-        right = table_answer({"value": v_true, "flag": f_true, "depth": 0}, later[0], later[1], 0)
         if got is None:
             rep.bad(f"{lab}, read later: not answered yet.")
             continue
         mine = _read(got)
         if mine is None:
-            rep.bad(f'{lab}, read later: could not read {got!r}: give a number or "search".')
+            rep.bad(f"{lab}, read later: could not read {got!r}: give a number or a window (alpha, beta).")
             continue
         readable += 1
-        kind, value = mine
-        if (right is None and kind == "search") or (right is not None and kind == "value" and close(value, right)):
-            rep.good(f"{lab}, read later: right.")
-            continue
-        if n not in wrong_nodes:
+        before = len(rep.items)
+        _judge_read({"value": v_true, "flag": f_true, "depth": 0}, later[0], later[1], 0, mine,
+                    f"{lab}, read later", rep)
+        if rep.items[before][0] == "bad" and n not in wrong_nodes:
             wrong_nodes.append(n)
-        if right is None:
-            rep.bad(f"{lab}, read later: the entry cannot answer the window ({fmt(later[0])}, {fmt(later[1])}). "
-                    f"Which windows does {lab}'s entry settle? An exact value settles every window, a lower bound "
-                    f"only if it is ≥ β, an upper bound only if it is ≤ α.",
-                    tag="bound-as-value" if kind == "value" else None)
-        elif kind == "search":
-            rep.bad(f"{lab}, read later: the entry settles this search. Which windows does {lab}'s entry settle?")
-        else:
-            rep.bad(f"{lab}, read later: when an entry answers, what value does it answer with?")
     fb = rep.feedback(what)
+    if not fb.ok:   # the title counts parts, 3 per node (value, flag, later), whatever the lines group
+        right = sum(k == "good" for k, _, _ in rep.items)
+        fb.title = f"{what}: {right} of {3 * len(asked)} right."
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
     return escalate("l05.window_entries", fb,
@@ -519,7 +608,34 @@ class _ForgetfulTable(dict):
         pass
 
 
-def check_table_search(fn):
+#: A solution of lesson 05's exercise 4, shown by ``check_table_search(fn, show_code=True)`` after a real attempt.
+TABLE_SEARCH_CODE = """\
+def negamax_with_table(game, state, alpha, beta, table):
+    alpha0, beta0 = alpha, beta                    # the window this search was given
+    if state in table:
+        value, flag = table[state]
+        if flag == "exact":
+            return value
+        if flag == "lower":
+            alpha = max(alpha, value)              # at least value: raise alpha
+        else:
+            beta = min(beta, value)                # at most value: lower beta
+        if alpha >= beta:
+            return value                           # the bound settles this window
+    if game.is_terminal(state):
+        return (1 if game.to_move(state) == MAX else -1) * game.utility(state)
+    value = -math.inf
+    for _, child in game.successors(state):
+        value = max(value, -negamax_with_table(game, child, -beta, -alpha, table))
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    table[state] = (value, "lower" if value >= beta0 else "upper" if value <= alpha0 else "exact")
+    return value
+"""
+
+
+def check_table_search(fn, show_code=False):
     """Check a learner's negamax alpha-beta with a transposition table that stores bounds (lesson 05).
 
     ``fn(game, state, alpha, beta, table)`` returns the value of ``state`` for
@@ -534,6 +650,13 @@ def check_table_search(fn):
     program reuses its table: the careless table (every value stored as
     exact) passes the first part and fails the second, and the feedback says
     so.
+
+    With ``show_code=True`` the feedback also shows a solution's code
+    (:data:`TABLE_SEARCH_CODE`), but only after a real attempt: a function of
+    the learner's own checked before (the starter that raises
+    ``NotImplementedError`` is none); before that it says so instead. Checks after
+    the code was shown say so and do not count as solved
+    (:func:`gametrees.exercises.attempts.open_solution`).
 
     Examples
     --------
@@ -558,6 +681,11 @@ def check_table_search(fn):
     True
     """
     name = "check_table_search"
+    if show_code:
+        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
+        if held is not None:
+            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself and "
+                                    "check it (check_table_search(negamax_with_table)) first.")
     problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
     if problem:
         return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable")
@@ -636,7 +764,10 @@ def check_table_search(fn):
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
     fb.add_tags(rep.tags)
-    return escalate("l05.table_search", fb, twin=_table_search_twin)
+    fb = escalate("l05.table_search", fb, twin=_table_search_twin)
+    if show_code:
+        fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
+    return fb
 
 
 def _table_search_twin(fb):
