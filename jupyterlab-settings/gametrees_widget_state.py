@@ -49,7 +49,8 @@ def _shown(nb: dict) -> list[str]:
     ids = []
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []) if isinstance(cell, dict) else []:
-            view = output.get("data", {}).get(VIEW_MIME) if isinstance(output, dict) else None
+            data = output.get("data") if isinstance(output, dict) else None
+            view = data.get(VIEW_MIME) if isinstance(data, dict) else None
             if isinstance(view, dict) and isinstance(view.get("model_id"), str) and view["model_id"]:
                 ids.append(view["model_id"])
     return ids
@@ -64,22 +65,26 @@ def _state(nb: dict) -> dict:
 def merge_saved_state(new: dict, old: dict) -> list[str]:
     """Copy into ``new`` (a notebook about to be saved) the widget state it lacks from ``old``.
 
-    Only the widgets that ``new``'s outputs show, and the widgets inside them, are copied;
-    a state that ``new`` holds already is never replaced. Returns the model ids copied.
+    Copied: the widgets that ``new``'s outputs show, the widgets inside them, and the widgets
+    that name one of those (a link between a Play and a slider); a state that ``new`` holds
+    already is never replaced. Returns the model ids copied.
     """
     have, saved = _state(new), _state(old)
-    copied, todo, seen = [], list(reversed(_shown(new))), set()
-    while todo:
-        model = todo.pop()
-        if model in seen:
-            continue
-        seen.add(model)
-        if model in have:
-            continue  # written by the front end (a live widget): its widgets inside are there too
-        if model not in saved:
-            continue  # nothing to keep: the front end will say the model is not found
-        copied.append(model)
-        todo.extend(reversed(_REFERENCE.findall(json.dumps(saved[model].get("state", {})))))
+    refs = {m: _REFERENCE.findall(json.dumps(s.get("state", {}) if isinstance(s, dict) else {}))
+            for m, s in saved.items()}
+    copied: dict[str, None] = {}  # in order
+
+    def copy(todo):
+        while todo:
+            model = todo.pop()
+            if model in have or model in copied or model not in saved:
+                continue  # written by the front end (a live widget), done, or nothing saved to keep
+            copied[model] = None
+            todo.extend(reversed(refs[model]))
+
+    copy(list(reversed(_shown(new))))
+    while links := [m for m in saved if m not in have and m not in copied and any(r in copied for r in refs[m])]:
+        copy(links[::-1])
     if copied:
         metadata = new.setdefault("metadata", {})
         widgets = metadata.get("widgets")
@@ -95,7 +100,7 @@ def merge_saved_state(new: dict, old: dict) -> list[str]:
             state = entry["state"] = {}
         for model in copied:
             state[model] = saved[model]
-    return copied
+    return list(copied)
 
 
 def keep_saved_widget_state(model: dict, path: str, contents_manager, **kwargs) -> None:

@@ -197,6 +197,7 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
     saved = _saved(root)
     expected = len(_shown_models(saved))
     assert expected == 2 and not _missing_state(saved), "the first save lacks widget state"
+    first_state = saved["metadata"]["widgets"]
 
     page, outputs = _reopened(server, context, shots, 1, expected)
     try:
@@ -206,7 +207,12 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
         _ctrl_s(page, root, "the reopened notebook")
     finally:
         _close(server, page)
-    assert not _missing_state(_saved(root)), "a save of the reopened notebook dropped widget state"
+    now = _saved(root)
+    assert not _missing_state(now), "a save of the reopened notebook dropped widget state"
+    before, after = first_state[STATE]["state"], now["metadata"]["widgets"][STATE]["state"]
+    assert all(after[m] == before[m] for m in after), "a save of the reopened notebook changed widget state"
+    links = [m for m, s in before.items() if s["model_name"] == "LinkModel"]  # the replay's Play and slider
+    assert links and all(m in after for m in links), "a save of the reopened notebook dropped the replay's link"
 
     # Cycle 3: run the replay's cell again, autosave.
     _set_autosave(server, AUTOSAVE_INTERVAL)
@@ -283,13 +289,14 @@ def _save(manager, nb: dict) -> dict:
 
 def test_a_save_keeps_the_saved_state_of_every_widget_still_shown(contents):
     box = _model("VBoxModel", children=["IPY_MODEL_b1", "IPY_MODEL_b2"])
-    first = {"box": box, "b1": _model("ButtonModel", description="step ▶"), "b2": _model("HTMLModel"),
-             "gone": _model("ButtonModel")}
+    first = {"box": box, "b1": _model("PlayModel"), "b2": _model("IntSliderModel"), "gone": _model("ButtonModel"),
+             "link": _model("LinkModel", source=["IPY_MODEL_b1", "value"], target=["IPY_MODEL_b2", "value"])}
     assert not _missing_state(_save(contents, _notebook(["box"], first)))
     # Saved again as JupyterLab does it for a reopened notebook: the outputs, no live widget.
     again = _save(contents, _notebook(["box"], {}))
     assert not _missing_state(again)
-    assert again["metadata"]["widgets"][STATE]["state"] == {k: first[k] for k in ("box", "b1", "b2")}
+    # the box, the widgets inside it and the link between two of them; not a widget no output shows
+    assert again["metadata"]["widgets"][STATE]["state"] == {k: first[k] for k in ("box", "b1", "b2", "link")}
     # ... and once more with no "widgets" metadata at all (saveState turned off).
     bare = _notebook(["box"], {})
     del bare["metadata"]["widgets"]
