@@ -4,8 +4,9 @@ Used by ``tests/test_browser.py``. :class:`JupyterLabServer` starts ``jupyter la
 127.0.0.1 with a random token and a free port, on a temporary folder holding *copies* of
 the notebooks (outputs and execution counts cleared, so everything on the page comes from
 this run), with the lessons' default settings from ``jupyterlab-settings/overrides.d`` (no
-news pop-up, widget state saved) and its own user settings (no windowing: every cell is in
-the DOM) and workspaces, and stops it by its process id (its whole process group).
+news pop-up, widget state saved) and server extension (the saved state kept on every save),
+its own user settings (no windowing: every cell is in the DOM) and workspaces, and stops it
+by its process id (its whole process group).
 :class:`NotebookPage` opens a notebook in a page of Debian's Chromium (driven by
 playwright's Python API), runs all cells and reads the results back from the DOM.
 
@@ -39,6 +40,9 @@ INSTALL_HINT = "install Debian's chromium: apt-get install -y chromium; pip inst
 # The lessons' default settings (no news pop-up, widget state saved with the notebook), as this
 # checkout has them: the test server reads them from here, not from what pip installed.
 OVERRIDES = Path(__file__).resolve().parents[1] / "jupyterlab-settings" / "overrides.d"
+# ... and its server extension that keeps the saved widget state on every save (enabled by a file
+# under jupyter-config, importable from the folder): this checkout's, as for the settings.
+SERVER_EXTENSION = OVERRIDES.parent
 
 # JupyterLab user settings for the test server (JSON; JupyterLab reads them as JSON5).
 _SETTINGS = {
@@ -134,6 +138,9 @@ class JupyterLabServer:
             JUPYTERLAB_WORKSPACES_DIR=str(self.home / "lab-workspaces"),
             JUPYTER_RUNTIME_DIR=str(self.home / "runtime"),
             PYTHONUNBUFFERED="1",
+            JUPYTER_CONFIG_PATH=os.pathsep.join(filter(None, [str(SERVER_EXTENSION / "jupyter-config"),
+                                                              env.get("JUPYTER_CONFIG_PATH")])),
+            PYTHONPATH=os.pathsep.join(filter(None, [str(SERVER_EXTENSION), env.get("PYTHONPATH")])),
         )
         cmd = [
             sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",

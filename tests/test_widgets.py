@@ -442,6 +442,7 @@ def test_explore_replays_the_typed_tree_with_each_option():
     assert w.result.value == gt.minimax(gt.tree_from_nested([[3, 5], [3, 1]], root_player="min")).value
     w.set_tree(json_tree := '[[1, 2], {"chance": [4, 8], "p": [0.25, 0.75]}]')
     assert w.error.startswith("minimax: node (1,) (C) is a chance node")
+    assert w.error.endswith("press the search button “expectimax” above to average over chance"), w.error
     w.algorithm.value = "expectimax"
     assert w.error == "" and w.result.value == 2 and w.copy_field.value == json_tree.replace('[[1, 2]', '[[1, 2]')
 

@@ -19,9 +19,9 @@ repository are stored this way; re-run one with::
         --Exporter.preprocessors=gametrees.site.readers.ForReaders notebooks/03_alpha_beta.ipynb
 
 (:class:`ForReaders` runs after the execution, which saves widget state). A
-learner's own save in JupyterLab keeps the widget state (the lessons'
-settings, ``jupyterlab-settings/``), so the notebook they reopen shows the
-widgets they ran with their pictures.
+learner's own save in JupyterLab keeps the widget state, on every save (the
+lessons' settings and their server extension, ``jupyterlab-settings/``), so the
+notebook they reopen shows the widgets they ran with their pictures.
 
 This module may import nbformat and nbconvert; it knows nothing of game trees.
 """

@@ -48,6 +48,7 @@ EXAMPLE = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
 MAX_NODES = 200
 
 _ALGORITHMS = (("minimax", "minimax"), ("alpha-beta", "alphabeta"), ("expectimax", "expectimax"))
+_ALGORITHM_NAMES = {value: label for label, value in _ALGORITHMS}
 _RULES = (("textbook ≤ / ≥", "textbook"), ("strict < / >", "strict"))
 _ROOTS = (("MAX at the root", MAX), ("MIN at the root", MIN))
 _ORDERS = (("natural", "natural"), ("best first", "best"), ("worst first", "worst"))
@@ -197,6 +198,14 @@ def tree_text(G) -> str:
     return json.dumps(node(root, first, MIN if first == MAX else MAX), ensure_ascii=False)
 
 
+def _no_chance(G, name):
+    """The explorer's ValueError for a tree with chance under minimax or alpha-beta: press expectimax."""
+    for v in nx.dfs_preorder_nodes(G, G.graph["root"]):  # the first chance node the search would meet
+        if G.nodes[v].get("player") == CHANCE:
+            raise ValueError(f"{name}: node {v!r} ({G.nodes[v]['label']}) is a chance node; {name} handles MAX "
+                             "and MIN only: press the search button “expectimax” above to average over chance")
+
+
 def _count(n, one, many=None):
     return f"{n} {one if n == 1 else many or one + 's'}"
 
@@ -280,6 +289,8 @@ class Explore(widgets.VBox):
         self.rule.disabled = self.algorithm.value != "alphabeta"
         try:
             G = _ordered(_with_root(parse_tree(self.text.value), self.root.value), self.order.value)
+            if self.algorithm.value != "expectimax":
+                _no_chance(G, _ALGORITHM_NAMES[self.algorithm.value])
             if self.algorithm.value == "alphabeta":
                 result = alphabeta(G, strict=self.rule.value == "strict")
             elif self.algorithm.value == "minimax":
@@ -301,7 +312,7 @@ class Explore(widgets.VBox):
 
     def _what(self):
         G, r = self.tree, self.result
-        name = dict((v, k) for k, v in _ALGORITHMS)[self.algorithm.value]
+        name = _ALGORITHM_NAMES[self.algorithm.value]
         if self.algorithm.value == "alphabeta":
             name += f" ({self.rule.value} rule)"
         n = G.number_of_nodes()

@@ -108,7 +108,7 @@ _JS = """<script>
   play.onclick = function () {
     if (timer) { pause(); return; }
     if (k === n - 1) { show(0); }
-    play.textContent = '\\u23f8 pause';
+    play.textContent = '\\u275a\\u275a pause';
     timer = setInterval(function () { if (k >= n - 1) { pause(); } else { show(k + 1); } }, data.interval);
   };
   reset.onclick = function () { pause(); show(0); };
