@@ -23,6 +23,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -98,6 +99,7 @@ class HubCourse:
         self.student_env = self.root / "student-env"
         self.course = self.homes / instructor / "course"
         self.log_path = self.root / "jupyterhub.log"
+        self.runtime = Path(tempfile.mkdtemp(prefix="gt-hub-"))  # kernels' sockets: a short path
         self.proc: subprocess.Popen | None = None
         self.timings: dict[str, float] = {}
 
@@ -166,6 +168,7 @@ class HubCourse:
             "GAMETREES_HUB_TRY_OUT": "1",
             "GAMETREES_HUB_PASSWORD": self.password,
             "GAMETREES_HUB_HOMES": str(self.homes),
+            "GAMETREES_HUB_RUNTIME": str(self.runtime),
             "GAMETREES_HUB_STATE": str(self.state),
             "GAMETREES_HUB_URL": self.url,
             "GAMETREES_COURSE_ID": COURSE_ID,
@@ -179,6 +182,7 @@ class HubCourse:
             env.pop(name, None)
         if role == "instructor":  # a terminal of the instructor's server, as the hub sets it up
             env.update(HOME=str(self.homes / self.instructor), GAMETREES_ROLE="instructor",
+                       PYTHONPATH=str(REPO),  # nbgrader's exchange classes from this checkout
                        JUPYTER_CONFIG_PATH=str(DEPLOY), JUPYTERHUB_USER=self.instructor)
         return env
 
@@ -186,8 +190,10 @@ class HubCourse:
         cmd = [sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
                f"--JupyterHub.hub_bind_url=http://127.0.0.1:{self.hub_port}",
                f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{self.proxy_api_port}"]
+        # The hub and (try-out mode) every server import this checkout's gametrees.
+        env = dict(self.env(), PYTHONPATH=str(REPO))
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                          cwd=self.state, start_new_session=True)
         deadline = time.monotonic() + timeout
         while True:
@@ -216,6 +222,7 @@ class HubCourse:
     def stop(self) -> None:
         """Stop the hub: on SIGTERM it stops the users' servers and its proxy, then its process group goes."""
         browser.stop_group(self.proc, grace=20)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 class HubUser:
