@@ -13,7 +13,9 @@ student and question) and a bar chart (PNG), each whole or not at all, and
 replaces an existing file only if an earlier report wrote it and it is unchanged
 since (the hidden :data:`WRITTEN` list in the folder says what report wrote) or
 with ``force=True`` (``--force``). A notebook autograded without the grader is
-listed as such, its points read from nbgrader's outputs.
+listed as such, its points read from nbgrader's outputs. Submissions nbgrader's guarded collect
+set aside (filed under a student's id by another account: :mod:`gametrees.classroom.exchange`) are
+named, from ``COURSE/quarantined/`` (:func:`set_aside`).
 
 May import: the standard library, :mod:`gametrees.classroom.grading` and the
 public names of :mod:`gametrees.exercises` and :mod:`gametrees.exercises.feedback`;
