@@ -75,14 +75,14 @@ def server_missing() -> str | None:
     return None
 
 
-def guide_block(step: str) -> str:
-    """The first ``bash`` block after the bold heading ``**<step>`` in section 8 of INSTRUCTORS.md."""
+def guide_block(step: str, index: int = 0) -> str:
+    """The ``index``-th ``bash`` block after the bold heading ``**<step>`` in section 8 of INSTRUCTORS.md."""
     text = GUIDE.read_text(encoding="utf-8")
     section = text[text.index("## 8. The course on JupyterHub"):]
     at = section.index(f"**{step}")
-    match = re.search(r"```bash\n(.*?)```", section[at:], re.S)
-    assert match, f"no bash block after **{step} in INSTRUCTORS.md section 8"
-    return match.group(1)
+    blocks = re.findall(r"```bash\n(.*?)```", section[at:], re.DOTALL)
+    assert len(blocks) > index, f"no bash block {index} after **{step} in INSTRUCTORS.md section 8"
+    return blocks[index]
 
 
 class ServerCourse:
@@ -180,10 +180,8 @@ class ServerCourse:
         config.write_text(
             "c = get_config()  # noqa: F821\n"
             f"load_subconfig({str(DEPLOY / 'jupyterhub_config.py')!r})  # noqa: F821\n"
-            "c.JupyterHub.services = [*c.JupyterHub.services, {'name': 'test-admin', 'api_token': "
-            f"{self.token!r}}}]\n"
-            "c.JupyterHub.load_roles = [*c.JupyterHub.load_roles,\n"
-            "                           {'name': 'admin', 'services': ['test-admin']}]\n")
+            f"c.JupyterHub.services.append({{'name': 'test-admin', 'api_token': {self.token!r}}})\n"
+            "c.JupyterHub.load_roles.append({'name': 'admin', 'services': ['test-admin']})\n")
         env = {
             "PATH": os.pathsep.join([str(Path(chp_path()).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
             "LANG": "C.UTF-8",
@@ -239,6 +237,27 @@ class ServerCourse:
             return status, json.loads(text)
         except ValueError:
             return status, text
+
+    def log_in(self, login: str, password: str) -> int:
+        """The hub's login form (PAM): the answer's HTTP status (302 logged in, 403 refused)."""
+        import http.cookiejar
+        import urllib.parse
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args):
+                return None
+
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=self.ctx),
+                                             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
+                                             NoRedirect)
+        page = opener.open(f"{self.url}/hub/login", timeout=30).read().decode()
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
+        form = urllib.parse.urlencode({"username": login, "password": password, "_xsrf": xsrf}).encode()
+        try:
+            with opener.open(f"{self.url}/hub/login?next=", data=form, timeout=30) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
 
     def start_server(self, login: str, timeout: float = 120) -> None:
         status, body = self.api("POST", f"/hub/api/users/{login}/server")

@@ -7,6 +7,8 @@ through JupyterLab's own requests (terminals and kernels over the hub's proxy), 
 
 * the course and the instructor's home are private from the moment they exist, before the hub or
   the instructor ever started; a student cannot read them from their terminal;
+* the hub answers HTTPS on 127.0.0.1 only; PAM logins; a student added through the REST API (what the
+  Admin page does) logs in without a restart;
 * a terminal, a login shell, finds ``nbgrader`` and ``python`` of the course's environment;
 * the exchange is sticky; ``nbgrader submit A2 --student <victim>`` typed by the classmate is set
   aside at collect, and the victim's own submission is the one collected;
@@ -23,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import time
 
 import pytest
@@ -85,10 +88,7 @@ def test_homes_and_the_course_are_private_from_the_moment_they_exist(server):
 
 
 def test_the_hub_speaks_https_on_the_address_the_guide_gives_and_logs_in_with_pam(server):
-    import http.cookiejar
-    import re
     import urllib.error
-    import urllib.parse
     import urllib.request
 
     import psutil
@@ -99,27 +99,20 @@ def test_the_hub_speaks_https_on_the_address_the_guide_gives_and_logs_in_with_pa
     with pytest.raises((urllib.error.URLError, ConnectionError, OSError)):  # no plain HTTP there
         urllib.request.urlopen(f"http://127.0.0.1:{server.port}/hub/login", timeout=10).read()
 
-    def log_in(password):
-        jar = http.cookiejar.CookieJar()
+    assert server.log_in(server.victim, server.passwords[server.victim]) == 302, "the system password logs in"
+    assert server.log_in(server.victim, "wrong" + server.passwords[server.victim]) == 403
 
-        class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args):
-                return None
 
-        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=server.ctx),
-                                             urllib.request.HTTPCookieProcessor(jar), NoRedirect)
-        page = opener.open(f"{server.url}/hub/login", timeout=30).read().decode()
-        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
-        form = urllib.parse.urlencode({"username": server.victim, "password": password,
-                                       "_xsrf": xsrf}).encode()
-        try:
-            with opener.open(f"{server.url}/hub/login?next=", data=form, timeout=30) as r:
-                return r.status
-        except urllib.error.HTTPError as e:
-            return e.code
-
-    assert log_in(server.passwords[server.victim]) == 302, "the student's system password logs them in"
-    assert log_in("wrong" + server.passwords[server.victim]) == 403
+def test_a_student_enrolled_through_the_rest_api_logs_in_without_a_restart(server):
+    late = server.victim.replace("gtv", "gtl")
+    server.made.append(late)
+    subprocess.run(["useradd", "-m", "-K", "HOME_MODE=0700", "-s", "/bin/bash", late], check=True)
+    subprocess.run(["chpasswd"], input=f"{late}:{server.passwords[server.victim]}\n", text=True, check=True)
+    assert server.log_in(late, server.passwords[server.victim]) == 403, "not on the student list yet"
+    status, body = server.api("POST", "/hub/api/users", {"usernames": [late]})  # what the Admin page does
+    assert status == 201, body
+    assert server.log_in(late, server.passwords[server.victim]) == 302
+    assert server.proc.poll() is None and server.server_ready(server.victim), "no restart, no server stopped"
 
 
 def test_a_terminal_is_a_login_shell_with_the_course_tools(server):
