@@ -163,7 +163,8 @@ class Capped:
                     f.write(str(os.getpid()))
             if not files:
                 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-                resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+                if not TRY_OUT:  # counts every process of the account: the hub's own in try-out mode
+                    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
             then()
 
         return preexec
