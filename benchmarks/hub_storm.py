@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import browser  # noqa: E402  (tests/browser.py: free ports, stopping a process group)
 import psutil  # noqa: E402
-from hub import DEPLOY, chp_path  # noqa: E402  (tests/hub.py)
+from hub import DEPLOY, chp_path, rss_mb, server_pid  # noqa: E402  (tests/hub.py)
 from report import table  # noqa: E402  (benchmarks/report.py)
 
 KERNEL_CODE = ("import gametrees as gt; ex = gt.exercises.generate('pruning', seed='{login}/A2', "
@@ -112,28 +112,6 @@ class Hub:
     def stop(self):
         browser.stop_group(self.proc, grace=30)
         self.log.close()
-
-
-def server_tree(login):
-    """The process of ``login``'s server and its children (kernels)."""
-    for p in psutil.process_iter(["cmdline", "environ"]):
-        try:
-            if "jupyterhub-singleuser" in " ".join(p.info["cmdline"] or []) \
-                    and (p.info["environ"] or {}).get("JUPYTERHUB_USER") == login:
-                return [p, *p.children(recursive=True)]
-        except (psutil.Error, TypeError):
-            continue
-    return []
-
-
-def rss_mb(procs):
-    total = 0
-    for p in procs:
-        try:
-            total += p.memory_info().rss
-        except psutil.Error:
-            pass
-    return total / 2**20
 
 
 def cpu_seconds(procs):
@@ -213,14 +191,14 @@ def storm(hub, n):
     done.set()
     prober.join()
     cpu_spawn = cpu_seconds([hub_proc, *hub_proc.children(recursive=True)]) - cpu_before
-    idle = [rss_mb(server_tree(login)) for login in logins]
+    idle = [rss_mb(pid) for pid in map(server_pid, logins) if pid]
     for login in logins:
         run_kernel(hub, login)
-    working = [rss_mb(server_tree(login)) for login in logins]
+    working = [rss_mb(pid) for pid in map(server_pid, logins) if pid]
     for login in logins:
         hub.api("DELETE", f"/hub/api/users/{login}/server")
     deadline = time.monotonic() + 120
-    while any(server_tree(login) for login in logins) and time.monotonic() < deadline:
+    while any(server_pid(login) for login in logins) and time.monotonic() < deadline:
         time.sleep(0.5)
     for login in logins:
         hub.api("DELETE", f"/hub/api/users/{login}")

@@ -85,6 +85,21 @@ def rss_mb(pid: int) -> float:
     return total / 2**20
 
 
+def server_pid(login: str) -> int | None:
+    """The process id of ``login``'s server on this machine (a local spawner's), or None."""
+    import psutil
+
+    for p in psutil.process_iter(["cmdline", "environ"]):
+        try:
+            cmd = " ".join(p.info["cmdline"] or [])
+            env = p.info["environ"] or {}
+        except (psutil.Error, TypeError):
+            continue
+        if "jupyterhub-singleuser" in cmd and env.get("JUPYTERHUB_USER") == login:
+            return p.pid
+    return None
+
+
 class HubCourse:
     """A course on a JupyterHub on 127.0.0.1 (see the module's docstring)."""
 
@@ -298,17 +313,7 @@ class HubUser:
 
     def server_pid(self) -> int | None:
         """The process id of this user's server (the hub's try-out spawner runs it locally)."""
-        import psutil
-
-        for p in psutil.process_iter(["cmdline", "environ"]):
-            try:
-                cmd = " ".join(p.info["cmdline"] or [])
-                env = p.info["environ"] or {}
-            except (psutil.Error, TypeError):
-                continue
-            if "jupyterhub-singleuser" in cmd and env.get("JUPYTERHUB_USER") == self.login:
-                return p.pid
-        return None
+        return server_pid(self.login)
 
     def close(self) -> None:
         self.context.close()
