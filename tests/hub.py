@@ -17,10 +17,12 @@ run a notebook with :class:`browser.NotebookPage` (JupyterLab's Run All).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -100,6 +102,53 @@ def server_pid(login: str) -> int | None:
     return None
 
 
+def world_runnable(python: str) -> bool:
+    """Whether every account may run ``python`` (every folder above it is open to others)."""
+    path = os.path.realpath(python)
+    while path != os.path.dirname(path):
+        path = os.path.dirname(path)
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+    return True
+
+
+def shared_python() -> str | None:
+    """A Python 3 with venv that every account may run: this one, else the system's."""
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if candidate and os.path.exists(candidate) and world_runnable(candidate):
+            done = subprocess.run([candidate, "-c", "import venv, ensurepip"], capture_output=True,
+                                  check=False)
+            if done.returncode == 0:
+                return candidate
+    return None
+
+
+_STUDENT_ENV: list[Path] = []
+
+
+def student_env() -> Path:
+    """The students' environment, made once a test session by ``make_env.sh student`` from this checkout.
+
+    Made from a Python every account may run where there is one (the hub test with real accounts needs
+    that), in a folder every account may enter; removed when the session ends.
+    """
+    if not _STUDENT_ENV:
+        folder = Path(tempfile.mkdtemp(prefix="gt-hub-env-"))
+        os.chmod(folder, 0o755)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        python = shared_python()
+        env = dict(os.environ, PYTHON=python or sys.executable)
+        if python is None:  # only the try-out hub (one unix user) can use it
+            env["GAMETREES_SINGLE_USER"] = "1"
+        env.pop("PYTHONPATH", None)
+        done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(folder / "env")], env=env,
+                              capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode:
+            raise RuntimeError(f"make_env.sh student failed:\n{done.stdout}\n{done.stderr}")
+        _STUDENT_ENV.append(folder / "env")
+    return _STUDENT_ENV[0]
+
+
 class HubCourse:
     """A course on a JupyterHub on 127.0.0.1 (see the module's docstring)."""
 
@@ -131,7 +180,7 @@ class HubCourse:
     # -- the set-up the guide describes ------------------------------------------------------
 
     def make_student_env(self) -> None:
-        """``deploy/jupyterhub/make_env.sh student <folder>``, timed.
+        """``deploy/jupyterhub/make_env.sh student <folder>``, timed: :func:`student_env`.
 
         ``$GT_HUB_STUDENT_ENV`` names one made earlier, to try changes to the test quickly (never in CI).
         """
@@ -139,11 +188,7 @@ class HubCourse:
         if os.environ.get("GT_HUB_STUDENT_ENV") and not os.environ.get("CI"):
             self.student_env = Path(os.environ["GT_HUB_STUDENT_ENV"])
             return
-        env = dict(os.environ, PYTHON=sys.executable, GAMETREES_SINGLE_USER="1")  # try-out: one unix user
-        done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(self.student_env)],
-                              env=env, capture_output=True, text=True, timeout=600)
-        if done.returncode:
-            raise RuntimeError(f"make_env.sh student failed:\n{done.stdout}\n{done.stderr}")
+        self.student_env = student_env()
         self.timings["make the students' environment"] = time.monotonic() - t
 
     def prepare(self, instructor_notebook: Path, assignment: str) -> None:

@@ -24,7 +24,6 @@ import secrets
 import shutil
 import signal
 import ssl
-import stat
 import subprocess
 import sys
 import tempfile
@@ -35,30 +34,10 @@ import uuid
 from pathlib import Path
 
 import browser
-from hub import CHP_HINT, DEPLOY, REPO, chp_path
+from hub import CHP_HINT, DEPLOY, REPO, chp_path, shared_python, student_env
 
 GUIDE = REPO / "INSTRUCTORS.md"
 NAMES = ("instructor", "jdoe", "asmith")  # the guide's accounts
-
-
-def world_runnable(python: str) -> bool:
-    """Whether every account may run ``python`` (every folder above it is open to others)."""
-    path = os.path.realpath(python)
-    while path != os.path.dirname(path):
-        path = os.path.dirname(path)
-        if not os.stat(path).st_mode & stat.S_IXOTH:
-            return False
-    return True
-
-
-def shared_python() -> str | None:
-    """A Python 3 with venv that every account may run: this one, else the system's."""
-    for candidate in (sys.executable, "/usr/bin/python3"):
-        if candidate and os.path.exists(candidate) and world_runnable(candidate):
-            done = subprocess.run([candidate, "-c", "import venv, ensurepip"], capture_output=True)
-            if done.returncode == 0:
-                return candidate
-    return None
 
 
 def server_missing() -> str | None:
@@ -139,16 +118,13 @@ class ServerCourse:
         assert done.returncode == 0, f"the guide's commands failed:\n{block}\n{done.stdout}\n{done.stderr}"
 
     def make_env(self) -> None:
-        """Step 2: the environment (``make_env.sh``) and the login shells' profile file."""
+        """Step 2: the environment (``make_env.sh``, as :func:`hub.student_env` makes it) and the login
+        shells' profile file."""
         t = time.monotonic()
         if os.environ.get("GT_HUB_SERVER_ENV") and not os.environ.get("CI"):  # one made earlier (never in CI)
             os.symlink(os.environ["GT_HUB_SERVER_ENV"], self.env_dir)
-        else:
-            env = dict(os.environ, PYTHON=shared_python())
-            env.pop("PYTHONPATH", None)
-            done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(self.env_dir)],
-                                  env=env, capture_output=True, text=True, timeout=900)
-            assert done.returncode == 0, f"make_env.sh failed:\n{done.stdout}\n{done.stderr}"
+        else:  # the one the session's hub tests share (tests/hub.py), from a Python every account may run
+            os.symlink(student_env(), self.env_dir)
         step2 = [line for line in guide_block("2. The environments").splitlines() if "profile.sh" in line]
         assert step2, "the guide's step 2 installs profile.sh"
         self.run_as_root(self.as_written("\n".join(step2)))
