@@ -17,12 +17,15 @@ run a notebook with :class:`browser.NotebookPage` (JupyterLab's Run All).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -84,6 +87,68 @@ def rss_mb(pid: int) -> float:
     return total / 2**20
 
 
+def server_pid(login: str) -> int | None:
+    """The process id of ``login``'s server on this machine (a local spawner's), or None."""
+    import psutil
+
+    for p in psutil.process_iter(["cmdline", "environ"]):
+        try:
+            cmd = " ".join(p.info["cmdline"] or [])
+            env = p.info["environ"] or {}
+        except (psutil.Error, TypeError):
+            continue
+        if "jupyterhub-singleuser" in cmd and env.get("JUPYTERHUB_USER") == login:
+            return p.pid
+    return None
+
+
+def world_runnable(python: str) -> bool:
+    """Whether every account may run ``python`` (every folder above it is open to others)."""
+    path = os.path.realpath(python)
+    while path != os.path.dirname(path):
+        path = os.path.dirname(path)
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+    return True
+
+
+def shared_python() -> str | None:
+    """A Python 3 with venv that every account may run: this one, else the system's."""
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if candidate and os.path.exists(candidate) and world_runnable(candidate):
+            done = subprocess.run([candidate, "-c", "import venv, ensurepip"], capture_output=True,
+                                  check=False)
+            if done.returncode == 0:
+                return candidate
+    return None
+
+
+_STUDENT_ENV: list[Path] = []
+
+
+def student_env() -> Path:
+    """The students' environment, made once a test session by ``make_env.sh student`` from this checkout.
+
+    Made from a Python every account may run where there is one (the hub test with real accounts needs
+    that), in a folder every account may enter; removed when the session ends.
+    """
+    if not _STUDENT_ENV:
+        folder = Path(tempfile.mkdtemp(prefix="gt-hub-env-"))
+        os.chmod(folder, 0o755)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        python = shared_python()
+        env = dict(os.environ, PYTHON=python or sys.executable)
+        if python is None:  # only the try-out hub (one unix user) can use it
+            env["GAMETREES_SINGLE_USER"] = "1"
+        env.pop("PYTHONPATH", None)
+        done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(folder / "env")], env=env,
+                              capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode:
+            raise RuntimeError(f"make_env.sh student failed:\n{done.stdout}\n{done.stderr}")
+        _STUDENT_ENV.append(folder / "env")
+    return _STUDENT_ENV[0]
+
+
 class HubCourse:
     """A course on a JupyterHub on 127.0.0.1 (see the module's docstring)."""
 
@@ -98,6 +163,7 @@ class HubCourse:
         self.student_env = self.root / "student-env"
         self.course = self.homes / instructor / "course"
         self.log_path = self.root / "jupyterhub.log"
+        self.runtime = Path(tempfile.mkdtemp(prefix="gt-hub-"))  # kernels' sockets: a short path
         self.proc: subprocess.Popen | None = None
         self.timings: dict[str, float] = {}
 
@@ -114,7 +180,7 @@ class HubCourse:
     # -- the set-up the guide describes ------------------------------------------------------
 
     def make_student_env(self) -> None:
-        """``deploy/jupyterhub/make_env.sh student <folder>``, timed.
+        """``deploy/jupyterhub/make_env.sh student <folder>``, timed: :func:`student_env`.
 
         ``$GT_HUB_STUDENT_ENV`` names one made earlier, to try changes to the test quickly (never in CI).
         """
@@ -122,11 +188,7 @@ class HubCourse:
         if os.environ.get("GT_HUB_STUDENT_ENV") and not os.environ.get("CI"):
             self.student_env = Path(os.environ["GT_HUB_STUDENT_ENV"])
             return
-        env = dict(os.environ, PYTHON=sys.executable, GAMETREES_SINGLE_USER="1")  # try-out: one unix user
-        done = subprocess.run(["bash", str(DEPLOY / "make_env.sh"), "student", str(self.student_env)],
-                              env=env, capture_output=True, text=True, timeout=600)
-        if done.returncode:
-            raise RuntimeError(f"make_env.sh student failed:\n{done.stdout}\n{done.stderr}")
+        self.student_env = student_env()
         self.timings["make the students' environment"] = time.monotonic() - t
 
     def prepare(self, instructor_notebook: Path, assignment: str) -> None:
@@ -166,6 +228,7 @@ class HubCourse:
             "GAMETREES_HUB_TRY_OUT": "1",
             "GAMETREES_HUB_PASSWORD": self.password,
             "GAMETREES_HUB_HOMES": str(self.homes),
+            "GAMETREES_HUB_RUNTIME": str(self.runtime),
             "GAMETREES_HUB_STATE": str(self.state),
             "GAMETREES_HUB_URL": self.url,
             "GAMETREES_COURSE_ID": COURSE_ID,
@@ -179,6 +242,7 @@ class HubCourse:
             env.pop(name, None)
         if role == "instructor":  # a terminal of the instructor's server, as the hub sets it up
             env.update(HOME=str(self.homes / self.instructor), GAMETREES_ROLE="instructor",
+                       PYTHONPATH=str(REPO),  # nbgrader's exchange classes from this checkout
                        JUPYTER_CONFIG_PATH=str(DEPLOY), JUPYTERHUB_USER=self.instructor)
         return env
 
@@ -186,8 +250,10 @@ class HubCourse:
         cmd = [sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
                f"--JupyterHub.hub_bind_url=http://127.0.0.1:{self.hub_port}",
                f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{self.proxy_api_port}"]
+        # The hub and (try-out mode) every server import this checkout's gametrees.
+        env = dict(self.env(), PYTHONPATH=str(REPO))
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                          cwd=self.state, start_new_session=True)
         deadline = time.monotonic() + timeout
         while True:
@@ -216,6 +282,7 @@ class HubCourse:
     def stop(self) -> None:
         """Stop the hub: on SIGTERM it stops the users' servers and its proxy, then its process group goes."""
         browser.stop_group(self.proc, grace=20)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 class HubUser:
@@ -291,17 +358,7 @@ class HubUser:
 
     def server_pid(self) -> int | None:
         """The process id of this user's server (the hub's try-out spawner runs it locally)."""
-        import psutil
-
-        for p in psutil.process_iter(["cmdline", "environ"]):
-            try:
-                cmd = " ".join(p.info["cmdline"] or [])
-                env = p.info["environ"] or {}
-            except (psutil.Error, TypeError):
-                continue
-            if "jupyterhub-singleuser" in cmd and env.get("JUPYTERHUB_USER") == self.login:
-                return p.pid
-        return None
+        return server_pid(self.login)
 
     def close(self) -> None:
         self.context.close()

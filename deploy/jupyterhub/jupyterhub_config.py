@@ -18,29 +18,57 @@ GAMETREES_INSTRUCTOR_ENV       ``/opt/gametrees/instructor``        ``make_env.s
 GAMETREES_EXCHANGE             ``/srv/nbgrader/exchange``           nbgrader's exchange folder
 GAMETREES_HUB_STATE            ``/srv/jupyterhub``                  the hub's database and cookie
                                                                     secret
-GAMETREES_HUB_URL              ``http://:8000``                     where the hub listens
+GAMETREES_HUB_URL              ``http://127.0.0.1:8000``            where the hub listens: this machine
+                                                                    only, for a reverse proxy with
+                                                                    HTTPS in front (INSTRUCTORS.md)
+GAMETREES_SSL_CERT,            (none)                               the hub's own HTTPS: certificate
+GAMETREES_SSL_KEY                                                   and key files (with an
+                                                                    ``https://`` GAMETREES_HUB_URL)
+GAMETREES_MEMORY_LIMIT         ``1G``                               memory of one student's server
+                                                                    with its kernels and terminals
+GAMETREES_INSTRUCTOR_MEMORY    ``4G``                               the same for an instructor's
+GAMETREES_PROCESS_LIMIT        ``256``                              processes (threads included) of
+                                                                    one user's server
 GAMETREES_CULL_IDLE_SECONDS    ``3600``                             stop a server idle this long
                                                                     (0: never)
 =============================  ===================================  ==================================
 
 Users log in with their system accounts (PAM) and each server runs as its user
 (``LocalProcessSpawner``), in that user's home folder, which the hub makes private (mode 700)
-before the server starts. Students' servers run ``jupyterhub-singleuser`` from the student
-environment, instructors' from the instructor environment. Every server gets
-``GAMETREES_ROLE`` (``student`` or ``instructor``), the course id and the exchange folder, its
-environment's ``bin`` first on ``PATH`` (for ``nbgrader`` in a terminal and nbgrader's own
-``alembic``), and this folder on ``JUPYTER_CONFIG_PATH`` for ``nbgrader_config.py``.
+when it starts (every instructor's and listed student's home) and again before each server starts.
+Each server runs in a cgroup of its own with at most ``GAMETREES_MEMORY_LIMIT`` of memory and
+``GAMETREES_PROCESS_LIMIT`` processes (:class:`gametrees.classroom.isolation.Cgroup`, as the grader's
+sandboxes: cgroup v1, or a v2 tree delegated to the hub); where the machine gives the hub no cgroup,
+rlimits instead (memory per process, processes per account), and the hub's log says which. Kernels
+talk over unix sockets in the user's private runtime folder (``jupyter_server_config.py`` beside
+this file: ``KernelManager.transport = "ipc"``), never over TCP ports classmates could reach.
+
+Students' servers run ``jupyterhub-singleuser`` from the student environment, instructors' from the
+instructor environment. Every server gets ``GAMETREES_ENV`` (its environment: ``profile.sh`` beside
+this file, installed as ``/etc/profile.d/gametrees.sh``, puts its ``bin`` back first on ``PATH`` in
+login shells, which a terminal starts), ``GAMETREES_ROLE`` (``student`` or ``instructor``), the
+course id and the exchange folder, its environment's ``bin`` first on ``PATH`` (for ``nbgrader``
+in a terminal and nbgrader's own ``alembic``), and this folder on ``JUPYTER_CONFIG_PATH`` (for
+``nbgrader_config.py`` and ``jupyter_server_config.py``).
 
 ``GAMETREES_HUB_TRY_OUT=1`` is for trying the set-up on one machine and for the tests, never for a
 course: any login with the password in ``GAMETREES_HUB_PASSWORD`` is accepted, and every server
 runs as the hub's own unix user with its home in ``GAMETREES_HUB_HOMES/<login>``, so students are
-not separated from each other.
+not separated from each other; their kernels' sockets sit in ``GAMETREES_HUB_RUNTIME/<login>``
+(default: a folder under ``/tmp``), a short path (a unix socket's has at most 107 characters).
 """
 
+import hashlib
 import os
 import pwd
+import resource
 import sys
+import tempfile
 from pathlib import Path
+
+from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
+
+from gametrees.classroom.isolation import Cgroup
 
 c = get_config()  # noqa: F821 -- defined by JupyterHub when it reads this file
 
@@ -51,6 +79,20 @@ def _setting(name, default):
     return os.environ.get(name, "").strip() or default
 
 
+def _bytes(name, default):
+    """A size setting (``512M``, ``1G``, or bytes) in bytes; a clear error naming the variable otherwise."""
+    text = _setting(name, default)
+    units = {"K": 2**10, "M": 2**20, "G": 2**30}
+    try:
+        value = int(float(text[:-1]) * units[text[-1].upper()]) if text[-1].upper() in units else int(text)
+    except (ValueError, IndexError):
+        raise ValueError(f"{name} must be a size such as 512M or 1G, got {text!r}") from None
+    if value < 64 * 2**20:
+        raise ValueError(f"{name} must be at least 64M (a server with one kernel needs about 300M), "
+                         f"got {text!r}")
+    return value
+
+
 COURSE_ID = _setting("GAMETREES_COURSE_ID", "gametrees")
 INSTRUCTORS = {u.strip() for u in _setting("GAMETREES_INSTRUCTORS", "instructor").split(",") if u.strip()}
 STUDENT_LIST = _setting("GAMETREES_STUDENT_LIST", "")
@@ -59,10 +101,18 @@ INSTRUCTOR_ENV = Path(_setting("GAMETREES_INSTRUCTOR_ENV", "/opt/gametrees/instr
 EXCHANGE = _setting("GAMETREES_EXCHANGE", "/srv/nbgrader/exchange")
 STATE = Path(_setting("GAMETREES_HUB_STATE", "/srv/jupyterhub"))
 CULL_IDLE_SECONDS = int(_setting("GAMETREES_CULL_IDLE_SECONDS", "3600"))
+MEMORY = {"student": _bytes("GAMETREES_MEMORY_LIMIT", "1G"),
+          "instructor": _bytes("GAMETREES_INSTRUCTOR_MEMORY", "4G")}
+PROCESSES = int(_setting("GAMETREES_PROCESS_LIMIT", "256"))
 TRY_OUT = os.environ.get("GAMETREES_HUB_TRY_OUT") == "1"
 
 # -- the hub itself ----------------------------------------------------------------------------
-c.JupyterHub.bind_url = _setting("GAMETREES_HUB_URL", "http://:8000")
+c.JupyterHub.bind_url = _setting("GAMETREES_HUB_URL", "http://127.0.0.1:8000")
+SSL_CERT, SSL_KEY = _setting("GAMETREES_SSL_CERT", ""), _setting("GAMETREES_SSL_KEY", "")
+if bool(SSL_CERT) != bool(SSL_KEY):
+    raise ValueError("GAMETREES_SSL_CERT and GAMETREES_SSL_KEY go together: set both or neither")
+if SSL_CERT:
+    c.JupyterHub.ssl_cert, c.JupyterHub.ssl_key = SSL_CERT, SSL_KEY
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
@@ -76,25 +126,84 @@ if STUDENT_LIST:
 else:
     c.Authenticator.allow_all = True
 
-if TRY_OUT:
-    c.JupyterHub.authenticator_class = "dummy"
-    c.DummyAuthenticator.password = os.environ["GAMETREES_HUB_PASSWORD"]
-    c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
-    c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(os.environ["GAMETREES_HUB_HOMES"], "{username}")
-    if os.getuid() == 0:  # as in many containers: Jupyter refuses to run as root unless told
-        c.Spawner.args = ["--allow-root"]
-else:
-    c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
-
-# -- each user's server ----------------------------------------------------------------------------
-c.Spawner.default_url = "/lab"
-c.Spawner.http_timeout = 60
-c.Spawner.start_timeout = 120
 
 
 def role_of(name):
     """``"instructor"`` for a login in GAMETREES_INSTRUCTORS, else ``"student"``."""
     return "instructor" if name in INSTRUCTORS else "student"
+
+
+class Capped:
+    """A spawner whose servers run in a cgroup of their own: memory and processes capped (see above)."""
+
+    cgroup = None
+    limits_by = ""
+
+    def _limits(self):
+        return MEMORY[role_of(self.user.name)], PROCESSES
+
+    async def start(self):
+        memory, processes = self._limits()
+        self.cgroup = Cgroup(memory, processes)
+        if not self.cgroup.active:
+            self.cgroup = None
+        self.limits_by = "cgroup" if self.cgroup else "rlimit"
+        self.log.info("%s's server: at most %d MiB of memory and %d processes, held by %s", self.user.name,
+                      memory // 2**20, processes, "a cgroup" if self.cgroup else "rlimits (no cgroup here)")
+        return await super().start()
+
+    def make_preexec_fn(self, name):
+        then = super().make_preexec_fn(name)
+        files = self.cgroup.procs_files() if self.cgroup else []
+        memory, processes = self._limits()
+
+        def preexec():  # between fork and exec, as root: join the cgroup, else set rlimits; then the user
+            for path in files:
+                with open(path, "w") as f:
+                    f.write(str(os.getpid()))
+            if not files:
+                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+                if not TRY_OUT:  # counts every process of the account: the hub's own in try-out mode
+                    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+            then()
+
+        return preexec
+
+    async def stop(self, now=False):
+        await super().stop(now=now)
+        if self.cgroup is not None:  # whatever the server left behind (a kernel that outlived it) ends here
+            self.cgroup.remove()
+            self.cgroup = None
+
+
+class CappedSpawner(Capped, LocalProcessSpawner):
+    """Each user's server as their own unix user, capped."""
+
+
+class CappedTryOutSpawner(Capped, SimpleLocalProcessSpawner):
+    """The try-out mode's servers (all as the hub's user), capped."""
+
+
+if TRY_OUT:
+    _homes_hash = hashlib.sha256(os.environ["GAMETREES_HUB_HOMES"].encode()).hexdigest()[:10]
+    TRY_OUT_RUNTIME = _setting("GAMETREES_HUB_RUNTIME",
+                               os.path.join(tempfile.gettempdir(), f"gametrees-hub-{_homes_hash}"))
+    c.JupyterHub.authenticator_class = "dummy"
+    c.DummyAuthenticator.password = os.environ["GAMETREES_HUB_PASSWORD"]
+    c.JupyterHub.spawner_class = CappedTryOutSpawner
+    c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(os.environ["GAMETREES_HUB_HOMES"], "{username}")
+    if os.getuid() == 0:  # as in many containers: Jupyter refuses to run as root unless told
+        c.Spawner.args = ["--allow-root"]
+else:
+    c.JupyterHub.spawner_class = CappedSpawner
+
+# -- each user's server ----------------------------------------------------------------------------
+c.Spawner.default_url = "/lab"
+c.Spawner.http_timeout = 60
+c.Spawner.start_timeout = 120
+# Only these of the hub's own variables reach a server (not its PYTHONPATH or LD_LIBRARY_PATH): the
+# rest comes from prepare_server below. Trying out a checkout, its PYTHONPATH goes to every server too.
+c.Spawner.env_keep = ["LANG", "LC_ALL", "JUPYTERHUB_SINGLEUSER_APP"] + (["PYTHONPATH"] if TRY_OUT else [])
 
 
 def home_of(spawner):
@@ -121,11 +230,14 @@ def prepare_server(spawner):
     if not TRY_OUT:
         account = pwd.getpwnam(name)
         os.chown(home, account.pw_uid, account.pw_gid)
+    if TRY_OUT:  # homes under a long temporary path: the kernels' sockets in a short folder
+        spawner.environment["JUPYTER_RUNTIME_DIR"] = os.path.join(TRY_OUT_RUNTIME, name)
     spawner.environment.update({
         # The environment's commands first (nbgrader runs alembic, a terminal runs nbgrader); not the
         # hub's own PATH, which may hold folders the user cannot enter.
         "PATH": os.pathsep.join([str(env / "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
         "VIRTUAL_ENV": str(env),
+        "GAMETREES_ENV": str(env),
         "GAMETREES_ROLE": role,
         "GAMETREES_COURSE_ID": COURSE_ID,
         "GAMETREES_EXCHANGE": EXCHANGE,
@@ -134,6 +246,23 @@ def prepare_server(spawner):
 
 
 c.Spawner.pre_spawn_hook = prepare_server
+
+
+def make_homes_private(names):
+    """Every listed user's home folder mode 700 now, not only at their first login (an instructor's holds
+    the course's solutions)."""
+    for name in sorted(names):
+        try:
+            home = Path(pwd.getpwnam(name).pw_dir)
+        except KeyError:
+            continue
+        if home.is_dir() and home.stat().st_mode & 0o077:
+            os.chmod(home, 0o700)
+            print(f"made {home} private (mode 700)", file=sys.stderr)
+
+
+if not TRY_OUT:
+    make_homes_private(INSTRUCTORS | (students if STUDENT_LIST else set()))
 
 # -- stop servers nobody uses (memory: INSTRUCTORS.md measures a student's server) -----------------
 if CULL_IDLE_SECONDS > 0:

@@ -17,3 +17,9 @@ if os.environ.get("GAMETREES_ROLE") == "student" and os.environ.get("JUPYTERHUB_
     # Submissions are filed under the student's hub login, also in containers where every user's
     # unix name is the same (root, jovyan): the id the grader uses to make the student's trees.
     c.CourseDirectory.student_id = os.environ["JUPYTERHUB_USER"]
+
+# nbgrader's folder exchange, guarded (gametrees.classroom.exchange): a submission filed under another
+# student's id by their classmate's account is set aside at collect, never collected in place of the
+# student's own; the course's inbound folder is sticky.
+c.ExchangeFactory.collect = "gametrees.classroom.exchange.GuardedCollect"
+c.ExchangeFactory.release_assignment = "gametrees.classroom.exchange.GuardedRelease"

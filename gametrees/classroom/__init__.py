@@ -21,6 +21,7 @@ the code, lowest layer first:
 ``grading``       running one notebook for its feedback, points from the verdicts
 ``report``        the class report from the verdicts in the autograded submissions
 ``lms``           nbgrader's grades as a file Canvas's or Moodle's gradebook imports (needs nbgrader)
+``exchange``      nbgrader's exchange guarded: submissions filed under another's id set aside (needs nbgrader)
 ``cli``           the command line
 
 They may import the public names of :mod:`gametrees.exercises` and its modules,

@@ -143,8 +143,15 @@ def interpreter(packages):
 # ============================================================================
 
 
-class _Cgroup:
-    """A cgroup for one sandbox (pids and memory), or nothing where this machine does not let us make one."""
+class Cgroup:
+    """A cgroup of its own (pids and memory), or nothing where this machine does not let us make one.
+
+    Made beside this process's own cgroup (v1: in its ``pids`` and ``memory`` hierarchies; v2: in a
+    delegated tree), with at most ``processes`` tasks and ``memory`` bytes. :attr:`active` says whether it
+    was made; a process joins it by writing its pid to each of :meth:`procs_files` (before it runs what
+    should be held); :meth:`remove` ends what is left in it and removes it. The grader makes one per
+    sandbox; the course's JupyterHub (``deploy/jupyterhub/jupyterhub_config.py``) one per user's server.
+    """
 
     ROOT = Path("/sys/fs/cgroup")
 
@@ -421,7 +428,7 @@ class Isolation:
         for folder in writable:
             os.makedirs(folder, exist_ok=True)
         cmd = self.command(argv, scratch=scratch, cwd=cwd, env=env, packages=packages, writable=writable)
-        cgroup = _Cgroup(self.memory, self.processes) if self.kind != "docker" else None
+        cgroup = Cgroup(self.memory, self.processes) if self.kind != "docker" else None
         if cgroup is not None and not cgroup.active:
             cgroup = None
         self.limits_by = "cgroup" if cgroup is not None else ("docker" if self.kind == "docker" else "rlimit")

@@ -13,7 +13,9 @@ student and question) and a bar chart (PNG), each whole or not at all, and
 replaces an existing file only if an earlier report wrote it and it is unchanged
 since (the hidden :data:`WRITTEN` list in the folder says what report wrote) or
 with ``force=True`` (``--force``). A notebook autograded without the grader is
-listed as such, its points read from nbgrader's outputs.
+listed as such, its points read from nbgrader's outputs. Submissions nbgrader's guarded collect
+set aside (filed under a student's id by another account: :mod:`gametrees.classroom.exchange`) are
+named, from ``COURSE/quarantined/`` (:func:`set_aside`).
 
 May import: the standard library, :mod:`gametrees.classroom.grading` and the
 public names of :mod:`gametrees.exercises` and :mod:`gametrees.exercises.feedback`;
@@ -36,6 +38,37 @@ from ..exercises import CATALOGUE
 from ..exercises.feedback import fmt
 from .grading import earned
 
+#: The folder, in the course folder, where ``collect`` copies the submissions it sets aside
+#: (:mod:`gametrees.classroom.exchange`).
+QUARANTINE = "quarantined"
+
+
+def set_aside_path(course, assignment, student, owner, timestamp):
+    """Where ``collect`` copies a submission it sets aside: ``COURSE/quarantined/ASSIGNMENT/ID/OWNER+TIME``.
+
+    Examples
+    --------
+    >>> set_aside_path("/c", "A2", "v01", "asmith", "2026-11-27 13:00:00.000000 UTC").as_posix()
+    '/c/quarantined/A2/v01/asmith+2026-11-27 13:00:00.000000 UTC'
+    """
+    return Path(course) / QUARANTINE / assignment / student / f"{owner}+{timestamp}"
+
+
+def set_aside(course, assignment):
+    """The submissions of ``assignment`` set aside in ``course``: ``[(student id, owner, folder)]``, sorted.
+
+    Examples
+    --------
+    >>> set_aside("/nonexistent", "A2")
+    []
+    """
+    base = Path(course) / QUARANTINE / assignment
+    if not base.is_dir():
+        return []
+    return sorted((student.name, copy.name.split("+", 1)[0], copy)
+                  for student in base.iterdir() if student.is_dir()
+                  for copy in student.iterdir() if copy.is_dir())
+
 
 class ClassReport:
     """What :func:`class_report` found.
@@ -56,6 +89,9 @@ class ClassReport:
         ``{student: [flags]}``: every flag of a submission (its questions' and the notebook's).
     undecided : list of str
         Students whose notebook was autograded without the grader (nbgrader's score from the kernel).
+    set_aside : list of tuple
+        Submissions ``collect`` set aside, filed under a student's id by another account:
+        ``(student id, account, folder)`` (:func:`set_aside`).
     csv, chart : pathlib.Path or None
         The files written.
     """
@@ -65,6 +101,7 @@ class ClassReport:
         self.flagged, self.undecided = flagged, list(undecided)
         self.csv = self.chart = None
         self.unsafe = []  # students graded with --unsafe-no-isolation
+        self.set_aside = []
 
     def __repr__(self):
         n = len(self.students)
@@ -92,6 +129,9 @@ class ClassReport:
                 lines.append(f"    flagged: {', '.join(q['flagged'])}")
         lines.append(f"flagged for integrity or ids: {len(self.flagged)} of {n}"
                      + (": " + ", ".join(sorted(self.flagged)) if self.flagged else ""))
+        for student, owner, folder in self.set_aside:
+            lines.append(f"SET ASIDE, not collected: a submission filed under {student} by the account "
+                         f"{owner} (a copy in {folder})")
         timeouts = sorted({r["student"] for r in self.rows if any("did not return" in e for e in r["errors"])})
         lines.append(f"timeouts: {len(timeouts)}" + (": " + ", ".join(timeouts) if timeouts else ""))
         if self.undecided:
@@ -302,6 +342,7 @@ def class_report(course, assignment, out=None, chart=True, force=False):
         })
     report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
     report.unsafe = sorted(set(unsafe))
+    report.set_aside = set_aside(course, assignment)
     if folder is None:
         return report
     report.csv = folder / f"{assignment}_report.csv"
