@@ -104,7 +104,7 @@ def test_win_depth_gives_no_direction_to_repeated_guesses_without_the_line():
     for guess, move in [(2, None), (9, 0), (1, 6)]:
         text = bad_text(ex.check_win_depth(C4, THREAT, guess, first_move=move))
         assert "shallower" not in text and "still ends before" not in text, text
-        assert f"Depth {guess} is not the smallest depth" in text and "3" not in numbers_in(text)
+        assert f"Depth {guess} is not the depth asked for" in text and "3" not in numbers_in(text)
     for guess, words in [(2, "still ends before"), (7, "shallower")]:   # the line found: the direction again
         assert words in bad_text(ex.check_win_depth(C4, THREAT, guess, first_move=5))
 

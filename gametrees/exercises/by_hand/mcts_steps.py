@@ -56,7 +56,8 @@ def _f2(x):
 
 def _cut_short(got, right):
     """True if ``got`` is ``right`` truncated to 2 or 1 decimals, or rounded to 1 (rounded to 2 is right)."""
-    forms = (math.trunc(right * 100) / 100, math.trunc(right * 10) / 10, round(right, 1))
+    forms = (math.trunc(right * 100) / 100, math.trunc(right * 10) / 10, round(right, 1),
+             math.floor(right * 10 + 0.5) / 10)   # half up, as on paper
     return any(math.isclose(got, f, abs_tol=1e-9) for f in forms) and not math.isclose(got, right,
                                                                                         abs_tol=_MEAN_TOL)
 

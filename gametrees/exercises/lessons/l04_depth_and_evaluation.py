@@ -125,9 +125,9 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
             elif x != int(x) or x < 1:
                 rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
             elif not direction:
-                rep.bad(f"Depth {fmt(x)} is not the smallest depth that proves the win. Find the forced line "
-                        "on the board first (which move starts it?), then count its plies, both sides' moves, "
-                        "up to the move that completes four.")
+                rep.bad(f"Depth {fmt(x)} is not the depth asked for, the smallest that proves the win. Find "
+                        "the forced line on the board first (which move starts it?), then count its plies, both "
+                        "sides' moves, up to the move that completes four.")
             elif x < depth:
                 rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns "
                         "0, not a win. Play the line out on the board: the winner's moves and every forced "
