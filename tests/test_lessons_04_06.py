@@ -97,8 +97,22 @@ def test_win_depth_with_the_first_move_of_the_forced_line():
     assert fb.title == "Forced line: 1 of 2 right." and "✗ The depth: not answered yet." in fb.lines
 
 
+def test_win_depth_gives_no_direction_to_repeated_guesses_without_the_line():
+    """Too shallow / too deep is said on the first wrong depth, and whenever the line's first move is right;
+    repeated guessed depths without the first move get no direction (no binary search on the hints)."""
+    first = ex.check_win_depth(C4, THREAT, 5, first_move=None)
+    assert "shallower" in bad_text(first)                              # the first wrong check: the direction
+    for guess, move in [(2, None), (9, 0), (1, 6)]:
+        text = bad_text(ex.check_win_depth(C4, THREAT, guess, first_move=move))
+        assert "shallower" not in text and "still ends before" not in text, text
+        assert f"Depth {guess} is not the depth asked for" in text and "3" not in numbers_in(text)
+    for guess, words in [(2, "still ends before"), (7, "shallower")]:   # the line found: the direction again
+        assert words in bad_text(ex.check_win_depth(C4, THREAT, guess, first_move=5))
+
+
 def test_scale_choices_all_wrong_partly_right_and_twin():
-    moves = {"a": "win", "b": (6, [7, -2]), "c": (3, [4, 2])}
+    moves = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}
+    assert all(r <= e for spec in moves.values() if spec != "win" for e in [spec[0]] for r in spec[1])
     keys = ex.lessons.l04_depth_and_evaluation.SCALE_QUESTIONS
     right = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c", "depth 1, one scale": "a",
              "depth 2, one scale": "a"}
@@ -122,6 +136,18 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     fb = ex.check_scale_choices(moves, partly)
     assert fb.title.endswith("3 of 4 right.") and len([1 for k, _, _ in fb.items if k == "bad"]) == 1
     assert fb.tags == () and not re.findall(r"\b[bc]\b", bad_text(fb))   # b is also the depth-1 choice: no tag
+    assert not [text for kind, text, _ in fb.items if kind == "good"]      # right answers are not marked one by one
+    upper = {k: v.upper() for k, v in right.items()}
+    assert ex.check_scale_choices(moves, upper).ok                          # "B" is b
+    attempts.reset()
+    plain = ex.check_scale_choices(moves, dict(right, **{"depth 1, utility ±1": "c"}))   # no slip to name
+    assert plain.title.endswith("3 of 4 right.") and "1 other answer is wrong" in bad_text(plain)
+    assert not any(k in bad_text(plain) for k in keys)                      # the question is not marked
+    # The twin's numbers are possible too: no reply raises the estimate.
+    from gametrees.exercises.lessons.l04_depth_and_evaluation import _scale_twin
+    twin = _scale_twin(moves, list(keys), 100)
+    for estimate, replies in re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin):
+        assert all(int(r.strip("' ")) <= int(estimate) for r in replies.split(",")), twin
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {
@@ -136,16 +162,22 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert junk.status == "unreadable" and not junk.tags
     first, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"B", "C", "D"}), POSITION)
     bad = [text for kind, text, _ in first.items if kind == "bad"]
-    assert len(bad) == 5 and all(any(re.search(rf"\b{n}\b", t) for t in bad) for n in "ABCDE")
     text = bad_text(first)
+    assert len(bad) == 2 and "3 of the positions you called quiet are not" in text and "left out 2" in text
+    assert not any(re.search(rf"\b{n}\b", text.replace("A cell", "")) for n in "ABCDE")   # never the names
     assert "column" not in text.replace("the column below", "")   # no winning or forced column given away
     assert first.tags == ("horizon-effect",)
     assert_tags_catalogued(first)
     assert "quiet" in second.lines[-1] and "[3, 3, 4, 4]" not in second.lines[-1]
     attempts.reset()
     partly = ex.check_quiet_positions(C4, QUIET, {"A"})
-    assert partly.title == "Quiet positions: 4 of 5 right." and "E" in bad_text(partly)
+    assert partly.title == "Quiet positions: 4 of 5 right." and "left out 1 quiet position" in bad_text(partly)
     assert not partly.tags     # leaving a quiet one out is not the horizon misconception
+    attempts.reset()
+    empty = ex.check_quiet_positions(C4, QUIET, set())                     # the reader's probe: nothing named
+    assert empty.title == "Quiet positions: 3 of 5 right."
+    assert not re.search(r"\b[AE]\b", bad_text(empty).replace("A cell", ""))
+    assert ex.check_quiet_positions(C4, QUIET, {"a", "e"}).ok                # names read ignoring case
 
 
 def test_quiet_twin_is_quiet_for_the_reason_a_is():
@@ -389,6 +421,15 @@ def test_order_preserving_flip_wrong_then_twin():
     twin = second.lines[-1]     # the order broken: why that does not count, then an order-keeping change
     assert "turns the order around" in twin and "minimax would change its choice too" in twin
     assert twin.index("turns the order around") < twin.index("v² keeps the order")
+
+
+def test_order_preserving_flip_rejects_a_tie():
+    """f = {0: 0, 5: 5, 12: 10} makes B and C both average 5: a tie, not a flip (the reader's probe)."""
+    gamble = gt.tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])
+    tie = ex.check_order_preserving_flip(gamble, {0: 0, 5: 5, 12: 10}.get)
+    assert tie.status == "wrong" and "B and C tie at 5" in bad_text(tie)
+    assert not any("now chooses" in text for _, text, _ in tie.items)
+    assert ex.check_order_preserving_flip(gamble, {0: 0, 5: 5, 12: 9}.get).ok      # 5 against 4.5: a flip
 
 
 def test_chance_edges_without_prob_are_drawn_with_their_equal_probability():

@@ -249,19 +249,40 @@ def test_exploration_c_right():
     assert not gt.exercises.check_exploration_c(8.5, RESULTS).ok     # √2 taken for results from −1 to +1
 
 
-VISITS = {"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}
+def real_root_counts(game, playouts, seed):
+    """``{move: (visits, mean)}`` of the root's children after a real ``gt.mcts`` search (MAX at the root)."""
+    r = gt.mcts(game, playouts=playouts, seed=seed, trace=False)
+    G = r.graph
+    return {c[-1]: (G.nodes[c]["visits"], round(G.nodes[c]["value"], 2)) for c in G.successors(())}
+
+
+# Lesson 07's Exercise 5: the root of a real search (asserted), where the best mean is not the most visited.
+VISITS = {0: (82, 0.17), 1: (54, 0.07), 2: (116, 0.24), 3: (165, 0.3), 4: (53, 0.32), 5: (15, -0.33),
+          6: (15, -0.33)}
+
+
+def test_final_move_counts_come_from_a_real_search():
+    """UCB1 produces them: the lesson's counts are gt.mcts's, and the twin's search is a real one too."""
+    assert real_root_counts(gt.ConnectFour(), 500, 8) == VISITS
+    from gametrees.exercises.lessons.l07_monte_carlo import _TWIN_SEARCH, _final_move_twin
+    twin = real_root_counts(gt.ConnectFour(), _TWIN_SEARCH["playouts"], _TWIN_SEARCH["seed"])
+    most = max(twin, key=lambda m: twin[m][0])
+    best = max(twin, key=lambda m: twin[m][1])
+    assert most != best and twin[best][0] < twin[most][0]
+    assert f"MCTS plays {most}, the most visited" in _final_move_twin()
 
 
 def test_final_move_each_way():
     attempts.reset()
     assert gt.exercises.check_final_move(VISITS, None).status == "unanswered"
     assert gt.exercises.check_final_move(VISITS, "z").status == "unreadable"
-    fb = gt.exercises.check_final_move(VISITS, "a")
-    assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",) and "'b'" not in repr(fb)
-    fb = gt.exercises.check_final_move(VISITS, "c")
-    assert fb.status == "wrong" and not fb.tags and "'b'" not in repr(fb).split("Worked on another search")[0]
-    assert "Worked on another search: " in repr(fb)   # the second wrong check
-    assert gt.exercises.check_final_move(VISITS, "b").ok
+    fb = gt.exercises.check_final_move(VISITS, 4)
+    assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",)
+    assert "165" not in repr(fb) and "stopped coming back" not in repr(fb)
+    fb = gt.exercises.check_final_move(VISITS, 0)
+    assert fb.status == "wrong" and not fb.tags and "165" not in repr(fb).split("Worked on another search")[0]
+    assert "Worked on another search: Connect Four from the empty board, 100 playouts" in repr(fb)
+    assert gt.exercises.check_final_move(VISITS, 3).ok
 
 
 def test_every_mcts_tag_is_catalogued_and_detected_here():
@@ -332,3 +353,58 @@ def test_full_cycle_explain_works_every_step():
     for step in ("Selection at A", "Expansion:", "backed up", "Next selection at A (N = "):
         assert step in text
     assert text.endswith(f"Answer: {ex.solution()!r}")
+
+
+def test_means_are_asked_to_2_decimals_and_a_mean_cut_short_is_told_so():
+    ex = gt.exercises.generate("mcts", seed=3)
+    assert "rounded to 2 decimals" in ex.question
+    sol = ex.solution()
+    v, m = sol["A"]
+    exact = (ex.totals["A"] + ex.playout_result) / (ex.visits["A"] + 1)
+    for cut in (math.trunc(exact * 100) / 100, round(exact, 1), math.trunc(exact * 10) / 10):
+        if math.isclose(cut, exact, abs_tol=0.006):
+            continue
+        fb = first_check(ex, dict(sol, A=(v, cut)))
+        text = next(t for k, t, _ in fb.items if t.startswith("A after the backup"))
+        assert "cut short" in text and "round it to 2 decimals" in text, text
+        assert f"{m}" not in text                                            # the right mean is not given
+    far = first_check(ex, dict(sol, A=(v, exact + 1)))
+    assert "cut short" not in repr(far) and "recompute (total + result)" in repr(far)
+    visits_only = first_check(ex, dict(sol, A=(v + 1, m)))
+    assert "?." not in repr(visits_only)
+
+
+def test_an_extra_key_is_noted_not_fatal():
+    ex = gt.exercises.generate("mcts", seed=7, full=True)
+    sol = ex.solution()
+    extra = dict(sol, **{sol["expand"]: (1, ex.playout_result)})            # the expanded node's counts
+    fb = first_check(ex, extra)
+    assert fb.ok and "Not asked, so not checked" in repr(fb)
+    assert first_check(ex, {"Q": 1}).status == "unreadable"                  # nothing known: could not read
+
+
+def test_next_selection_is_judged_on_the_learners_own_selection():
+    ex = gt.exercises.generate("mcts", seed=7, full=True)
+    sol = ex.solution()
+    wrong = next(k for k in ex._children if k != sol["select"])
+    own = ex._next_after(wrong)
+    fb = first_check(ex, {"select": wrong, "next": own})
+    assert f"{own} follows from your selection of {wrong}" in repr(fb)
+    other = next(k for k in ex._children if k != own)
+    fb = first_check(ex, {"select": wrong, "next": other})
+    assert f"even after a backup through your selection {wrong}" in repr(fb)
+
+
+def test_the_exercises_small_c_explores_little():
+    """Lesson 07 says: with UCB1's scale for results 0..20 (c = 20·√2) selection would take the least
+    visited child in each of Exercises 1-3, where c = 3 lets the means count."""
+    for kw in ({"seed": 3}, {"seed": 39, "root_player": "min"}, {"seed": 7, "full": True}):
+        ex = gt.exercises.generate("mcts", **kw)
+        leaves = [u for _, u in ex.tree.nodes(data="utility") if u is not None]
+        assert ex.c == 3 and (min(leaves), max(leaves)) in {(0, 19), (0, 18), (1, 20)}
+        sign = 1 if kw.get("root_player") != "min" else -1
+        big_n = ex.visits["A"]
+        scores = {k: sign * ex.totals[k] / ex.visits[k]
+                  + 20 * math.sqrt(2) * math.sqrt(math.log(big_n) / ex.visits[k]) for k in ex._children}
+        least = min(ex._children, key=lambda k: ex.visits[k])
+        assert max(scores, key=scores.get) == least

@@ -54,6 +54,14 @@ def _f2(x):
     return s.replace("-", "\u2212") if s not in ("-0",) else "0"
 
 
+def _cut_short(got, right):
+    """True if ``got`` is ``right`` truncated to 2 or 1 decimals, or rounded to 1 (rounded to 2 is right)."""
+    forms = (math.trunc(right * 100) / 100, math.trunc(right * 10) / 10, round(right, 1),
+             math.floor(right * 10 + 0.5) / 10)   # half up, as on paper
+    return any(math.isclose(got, f, abs_tol=1e-9) for f in forms) and not math.isclose(got, right,
+                                                                                        abs_tol=_MEAN_TOL)
+
+
 def _argmax_unique(scores):
     """The key with the highest score, or None when two share it."""
     top = max(scores.values())
@@ -248,7 +256,7 @@ class MCTSExercise(Exercise):
         head = (f"MCTS playout{self._origin()}: a few playouts have grown a tree. {root}, a {role} node at "
                 f"the root, has {self.visits[root]} visits and total {_f2(self.totals[root])} (results "
                 f"summed for MAX; mean = total / visits). Its children: {kids}. UCB1 uses c = "
-                f"{_f2(self.c)}.{view} ")
+                f"{_f2(self.c)}.{view} Give each mean rounded to 2 decimals. ")
         if self.full:
             below = "; ".join(f"{k}: {', '.join(v) if v else 'none'}" for k, v in self.in_tree.items())
             return (head + f"Below them, the nodes already in MCTS's tree: {below} (the figure shows the "
@@ -332,10 +340,14 @@ class MCTSExercise(Exercise):
         self._last_wrong = []
         known = {"select", root, *self._children} | ({"expand", "next"} if self.full else set())
         strange = [k for k in answer if k not in known]
-        if strange:
+        if strange and not [k for k in answer if k in known and k not in blank]:
             steps = "'select', 'expand', 'next'" if self.full else "'select'"
             return malformed(what, f"Could not read the keys {or_list(map(repr, strange))}: use {steps}, "
                                    f"{root!r} and the child's label ({or_list(self._children)}).")
+        if strange:   # an extra key (say, the expanded node's counts) does not spoil the rest of the answer
+            rep.note(f"Not asked, so not checked: {and_list(map(repr, strange))}. The question asks only "
+                     f"{root} and the child of {root} selection takes.")
+        answer = {k: v for k, v in answer.items() if k in known}
         # (1) selection
         chosen = answer.get("select")
         right_choice = False
@@ -383,6 +395,17 @@ class MCTSExercise(Exercise):
             elif not isinstance(nxt, str) or nxt.strip() not in self._children:
                 return malformed(what, f"Could not read the next selection {nxt!r}: name one child of "
                                        f"{root}, {or_list(self._children)}.")
+            elif not right_choice and isinstance(chosen, str) and chosen in self._children:
+                own = self._next_after(chosen)   # judged on the learner's own chain, as the feedback says
+                if nxt.strip() == own:
+                    rep.note(f"Next selection at {root}: {own} follows from your selection of {chosen} (the "
+                             "counts after a backup through it); once the selection is right, work it out "
+                             "again from the new counts.")
+                else:
+                    rep.bad(f"Next selection at {root}: even after a backup through your selection {chosen}, "
+                            f"{nxt.strip()} is not the child with the highest UCB1 score: compute every "
+                            f"child's score with the counts after that backup and take the highest.")
+                    self._last_wrong.append(("next", None))
             elif nxt.strip() == self._next:
                 rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the "
                          "backup.")
@@ -393,6 +416,16 @@ class MCTSExercise(Exercise):
             parts = 5 if self.full else 3
             fb.title = f"{what}: {sum(kind == 'good' for kind, _, _ in rep.items)} of {parts} right."
         return fb
+
+    def _next_after(self, selected):
+        """The child the next selection takes after a backup through ``selected`` (None if two tie)."""
+        root = self.nodes.name(self.nodes.root)
+        sign = 1.0 if self.root_player == MAX else -1.0
+        n_after = self.visits[root] + 1
+        counts = {k: (self._after(k) if k == selected else (self.visits[k], self.totals[k] / self.visits[k]))
+                  for k in self._children}
+        return _argmax_unique({k: sign * m + self.c * math.sqrt(math.log(n_after) / n)
+                               for k, (n, m) in counts.items()})
 
     def _expansion_part(self, rep, got, chosen):
         """Judge the node the learner says expansion adds; a "could not read" message, or None."""
@@ -499,12 +532,17 @@ class MCTSExercise(Exercise):
                 tag = "reward-viewpoint"
                 problems.append("the mean: the means here are kept for MAX at every node, so the result is "
                                 "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
+            elif _cut_short(gm, right_m):
+                problems.append(f"the mean: {_f2(gm)} is the right mean cut short (truncated, or rounded "
+                                "to fewer decimals); round it to 2 decimals: the third decimal decides the "
+                                "second")
             else:
                 problems.append(f"the mean: recompute (total + result) / (visits + 1) for {label}, with "
                                 f"{label}'s total and the playout's result for MAX")
             self._last_wrong.append(("mean", tag))
         if problems:
-            rep.bad(f"{label} after the backup: " + "; ".join(problems) + ".", tag=tag)
+            text = f"{label} after the backup: " + "; ".join(problems)
+            rep.bad(text if text.endswith("?") else text + ".", tag=tag)
         else:
             rep.good(f"{label} after the backup: ({int(gv)}, {_f2(gm)}).")
 

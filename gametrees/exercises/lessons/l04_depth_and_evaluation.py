@@ -11,7 +11,7 @@ import numbers
 from ...games import MAX, ConnectFour
 from ...search import alphabeta
 from ..answers import BadAnswer
-from ..attempts import escalate
+from ..attempts import counts, escalate
 from ..feedback import Feedback, Report, fmt, malformed, unanswered
 from .reading import is_blank, number_answer
 
@@ -74,8 +74,10 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     (+1) or loss (-1) even with every position at the horizon scored 0: then
     the result is forced within that many moves, whatever an evaluation
     function says. A wrong depth is told whether it is too shallow or too
-    deep and how to count, never the depth; a second wrong check works
-    another position through. ``first_move``, when given (``None`` for not
+    deep and how to count, never the depth, on the first wrong check and
+    whenever ``first_move`` is right; after that, without the line's first
+    move, only that it is not the smallest depth (no direction to search
+    by). A second wrong check works another position through. ``first_move``, when given (``None`` for not
     answered yet), is the mover's first move of the forced line: right when
     the result is still forced, and proved, one ply sooner after it.
 
@@ -100,6 +102,11 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     who = "MAX" if v > 0 else "MIN"
     rep = Report()
     readable, depth_right = 0, False
+    line_found = (asked and not is_blank(first_move) and first_move in list(game.actions(state))
+                  and first_move in _forced_first_moves(game, state, depth, v))
+    # Too shallow or too deep is said on the first wrong check, and whenever the line's first move is right;
+    # after that a guessed depth gets no direction (it would make the depth a binary search).
+    direction = line_found or counts().get("l04.win_depth", {}).get("wrong", 0) == 0
     if is_blank(answer):
         rep.bad("The depth: not answered yet.")
     else:
@@ -117,6 +124,10 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
                          "0.")
             elif x != int(x) or x < 1:
                 rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
+            elif not direction:
+                rep.bad(f"Depth {fmt(x)} is not the depth asked for, the smallest that proves the win. Find "
+                        "the forced line on the board first (which move starts it?), then count its plies, both "
+                        "sides' moves, up to the move that completes four.")
             elif x < depth:
                 rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns "
                         "0, not a win. Play the line out on the board: the winner's moves and every forced "
@@ -135,7 +146,7 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
         else:
             readable += 1
             mover = "X" if game.to_move(state) == MAX else "O"
-            if first_move in _forced_first_moves(game, state, depth, v):
+            if line_found:
                 rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
             else:
                 rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies "
@@ -156,7 +167,7 @@ def _scale_tree(moves):
     """``moves`` checked: ``{name: "win"}`` or ``{name: (estimate, [estimates after each reply])}``."""
     if not isinstance(moves, dict) or len(moves) < 2:
         raise ValueError(f"moves must be a dict of at least two moves, each 'win' or (estimate, [estimates after "
-                         f"each reply]), such as {{'a': 'win', 'b': (6, [7, -2])}}; got {moves!r}")
+                         f"each reply]), such as {{'a': 'win', 'b': (6, [5, -2])}}; got {moves!r}")
     for name, spec in moves.items():
         ok = spec == "win" or (
             isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[0], numbers.Real)
@@ -212,11 +223,13 @@ def check_scale_choices(moves, answer, win=100):
     finished game is scored by the game's utility, 1, while estimates reach
     8; with ``one scale`` a win is worth ``win``. At depth 1 a move is worth
     its estimate, at depth 2 the smallest estimate after O's replies; a
-    winning move is worth the win at every depth.
+    winning move is worth the win at every depth. Moves are read ignoring
+    case. The feedback counts the right answers and explains each wrong one
+    by the slip it shows, without marking the right ones one by one.
 
     Examples
     --------
-    >>> moves = {"a": "win", "b": (6, [7, -2]), "c": (3, [4, 2])}
+    >>> moves = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}
     >>> check_scale_choices(moves, None)
     ✗ Which move each search plays: not answered yet.
     ✗ Give a move ('a', 'b', 'c') for each of the four questions, in place of None.
@@ -224,6 +237,8 @@ def check_scale_choices(moves, answer, win=100):
     ...          "depth 1, one scale": "a", "depth 2, one scale": "a"}
     >>> check_scale_choices(moves, right).ok
     True
+    >>> check_scale_choices(moves, dict(right, **{"depth 2, utility ±1": "B"})).title
+    'Which move each search plays: 3 of 4 right.'
     """
     what = "Which move each search plays"
     moves = _scale_tree(moves)
@@ -239,7 +254,8 @@ def check_scale_choices(moves, answer, win=100):
         if key not in SCALE_QUESTIONS:
             rep.bad(f"{key!r} is not one of the questions: they are {', '.join(map(repr, SCALE_QUESTIONS))}.")
     right = answered = 0
-    wrong_keys = []
+    wrong_keys, plain_wrong = [], []
+    by_name = {str(m).strip().casefold(): m for m in moves}
     for key in SCALE_QUESTIONS:
         depth = 1 if key.startswith("depth 1") else 2
         w = 1 if key.endswith("±1") else win
@@ -249,13 +265,12 @@ def check_scale_choices(moves, answer, win=100):
             continue
         answered += 1
         best = _scale_choice(moves, depth, w)
-        if str(mine) not in moves:
+        if str(mine).strip().casefold() not in by_name:
             rep.bad(f"{key}: {mine!r} is not one of the moves {', '.join(moves)}.")
             continue
-        mine = str(mine)
-        if mine == best:
+        mine = by_name[str(mine).strip().casefold()]
+        if mine == best:   # counted in the title, not marked one by one (no per-question oracle)
             right += 1
-            rep.good(f"{key}: {best}, right.")
             continue
         tag = None
         if mine == win_move and w == 1:
@@ -270,16 +285,25 @@ def check_scale_choices(moves, answer, win=100):
             tag = "roles-inverted"
         elif w != 1:
             text = f"{key}: on one scale, what is a win worth next to the largest estimate?"
-        else:
-            text = f"{key}: score each move as this search does, then take the largest."
+        else:   # no slip this answer shows: not marked on its own, counted below
+            text = None
         wrong_keys.append(key)
-        rep.bad(text, tag=tag)
+        if text is None:
+            plain_wrong.append(key)
+        else:
+            rep.bad(text, tag=tag)
+    if plain_wrong:
+        n = len(plain_wrong)
+        rep.bad(f"{n} other answer{'s are' if n > 1 else ' is'} wrong: for each question, score every move "
+                "as that search does (its depth, its worth of a win), then take the largest.")
     title = (f"{what}: right." if right == len(SCALE_QUESTIONS)
              else f"{what}: {right} of {len(SCALE_QUESTIONS)} right"
                   + (f" ({len(SCALE_QUESTIONS) - answered} not answered yet)." if answered < len(SCALE_QUESTIONS)
                      else "."))
     if right == len(SCALE_QUESTIONS) and any(kind == "bad" for kind, _, _ in rep.items):
         title = f"{what}: all four right, but see below."
+    if right == len(SCALE_QUESTIONS) and not any(kind == "bad" for kind, _, _ in rep.items):
+        rep.good("Every search plays the move its depth and its worth of a win choose.")
     fb = Feedback(title, rep.items, tags=rep.tags, status="unreadable" if answered and not right and not wrong_keys
                   and any(kind == "bad" for kind, _, _ in rep.items) else None)
     return escalate("l04.scale_choices", fb, twin=lambda _: _scale_twin(moves, wrong_keys, win),
@@ -342,7 +366,9 @@ def check_quiet_positions(game, positions, answer):
     win at once, and at least two of its moves leave the opponent no win at
     once; quiescence evaluates only quiet positions, and searches on along
     the single safe move of a forced one. ``answer`` is the set of names of
-    the quiet positions (a set, list or a string ``"A, C"``).
+    the quiet positions (a set, list or a string ``"A, C"``). A wrong answer
+    is told how many positions it calls quiet wrongly and how many quiet
+    ones it leaves out, with the rule to apply again, never which ones.
 
     Examples
     --------
@@ -366,28 +392,30 @@ def check_quiet_positions(game, positions, answer):
         mine = _labels(answer)
     except BadAnswer as exc:
         return malformed(what, "Could not read your answer: " + str(exc) + ".")
+    by_name = {name.casefold(): name for name in status}
+    mine = [by_name.get(name.strip().casefold(), name) for name in mine]   # "a" is A
     rep = Report()
     for name in mine:
         if name not in status:
             rep.bad(f"{name!r} is not one of the positions {', '.join(status)}.")
-    wrong_kinds = []
-    for name, (kind, moves) in status.items():
-        said = name in mine
-        if said == (kind == "quiet"):
-            rep.good(f"{name}: right.")
-        elif said:
-            wrong_kinds.append(kind)
-            rep.bad(f"You called {name} quiet, but it is not. Look at it again: whose move is it, can that side "
-                    f"win at once, and how many of its moves leave the opponent no win at once?",
-                    tag="horizon-effect" if kind in ("wins", "forced", "lost") else None)
-        else:
-            wrong_kinds.append(kind)
-            rep.bad(f"You left out {name}, but it is quiet. Quiet is about the next move only: can the side to "
-                    f"move win at once, and does it have more than one move that leaves the opponent no win at once? "
-                    f"(A cell can be played only when the column below it is full.)")
-    right = sum(kind == "good" for kind, _, _ in rep.items)
+    # Counts, not names: naming each misclassified position would hand over the answer (and let a learner
+    # find it by elimination); the rule to apply again comes with each count.
+    called_not = [kind for name, (kind, _) in status.items() if name in mine and kind != "quiet"]
+    left_out = [kind for name, (kind, _) in status.items() if name not in mine and kind == "quiet"]
+    wrong_kinds = called_not + left_out
+    right = len(status) - len(wrong_kinds)
+    if called_not:
+        n = len(called_not)
+        rep.bad(f"{n} of the positions you called quiet {'are' if n > 1 else 'is'} not. Look at each again: "
+                "whose move is it, can that side win at once, and how many of its moves leave the opponent no "
+                "win at once?", tag="horizon-effect" if set(called_not) & {"wins", "forced", "lost"} else None)
+    if left_out:
+        n = len(left_out)
+        rep.bad(f"You left out {n} quiet position{'s' if n > 1 else ''}. Quiet is about the next move only: "
+                "can the side to move win at once, and does it have more than one move that leaves the opponent "
+                "no win at once? (A cell can be played only when the column below it is full.)")
     if not any(kind == "bad" for kind, _, _ in rep.items):
-        return Feedback(f"{what}: right.", rep.items)
+        return Feedback(f"{what}: right.", [("good", "Each quiet position found, and no other.", None)])
     fb = Feedback(f"{what}: {right} of {len(status)} right.", rep.items, tags=rep.tags)
     return escalate("l04.quiet_positions", fb, twin=lambda _: _quiet_twin(game, positions, wrong_kinds),
                     on="another position")

@@ -22,7 +22,19 @@ __all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip
 
 
 def check_order_preserving_flip(tree, f):
-    """Check that ``f`` keeps the order of the leaf values but flips expectimax's decision (lesson 06)."""
+    """Check that ``f`` keeps the order of the leaf values but flips expectimax's decision (lesson 06).
+
+    The flip must be strict: a change after which two children of the root tie is told it is a tie.
+
+    Examples
+    --------
+    >>> from gametrees.trees import tree_from_nested
+    >>> gamble = tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])
+    >>> check_order_preserving_flip(gamble, math.sqrt).ok
+    True
+    >>> check_order_preserving_flip(gamble, {0: 0, 5: 5, 12: 10}.get).ok     # B and C tie at 5
+    False
+    """
     G = as_tree(tree, None)
     rep, printed = Report(), Printed()
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
@@ -47,9 +59,18 @@ def check_order_preserving_flip(tree, f):
     for n in H:
         if "utility" in H.nodes[n] and not H.out_degree(n):
             H.nodes[n]["utility"] = images[leaves.index(H.nodes[n]["utility"])]
-    before, after = expectimax(G, trace=False).move, expectimax(H, trace=False).move
+    before, after_run = expectimax(G, trace=False).move, expectimax(H, trace=False, graph=True)
+    after = after_run.move
     nodes = NodeNames(G)
-    if before != after:
+    root = G.graph["root"]
+    tied = [k for k in G.successors(root)
+            if math.isclose(after_run.graph.nodes[k]["value"], after_run.value, rel_tol=1e-9, abs_tol=1e-9)]
+    if len(tied) > 1:   # a tie is not a flip: the search picks by the order of the moves
+        after = before
+        rep.bad(f"After f, {' and '.join(nodes.name(k) for k in tied)} tie at {fmt(after_run.value)}: a tie is "
+                "not a flip (the search then takes the first of the tied moves). Make the other move's average "
+                "strictly better.")
+    elif before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
     else:
         rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "

@@ -15,8 +15,12 @@ Examples
 True
 >>> print(check_exploration_c(1.41, (2, 14)).lines[0])  # doctest: +ELLIPSIS
 ✗ c = 1.41 is UCB1's constant for results from 0 to 1...
->>> check_final_move({"a": (1, 1.0), "b": (412, 0.55), "c": (87, 0.48)}, "b").ok
+>>> after = {0: (82, 0.17), 1: (54, 0.07), 2: (116, 0.24), 3: (165, 0.3), 4: (53, 0.32),
+...          5: (15, -0.33), 6: (15, -0.33)}    # gt.mcts(ConnectFour(), playouts=500, seed=8)'s root
+>>> check_final_move(after, 3).ok
 True
+>>> check_final_move(after, 4).tags
+('final-move-by-mean',)
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import math
 import numbers
 from collections.abc import Mapping
 
+from ...games import ConnectFour
+from ...montecarlo import mcts
 from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, or_list, unanswered
 from .reading import is_blank
@@ -140,6 +146,28 @@ def check_exploration_c(answer, results):
                     on="another range of results")
 
 
+#: The twin search: Connect Four from the empty board, 100 playouts, seed 8 (the lesson's is 500 playouts,
+#: seed 8), where the most visited move and the move with the best mean differ (found by running it;
+#: :func:`_final_move_twin` runs it again).
+_TWIN_SEARCH = {"playouts": 100, "seed": 8}
+
+
+def _final_move_twin():
+    """A real search whose most visited root child is not the one with the best mean, worked through."""
+    game = ConnectFour()
+    r = mcts(game, playouts=_TWIN_SEARCH["playouts"], seed=_TWIN_SEARCH["seed"], trace=False)
+    G = r.graph
+    kids = {c[-1]: (G.nodes[c]["visits"], G.nodes[c]["value"]) for c in G.successors(G.graph["root"])}
+    most = max(kids, key=lambda m: kids[m][0])
+    best = max(kids, key=lambda m: kids[m][1])
+    (vm, mm), (vb, mb) = kids[most], kids[best]
+    return (f"Connect Four from the empty board, {_TWIN_SEARCH['playouts']} playouts (gt.mcts, seed "
+            f"{_TWIN_SEARCH['seed']}): column {most} has {vm} visits and mean {fmt(round(mm, 2))}, "
+            f"column {best} "
+            f"{vb} visits and the best mean, {fmt(round(mb, 2))}. MCTS plays {most}, the most visited: its "
+            f"mean rests on {vm} results, {best}'s on {vb}.")
+
+
 def check_final_move(children, answer):
     """Check the move MCTS plays after its search: the most visited child of the root.
 
@@ -171,8 +199,9 @@ def check_final_move(children, answer):
     best_mean = max(means.values())
     if means[answer] == best_mean and visits[answer] < most:
         rep.bad(f"{answer!r} has the best mean, but over {visits[answer]} playout"
-                f"{'s' if visits[answer] != 1 else ''}: so few that the mean is mostly luck, and selection "
-                "stopped coming back to it. Which count tells how far MCTS trusts a move?",
+                f"{'s' if visits[answer] != 1 else ''}, fewer than the most visited move's: the fewer the "
+                "playouts, the more luck in a mean, and the budget can end before selection has tested a "
+                "mean that rose late. Which count tells how far MCTS trusts a move?",
                 tag="final-move-by-mean")
     else:
         rep.bad(f"{answer!r} has neither many visits nor the best mean: after the search MCTS plays the move "
@@ -180,7 +209,6 @@ def check_final_move(children, answer):
     fb = rep.feedback(what)
 
     def twin(_):
-        return ("after 300 playouts with x: 2 visits, mean 0.9 and y: 298 visits, mean 0.4, MCTS plays y: "
-                "selection came back to y 298 times, so its 0.4 rests on 298 results; x's 0.9 on two.")
+        return _final_move_twin()
 
     return escalate(key, fb, twin=twin, on="another search")
