@@ -186,7 +186,7 @@ def test_table_search_unanswered_library_and_bad_signature():
 
 # ---------------------------------------------------------------- check_scale_choices (lesson 04)
 
-SCALE_MOVES = {"a": "win", "b": (6, [7, -2]), "c": (3, [4, 2])}
+SCALE_MOVES = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}   # as lesson 04 asks: a reply never raises open-lines
 SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
                "depth 1, one scale": "a", "depth 2, one scale": "a"}
 
