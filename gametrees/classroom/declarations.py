@@ -255,15 +255,27 @@ def question(kind, **settings):
 
 
 def dotted(node):
-    """``"ga.question"`` for the expression ``ga.question`` (names and attributes only), else ``""``."""
+    """``"ga.question"`` for the expression ``ga.question``: names and attributes, a call written ``()``
+    (``"f().y"``, ``"().chdir"`` for a call of something unnamed); ``""`` for anything else.
+
+    Examples
+    --------
+    >>> dotted(ast.parse("ga.question").body[0].value), dotted(ast.parse("f(x).y").body[0].value)
+    ('ga.question', 'f().y')
+    >>> dotted(ast.parse("[1][0].y").body[0].value), dotted(ast.parse("(lambda: os)().chdir").body[0].value)
+    ('', '().chdir')
+    """
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
     if isinstance(node, ast.Name):
         parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    elif isinstance(node, ast.Call):
+        parts.append(dotted(node.func) + "()")
+    else:
+        return ""
+    return ".".join(reversed(parts))
 
 
 def calls(source):

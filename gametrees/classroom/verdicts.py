@@ -20,6 +20,7 @@ this process:
 May import: the standard library, :mod:`gametrees.classroom.questions`,
 :mod:`gametrees.classroom.sandbox`, :mod:`gametrees.classroom.checks`,
 :mod:`gametrees.classroom.connect_four`, :mod:`gametrees.classroom.ids`,
+:mod:`gametrees.classroom.declarations` (its :func:`dotted`),
 :mod:`gametrees.classroom.scoring` (its MIME type) and the public names of
 :mod:`gametrees.exercises` and its modules; :mod:`gametrees.games`.
 """
@@ -39,6 +40,7 @@ from ..exercises.feedback import Feedback, fmt
 from ..games import ConnectFour
 from .checks import check_answer, check_best_move, check_code
 from .connect_four import check_connect4_evaluation, check_tournament
+from .declarations import dotted
 from .ids import normal
 from .limits import outside_kernel
 from .questions import ASSIGNMENTS, assignment_in
@@ -303,20 +305,6 @@ def literal_answer(cells, name):
     return ("code", None)
 
 
-def _dotted(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    elif isinstance(node, ast.Call):
-        parts.append(_dotted(node.func) + "()")
-    else:
-        return ""
-    return ".".join(reversed(parts))
-
-
 def scan(cells, exercise_names):
     """Flags from the student's cells, read as data: ``(notebook_flags, {exercise name: [flags]})``."""
     notebook, per_exercise = [], {}
@@ -327,9 +315,9 @@ def scan(cells, exercise_names):
         for node in ast.walk(tree):
             name = ""
             if isinstance(node, ast.Call):
-                name = _dotted(node.func)
+                name = dotted(node.func)
             elif isinstance(node, ast.Subscript):
-                base = _dotted(node.value)
+                base = dotted(node.value)
                 if base.endswith("environ") and isinstance(node.ctx, (ast.Store, ast.Del)):
                     name = "os.environ"
             elif isinstance(node, ast.Attribute) and node.attr == "result" and isinstance(node.value, ast.Name) \
