@@ -1,6 +1,6 @@
 """The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`, :func:`check_best_move`.
 
-May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """
@@ -36,6 +36,7 @@ from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, un
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
+from .hidden import here
 from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
@@ -162,7 +163,7 @@ def check_code(checker, fn, **options):
     limit = check_limit()
     try:
         with time_limit(limit):
-            return _check_code(checker, name, fn, options)
+            return here(_check_code(checker, name, fn, options), name)
     except OutOfTime:
         return out_of_time(name, limit)
 

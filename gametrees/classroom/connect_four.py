@@ -3,7 +3,7 @@
 :func:`check_connect4_evaluation`, :func:`centre_column_evaluation`,
 :func:`reference_agent`, :func:`check_tournament`.
 
-May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
+May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
 :mod:`gametrees.tournaments` and the public names of the modules of
 :mod:`gametrees.exercises`.
 """
@@ -22,6 +22,7 @@ from ..exercises.feedback import Feedback, Report, fmt
 from ..games import MAX, MIN, ConnectFour
 from ..tournaments import tournament
 from .checks import deferred_feedback, out_of_time
+from .hidden import here
 from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
@@ -61,7 +62,7 @@ def check_connect4_evaluation(fn, game=None):
     limit = check_limit()
     try:
         with time_limit(limit):
-            return _check_connect4_evaluation(fn, game)
+            return here(_check_connect4_evaluation(fn, game), "check_connect4_evaluation")
     except OutOfTime:
         return out_of_time("check_connect4_evaluation", limit)
 

@@ -20,7 +20,7 @@ this process:
 May import: the standard library, :mod:`gametrees.classroom.questions`,
 :mod:`gametrees.classroom.sandbox`, :mod:`gametrees.classroom.checks`,
 :mod:`gametrees.classroom.connect_four`, :mod:`gametrees.classroom.ids`,
-:mod:`gametrees.classroom.declarations` (its :func:`dotted`),
+:mod:`gametrees.classroom.declarations` (its :func:`dotted`), :mod:`gametrees.classroom.hidden`,
 :mod:`gametrees.classroom.scoring` (its MIME type) and the public names of
 :mod:`gametrees.exercises` and its modules; :mod:`gametrees.games`.
 """
@@ -38,9 +38,10 @@ from .. import exercises as _exercises
 from ..exercises import attempts as _attempts
 from ..exercises.feedback import Feedback, fmt
 from ..games import ConnectFour
-from .checks import check_answer, check_best_move, check_code
+from .checks import check_answer, check_best_move, check_code, engine_alphabeta_value, engine_value, swapped
 from .connect_four import check_connect4_evaluation, check_tournament
 from .declarations import dotted
+from .hidden import run_hidden, with_hidden
 from .ids import normal
 from .limits import outside_kernel
 from .questions import ASSIGNMENTS, assignment_in
@@ -140,7 +141,8 @@ class Verdict:
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
                 "kernel_ok": None if self.kernel is None else self.kernel.get("ok"),
-                "variant": getattr(self.question, "variant", None), "counted": self.counted}
+                "variant": getattr(self.question, "variant", None), "counted": self.counted,
+                "added_failed": [name for name, ok in getattr(self.feedback, "hidden", ()) if not ok]}
 
     def text(self):
         """What the student and the instructor read under the grade cell."""
@@ -551,6 +553,7 @@ def _run_code(question, assignment, cells, nb, limits):
                 options = {k: v for k, v in question.options.items() if k not in ("checker", "uses")}
                 if "uses" in question.options:
                     options["uses"] = box.functions.get(question.options["uses"])
+                own = True
                 try:
                     fb = check_code(checker, fn, **options)
                 except CallTimedOut as exc:
@@ -584,6 +587,20 @@ def _run_code(question, assignment, cells, nb, limits):
             errors.append(f"grading stopped: {exc}")
         integrity, notebook, other = _refusals(box)
         return fb, integrity + _forged(box.broken), errors + other, notebook
+
+
+def _hidden(check, fb, fn, options, own=True):
+    """``fb`` with the checks the grader adds (:mod:`gametrees.classroom.hidden`), when the function ran."""
+    if fb.status not in ("right", "wrong") or getattr(fb, "library", None):
+        return fb
+    uses = options.get("uses")
+    stand_in = None
+    if uses is not None:
+        reference = engine_alphabeta_value if options.get("alphabeta") else engine_value
+
+        def stand_in():
+            return swapped(fn, uses, reference)
+    return with_hidden(fb, check, run_hidden(check, fn, options, stand_in=stand_in, own=own))
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
@@ -737,7 +754,8 @@ def finish(prepared, nb, *, kernel=True):
                 v.flags.append("the notebook's own check of this question left no record (the check cell did not "
                                "run to its end, or its output was replaced)")
             elif not record.get("deferred"):
-                if bool(record.get("ok")) != bool(fb.ok):
+                hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)  # the grader's added checks
+                if bool(record.get("ok")) != bool(fb.ok) and not hidden_only:
                     said = "passed" if record.get("ok") else "failed"
                     v.flags.append(f"the notebook's own check {said}; decided outside the notebook it "
                                    f"{'passed' if fb.ok else 'failed'}")
