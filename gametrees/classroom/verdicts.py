@@ -567,11 +567,14 @@ def _run_code(question, assignment, cells, nb, limits):
                     fn = box.functions.get(question.function)
                     options["uses"] = box.functions.get(question.options["uses"])
                     fb = check_code(checker, fn, own=False, **options)
+                    own = False
+                fb = _hidden(question.options["checker"], fb, fn, options, own)
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
                 fb = check_tournament(once_per_position(fn), question.options["opponent"],
-                                      games=question.options["games"], seed=question.options["seed"])
+                                      games=question.options["games"], seed=question.options.get("seed", 2024),
+                                      variant=question.options.get("variant"))
             box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
