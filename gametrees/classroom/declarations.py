@@ -36,7 +36,7 @@ import ast
 import hashlib
 
 from .. import exercises as _exercises
-from .checks import check_best_move
+from .checks import check_best_move, check_leaf_count
 from .ids import LAST, student_id
 from .integrity import protect
 
@@ -50,6 +50,7 @@ CHECKS = {
     "check_alphabeta": ("tictactoe", "rule"),
     "check_expectimax": (),
     "check_best_move": ("alphabeta", "tictactoe"),
+    "check_leaf_count": ("rule",),
 }
 #: The values each option of a check may take.
 _VALUES = {"tictactoe": (True, False), "mutable": (True, False), "alphabeta": (True, False),
@@ -58,8 +59,10 @@ _VALUES = {"tictactoe": (True, False), "mutable": (True, False), "alphabeta": (T
 _OWN = {"answer": ("seed", "difficulty"), "code": ("check", "variant")}
 
 
-def _checker(name):
-    return check_best_move if name == "check_best_move" else getattr(_exercises, name)
+def checker(name):
+    """The check function a code question names (one of :data:`CHECKS`)."""
+    own = {"check_best_move": check_best_move, "check_leaf_count": check_leaf_count}
+    return own[name] if name in own else getattr(_exercises, name)
 
 
 def _pick(seed, key, choices):
@@ -197,7 +200,7 @@ class CodeQuestion:
         return self.declaration.options(self.student)
 
     def __call__(self, fn, **more):
-        return _checker(self.declaration.check)(fn, **{**self.declaration.options(self.student), **more})
+        return checker(self.declaration.check)(fn, **{**self.declaration.options(self.student), **more})
 
     def __repr__(self):
         return f"{self.__name__} on your variant: {self.declaration.describe(self.student)}"

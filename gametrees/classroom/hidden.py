@@ -127,6 +127,20 @@ def _windows(fn, variant):
     return True
 
 
+def _counts_right(fn, trees, rule):
+    """``fn`` (alpha-beta returning the number of leaves it evaluated) returns the number it evaluated,
+    alpha-beta's with ``rule`` (either rule when None), on every tree."""
+    printed = Printed()
+    for G in trees:
+        game = CountingTree(G)
+        out = run_learner(fn, (game, game.initial, -INF, INF), printed, game)
+        rules = [rule] if rule else _RULES
+        expected = [len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G)) for r in rules]
+        if out.error or out.value != len(game.evaluated) or len(game.evaluated) not in expected:
+            return False
+    return True
+
+
 def _chance_trees(variant):
     mixed = {"players": (MAX, CHANCE, MIN), "probabilities": "varied", "ragged": False}
     return [_drawn(variant, "chance-wide", depth=3, branching=(3, 4), **mixed),
@@ -216,6 +230,11 @@ HIDDEN = {
          lambda fn, o: _values_right(fn, _chance_trees(o.get("variant"))[:1], expectimax), _always),
         ("deep trees (chance at every third level, 5 levels)",
          lambda fn, o: _values_right(fn, _chance_trees(o.get("variant"))[1:], expectimax), _always),
+    ],
+    "check_leaf_count": [
+        ("wide and deep trees: the number of leaves",
+         lambda fn, o: _counts_right(fn, _wide(o.get("variant")) + _deep(o.get("variant")), o.get("rule")),
+         _always),
     ],
     "check_best_move": [
         ("large values (every leaf beyond ±1000)",

@@ -34,12 +34,12 @@ import math
 import re
 import time
 
-from .. import exercises as _exercises
 from ..exercises import attempts as _attempts
 from ..exercises.feedback import Feedback, fmt
 from ..games import ConnectFour
 from .checks import check_answer, check_best_move, check_code, engine_alphabeta_value, engine_value, swapped
 from .connect_four import check_connect4_evaluation, check_tournament
+from .declarations import checker as check_function
 from .declarations import dotted
 from .hidden import run_hidden, with_hidden
 from .ids import normal
@@ -78,7 +78,8 @@ _SUSPICIOUS = (
      "changes the environment (os.environ)"),
     (r"(^|\.)paused$|LibraryGuard|engine_(alphabeta_)?value|(^|\.)swapped$",
      "uses the grading machinery (the library guard or the graders' stand-ins)"),
-    (r"(^|\.)(check_answer|check_code|check_best_move|check_connect4_evaluation|check_tournament|score|protect)$",
+    ((r"(^|\.)(check_answer|check_code|check_best_move|check_leaf_count|check_connect4_evaluation|check_tournament|"
+      r"score|protect)$"),
      "calls the assignment's grading functions itself"),
     (r"(^|\.)(CDLL|cdll|PyDLL|pythonapi|dlopen)$", "loads native code (ctypes)"),
     (r"(^|\.)(import_module|__import__|reload|spec_from_file_location|exec_module)$",
@@ -548,8 +549,7 @@ def _run_code(question, assignment, cells, nb, limits):
             return fb, integrity, errors + other, notebook + _forged(box.broken, "when loaded for grading")
         try:
             if question.kind == "code":
-                checker = check_best_move if question.options.get("checker") == "check_best_move" else getattr(
-                    _exercises, question.options["checker"])
+                checker = check_function(question.options["checker"])
                 options = {k: v for k, v in question.options.items() if k not in ("checker", "uses")}
                 if "uses" in question.options:
                     options["uses"] = box.functions.get(question.options["uses"])
