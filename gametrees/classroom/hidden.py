@@ -325,6 +325,17 @@ def _names(fb):
 _COUNTED = re.compile(r"^(?P<check>[\w ]+): (?:all (?P<all>\d+)|(?P<k>\d+) of (?P<n>\d+)) checks passed\.$")
 
 
+def _counted(fb, check):
+    """``(check, passed, total)`` of a check's feedback whose title counts its checks (else None): from the
+    check's own count (``fb.checks``), or read from a title ``'name: k of N checks passed.'``."""
+    m = _COUNTED.match(fb.title)
+    if m is None:
+        return None
+    if getattr(fb, "checks", None) is not None:
+        return (m.group("check"), *fb.checks)
+    return m.group("check"), int(m.group("all") or m.group("k")), int(m.group("all") or m.group("n"))
+
+
 def here(fb, check):
     """``fb`` (a check's feedback in the student's notebook) titled as what ran there.
 
@@ -344,20 +355,18 @@ def here(fb, check):
     >>> print(here(fb, "check_minimax").title)
     check_minimax: 1 of the 2 checks you can run here passed; the grader checks more after you submit.
     """
-    m = _COUNTED.match(fb.title)
-    if m is None:
+    counted = _counted(fb, check)
+    if counted is None:
         return fb
     more = ("the grader checks more after you submit" if HIDDEN.get(check)
             else "the grader runs them again on what you submit")
-    name = m.group("check")
-    fb.counted = (name, int(m.group("all") or m.group("k")), int(m.group("all") or m.group("n")))
-    if m.group("all"):
-        n = m.group("all")
+    name, k, n = fb.counted = counted
+    if k == n:
         names = _names(fb)
-        listed = f": {', '.join(names)}" if len(names) == int(n) else ""
+        listed = f": {', '.join(names)}" if len(names) == n else ""
         fb.title = f"{name}: the checks you can run here passed ({n} of {n}{listed}); {more}."
     else:
-        fb.title = f"{name}: {m.group('k')} of the {m.group('n')} checks you can run here passed; {more}."
+        fb.title = f"{name}: {k} of the {n} checks you can run here passed; {more}."
     fb.here = True
     return fb
 
@@ -389,11 +398,7 @@ def with_hidden(fb, check, results):
             items.append(("good", f"Passed, a check the grader adds: {name}.", None))
         else:
             items.append(("bad", f"Failed, a check the grader adds (its tree is not shown): {name}.", None))
-    counted = getattr(fb, "counted", None)
-    if counted is None:
-        m = _COUNTED.match(fb.title)
-        counted = m and (m.group("check"), int(m.group("all") or m.group("k")),
-                         int(m.group("all") or m.group("n")))
+    counted = getattr(fb, "counted", None) or _counted(fb, check)
     if counted:
         check_name, k, n = counted
         mine = (f"the {n} checks you could run in your notebook" if k == n
