@@ -219,3 +219,16 @@ def test_after_grading_her_feedback_names_the_added_check_that_failed_and_none_o
         for x in [G.nodes[n]["utility"] for n in G if not G.out_degree(n)] + [gt.minimax(G).value]:
             assert str(abs(x)) not in text and f"{abs(x):,}" not in text, x
     assert f"failed a check the grader adds, {LARGE}: 1 of 1" in course["report"]
+
+
+def test_an_added_check_that_does_not_finish_fails_by_name_and_is_a_timeout_not_a_slip():
+    looping = VALUE.replace("        return game.utility(state)\n",
+                            "        u = game.utility(state)\n        while abs(u) > 1000:\n            pass\n"
+                            "        return u\n", 1)
+    nb = _notebook("check_minimax", looping, "value")
+    v = decide(nb, "jdoe", kernel=False, call_limit=1).verdicts[0]
+    assert (v.status, v.earned) == ("error", 0.0), v.text()
+    assert v.errors == ["your function value() did not return within 1 s"]
+    assert (f"Failed, a check the grader adds (its tree is not shown): {LARGE} (it did not finish: your "
+            "function value() did not return within 1 s).") in v.text()
+    assert "Passed, a check the grader adds" not in v.text()  # the rest were not run

@@ -263,7 +263,7 @@ def hidden_names(check, options=None):
     return [name for name, _, applies in HIDDEN.get(check, ()) if applies(options or {})]
 
 
-def run_hidden(check, fn, options, *, stand_in=None, own=True):
+def run_hidden(check, fn, options, *, stand_in=None, own=True, stop=()):
     """``[(name, passed)]``: the grader's added checks of ``check`` on ``fn`` (run for the grader only).
 
     ``stand_in``, for a best move that calls the learner's own value function (``uses``): a function
@@ -271,7 +271,8 @@ def run_hidden(check, fn, options, *, stand_in=None, own=True):
     :func:`gametrees.classroom.checks.swapped`). A check that fails with the learner's own is run
     again there, as :func:`~gametrees.classroom.checks.check_best_move` grades the move; it passes
     if it passes either way. ``own=False`` runs it there only (the learner's own value function did
-    not finish).
+    not finish). ``stop``: the exceptions that say a call ran past its limit (the grader's); the check
+    running then fails, named "(it did not finish: ...)", and the rest are not run.
 
     Examples
     --------
@@ -297,10 +298,14 @@ def run_hidden(check, fn, options, *, stand_in=None, own=True):
     for name, run, applies in HIDDEN.get(check, ()):
         if not applies(options):
             continue
-        ok = bool(run(fn, options)) if own or stand_in is None else False
-        if not ok and stand_in is not None:
-            with stand_in() as swapped_names:
-                ok = bool(swapped_names) and bool(run(fn, options))
+        try:
+            ok = bool(run(fn, options)) if own or stand_in is None else False
+            if not ok and stand_in is not None:
+                with stand_in() as swapped_names:
+                    ok = bool(swapped_names) and bool(run(fn, options))
+        except stop as exc:
+            out.append((f"{name} (it did not finish: {exc})", False))
+            break
         out.append((name, ok))
     return out
 

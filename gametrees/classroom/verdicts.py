@@ -569,6 +569,8 @@ def _run_code(question, assignment, cells, nb, limits):
                     fb = check_code(checker, fn, own=False, **options)
                     own = False
                 fb = _hidden(question.options["checker"], fb, fn, options, own)
+                errors += [name.split(_UNFINISHED, 1)[1].removesuffix(")") for name, ok in getattr(fb, "hidden", ())
+                           if _UNFINISHED in name]  # an added check ran past a limit: a timeout, not a slip
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
@@ -592,9 +594,14 @@ def _run_code(question, assignment, cells, nb, limits):
         return fb, integrity + _forged(box.broken), errors + other, notebook
 
 
+_UNFINISHED = " (it did not finish: "
+
+
 def _hidden(check, fb, fn, options, own=True):
-    """``fb`` with the checks the grader adds (:mod:`gametrees.classroom.hidden`), when the function ran."""
-    if fb.status not in ("right", "wrong") or getattr(fb, "library", None):
+    """``fb`` with the checks the grader adds (:mod:`gametrees.classroom.hidden`), when every check the
+    student could run passed (a failing answer is told what failed there; the added checks would only
+    take time)."""
+    if not fb.ok or getattr(fb, "library", None):
         return fb
     uses = options.get("uses")
     stand_in = None
@@ -603,7 +610,7 @@ def _hidden(check, fb, fn, options, own=True):
 
         def stand_in():
             return swapped(fn, uses, reference)
-    return with_hidden(fb, check, run_hidden(check, fn, options, stand_in=stand_in, own=own))
+    return with_hidden(fb, check, run_hidden(check, fn, options, stand_in=stand_in, own=own, stop=CallTimedOut))
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
