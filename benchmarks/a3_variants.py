@@ -57,7 +57,8 @@ EVALUATIONS = {"reference": reference_evaluation(), "centre column": centre_colu
 
 def wins(evaluate, seed, opponent="weak"):
     agent = AlphaBetaAgent(depth=3, evaluate=evaluate, name="you")
-    result = tournament(agent, reference_agent(opponent), gt.ConnectFour(), games=20, seed=seed, progress=False)
+    result = tournament(agent, reference_agent(opponent), gt.ConnectFour(), games=20, seed=seed,
+                        progress=False)
     return result.wins["you"]
 
 
@@ -67,8 +68,8 @@ def pool(k):
         ref, weak = wins(EVALUATIONS["reference"], seed), wins(centre_column_evaluation, seed)
         if ref >= 14 and weak <= 11:
             found.append(seed)
-        print(f"seed {seed}: reference {ref}, centre column {weak}{'  (kept)' if found[-1:] == [seed] else ''}",
-              flush=True)
+        kept = "  (kept)" if found[-1:] == [seed] else ""
+        print(f"seed {seed}: reference {ref}, centre column {weak}{kept}", flush=True)
         seed += 1
     print(f"WEAK_SEEDS = {tuple(found)!r}")
 
@@ -76,8 +77,9 @@ def pool(k):
 def plain(k):
     rows = []
     for name, evaluate in EVALUATIONS.items():
-        got = [wins(evaluate, int.from_bytes(hashlib.sha256(f"student{i:03d}/A3/weak".encode()).digest()[:8], "big"))
-               for i in range(k)]
+        seeds = [int.from_bytes(hashlib.sha256(f"student{i:03d}/A3/weak".encode()).digest()[:8], "big")
+                 for i in range(k)]
+        got = [wins(evaluate, seed) for seed in seeds]
         rows.append((name, k, min(got), statistics.median(got), max(got)))
     table(f"Wins of 20 against the weak reference, seeds straight from {k} student ids (no pool)",
           ["evaluation", "variants", "min", "median", "max"], rows)
@@ -94,7 +96,8 @@ def variants(n):
                 got.append(fb.result.wins["you"])
             rows.append((opponent, name, f"{passed} of {n}", min(got), statistics.median(got), max(got),
                          f"{time.perf_counter() - t0:.0f}"))
-    table(f"A3's tournaments on the variants of {n} student ids (bar: 18 of 20 against random, 13 against weak)",
+    table(f"A3's tournaments on the variants of {n} student ids (bar: 18 of 20 against random, 13 against "
+          "weak)",
           ["opponent", "evaluation", "passed", "min wins", "median", "max wins", "seconds"], rows)
 
 

@@ -452,10 +452,11 @@ def task_variant_cells():
     """``{role: source}``: the cells of "A variant of the task: count the leaves", as printed."""
     text = DOC.read_text(encoding="utf-8").split("**A variant of the task: count the leaves.**", 1)[1]
     cells = {}
-    for block in re.findall(r"```python\n(.*?)```", text.split("\nA test cell of the shipped form", 1)[0], re.DOTALL):
+    text = text.split("\nA test cell of the shipped form", 1)[0]
+    for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL):
         first, _, body = block.partition("\n")
-        m = re.fullmatch(r"# task variant · (Read-only|Autograded answer|Autograder tests) cell(?:, (\d+) points)?",
-                         first)
+        m = re.fullmatch(r"# task variant · (Read-only|Autograded answer|Autograder tests) cell"
+                         r"(?:, (\d+) points)?", first)
         assert m, first
         cells[m[1]] = (body.rstrip("\n"), int(m[2]) if m[2] else None)
     return cells
@@ -496,8 +497,8 @@ def test_the_documented_task_variant_counts_the_leaves_with_each_students_rule(m
 
     declared = Declaration(None, "code", check="check_leaf_count", variant="{student}/A2/q8",
                            rule=["textbook", "strict"])
-    rules = {s: declared.options(s)["rule"] for s in ("jdoe", _pick("count", lambda s: declared.options(s)["rule"]
-                                                                    != declared.options("jdoe")["rule"]))}
+    other = _pick("count", lambda s: declared.options(s)["rule"] != declared.options("jdoe")["rule"])
+    rules = {s: declared.options(s)["rule"] for s in ("jdoe", other)}
     (one, _), (other, _) = rules.items()
     mine = notebook(_counting(rules[one]))
     v = decide(mine, one, kernel=False).verdicts[0]

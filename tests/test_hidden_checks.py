@@ -34,7 +34,8 @@ A2 = ROOT / "instructor" / "assignments" / "A2_alpha_beta.ipynb"
 LARGE = "large values (every leaf beyond ±1000)"
 #: A2's alpha-beta with the best value so far started at -1000 / +1000: right on every tree whose values
 #: lie within ±1000, as all the notebook's do.
-SENTINEL_Q4 = RIGHT_Q4.replace("value = -math.inf", "value = -1000").replace("value = math.inf", "value = 1000")
+SENTINEL_Q4 = RIGHT_Q4.replace("value = -math.inf", "value = -1000").replace("value = math.inf",
+                                                                            "value = 1000")
 
 
 def _names_below(fb):
@@ -74,9 +75,10 @@ def test_a_partial_and_an_empty_answer_get_a_title_true_of_them():
         return max(minimax_value(game, game.result(state, m)) for m in game.actions(state))
 
     fb = ga.check_code(q, minimax_value)
-    right, wrong = sum(line.startswith("✓") for line in fb.lines), sum(line.startswith("✗") for line in fb.lines)
-    m = re.fullmatch(r"check_minimax: (\d+) of the (\d+) checks you can run here passed; the grader checks more "
-                     r"after you submit\.", fb.title)
+    right = sum(line.startswith("✓") for line in fb.lines)
+    wrong = sum(line.startswith("✗") for line in fb.lines)
+    m = re.fullmatch(r"check_minimax: (\d+) of the (\d+) checks you can run here passed; the grader checks "
+                     r"more after you submit\.", fb.title)
     assert not fb.ok and m, fb.title
     assert int(m[1]) < int(m[2]) and int(m[1]) <= right and wrong >= 1
 
@@ -89,7 +91,8 @@ def test_a_partial_and_an_empty_answer_get_a_title_true_of_them():
 
 def test_a3s_check_of_positions_says_the_grader_runs_it_again():
     fb = ga.check_connect4_evaluation(gt.classroom.connect_four.centre_column_evaluation)
-    assert fb.ok and fb.title.startswith("check_connect4_evaluation: the checks you can run here passed (4 of 4: ")
+    assert fb.ok
+    assert fb.title.startswith("check_connect4_evaluation: the checks you can run here passed (4 of 4: ")
     assert fb.title.endswith("; the grader runs them again on what you submit.")
 
 
@@ -130,7 +133,8 @@ def best_move(game, state):
 
 
 @pytest.mark.parametrize("check, call", [("check_minimax", "value"), ("check_expectimax", "value"),
-                                         ("check_alphabeta", "alphabeta_value"), ("check_best_move", "best_move")])
+                                         ("check_alphabeta", "alphabeta_value"),
+                                         ("check_best_move", "best_move")])
 def test_the_grader_names_an_added_check_that_failed_and_never_its_tree(check, call):
     source = SENTINEL_Q4 if check == "check_alphabeta" else VALUE
     nb = _notebook(check, source, call)
@@ -170,13 +174,15 @@ def course(tmp_path_factory):
         f"c.Exchange.root = {str(exchange)!r}\nc.Execute.timeout = 20\n")
     (root / "source" / "A2" / A2.name).write_bytes(A2.read_bytes())
     by_hand = {k: v for k, v in answers("erin").items() if k.startswith("a2-q")}
-    plan = {"erin": {**by_hand, **RIGHT_CODE, "a2-q4-answer": SENTINEL_Q4, "STUDENT_ID": 'STUDENT_ID = "erin"'}}
-    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
+    plan = {"erin": {**by_hand, **RIGHT_CODE, "a2-q4-answer": SENTINEL_Q4,
+                     "STUDENT_ID": 'STUDENT_ID = "erin"'}}
+    env = {k: v for k, v in os.environ.items()
+           if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = str(ROOT)
     run = {"capture_output": True, "text": True, "timeout": 900, "env": env}
-    out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes), json.dumps(plan)],
-                         check=False, **run)
+    out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes),
+                          json.dumps(plan)], check=False, **run)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     graded = subprocess.run([sys.executable, "-m", "gametrees.assignments", "autograde", str(root), "A2"],
                             check=False, **run)
@@ -197,7 +203,8 @@ def _cell(nb, gid):
 
 
 def _text(cell):
-    return "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
+    return "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                     for o in cell.outputs)
 
 
 def test_in_her_kernel_every_check_she_can_run_passes_and_says_the_grader_checks_more(course):
@@ -211,7 +218,8 @@ def test_after_grading_her_feedback_names_the_added_check_that_failed_and_none_o
     verdicts = {v["grade_id"]: v for v in nb.metadata["gametrees"]["verdicts"]}
     assert verdicts["a2-q4-check"]["earned"] == 0 and verdicts["a2-q4-check"]["added_failed"] == [LARGE]
     assert not verdicts["a2-q4-check"]["flags"]  # what she could run passed: no disagreement to flag
-    assert verdicts["a2-q5-check"]["earned"] == verdicts["a2-q5-check"]["points"]  # q4's slip costs q5 nothing
+    # q4's slip costs q5 nothing
+    assert verdicts["a2-q5-check"]["earned"] == verdicts["a2-q5-check"]["points"]
     html = (course["root"] / "feedback" / "erin" / "A2" / "A2_alpha_beta.html").read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>", " ", html)
     assert f"Failed, a check the grader adds (its tree is not shown): {LARGE}." in text
@@ -223,8 +231,8 @@ def test_after_grading_her_feedback_names_the_added_check_that_failed_and_none_o
 
 def test_an_added_check_that_does_not_finish_fails_by_name_and_is_a_timeout_not_a_slip():
     looping = VALUE.replace("        return game.utility(state)\n",
-                            "        u = game.utility(state)\n        while abs(u) > 1000:\n            pass\n"
-                            "        return u\n", 1)
+                            "        u = game.utility(state)\n        while abs(u) > 1000:\n"
+                            "            pass\n        return u\n", 1)
     nb = _notebook("check_minimax", looping, "value")
     v = decide(nb, "jdoe", kernel=False, call_limit=1).verdicts[0]
     assert (v.status, v.earned) == ("error", 0.0), v.text()

@@ -1,7 +1,8 @@
-"""The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`, :func:`check_best_move`,
-:func:`check_leaf_count`.
+"""The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`,
+:func:`check_best_move`, :func:`check_leaf_count`.
 
-May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`,
+:mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """
@@ -566,8 +567,9 @@ def check_leaf_count(fn, *, rule=None, variant=None):
     >>> fb = check_leaf_count(count_leaves, rule="textbook")
     >>> fb.ok, fb.lines[0]
     (False, '✗ the textbook tree [[3, 12, 8], [2, 4, 6], [14, 5, 2]]: 0 of 1 right; ...')
-    >>> print(fb.lines[0].split("; ", 1)[1])
-    on A:max(B:min(E=3, F=12, G=8), C:min(H=2, I=4, J=6), D:min(K=14, L=5, M=2)) your function evaluated 9 leaves and returned 9, but alpha-beta evaluates 7 with the textbook rule (prune when v ≥ β or v ≤ α).
+    >>> print(fb.lines[0].split(") your ", 1)[1].replace(", but ", ",\\nbut "))
+    function evaluated 9 leaves and returned 9,
+    but alpha-beta evaluates 7 with the textbook rule (prune when v ≥ β or v ≤ α).
     """
     variant = checked_variant(variant)
     if rule is not None and rule not in RULES:
@@ -583,7 +585,8 @@ def check_leaf_count(fn, *, rule=None, variant=None):
         for G in trees:
             game = CountingTree(G)
             out = run_learner(fn, (game, game.initial, -math.inf, math.inf), printed, game)
-            expected = {r: len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G)) for r in rules}
+            expected = {r: len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G))
+                        for r in rules}
             evaluated = len(game.evaluated)
             if out.error:
                 wrong.append((G, f"your function {out.error}"))

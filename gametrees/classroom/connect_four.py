@@ -3,7 +3,8 @@
 :func:`check_connect4_evaluation`, :func:`centre_column_evaluation`,
 :func:`reference_agent`, :func:`check_tournament`.
 
-May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
+May import: :mod:`gametrees.classroom.checks`, :mod:`gametrees.classroom.hidden`,
+:mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.agents`,
 :mod:`gametrees.tournaments` and the public names of the modules of
 :mod:`gametrees.exercises`.
 """
@@ -266,20 +267,20 @@ _PASS = {"random": 0.9, "weak": 0.65}
 #: each measured (``python benchmarks/a3_variants.py --pool``; 20 games, depth 3) to be one on which
 #: A3's reference evaluation wins at least 14 games and the weak reference's own evaluation (the centre
 #: column) at most 11, so that the bar of 13 wins separates them on every variant.
-WEAK_SEEDS = (0, 3, 4, 7, 8, 9, 10, 11, 12, 13, 16, 17, 20, 21, 30, 31, 33, 35, 36, 38, 43, 45, 48, 50, 51, 52,
-              54, 55, 57, 58, 59, 62)
+WEAK_SEEDS = (0, 3, 4, 7, 8, 9, 10, 11, 12, 13, 16, 17, 20, 21, 30, 31, 33, 35, 36, 38, 43, 45, 48, 50,
+              51, 52, 54, 55, 57, 58, 59, 62)
 
 
 def tournament_seed(variant, opponent):
-    """The seed of a student's tournament against ``opponent``, drawn from their ``variant`` (e.g. ``"jdoe/A3"``).
+    """The seed of a student's tournament against ``opponent``, drawn from their ``variant`` (``"jdoe/A3"``).
 
     Against ``"random"`` any seed is fair (a sound evaluation wins every game); against ``"weak"`` the seed
     is one of :data:`WEAK_SEEDS`, the seeds measured to separate a sound evaluation from a weak one.
 
     Examples
     --------
-    >>> tournament_seed("jdoe/A3", "weak") in WEAK_SEEDS, tournament_seed("jdoe/A3", "weak") == tournament_seed(
-    ...     "jdoe/A3", "weak")
+    >>> seed = tournament_seed("jdoe/A3", "weak")
+    >>> seed in WEAK_SEEDS, seed == tournament_seed("jdoe/A3", "weak")
     (True, True)
     >>> tournament_seed("jdoe/A3", "random") != tournament_seed("zoe/A3", "random")
     True
@@ -294,7 +295,8 @@ _WATCHED, _SAMPLE = 200, 64  # calls of the evaluation watched in a tournament: 
 
 
 def check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3, variant=None):
-    """Play ``evaluate`` in a seeded tournament (see :func:`_check_tournament`), within the check's time limit.
+    """Play ``evaluate`` in a seeded tournament (see :func:`_check_tournament`), within the check's time
+    limit.
 
     ``variant`` (a student's seed, e.g. ``"jdoe/A3"``): the tournament is that student's own, its seed
     drawn from the variant (:func:`tournament_seed`) in place of ``seed``.

@@ -225,7 +225,8 @@ HIDDEN = {
     ],
     "check_expectimax": [
         ("large values (every leaf beyond ±1000)",
-         lambda fn, o: _values_right(fn, large_value_trees(o.get("variant"), chance=True), expectimax), _always),
+         lambda fn, o: _values_right(fn, large_value_trees(o.get("variant"), chance=True), expectimax),
+         _always),
         ("wide chance nodes and varied probabilities",
          lambda fn, o: _values_right(fn, _chance_trees(o.get("variant"))[:1], expectimax), _always),
         ("deep trees (chance at every third level, 5 levels)",
@@ -322,7 +323,8 @@ def _names(fb):
         if kind == "note":
             continue
         name = re.split(r"\s[(\[]|:", text, maxsplit=1)[0].strip()
-        if name and name not in names and not name.startswith(("Smallest failing tree", "On ", "At ", "Your ")):
+        detail = name.startswith(("Smallest failing tree", "On ", "At ", "Your "))  # not a check's name
+        if name and name not in names and not detail:
             names.append(name)
     return names
 
@@ -351,10 +353,11 @@ def here(fb, check):
 
     Examples
     --------
-    >>> fb = Feedback("check_minimax: all 2 checks passed.", [("good", "the textbook tree [[3, 12]]: right.", None),
-    ...                                                    ("good", "MIN at the root: right on all 2.", None)])
-    >>> print(here(fb, "check_minimax").title)
-    check_minimax: the checks you can run here passed (2 of 2: the textbook tree, MIN at the root); the grader checks more after you submit.
+    >>> fb = Feedback("check_minimax: all 2 checks passed.", [
+    ...     ("good", "the textbook tree [[3, 12]]: right.", None), ("good", "MIN at the root: right.", None)])
+    >>> print(here(fb, "check_minimax").title.replace("; ", ";\\n"))
+    check_minimax: the checks you can run here passed (2 of 2: the textbook tree, MIN at the root);
+    the grader checks more after you submit.
     >>> fb = Feedback("check_minimax: 1 of 2 checks passed.", [("good", "small trees: right.", None),
     ...                                                     ("bad", "ragged trees: 0 of 2 right.", None)])
     >>> print(here(fb, "check_minimax").title)
@@ -388,8 +391,9 @@ def with_hidden(fb, check, results):
     --------
     >>> fb = Feedback("check_best_move: all 8 checks passed.", [("good", "the textbook tree: right.", None)])
     >>> out = with_hidden(fb, "check_best_move", [("wide trees", True), ("ties: equal children", False)])
-    >>> print(out)
-    ✗ check_best_move: the 8 checks you could run in your notebook passed; 1 of the 2 checks the grader adds failed.
+    >>> print(str(out).replace("; ", ";\\n", 1))
+    ✗ check_best_move: the 8 checks you could run in your notebook passed;
+    1 of the 2 checks the grader adds failed.
     ✓ the textbook tree: right.
     ✓ Passed, a check the grader adds: wide trees.
     ✗ Failed, a check the grader adds (its tree is not shown): ties: equal children.

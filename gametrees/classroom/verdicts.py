@@ -78,8 +78,8 @@ _SUSPICIOUS = (
      "changes the environment (os.environ)"),
     (r"(^|\.)paused$|LibraryGuard|engine_(alphabeta_)?value|(^|\.)swapped$",
      "uses the grading machinery (the library guard or the graders' stand-ins)"),
-    ((r"(^|\.)(check_answer|check_code|check_best_move|check_leaf_count|check_connect4_evaluation|check_tournament|"
-      r"score|protect)$"),
+    ((r"(^|\.)(check_answer|check_code|check_best_move|check_leaf_count|check_connect4_evaluation|"
+      r"check_tournament|score|protect)$"),
      "calls the assignment's grading functions itself"),
     (r"(^|\.)(CDLL|cdll|PyDLL|pythonapi|dlopen)$", "loads native code (ctypes)"),
     (r"(^|\.)(import_module|__import__|reload|spec_from_file_location|exec_module)$",
@@ -569,13 +569,15 @@ def _run_code(question, assignment, cells, nb, limits):
                     fb = check_code(checker, fn, own=False, **options)
                     own = False
                 fb = _hidden(question.options["checker"], fb, fn, options, own)
-                errors += [name.split(_UNFINISHED, 1)[1].removesuffix(")") for name, ok in getattr(fb, "hidden", ())
-                           if _UNFINISHED in name]  # an added check ran past a limit: a timeout, not a slip
+                # an added check that ran past a limit: a timeout, not a slip
+                errors += [name.split(_UNFINISHED, 1)[1].removesuffix(")")
+                           for name, ok in getattr(fb, "hidden", ()) if _UNFINISHED in name]
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
                 fb = check_tournament(once_per_position(fn), question.options["opponent"],
-                                      games=question.options["games"], seed=question.options.get("seed", 2024),
+                                      games=question.options["games"],
+                                      seed=question.options.get("seed", 2024),
                                       variant=question.options.get("variant"))
             box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
@@ -610,7 +612,8 @@ def _hidden(check, fb, fn, options, own=True):
 
         def stand_in():
             return swapped(fn, uses, reference)
-    return with_hidden(fb, check, run_hidden(check, fn, options, stand_in=stand_in, own=own, stop=CallTimedOut))
+    results = run_hidden(check, fn, options, stand_in=stand_in, own=own, stop=CallTimedOut)
+    return with_hidden(fb, check, results)
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
@@ -764,7 +767,8 @@ def finish(prepared, nb, *, kernel=True):
                 v.flags.append("the notebook's own check of this question left no record (the check cell did not "
                                "run to its end, or its output was replaced)")
             elif not record.get("deferred"):
-                hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)  # the grader's added checks
+                # what the notebook could run passed; only a check the grader adds failed
+                hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)
                 if bool(record.get("ok")) != bool(fb.ok) and not hidden_only:
                     said = "passed" if record.get("ok") else "failed"
                     v.flags.append(f"the notebook's own check {said}; decided outside the notebook it "

@@ -189,8 +189,8 @@ def library_feedback(name, used, what=None):
 
 
 def checker_feedback(name, rep, passed, total, unit="checks passed"):
-    """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks passed.'``;
-    ``.checks`` is ``(k, N)``."""
+    """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks
+    passed.'``; ``.checks`` is ``(k, N)``."""
     if getattr(rep, "library", None):
         return library_feedback(name, rep.library)
     bad = [text for kind, text, _ in rep.items if kind == "bad"]
