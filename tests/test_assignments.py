@@ -13,6 +13,8 @@
 Each notebook version is executed once (module-scoped fixtures).
 """
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -26,7 +28,9 @@ import pytest
 
 import gametrees as gt
 from gametrees import assignments as ga
+from gametrees.classroom.connect_four import tournament_seed
 from gametrees.classroom.grading import environment, execute, record
+from gametrees.classroom.verdicts import decide
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "instructor" / "assignments"
@@ -231,7 +235,7 @@ def test_student_version_runs_and_every_check_fails_helpfully(student_runs, key)
         assert message.startswith("✗"), message[:80]  # feedback, formatted as when it passes
         assert UNANSWERED[grade_id] in message, (grade_id, message)
         assert message.splitlines()[-1].startswith(f"✗ 0 of {rec['points']:g} points")
-        if key != "A3":  # no id typed: every check of A1 and A2 says so
+        if grade_id != "a3-check-positions":  # no id typed: every check of the student's own variant says so
             assert "No student id" in message, grade_id
 
 
@@ -397,7 +401,7 @@ def test_a3_evaluation_from_os_side_is_named_and_loses(tmp_path):
     assert "your evaluation scores positions from O's point of view" in positions
     assert "Swap your X and O counts (or the sign)" in positions
     weak = results["a3-check-weak"][3]["text"]
-    assert re.search(r"You lost (1[1-9]|20) of 20 games \(at most 10 allowed\)", weak)
+    assert re.search(r"You won ([0-9]|1[0-2]) of 20 games \(at least 13 needed\)", weak)
     assert "an evaluation from the wrong viewpoint" in weak
     assert not [k for k, v in results.items() if v[1] is not None and not v[0]]
 
@@ -582,6 +586,56 @@ def test_connect4_evaluation_checks_name_the_usual_slips():
         ga.check_tournament(ours, "strong")
     with pytest.raises(ValueError, match="games must be"):
         ga.check_tournament(ours, "random", games=0)
+
+
+def _a3_reference():
+    """A3's solution, as the instructor notebook holds it (its helper cell and its answer cell)."""
+    nb = read("A3")
+    space = {"gt": gt}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(cell(nb, "a3-helpers").source, space)  # noqa: S102 -- the notebook's own cells
+        exec(cell(nb, "a3-answer").source, space)  # noqa: S102
+    return space["evaluate"]
+
+
+def _ids_with_their_own_weak_seed(n):
+    """The first ``n`` ids s0, s1, ... whose tournaments against the weak reference are all different."""
+    out, seeds = [], set()
+    for k in range(1000):
+        seed = tournament_seed(f"s{k}/A3", "weak")
+        if seed not in seeds:
+            seeds.add(seed)
+            out.append(f"s{k}")
+        if len(out) == n:
+            return out
+    raise AssertionError("fewer seeds than asked for")
+
+
+def test_a3_each_student_plays_their_own_tournaments_and_the_grader_names_which():
+    ours, (one, two) = _windows_evaluation(), _ids_with_their_own_weak_seed(2)
+    games = {s: ga.check_tournament(ours, "weak", games=4, variant=f"{s}/A3").result for s in (one, two)}
+    assert games[one].seed == tournament_seed(f"{one}/A3", "weak") != games[two].seed
+    assert [r.moves for r in games[one].records] != [r.moves for r in games[two].records]
+    nb = read("A3")
+    v = {x.grade_id: x for x in decide(nb, one, kernel=False).verdicts}
+    for opponent in ("random", "weak"):
+        assert v[f"a3-check-{opponent}"].status == "right", v[f"a3-check-{opponent}"].text()
+        assert v[f"a3-check-{opponent}"].record()["variant"] == (
+            f"tournament seed {tournament_seed(f'{one}/A3', opponent)}, from '{one}/A3'")
+
+
+def test_a3s_bar_passes_the_reference_and_fails_a_weak_evaluation_on_a_sample_of_variants():
+    """The full measurement, 200 ids: ``python benchmarks/a3_variants.py`` (INSTRUCTORS.md, section 3)."""
+    reference = _a3_reference()
+    centre = gt.classroom.connect_four.centre_column_evaluation
+    for student in _ids_with_their_own_weak_seed(3):
+        variant = f"{student}/A3"
+        for opponent in ("random", "weak"):
+            fb = ga.check_tournament(reference, opponent, variant=variant)
+            assert fb.ok, (variant, opponent, fb.lines)
+        for weak in (centre, lambda state: 0.0):
+            fb = ga.check_tournament(weak, "weak", variant=variant)
+            assert not fb.ok and "at least 13 needed" in fb.lines[0], (variant, fb.lines)
 
 
 def test_the_command_line(tmp_path, capsys):

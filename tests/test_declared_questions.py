@@ -446,3 +446,68 @@ def test_the_task_the_documentation_shows_is_the_one_jdoe_is_given(monkeypatch):
     exec(task, space)  # noqa: S102 -- the documented cell
     shown = DOC.read_text(encoding="utf-8").split("prints the student's task, e.g. `", 1)[1].split("`", 1)[0]
     assert " ".join(shown.split()) == repr(space["tie_rule"])
+
+
+def task_variant_cells():
+    """``{role: source}``: the cells of "A variant of the task: count the leaves", as printed."""
+    text = DOC.read_text(encoding="utf-8").split("**A variant of the task: count the leaves.**", 1)[1]
+    cells = {}
+    text = text.split("\nA test cell of the shipped form", 1)[0]
+    for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL):
+        first, _, body = block.partition("\n")
+        m = re.fullmatch(r"# task variant · (Read-only|Autograded answer|Autograder tests) cell"
+                         r"(?:, (\d+) points)?", first)
+        assert m, first
+        cells[m[1]] = (body.rstrip("\n"), int(m[2]) if m[2] else None)
+    return cells
+
+
+def _counting(rule):
+    """A student's count_leaves with ``rule`` written in (the documented solution with the rule fixed)."""
+    source = task_variant_cells()["Autograded answer"][0]
+    solution = source.split("### BEGIN SOLUTION\n", 1)[1].split("    ### END SOLUTION", 1)[0]
+    head = source.split("    ### BEGIN SOLUTION", 1)[0]
+    return head + solution.replace('leaves.options["rule"] == "strict"', repr(rule == "strict"))
+
+
+def test_the_documented_task_variant_counts_the_leaves_with_each_students_rule(monkeypatch):
+    monkeypatch.delenv(ga.ENV_VAR, raising=False)
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    cells = task_variant_cells()
+    assert set(cells) == {"Read-only", "Autograded answer", "Autograder tests"}
+    ga.student_id("jdoe")
+    printed = []
+    space = {"ga": ga, "math": math, "print": printed.append}
+    exec(cells["Read-only"][0], space)  # noqa: S102 -- the documented cells, as printed
+    shown = DOC.read_text(encoding="utf-8").split("The read-only cell prints e.g. `check_leaf_count", 1)[1]
+    assert " ".join(("check_leaf_count" + shown.split("`", 1)[0]).split()) == repr(printed[0])
+    exec(cells["Autograded answer"][0], space)  # noqa: S102
+    assert eval(cells["Autograder tests"][0], space).feedback.ok  # the documented test cell
+
+    def cell(source, **meta):
+        return nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"grade_id": meta.pop("gid"), **meta}})
+
+    def notebook(answer):
+        return nbformat.v4.new_notebook(cells=[
+            cell("import math", gid="setup", locked=True),
+            cell(cells["Read-only"][0], gid="a2-q8-task", locked=True),
+            cell(answer, gid="a2-q8-answer", solution=True),
+            cell(cells["Autograder tests"][0], gid="a2-q8-check", grade=True, locked=True,
+                 points=cells["Autograder tests"][1])])
+
+    declared = Declaration(None, "code", check="check_leaf_count", variant="{student}/A2/q8",
+                           rule=["textbook", "strict"])
+    other = _pick("count", lambda s: declared.options(s)["rule"] != declared.options("jdoe")["rule"])
+    rules = {s: declared.options(s)["rule"] for s in ("jdoe", other)}
+    (one, _), (other, _) = rules.items()
+    mine = notebook(_counting(rules[one]))
+    v = decide(mine, one, kernel=False).verdicts[0]
+    assert (v.status, v.earned) == ("right", 3.0), v.text()
+    assert v.question.variant == f"rule {rules[one]!r}, trees from '{one}/A2/q8'"
+    v = decide(mine, other, kernel=False).verdicts[0]  # the same code, another student's tie rule
+    assert v.status == "wrong" and "alpha-beta evaluates" in v.text(), v.text()
+    every = notebook("def count_leaves(game, state, alpha, beta):\n    if game.is_terminal(state):\n"
+                     "        game.utility(state)\n        return 1\n    return sum(count_leaves(game, "
+                     "game.result(state, m), alpha, beta) for m in game.actions(state))")
+    v = decide(every, one, kernel=False).verdicts[0]
+    assert v.status == "wrong" and "your function evaluated 9 leaves and returned 9" in v.text(), v.text()

@@ -8,6 +8,7 @@ the code, lowest layer first:
 ``limits``        a time limit on a check in the kernel; checks deferred to the grader
 ``integrity``     graded exercises (:func:`protect`) and answers asked of the library
 ``scoring``       :func:`score`: what a graded check cell shows and nbgrader scores
+``hidden``        the checks the grader adds after submission; a check's wording in the notebook
 ``checks``        :func:`check_answer`, :func:`check_code`, :func:`check_best_move`
 ``connect_four``  the Connect Four evaluation check, reference agents, tournaments
 ``declarations`` questions an instructor declares in a notebook (:func:`question`), read as data

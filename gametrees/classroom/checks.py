@@ -1,6 +1,8 @@
-"""The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`, :func:`check_best_move`.
+"""The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`,
+:func:`check_best_move`, :func:`check_leaf_count`.
 
-May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`,
+:mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """
@@ -13,15 +15,16 @@ import math
 import numbers
 
 from ..exercises.answers import NodeNames
-from ..exercises.by_hand import Exercise
+from ..exercises.by_hand import RULES, Exercise
 from ..exercises.by_hand.base import inline
-from ..exercises.code_checks.diagnosis import checker_feedback, printed_note
+from ..exercises.code_checks.diagnosis import checker_feedback, inline_tree, printed_note
 from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (
     CACHE,
     TEXTBOOK,
     CountingTree,
     Printed,
+    alphabeta_groups,
     check_callable,
     describe_error,
     drawn_seed,
@@ -36,6 +39,7 @@ from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, un
 from ..games import MAX, MIN, TicTacToe
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
+from .hidden import here
 from .limits import OutOfTime, check_limit, deferred, time_limit
 
 # ============================================================================
@@ -162,7 +166,7 @@ def check_code(checker, fn, **options):
     limit = check_limit()
     try:
         with time_limit(limit):
-            return _check_code(checker, name, fn, options)
+            return here(_check_code(checker, name, fn, options), name)
     except OutOfTime:
         return out_of_time(name, limit)
 
@@ -520,3 +524,87 @@ def _check_decisions(fn, alphabeta, tictactoe, variant=None):
     fb = checker_feedback("check_best_move", rep, passed, total)
     fb.tree = first_bad
     return fb
+
+
+# ============================================================================
+# count_leaves(game, state, alpha, beta): alpha-beta that counts the leaves it evaluates
+# ============================================================================
+
+_RULE_WORDS = {"textbook": "the textbook rule (prune when v ≥ β or v ≤ α)",
+               "strict": "the strict rule (prune only when v > β or v < α)"}
+
+
+def check_leaf_count(fn, *, rule=None, variant=None):
+    """Check a learner's ``fn(game, state, alpha, beta) -> int``: alpha-beta that returns how many leaves it
+    evaluated.
+
+    A task variant of alpha-beta: the function searches as alpha-beta does and returns, instead of the
+    value, the number of leaves it evaluated (its calls of ``game.utility``). On every tree of
+    :func:`~gametrees.exercises.check_alphabeta` (the drawn ones the ``variant``'s own) the number must be
+    the one it really evaluated and alpha-beta's with ``rule`` (``"textbook"``, ``"strict"``, or either
+    when None).
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(game, state, alpha, beta) -> int``.
+    rule : {"textbook", "strict"}, optional
+    variant : str, optional
+        A student's variant (e.g. ``"jdoe/A2/q8"``): the drawn trees are made from it.
+
+    Returns
+    -------
+    Feedback
+
+    Examples
+    --------
+    >>> import math
+    >>> def count_leaves(game, state, alpha, beta):   # every leaf: nothing pruned
+    ...     if game.is_terminal(state):
+    ...         game.utility(state)
+    ...         return 1
+    ...     return sum(count_leaves(game, game.result(state, m), alpha, beta) for m in game.actions(state))
+    >>> fb = check_leaf_count(count_leaves, rule="textbook")
+    >>> fb.ok, fb.lines[0]
+    (False, '✗ the textbook tree [[3, 12, 8], [2, 4, 6], [14, 5, 2]]: 0 of 1 right; ...')
+    >>> print(fb.lines[0].split(") your ", 1)[1].replace(", but ", ",\\nbut "))
+    function evaluated 9 leaves and returned 9,
+    but alpha-beta evaluates 7 with the textbook rule (prune when v ≥ β or v ≤ α).
+    """
+    variant = checked_variant(variant)
+    if rule is not None and rule not in RULES:
+        raise ValueError(f"rule must be None, 'textbook' or 'strict', got {rule!r}")
+    problem = check_callable(fn, "check_leaf_count", "fn(game, state, alpha, beta)", 4)
+    if problem:
+        return Feedback("check_leaf_count: your function could not be called.", [("bad", problem, None)])
+    rep, printed = Report(), Printed()
+    passed = total = 0
+    rules = [rule] if rule else list(RULES)
+    for name, trees in alphabeta_groups(variant):
+        wrong = []
+        for G in trees:
+            game = CountingTree(G)
+            out = run_learner(fn, (game, game.initial, -math.inf, math.inf), printed, game)
+            expected = {r: len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G))
+                        for r in rules}
+            evaluated = len(game.evaluated)
+            if out.error:
+                wrong.append((G, f"your function {out.error}"))
+            elif isinstance(out.value, bool) or not isinstance(out.value, numbers.Integral):
+                wrong.append((G, f"your function returned {out.value!r}, not a number of leaves"))
+            elif out.value != evaluated:
+                wrong.append((G, f"your function evaluated {evaluated} leaves but returned {out.value}"))
+            elif evaluated not in expected.values():
+                said = " or ".join(f"{expected[r]} with {_RULE_WORDS[r]}" for r in rules)
+                wrong.append((G, (f"your function evaluated {evaluated} leaves and returned {out.value}, but "
+                                  f"alpha-beta evaluates {said}")))
+        total += 1
+        if not wrong:
+            passed += 1
+            rep.good(f"{name}: right on all {len(trees)}." if len(trees) > 1 else f"{name}: right.")
+            continue
+        G, why = min(wrong, key=lambda w: w[0].number_of_nodes())
+        rep.bad(f"{name}: {len(trees) - len(wrong)} of {len(trees)} right; on {inline_tree(G, 100)} {why}.",
+                error_hint(why) if "raised" in why else None)
+    printed_note(rep, printed)
+    return checker_feedback("check_leaf_count", rep, passed, total)

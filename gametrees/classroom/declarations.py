@@ -36,7 +36,7 @@ import ast
 import hashlib
 
 from .. import exercises as _exercises
-from .checks import check_best_move
+from .checks import check_best_move, check_leaf_count
 from .ids import LAST, student_id
 from .integrity import protect
 
@@ -50,6 +50,7 @@ CHECKS = {
     "check_alphabeta": ("tictactoe", "rule"),
     "check_expectimax": (),
     "check_best_move": ("alphabeta", "tictactoe"),
+    "check_leaf_count": ("rule",),
 }
 #: The values each option of a check may take.
 _VALUES = {"tictactoe": (True, False), "mutable": (True, False), "alphabeta": (True, False),
@@ -58,8 +59,10 @@ _VALUES = {"tictactoe": (True, False), "mutable": (True, False), "alphabeta": (T
 _OWN = {"answer": ("seed", "difficulty"), "code": ("check", "variant")}
 
 
-def _checker(name):
-    return check_best_move if name == "check_best_move" else getattr(_exercises, name)
+def checker(name):
+    """The check function a code question names (one of :data:`CHECKS`)."""
+    own = {"check_best_move": check_best_move, "check_leaf_count": check_leaf_count}
+    return own[name] if name in own else getattr(_exercises, name)
 
 
 def _pick(seed, key, choices):
@@ -197,7 +200,7 @@ class CodeQuestion:
         return self.declaration.options(self.student)
 
     def __call__(self, fn, **more):
-        return _checker(self.declaration.check)(fn, **{**self.declaration.options(self.student), **more})
+        return checker(self.declaration.check)(fn, **{**self.declaration.options(self.student), **more})
 
     def __repr__(self):
         return f"{self.__name__} on your variant: {self.declaration.describe(self.student)}"
@@ -255,15 +258,27 @@ def question(kind, **settings):
 
 
 def dotted(node):
-    """``"ga.question"`` for the expression ``ga.question`` (names and attributes only), else ``""``."""
+    """``"ga.question"`` for the expression ``ga.question``: names and attributes, a call written ``()``
+    (``"f().y"``, ``"().chdir"`` for a call of something unnamed); ``""`` for anything else.
+
+    Examples
+    --------
+    >>> dotted(ast.parse("ga.question").body[0].value), dotted(ast.parse("f(x).y").body[0].value)
+    ('ga.question', 'f().y')
+    >>> dotted(ast.parse("[1][0].y").body[0].value), dotted(ast.parse("(lambda: os)().chdir").body[0].value)
+    ('', '().chdir')
+    """
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
     if isinstance(node, ast.Name):
         parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    elif isinstance(node, ast.Call):
+        parts.append(dotted(node.func) + "()")
+    else:
+        return ""
+    return ".".join(reversed(parts))
 
 
 def calls(source):

@@ -21,7 +21,8 @@ so.
 The exercises are the ones the notebooks' locked "trees" cells build (a test
 keeps the two the same): the id is the one nbgrader files the submission under.
 
-May import: the public names of :mod:`gametrees.exercises`, :mod:`gametrees.classroom.declarations`.
+May import: the public names of :mod:`gametrees.exercises`, :mod:`gametrees.classroom.declarations`,
+:func:`gametrees.classroom.connect_four.tournament_seed`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import re
 
 from .. import exercises as _exercises
 from . import declarations as _declarations
+from .connect_four import tournament_seed
 
 
 class Question:
@@ -42,13 +44,20 @@ class Question:
     """
 
     def __init__(self, grade_id, kind, function, check, exercise=None, declaration=None, described=None,
-                 **options):
+                 pattern=None, **options):
         self.grade_id, self.kind, self.function, self.check = grade_id, kind, function, check
         self.exercise, self.options = exercise, options
-        self.declaration, self.variant = declaration, described
+        self.declaration, self.variant, self.pattern = declaration, described, pattern
 
     def for_student(self, student):
-        """This question as ``student`` is asked it: a declared code check's options from their variant."""
+        """This question as ``student`` is asked it: a declared code check's options from their variant, a
+        shipped tournament's ``variant`` from its ``pattern`` (``"{student}/A3"``)."""
+        if self.pattern is not None:
+            variant = self.pattern.replace("{student}", student)
+            seed = tournament_seed(variant, self.options["opponent"])
+            return Question(self.grade_id, self.kind, self.function, self.check,
+                            described=f"tournament seed {seed}, from {variant!r}",
+                            **{**self.options, "variant": variant})
         if self.declaration is None:
             return self
         options = dict(self.options)
@@ -115,11 +124,13 @@ ASSIGNMENTS = {
         Question("a3-check-positions", "evaluation", "evaluate",
                  "ga.score(ga.check_connect4_evaluation(evaluate), 2)"),
         Question("a3-check-random", "tournament", "evaluate",
-                 'fb = ga.check_tournament(evaluate, "random", games=20, seed=2024)\nif fb.result is not None:\n'
-                 '    print(fb.result.table())\nga.score(fb, 3)', opponent="random", games=20, seed=2024),
+                 'fb = ga.check_tournament(evaluate, "random", games=20, variant=f"{ME}/A3")\n'
+                 'if fb.result is not None:\n    print(fb.result.table())\nga.score(fb, 3)',
+                 pattern="{student}/A3", opponent="random", games=20),
         Question("a3-check-weak", "tournament", "evaluate",
-                 'fb = ga.check_tournament(evaluate, "weak", games=20, seed=2024)\nif fb.result is not None:\n'
-                 '    print(fb.result.table())\nga.score(fb, 3)', opponent="weak", games=20, seed=2024),
+                 'fb = ga.check_tournament(evaluate, "weak", games=20, variant=f"{ME}/A3")\n'
+                 'if fb.result is not None:\n    print(fb.result.table())\nga.score(fb, 3)',
+                 pattern="{student}/A3", opponent="weak", games=20),
     ], prelude="import math\n\nclass _NoLibrary:\n    def ConnectFour(self, *args, **kwargs):\n"
                "        return connect_four\n\ngt = _NoLibrary()\n",
         locked_cells=("a3-helpers",), games=("connect_four",)),

@@ -82,7 +82,9 @@ class ClassReport:
         One per grade cell, in notebook order: ``grade_id``, ``points``, ``students``, ``right``,
         ``mean`` (points), ``misconceptions`` (``[(tag, count), ...]``, most common first),
         ``flagged`` and ``errors`` (students), ``unanswered`` (count), ``checks`` (checks while working,
-        summed over the class), ``variants`` (how many different per-student variants it had).
+        summed over the class), ``variants`` (how many different per-student variants it had),
+        ``added_failed`` (``[(name, count)]``: the checks the grader adds that students failed,
+        :mod:`gametrees.classroom.hidden`).
     rows : list of dict
         One per student and question (what the CSV holds).
     flagged : dict
@@ -121,6 +123,8 @@ class ClassReport:
                          if r["question"] == q["grade_id"] and r["variant"]]
                 lines.append(f"    a variant per student ({q['variants']} different; each student's in the "
                              "CSV): " + "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else ""))
+            for name, count in q.get("added_failed", ()):
+                lines.append(f"    failed a check the grader adds, {name}: {count} of {q['students']}")
             if q["unanswered"]:
                 lines.append(f"    not answered: {q['unanswered']}")
             if q["errors"]:
@@ -313,16 +317,17 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             if v is not None and v.get("decided"):
                 got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
                 flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
-                counted = v.get("counted")
+                counted, added = v.get("counted"), list(v.get("added_failed") or ())
             else:
                 got, error, _ = earned(cell.get("outputs", []), points)
                 status, tags, flags = "undecided", [], ["not decided outside the kernel"]
                 errors = [f"the check raised {error}"] if error else []
-                variant, counted = "", None
+                variant, counted, added = "", None, []
             rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
                          "earned": got, "right": got == points, "status": status, "misconceptions": tags,
                          "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
-                         "checks": _checks_while_working(meta, gid, counted), "variant": variant})
+                         "checks": _checks_while_working(meta, gid, counted), "added_failed": added,
+                         "variant": variant})
             if flags or notebook_flags:
                 flagged.setdefault(student, list(notebook_flags))
                 flagged[student] += [f"{gid}: {f}" for f in flags]
@@ -339,6 +344,8 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             "unanswered": sum(r["status"] == "unanswered" for r in mine),
             "checks": sum(r["checks"] for r in mine),
             "variants": len({r["variant"] for r in mine if r["variant"]}),
+            "added_failed": sorted(Counter(n for r in mine for n in r["added_failed"]).items(),
+                                   key=lambda kv: (-kv[1], kv[0])),
         })
     report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
     report.unsafe = sorted(set(unsafe))
@@ -349,11 +356,11 @@ def class_report(course, assignment, out=None, chart=True, force=False):
     text = io.StringIO(newline="")
     w = csv.writer(text)
     w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
-                "notebook flags", "checks while working", "variant"])
+                "notebook flags", "checks while working", "grader's added checks failed", "variant"])
     for r in rows:
         w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
                     "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
-                    "; ".join(r["notebook_flags"]), r["checks"], r["variant"]])
+                    "; ".join(r["notebook_flags"]), r["checks"], "; ".join(r["added_failed"]), r["variant"]])
     _write(report.csv, text.getvalue().encode("utf-8"))
     if chart:
         report.chart = _chart(report, folder / f"{assignment}_report.png")

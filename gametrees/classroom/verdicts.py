@@ -20,6 +20,7 @@ this process:
 May import: the standard library, :mod:`gametrees.classroom.questions`,
 :mod:`gametrees.classroom.sandbox`, :mod:`gametrees.classroom.checks`,
 :mod:`gametrees.classroom.connect_four`, :mod:`gametrees.classroom.ids`,
+:mod:`gametrees.classroom.declarations` (its :func:`dotted`), :mod:`gametrees.classroom.hidden`,
 :mod:`gametrees.classroom.scoring` (its MIME type) and the public names of
 :mod:`gametrees.exercises` and its modules; :mod:`gametrees.games`.
 """
@@ -33,12 +34,14 @@ import math
 import re
 import time
 
-from .. import exercises as _exercises
 from ..exercises import attempts as _attempts
 from ..exercises.feedback import Feedback, fmt
 from ..games import ConnectFour
-from .checks import check_answer, check_best_move, check_code
+from .checks import check_answer, check_best_move, check_code, engine_alphabeta_value, engine_value, swapped
 from .connect_four import check_connect4_evaluation, check_tournament
+from .declarations import checker as check_function
+from .declarations import dotted
+from .hidden import run_hidden, with_hidden
 from .ids import normal
 from .limits import outside_kernel
 from .questions import ASSIGNMENTS, assignment_in
@@ -75,7 +78,8 @@ _SUSPICIOUS = (
      "changes the environment (os.environ)"),
     (r"(^|\.)paused$|LibraryGuard|engine_(alphabeta_)?value|(^|\.)swapped$",
      "uses the grading machinery (the library guard or the graders' stand-ins)"),
-    (r"(^|\.)(check_answer|check_code|check_best_move|check_connect4_evaluation|check_tournament|score|protect)$",
+    ((r"(^|\.)(check_answer|check_code|check_best_move|check_leaf_count|check_connect4_evaluation|"
+      r"check_tournament|score|protect)$"),
      "calls the assignment's grading functions itself"),
     (r"(^|\.)(CDLL|cdll|PyDLL|pythonapi|dlopen)$", "loads native code (ctypes)"),
     (r"(^|\.)(import_module|__import__|reload|spec_from_file_location|exec_module)$",
@@ -138,7 +142,8 @@ class Verdict:
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
                 "kernel_ok": None if self.kernel is None else self.kernel.get("ok"),
-                "variant": getattr(self.question, "variant", None), "counted": self.counted}
+                "variant": getattr(self.question, "variant", None), "counted": self.counted,
+                "added_failed": [name for name, ok in getattr(self.feedback, "hidden", ()) if not ok]}
 
     def text(self):
         """What the student and the instructor read under the grade cell."""
@@ -303,20 +308,6 @@ def literal_answer(cells, name):
     return ("code", None)
 
 
-def _dotted(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    elif isinstance(node, ast.Call):
-        parts.append(_dotted(node.func) + "()")
-    else:
-        return ""
-    return ".".join(reversed(parts))
-
-
 def scan(cells, exercise_names):
     """Flags from the student's cells, read as data: ``(notebook_flags, {exercise name: [flags]})``."""
     notebook, per_exercise = [], {}
@@ -327,9 +318,9 @@ def scan(cells, exercise_names):
         for node in ast.walk(tree):
             name = ""
             if isinstance(node, ast.Call):
-                name = _dotted(node.func)
+                name = dotted(node.func)
             elif isinstance(node, ast.Subscript):
-                base = _dotted(node.value)
+                base = dotted(node.value)
                 if base.endswith("environ") and isinstance(node.ctx, (ast.Store, ast.Del)):
                     name = "os.environ"
             elif isinstance(node, ast.Attribute) and node.attr == "result" and isinstance(node.value, ast.Name) \
@@ -558,11 +549,11 @@ def _run_code(question, assignment, cells, nb, limits):
             return fb, integrity, errors + other, notebook + _forged(box.broken, "when loaded for grading")
         try:
             if question.kind == "code":
-                checker = check_best_move if question.options.get("checker") == "check_best_move" else getattr(
-                    _exercises, question.options["checker"])
+                checker = check_function(question.options["checker"])
                 options = {k: v for k, v in question.options.items() if k not in ("checker", "uses")}
                 if "uses" in question.options:
                     options["uses"] = box.functions.get(question.options["uses"])
+                own = True
                 try:
                     fb = check_code(checker, fn, **options)
                 except CallTimedOut as exc:
@@ -576,11 +567,18 @@ def _run_code(question, assignment, cells, nb, limits):
                     fn = box.functions.get(question.function)
                     options["uses"] = box.functions.get(question.options["uses"])
                     fb = check_code(checker, fn, own=False, **options)
+                    own = False
+                fb = _hidden(question.options["checker"], fb, fn, options, own)
+                # an added check that ran past a limit: a timeout, not a slip
+                errors += [name.split(_UNFINISHED, 1)[1].removesuffix(")")
+                           for name, ok in getattr(fb, "hidden", ()) if _UNFINISHED in name]
             elif question.kind == "evaluation":
                 fb = check_connect4_evaluation(fn)
             else:
                 fb = check_tournament(once_per_position(fn), question.options["opponent"],
-                                      games=question.options["games"], seed=question.options["seed"])
+                                      games=question.options["games"],
+                                      seed=question.options.get("seed", 2024),
+                                      variant=question.options.get("variant"))
             box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
@@ -596,6 +594,26 @@ def _run_code(question, assignment, cells, nb, limits):
             errors.append(f"grading stopped: {exc}")
         integrity, notebook, other = _refusals(box)
         return fb, integrity + _forged(box.broken), errors + other, notebook
+
+
+_UNFINISHED = " (it did not finish: "
+
+
+def _hidden(check, fb, fn, options, own=True):
+    """``fb`` with the checks the grader adds (:mod:`gametrees.classroom.hidden`), when every check the
+    student could run passed (a failing answer is told what failed there; the added checks would only
+    take time)."""
+    if not fb.ok or getattr(fb, "library", None):
+        return fb
+    uses = options.get("uses")
+    stand_in = None
+    if uses is not None:
+        reference = engine_alphabeta_value if options.get("alphabeta") else engine_value
+
+        def stand_in():
+            return swapped(fn, uses, reference)
+    results = run_hidden(check, fn, options, stand_in=stand_in, own=own, stop=CallTimedOut)
+    return with_hidden(fb, check, results)
 
 
 def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QUESTION_LIMIT, deadline=None):
@@ -749,7 +767,9 @@ def finish(prepared, nb, *, kernel=True):
                 v.flags.append("the notebook's own check of this question left no record (the check cell did not "
                                "run to its end, or its output was replaced)")
             elif not record.get("deferred"):
-                if bool(record.get("ok")) != bool(fb.ok):
+                # what the notebook could run passed; only a check the grader adds failed
+                hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)
+                if bool(record.get("ok")) != bool(fb.ok) and not hidden_only:
                     said = "passed" if record.get("ok") else "failed"
                     v.flags.append(f"the notebook's own check {said}; decided outside the notebook it "
                                    f"{'passed' if fb.ok else 'failed'}")

@@ -189,7 +189,8 @@ def library_feedback(name, used, what=None):
 
 
 def checker_feedback(name, rep, passed, total, unit="checks passed"):
-    """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks passed.'``."""
+    """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks
+    passed.'``; ``.checks`` is ``(k, N)``."""
     if getattr(rep, "library", None):
         return library_feedback(name, rep.library)
     bad = [text for kind, text, _ in rep.items if kind == "bad"]
@@ -202,4 +203,6 @@ def checker_feedback(name, rep, passed, total, unit="checks passed"):
              else f"{name}: {passed} of {total} {unit}.")
     # Counted per check (a graded notebook's record keeps the count). No twin: the feedback already works the
     # mistake through on the small test tree where the function fails, which is not a graded answer.
-    return escalate(name, Feedback(title, rep.items, tags=getattr(rep, "tags", ())))
+    fb = Feedback(title, rep.items, tags=getattr(rep, "tags", ()))
+    fb.checks = (passed, total)  # the assignments word the title as the checks run in the notebook
+    return escalate(name, fb)
