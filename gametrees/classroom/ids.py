@@ -140,9 +140,9 @@ def student_id(given=None):
         chosen, source = hub, "your JupyterHub login (JUPYTERHUB_USER)"
     else:
         chosen, source = DEFAULT_ID, "no id given"
-        warnings.append("No student id: your trees and games are the shared practice ones, not yours, so answers that "
-                        "pass here will fail when graded. Type your course login in STUDENT_ID and run the "
-                        "notebook again.")
+        warnings.append("No student id: your trees and games are the shared practice ones, not yours, so "
+                        "answers that pass here will fail when graded. Type your course login in STUDENT_ID "
+                        "and run the notebook again.")
     if chosen != DEFAULT_ID:
         known = known_students()
         if known is not None and chosen not in known:
