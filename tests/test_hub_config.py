@@ -104,9 +104,11 @@ def test_the_student_environment_the_image_runs_has_the_pinned_release_and_no_gr
     assert version == pinned_version()
     listed = subprocess.run([str(env / "bin" / "jupyter"), "server", "extension", "list"],
                             capture_output=True, text=True, check=False)
-    lines = (listed.stdout + listed.stderr).splitlines()
-    formgrader = [line for line in lines if "nbgrader.server_extensions.formgrader" in line]
-    assert formgrader and all("disabled" in line for line in formgrader), "\n".join(lines)
+    said = listed.stdout + listed.stderr
+    extension = r"^\s*nbgrader\.server_extensions\.(\w+)\s+(?:\x1b\[\d+m)?(enabled|disabled)"
+    status = dict(re.findall(extension, said, re.MULTILINE))
+    assert status == {"formgrader": "disabled", "course_list": "disabled", "validate_assignment": "enabled",
+                      "assignment_list": "enabled"}, said
 
 
 # -- Zero to JupyterHub -----------------------------------------------------------------------------
