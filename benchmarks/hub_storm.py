@@ -19,6 +19,13 @@ student`` (``--env``; without it, one is made in a temporary folder first, which
 
 Run: python benchmarks/hub_storm.py [--students 10 20] [--env PATH]
 The figures depend on the machine's free cores and memory: say which machine, and what else ran.
+
+``--sizing`` starts nothing: it prints INSTRUCTORS.md's sizing table for larger classes (``--classes
+50 200 500``), **extrapolated** from :data:`MEASURED` (the figures of the last storm run, as in
+INSTRUCTORS.md's storm table) by :func:`sizing`: memory grows with the students working at once, the
+CPU of the starts with the students starting at once.
+
+Run: python benchmarks/hub_storm.py --sizing [--classes 50 200 500] [--server-memory 64] [--cores 4]
 """
 
 from __future__ import annotations
@@ -48,6 +55,15 @@ import browser  # noqa: E402  (tests/browser.py: free ports, stopping a process 
 import psutil  # noqa: E402
 from hub import DEPLOY, chp_path, rss_mb, server_pid  # noqa: E402  (tests/hub.py)
 from report import table  # noqa: E402  (benchmarks/report.py)
+
+#: What the storm measured on the test machine (INSTRUCTORS.md, "A lecture's login storm": the table of
+#: ``--students 10 20``) and one server with A2 run top to bottom in JupyterLab (``tests/test_hub.py``,
+#: INSTRUCTORS.md step 1). Update it with the guide's table after a new run: tests/test_hub_config.py
+#: holds the two to each other, and the guide's sizing table to :func:`sizing_table`.
+MEASURED = {"idle MB": 152, "kernel MB": 216, "A2 MB": 300, "CPU-s per spawn": 2.9}
+#: Memory the system and the hub take besides the students' servers (GB), and a server's time to answer
+#: after it starts (``c.Spawner.http_timeout`` in deploy/jupyterhub/jupyterhub_config.py, seconds).
+SYSTEM_GB, HTTP_TIMEOUT = 1, 60
 
 KERNEL_CODE = ("import gametrees as gt; ex = gt.exercises.generate('pruning', seed='{login}/A2', "
                "difficulty='medium'); print(len(str(ex.tree)))")
@@ -214,12 +230,85 @@ def storm(hub, n):
     }
 
 
+def spawn_limit(cores: float, measured: dict = MEASURED) -> int:
+    """``c.JupyterHub.concurrent_spawn_limit`` for ``cores`` free cores: starts in flight share the cores, so
+    each of L starts takes about L x CPU-s / cores seconds; L is chosen to keep that within half of
+    ``HTTP_TIMEOUT``.
+
+    >>> spawn_limit(4, {"CPU-s per spawn": 3.0})
+    40
+    """
+    if cores <= 0:
+        raise ValueError(f"cores must be positive, got {cores!r}")
+    return max(1, math.floor(cores * HTTP_TIMEOUT / 2 / measured["CPU-s per spawn"]))
+
+
+def sizing(students: int, server_memory_gb: float = 64, cores: float = 4, measured: dict = MEASURED) -> dict:
+    """What ``students`` need, extrapolated from ``measured`` (one server's memory and a start's CPU).
+
+    * **memory, all working**: every student with A2 run (``A2 MB`` each) plus ``SYSTEM_GB``;
+    * **memory, pre-started and idle**: every server started, nobody working yet (``idle MB`` each);
+    * **cores for a storm**: free cores for every student pressing *Start* together to be served within
+      ``HTTP_TIMEOUT`` (N x CPU-s / HTTP_TIMEOUT);
+    * **pre-start minutes**: the time to start every server ahead of class on ``cores`` free cores, at
+      ``spawn_limit(cores)`` at a time;
+    * **set-up**: one server while the memory of all working fits ``server_memory_gb``, else Zero to
+      JupyterHub with that many nodes of ``server_memory_gb``.
+
+    >>> r = sizing(100, server_memory_gb=16, cores=2, measured={"idle MB": 100, "A2 MB": 300,
+    ...                                                         "CPU-s per spawn": 3.0})
+    >>> r["memory GB"], r["idle GB"], r["storm cores"], r["pre-start min"], r["nodes"]
+    (31.0, 11.0, 5, 2.5, 2)
+    """
+    if students < 1:
+        raise ValueError(f"students must be at least 1, got {students!r}")
+    if server_memory_gb <= SYSTEM_GB:
+        raise ValueError(f"server_memory_gb must be more than the system's {SYSTEM_GB} GB, "
+                         f"got {server_memory_gb!r}")
+    working = students * measured["A2 MB"] / 1000 + SYSTEM_GB
+    cpu = students * measured["CPU-s per spawn"]
+    nodes = math.ceil(students * measured["A2 MB"] / 1000 / (server_memory_gb - SYSTEM_GB))
+    return {"students": students, "memory GB": round(working, 1),
+            "idle GB": round(students * measured["idle MB"] / 1000 + SYSTEM_GB, 1),
+            "storm cores": math.ceil(cpu / HTTP_TIMEOUT), "pre-start min": round(cpu / cores / 60, 1),
+            "nodes": nodes, "set-up": "one server" if nodes == 1 else f"Zero to JupyterHub, {nodes} nodes"}
+
+
+def sizing_table(classes=(50, 200, 500), server_memory_gb: float = 64, cores: float = 4) -> str:
+    """INSTRUCTORS.md's sizing table (Markdown): :func:`sizing` of each class size."""
+    lines = [(f"| students | memory, all working | memory, pre-started and idle | free cores for a storm "
+              f"(all within {HTTP_TIMEOUT} s) | pre-starting on {cores:g} free cores | set-up "
+              f"({server_memory_gb:g} GB servers) |"),
+             "| --- | --- | --- | --- | --- | --- |"]
+    for n in classes:
+        r = sizing(n, server_memory_gb, cores)
+        lines.append(f"| {n} | {r['memory GB']:g} GB | {r['idle GB']:g} GB | {r['storm cores']} | "
+                     f"{r['pre-start min']:g} min | {r['set-up']} |")
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[10, 20],
                         help="storm sizes (default 10 20)")
     parser.add_argument("--env", help="a students' environment made by make_env.sh (default: make one)")
+    parser.add_argument("--sizing", action="store_true",
+                        help="start nothing: print the sizing table extrapolated from the measured figures")
+    parser.add_argument("--classes", type=int, nargs="+", default=[50, 200, 500],
+                        help="class sizes of --sizing (default 50 200 500)")
+    parser.add_argument("--server-memory", type=float, default=64,
+                        help="memory of one server or node in GB, for --sizing (default 64)")
+    parser.add_argument("--cores", type=float, default=4,
+                        help="free cores for pre-starting, for --sizing (default 4)")
     args = parser.parse_args()
+    if args.sizing:
+        if any(n < 1 for n in args.classes) or args.cores <= 0 or args.server_memory <= SYSTEM_GB:
+            parser.error(f"--sizing: class sizes from 1, --cores above 0, --server-memory above {SYSTEM_GB}")
+        print(f"Extrapolated from the measured figures {MEASURED} (not measured at these sizes):\n")
+        print(sizing_table(args.classes, args.server_memory, args.cores))
+        limit = spawn_limit(args.cores)
+        print(f"\nc.JupyterHub.concurrent_spawn_limit for {args.cores:g} free cores: {limit}")
+        return
     if any(n < 1 or n > 500 for n in args.students):
         parser.error("--students: each size from 1 to 500")
     if chp_path() is None:

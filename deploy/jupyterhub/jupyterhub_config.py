@@ -31,6 +31,12 @@ GAMETREES_PROCESS_LIMIT        ``256``                              processes (t
                                                                     one user's server
 GAMETREES_CULL_IDLE_SECONDS    ``3600``                             stop a server idle this long
                                                                     (0: never)
+GAMETREES_SPAWN_LIMIT          ``20``                               servers starting at once; more
+                                                                    are asked to try again (a
+                                                                    lecture's login storm:
+                                                                    INSTRUCTORS.md)
+GAMETREES_ACTIVE_LIMIT         ``0`` (no limit)                     servers running at once; more
+                                                                    are asked to try again later
 =============================  ===================================  ==================================
 
 Users log in with their system accounts (PAM) and each server runs as its user
@@ -104,6 +110,8 @@ CULL_IDLE_SECONDS = int(_setting("GAMETREES_CULL_IDLE_SECONDS", "3600"))
 MEMORY = {"student": _bytes("GAMETREES_MEMORY_LIMIT", "1G"),
           "instructor": _bytes("GAMETREES_INSTRUCTOR_MEMORY", "4G")}
 PROCESSES = int(_setting("GAMETREES_PROCESS_LIMIT", "256"))
+SPAWN_LIMIT = int(_setting("GAMETREES_SPAWN_LIMIT", "20"))
+ACTIVE_LIMIT = int(_setting("GAMETREES_ACTIVE_LIMIT", "0"))
 TRY_OUT = os.environ.get("GAMETREES_HUB_TRY_OUT") == "1"
 
 # -- the hub itself ----------------------------------------------------------------------------
@@ -197,10 +205,19 @@ if TRY_OUT:
 else:
     c.JupyterHub.spawner_class = CappedSpawner
 
+# -- a lecture's login storm (INSTRUCTORS.md: the sizing table, pre-starting before class) -----------
+# A start costs about 3 CPU-seconds (benchmarks/hub_storm.py), so starts in flight share the free cores:
+# at most SPAWN_LIMIT at once (20: two free cores start them within half the 60 s below; `hub_storm.py
+# --sizing --cores N` prints the limit for N), the others see "Too many users trying to log in right
+# now. Try again in ..." (HTTP 429) instead of a start that times out. ACTIVE_LIMIT caps the servers
+# running at once (what the memory holds: about 300 MB each); 0 is no cap.
+c.JupyterHub.concurrent_spawn_limit = SPAWN_LIMIT
+c.JupyterHub.active_server_limit = ACTIVE_LIMIT
+
 # -- each user's server ----------------------------------------------------------------------------
 c.Spawner.default_url = "/lab"
-c.Spawner.http_timeout = 60
-c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 60  # a started server has this long to answer the hub
+c.Spawner.start_timeout = 120  # the spawner has this long to start it
 # Only these of the hub's own variables reach a server (not its PYTHONPATH or LD_LIBRARY_PATH): the
 # rest comes from prepare_server below. Trying out a checkout, its PYTHONPATH goes to every server too.
 c.Spawner.env_keep = ["LANG", "LC_ALL", "JUPYTERHUB_SINGLEUSER_APP"] + (["PYTHONPATH"] if TRY_OUT else [])
