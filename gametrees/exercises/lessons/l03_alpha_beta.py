@@ -335,7 +335,9 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         return unanswered(what, f"Replace each None with a number: {form}.")
     rep = Report()
     readable = right_numbers = 0
+    starts = []   # where each label's lines start: the labels with a wrong part, for the twin
     for lab in asked:
+        starts.append(len(rep.items))
         pair = pairs[lab]
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             rep.bad(f"{lab}: could not read {pair!r}: give a pair (fail-soft, fail-hard).")
@@ -398,8 +400,11 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     if readable == 0 and not any(kind == "good" for kind, _, _ in rep.items):
         return malformed(what, f"Could not read your answer: {form}.")
 
+    ends = starts[1:] + [len(rep.items)]
+    wrong = [lab for lab, i, j in zip(asked, starts, ends) if any(k == "bad" for k, _, _ in rep.items[i:j])]
+
     def twin(_fb):
-        return _worked_soft_hard(tree, window, soft, hard)
+        return _worked_soft_hard(tree, window, soft, hard, wrong)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
     title = f"all {total} numbers right." if right_numbers == total else f"{right_numbers} of {total} numbers right."
@@ -412,18 +417,36 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, window, soft, hard):
-    """One node's fail-soft and fail-hard returns worked out on a twin: the same shape, other leaves."""
+def _worked_soft_hard(tree, window, soft, hard, wrong=()):
+    """The mistake made, worked out on a twin (the same shape, other leaves): the root searched with the full
+    window when only that was wrong, else one of the nodes that were wrong (any node where the two differ
+    when the wrong ones do not on any twin)."""
     G = tree_from_nested(tree)
     rng = random.Random(len(repr(tree)))
+    if list(wrong) == ["full"]:
+        H = next(twin_trees(G, rng, tries=300), None)
+        if H is None:  # pragma: no cover
+            return None
+        root = H.nodes[H.graph["root"]]["label"]
+        value = _minimax_values(H)[root]
+        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever outside "
+                f"it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s minimax value, "
+                f"{fmt(value)}. A narrow window is what makes them differ.")
+    asked = [lab for lab in wrong if lab != "full"]
+    found = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
-        entered = _entered(H, window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
-        if diff:
+        mine = [lab for lab in diff if lab in asked]
+        if mine:
+            found = (H, s, h, mine)
             break
-    else:  # pragma: no cover
+        if diff and found is None:
+            found = (H, s, h, diff)
+    if found is None:  # pragma: no cover
         return None
+    H, s, h, diff = found
+    entered = _entered(H, window)
     lab = diff[-1]
     a, b = entered[lab]
     n = next(k for k in H if H.nodes[k]["label"] == lab)
