@@ -147,6 +147,8 @@ def test_effective_branching_each_way():
 
 KINDS = {"Ludo": ("chance", "perfect"), "Kriegspiel": ("deterministic", "hidden"),
          "Mastermind": ("deterministic", "hidden"), "Dominoes": ("chance", "hidden")}
+FACTS = {"Ludo": 1, "Kriegspiel": 2, "Mastermind": 3, "Dominoes": 4}   # the fact that decides each
+RIGHT_KINDS = {game: (*pair, FACTS[game]) for game, pair in KINDS.items()}
 
 
 def kind_lines(fb, game):
@@ -158,8 +160,9 @@ def test_game_kinds_blank_junk_right():
     assert fb.status == "unanswered" and len(fb.lines) == 1 and "chance" not in fb.lines[0]
     for junk in ("chess", [], {}, None):
         assert ex.check_game_kinds(junk).status == "unreadable"
-    assert ex.check_game_kinds(KINDS).ok
-    assert ex.check_game_kinds({"ludo": ("perfect", "chance")}).ok          # either order, any case
+    assert ex.check_game_kinds(RIGHT_KINDS).ok
+    assert ex.check_game_kinds({"ludo": ("perfect", "chance", 1)}).ok       # either order, any case
+    assert ex.check_game_kinds({"chess": ("deterministic", "perfect")}).ok  # another game: the pair alone
     fb = ex.check_game_kinds({"Ludo": "chance"})
     assert not fb.ok and "could not read" in text(fb) and fb.tags == ()
 
@@ -183,17 +186,34 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
     assert not any(game.lower() in twin.lower() for game in KINDS)   # worked on another game
 
 
+def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass():
+    from gametrees.exercises.lessons.l01_game_trees import GAME_KIND_REASONS
+    pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
+    assert pairs.score == (0, 4) and "give the number of the reason that decides it too" in text(pairs)
+    attempts.reset()
+    distractor = ex.check_game_kinds({game: (*pair, 5) for game, pair in KINDS.items()})
+    assert distractor.score == (0, 4)
+    assert all("both kinds are right, but not the reason" in kind_lines(distractor, g)[0] for g in KINDS)
+    assert not any(f"{n}" in " ".join(kind_lines(distractor, g)) for g in KINDS for n in FACTS.values())
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "01_game_trees.ipynb").read_text())
+    prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "20e92a4e")
+    assert all(f"{n}. {fact}" in prompt for n, fact in GAME_KIND_REASONS.items())
+
+
 def test_game_kinds_partly_right():
-    partly = {**KINDS, "Ludo": ("chance", "hidden"), "Dominoes": None}
+    partly = {**RIGHT_KINDS, "Ludo": ("chance", "hidden"), "Dominoes": None}
     fb = ex.check_game_kinds(partly)
     assert fb.score == (2, 4) and "✗ Dominoes: not answered yet." in fb.lines
     assert fb.tags == ("chance-vs-hidden",) and "a die not yet rolled" in text(fb)
     assert kind_lines(fb, "Ludo")[0].startswith("✗ Ludo: the information half is wrong.")   # the axis named
     attempts.reset()
-    one = ex.check_game_kinds({**KINDS, "Kriegspiel": ("deterministic", "perfect")})
+    one = ex.check_game_kinds({**RIGHT_KINDS, "Kriegspiel": ("deterministic", "perfect", 2)})
     assert kind_lines(one, "Kriegspiel")[0] == ("✗ Kriegspiel: the information half is wrong (the chance half is "
                                                 "right). Ask again: can every player see the whole state?")
-    assert "✓ Kriegspiel: deterministic, hidden information." in fb.lines
+    assert ("✓ Kriegspiel: deterministic, hidden information: Nothing is random, but each player sees only their "
+            "own pieces on the board.") in fb.lines
 
 
 # --------------------------------------------------------------------------------- lesson 02

@@ -257,7 +257,11 @@ LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 
 
 def test_table_answers_each_way():
-    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3]).ok
+    fb = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3])
+    assert fb.ok
+    deeper = [t for k, t, _ in fb.items if k == "good" and "search instability" in t]   # the 4-ply entry, 3 plies
+    assert len(deeper) == 1 and "The 4-ply entry stands in for a 3-ply search" in deeper[0]
+    assert [d for _, _, d in LATER].count(3) == 1 and ENTRY["depth"] == 4
     assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (0, 2), 3]).ok      # too shallow: the window as it is
     assert ex.check_table_answers(ENTRY, LATER, None).status == "unanswered"
     assert ex.check_table_answers(ENTRY, LATER, "3").status == "unreadable"

@@ -19,7 +19,7 @@ from ..attempts import escalate
 from ..feedback import Report, fmt, malformed
 from .reading import number_answer, unanswered
 
-__all__ = ["check_effective_branching", "check_game_kinds", "check_nim_leaves"]
+__all__ = ["GAME_KIND_REASONS", "check_effective_branching", "check_game_kinds", "check_nim_leaves"]
 
 
 _GAME_KINDS = {
@@ -32,6 +32,20 @@ _GAME_KINDS = {
     "poker": ("chance", "hidden"), "scrabble": ("chance", "hidden"), "bridge": ("chance", "hidden"),
     "dominoes": ("chance", "hidden"),
 }
+
+
+# The facts a learner chooses from for lesson 01's four games (one decides each; the others are distractors).
+GAME_KIND_REASONS = {
+    1: "A die is rolled during play, and every piece is in view.",
+    2: "Nothing is random, but each player sees only their own pieces on the board.",
+    3: "Nothing is random: one player picks a code, and the other must find it out.",
+    4: "Pieces are shuffled face down and drawn during play, and each player's are kept from the others.",
+    5: "You cannot know what your opponent will play next.",
+    6: "The outcome is uncertain until the game ends.",
+    7: "Something is unknown to a player, so the game is one of chance.",
+}
+#: game -> the reason that decides its kinds (lesson 01's exercise 2).
+_DECIDING_REASON = {"ludo": 1, "kriegspiel": 2, "mastermind": 3, "dominoes": 4}
 
 
 _KIND_WORDS = {"deterministic": "deterministic", "chance": "chance", "stochastic": "chance",
@@ -61,7 +75,10 @@ def check_game_kinds(answer):
 
     ``answer`` maps a game's name to a pair such as ``("chance", "hidden")``:
     ``"deterministic"`` or ``"chance"``, then ``"perfect"`` or ``"hidden"``
-    information. A wrong pair names the half that is wrong (chance, information
+    information. For the lesson's four games (Ludo, Kriegspiel, Mastermind,
+    Dominoes) a third item is asked: the number of the reason in
+    :data:`GAME_KIND_REASONS` that decides the kinds (a pair alone is not
+    enough there, so that trying the four boxes does not pass). A wrong pair names the half that is wrong (chance, information
     or both) with the question to ask again there;
     taking a hidden thing for chance, or an unrolled die for hidden
     information, is named as ``chance-vs-hidden``.
@@ -90,6 +107,9 @@ def check_game_kinds(answer):
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
             continue
+        reason = None
+        if key in _DECIDING_REASON and isinstance(kind, (tuple, list)) and len(kind) == 3:
+            *kind, reason = kind
         try:
             a, b = (_KIND_WORDS[str(w).strip().lower()] for w in kind)
         except (KeyError, TypeError, ValueError):
@@ -103,6 +123,15 @@ def check_game_kinds(answer):
                     f"'chance', and one of 'perfect' or 'hidden'.")
             continue
         right = _GAME_KINDS[key]
+        if (a, b) == right and key in _DECIDING_REASON:
+            if reason is None:
+                rep.bad(f"{game}: give the number of the reason that decides it too: (kind, information, reason).")
+            elif reason == _DECIDING_REASON[key]:
+                rep.good(f"{game}: {right[0]}, {right[1]} information: {GAME_KIND_REASONS[reason]}")
+            else:
+                rep.bad(f"{game}: both kinds are right, but not the reason: which fact in its rules decides them? "
+                        f"Ask of each reason: is it true of this game, and would it hold of chess too?")
+            continue
         if (a, b) == right:
             rep.good(f"{game}: {right[0]}, {right[1]} information.")
             continue
