@@ -781,3 +781,28 @@ def test_play_widget_picture_has_nothing_under_the_board():
     cols = [c for c in range(ink.shape[1]) if ink[:, c].any()]
     width = cols[-1] - cols[0]
     assert ink[rows[-1]].sum() > width // 2    # the lowest ink is the board's frame, not a lone ▲ under it
+
+
+def test_pruning_order_asks_why_with_a_reason_among_distractors():
+    from gametrees.exercises.lessons.l03_alpha_beta import FEWEST_REASONS
+    best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
+    right = ex.check_pruning_order(TREE, best, worst=9, why=1)
+    assert right.ok and "Why no order does better: The first MIN node" in text(right)
+    # the fact the reason states, against the engine: the first MIN node needs all its leaves, every later one one
+    assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
+    for reason in (2, 3, 4):
+        attempts.reset()
+        fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
+        assert not fb.ok and fb.title.endswith("2 of 3 right.")
+        line = next(t for k, t, _ in fb.items if k == "bad")
+        assert f"test reason {reason} on this tree" in line and not any(str(n) in line.replace(
+            f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right
+    assert ex.check_pruning_order(TREE, best, worst=9, why=2).tags == ("ordering-halves-work",)
+    attempts.reset()
+    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, why=None))
+    assert "could not read" in text(ex.check_pruning_order(TREE, best, why=[1]))
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "03_alpha_beta.ipynb").read_text())
+    prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "70be2764")
+    assert all(f"{n}. {reason}" in prompt for n, reason in FEWEST_REASONS.items())

@@ -21,7 +21,7 @@ from ..by_hand import twin_trees
 from ..feedback import Feedback, Report, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
-__all__ = ["check_fail_soft_hard", "check_pruning_order"]
+__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order"]
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -72,7 +72,17 @@ def _most(nested):
 _NOT_ASKED = object()   # check_pruning_order's worst when the caller does not ask for it
 
 
-def check_pruning_order(tree, answer, worst=_NOT_ASKED):
+# Why no order evaluates fewer leaves (lesson 03, exercise 4): the learner chooses one; 1 decides it.
+FEWEST_REASONS = {
+    1: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one needs at "
+       "least one leaf before it can be compared with α.",
+    2: "Alpha-beta evaluates half of the leaves at best, whatever the tree.",
+    3: "The best MIN node must be searched last, so that α is as high as possible when it is reached.",
+    4: "Every MIN node can stop after its first leaf once the leaves are sorted, the first one included.",
+}
+
+
+def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -85,7 +95,10 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     answered yet), is the learner's count
     of the leaves alpha-beta evaluates in the *worst* arrangement (found by
     trying every one); giving the best order's count or half of all leaves
-    there is the misconception ``ordering-halves-work``.
+    there is the misconception ``ordering-halves-work``. ``why``, if given
+    (``None``: asked, not answered yet), is the number of the reason in
+    :data:`FEWEST_REASONS` that no order can do with fewer leaves; a wrong one
+    is told to test each reason on the tree, never which one is right.
 
     The feedback names what the learner's order costs and why: a first MIN
     node that is not the best (so α starts too low, and the best node must
@@ -106,7 +119,8 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     tree = _two_level(tree, "tree")
     worst_asked = worst is not _NOT_ASKED
     worst = None if worst is _NOT_ASKED else worst
-    if (answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst):
+    if ((answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst)
+            and (why is _NOT_ASKED or is_blank(why))):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
                                 "MIN node, in the order alpha-beta should search them.")
     key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
@@ -183,6 +197,19 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
         else:
             rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: arrange "
                     f"the MIN nodes and their leaves so that this happens as late as possible, and count.")
+    why_asked = why is not _NOT_ASKED
+    if why_asked:
+        if is_blank(why):
+            rep.bad("Why no order does better: not answered yet.")
+        elif isinstance(why, bool) or not isinstance(why, int) or why not in FEWEST_REASONS:
+            rep.bad(f"Why no order does better: could not read {why!r}: give a reason number "
+                    f"{min(FEWEST_REASONS)}-{max(FEWEST_REASONS)}.")
+        elif why == 1:
+            rep.good(f"Why no order does better: {FEWEST_REASONS[1]}")
+        else:
+            rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched while α "
+                    f"is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
+                    tag="ordering-halves-work" if why == 2 else None)
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
 
@@ -191,11 +218,12 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
 
     fb = rep.feedback(what)
     if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
-        asked = 1 + worst_asked
+        asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
         worst_right = not is_blank(worst) and any(k == "good" and t.startswith("The worst order") for k, t, _ in
                                                   rep.items)
-        fb = Feedback(f"{what}: {order_right + worst_right} of {asked} right.", fb.items, tags=fb.tags)
+        why_right = why_asked and why == 1 and not isinstance(why, bool)
+        fb = Feedback(f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags)
     return escalate(key, fb, twin=twin)
 
 
