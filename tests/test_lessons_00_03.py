@@ -806,3 +806,19 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
     nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "03_alpha_beta.ipynb").read_text())
     prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "70be2764")
     assert all(f"{n}. {reason}" in prompt for n, reason in FEWEST_REASONS.items())
+
+
+def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
+    fold = fold_text("03_alpha_beta.ipynb", "4489368f")
+    flat = " ".join(fold.split())
+    assert pasteable(fold) == [] and "Answer" not in fold
+    # the order the fold describes, built from its words: the node worth 6 first, a leaf at most 6 first elsewhere
+    first = next(c for c in TREE if min(c) == 6)
+    rest = [sorted(c) for c in TREE if c is not first]
+    described = [first] + rest
+    assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
+    assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
+    assert ex.check_pruning_order(TREE, described).ok
+    worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
+    assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
+    assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
