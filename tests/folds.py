@@ -1,4 +1,5 @@
-"""The lessons' folded solutions, read as the tests check them: the literal after "Answer: `"."""
+"""The lessons' folded solutions, read as the tests check them: their text, which never ends in a pasteable
+answer (the worked answer of an exercise object opens only after an attempt, through its ``explain()``)."""
 
 import ast
 import json
@@ -8,8 +9,24 @@ from pathlib import Path
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
-def fold_answer(notebook, cell_id):
-    """The Python literal written after "Answer: `" in a lesson's markdown cell ``cell_id`` (its folded solution)."""
+def fold_text(notebook, cell_id):
+    """The text of the Solution fold in a lesson's markdown cell ``cell_id``."""
     nb = json.loads((NOTEBOOKS / notebook).read_text())
     text = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == cell_id)
-    return ast.literal_eval(re.search(r"Answer:\s+`([^`]+)`", text).group(1))
+    return re.search(r"<summary>Solution</summary>(.*?)</details>", text, re.DOTALL).group(1)
+
+
+def pasteable(text):
+    """The Python literals (a list, tuple, dict, number or string) written in backticks in ``text``."""
+    out = []
+    for code in re.findall(r"`([^`]+)`", text):
+        try:
+            out.append(ast.literal_eval(code))
+        except (ValueError, SyntaxError):
+            continue
+    return out
+
+
+def bold(text):
+    """The bold parts of ``text`` (``**...**``), in order."""
+    return re.findall(r"\*\*(.+?)\*\*", text)

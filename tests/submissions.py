@@ -49,3 +49,19 @@ def careless(game, state, alpha, beta, table):  # lesson 05: a table entry used 
             break
     table[state] = value
     return value
+
+
+
+def _solution_with(old, new):
+    """Lesson 05's solution of exercise 4 with one slip: ``old`` replaced by ``new`` in its code."""
+    from gametrees.exercises.lessons.l05_search_enhancements import TABLE_SEARCH_CODE
+
+    assert TABLE_SEARCH_CODE.count(old) == 1, old
+    space = {"math": math, "MAX": "max"}
+    exec(TABLE_SEARCH_CODE.replace(old, new), space)  # noqa: S102 -- the lesson's code with a learner's slip
+    return space["negamax_with_table"]
+
+
+# lesson 05: the flag compared with the α the loop raised (a fail-high stored as "upper")
+flag_from_raised_alpha = _solution_with('"lower" if value >= beta0 else "upper" if value <= alpha0 else "exact"',
+                                        '"upper" if value <= alpha else "lower" if value >= beta0 else "exact"')

@@ -12,7 +12,7 @@ import math
 import re
 
 import pytest
-from folds import fold_answer
+from folds import fold_text, pasteable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_alphabeta, reference_fail_hard
@@ -147,6 +147,8 @@ def test_effective_branching_each_way():
 
 KINDS = {"Ludo": ("chance", "perfect"), "Kriegspiel": ("deterministic", "hidden"),
          "Mastermind": ("deterministic", "hidden"), "Dominoes": ("chance", "hidden")}
+FACTS = {"Ludo": 1, "Kriegspiel": 2, "Mastermind": 3, "Dominoes": 4}   # the fact that decides each
+RIGHT_KINDS = {game: (*pair, FACTS[game]) for game, pair in KINDS.items()}
 
 
 def kind_lines(fb, game):
@@ -158,8 +160,9 @@ def test_game_kinds_blank_junk_right():
     assert fb.status == "unanswered" and len(fb.lines) == 1 and "chance" not in fb.lines[0]
     for junk in ("chess", [], {}, None):
         assert ex.check_game_kinds(junk).status == "unreadable"
-    assert ex.check_game_kinds(KINDS).ok
-    assert ex.check_game_kinds({"ludo": ("perfect", "chance")}).ok          # either order, any case
+    assert ex.check_game_kinds(RIGHT_KINDS).ok
+    assert ex.check_game_kinds({"ludo": ("perfect", "chance", 1)}).ok       # either order, any case
+    assert ex.check_game_kinds({"chess": ("deterministic", "perfect")}).ok  # another game: the pair alone
     fb = ex.check_game_kinds({"Ludo": "chance"})
     assert not fb.ok and "could not read" in text(fb) and fb.tags == ()
 
@@ -171,8 +174,10 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
     assert first.score == (0, 4)
     for game, (a, b) in KINDS.items():
         lines = kind_lines(first, game)
-        assert len(lines) == 1 and "not right" in lines[0]
+        assert len(lines) == 1 and ("half is wrong" in lines[0] or "both halves are wrong" in lines[0])
         assert f"{a}, {b}" not in lines[0] and f"{a} and {b}" not in lines[0]
+    assert "the chance half is wrong" in kind_lines(first, "Mastermind")[0]       # the code is chosen, not drawn
+    assert "both halves are wrong" in kind_lines(first, "Ludo")[0]
     assert first.tags == ("chance-vs-hidden",)            # only Mastermind's answer is that confusion
     assert "chance and hidden information are two different questions" in kind_lines(first, "Mastermind")[0].lower()
     second = ex.check_game_kinds(all_wrong)
@@ -181,12 +186,34 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
     assert not any(game.lower() in twin.lower() for game in KINDS)   # worked on another game
 
 
+def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass():
+    from gametrees.exercises.lessons.l01_game_trees import GAME_KIND_REASONS
+    pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
+    assert pairs.score == (0, 4) and "give the number of the reason that decides it too" in text(pairs)
+    attempts.reset()
+    distractor = ex.check_game_kinds({game: (*pair, 5) for game, pair in KINDS.items()})
+    assert distractor.score == (0, 4)
+    assert all("both kinds are right, but not the reason" in kind_lines(distractor, g)[0] for g in KINDS)
+    assert not any(f"{n}" in " ".join(kind_lines(distractor, g)) for g in KINDS for n in FACTS.values())
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "01_game_trees.ipynb").read_text())
+    prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "20e92a4e")
+    assert all(f"{n}. {fact}" in prompt for n, fact in GAME_KIND_REASONS.items())
+
+
 def test_game_kinds_partly_right():
-    partly = {**KINDS, "Ludo": ("chance", "hidden"), "Dominoes": None}
+    partly = {**RIGHT_KINDS, "Ludo": ("chance", "hidden"), "Dominoes": None}
     fb = ex.check_game_kinds(partly)
     assert fb.score == (2, 4) and "✗ Dominoes: not answered yet." in fb.lines
     assert fb.tags == ("chance-vs-hidden",) and "a die not yet rolled" in text(fb)
-    assert "✓ Kriegspiel: deterministic, hidden information." in fb.lines
+    assert kind_lines(fb, "Ludo")[0].startswith("✗ Ludo: the information half is wrong.")   # the axis named
+    attempts.reset()
+    one = ex.check_game_kinds({**RIGHT_KINDS, "Kriegspiel": ("deterministic", "perfect", 2)})
+    assert kind_lines(one, "Kriegspiel")[0] == ("✗ Kriegspiel: the information half is wrong (the chance half is "
+                                                "right). Ask again: can every player see the whole state?")
+    assert ("✓ Kriegspiel: deterministic, hidden information: Nothing is random, but each player sees only their "
+            "own pieces on the board.") in fb.lines
 
 
 # --------------------------------------------------------------------------------- lesson 02
@@ -206,7 +233,16 @@ def test_position_answer_is_what_the_lesson_says():
     replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
     assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}   # O must play a2
     answer = {"value": 0, "move": "c2", "reply": "a2"}
-    assert fold_answer("02_minimax.ipynb", "8014066f") == answer
+    fold = fold_text("02_minimax.ipynb", "8014066f")
+    assert pasteable(fold) == [] and "Answer" not in fold                 # reasoning, nothing to paste
+    # the fold's reasoning, against the engine: O threatens c2, X must block there, a2 loses at once to O c2,
+    # O then blocks a2, and the value is a draw
+    assert "threatens c2 (cell 5), so X must block there" in fold and [m for m, v in values.items() if v == 0] == [5]
+    flat = " ".join(fold.split())
+    assert "even a2 (cell 3), which would give X two threats, loses to O c2 at once" in flat and values[3] == -1
+    lost = game.result(s, 3)
+    assert game.is_terminal(game.result(lost, 5)) and game.utility(game.result(lost, 5)) == -1
+    assert "O blocks it" in fold and "the value is a draw, 0" in fold
     fb = ex.check_position(POSITION, answer)
     assert fb.ok and fb.title.endswith("all 3 right.") and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb)
 
@@ -383,7 +419,7 @@ def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
     assert fb.tags == ("pruning-changes-value",) and fb.title.endswith("10 of 12 numbers right.")
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (6, 6)}, nodes="ABCDE")
-    full = [line for line in fb.lines if "full window" in line]
+    full = [line for line in fb.lines if "full window" in line and line.startswith("✗")]
     assert fb.tags == () and fb.title.endswith("10 of 12 numbers right.") and len(full) == 2
     assert not any("7" in line for line in full)
 
@@ -543,26 +579,41 @@ def test_minimax_claims_are_true_as_stated():
 
 
 def test_minimax_claims_each_way():
-    right = {"a": False, "b": True, "c": True, "d": False}
+    from gametrees.exercises.lessons.l02_minimax import CLAIM_REASON, MINIMAX_REASONS
+    verdicts = {"a": False, "b": True, "c": True, "d": False}
+    right = {k: (v, CLAIM_REASON[k]) for k, v in verdicts.items()}
     assert ex.check_minimax_claims(right).ok
     assert ex.check_minimax_claims(dict.fromkeys(right)).status == "unanswered"
     for junk in ("a", [True] * 4):
         assert ex.check_minimax_claims(junk).status == "unreadable"
-    all_wrong = {k: not v for k, v in right.items()}
+    attempts.reset()
+    bare = ex.check_minimax_claims(verdicts)                          # right verdicts, no reasons: not enough
+    assert bare.score == (0, 4) and "a verdict alone" in text(bare)
+    all_wrong = {k: (not v, CLAIM_REASON[k]) for k, v in verdicts.items()}
     attempts.reset()
     first = ex.check_minimax_claims(all_wrong)
     assert first.score == (0, 4) and first.tags == ("correct-read-as-bug",)
     for key in right:
         line = next(line for line in first.lines if line.startswith(f"✗ {key}:"))
-        assert "not right" in line and "true" not in line.lower().split("not right")[1][:8]
+        assert "not right (the verdict, the reason or both)" in line   # never which part: no elimination
     assert "false" not in text(first).lower() and " true" not in text(first).lower()
+    attempts.reset()
+    wrong_reason = {k: (v, 5) for k, v in verdicts.items()}            # right verdicts, a distractor reason
+    fb = ex.check_minimax_claims(wrong_reason)
+    assert fb.score == (0, 4) and [line.split(":")[1] for line in fb.lines[1:5]] == [
+        line.split(":")[1] for line in first.lines[1:5]]               # the same words as a wrong verdict
     second = ex.check_minimax_claims(all_wrong)
-    assert_rules(first, second)
     assert "tic-tac-toe" not in twins(second)[0]
     attempts.reset()
-    fb = ex.check_minimax_claims({"a": False, "b": True, "c": "yes", "d": None})
+    fb = ex.check_minimax_claims({"a": (False, 1), "b": (True, 2), "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
+    # the lesson lists the reasons as the check numbers them
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "02_minimax.ipynb").read_text())
+    prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "3e6cfcbf")
+    assert all(f"{n}. {reason}" in prompt for n, reason in MINIMAX_REASONS.items())
 
 
 # Lesson 03's fail-hard values are the engine's minimax values clamped into the windows of its traced
@@ -590,29 +641,44 @@ def labelled(result, tree):
     return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
 
 
-def test_lesson_02_values_fold_passes_its_check():
-    values = gt.exercises.ValuesExercise(seed=2)
-    answer = fold_answer("02_minimax.ipynb", "9e92291e")
-    assert values.check(answer).solved and answer == {"A": 6, "B": 2, "C": 6, "D": 5}
-    assert [values.tree.nodes[n]["utility"] for n in values.nodes.order if not values.tree.out_degree(n)] == [
-        2, 11, 5, 8, 19, 6, 18, 5, 13]   # the numbers the fold works with
+def test_lesson_02_values_fold_opens_after_an_attempt_and_explain_works_it_through():
+    fold = fold_text("02_minimax.ipynb", "9e92291e")
+    assert pasteable(fold) == [] and "exercise.explain()" in fold and "after your first attempt" in fold
+    values = gt.exercises.ValuesExercise(seed=2, try_first=True)
+    assert not values.explain()                                       # held before an attempt
+    values.check({"A": 0})
+    worked = values.explain()
+    right = values.solution()
+    assert all(f"{label} is a M" in worked and f"so its value is {v}" in worked for label, v in right.items())
+    assert values.check(right).solved is False                        # after the solution was shown
 
 
-def test_lesson_03_folded_solutions_pass_their_checks_and_say_what_the_engine_does():
-    pruning = gt.exercises.PruningExercise(seed=7)
-    assert pruning.check(fold_answer("03_alpha_beta.ipynb", "deab9237")).solved
-    assert ex.check_fail_soft_hard(NARROW, WINDOW, fold_answer("03_alpha_beta.ipynb", "5bb44faf"), nodes="ABCDE").ok
-    window = gt.exercises.generate("window", seed=17, difficulty="medium")
-    assert window.check(fold_answer("03_alpha_beta.ipynb", "70be2764")).ok and window.nodes.name(window.node) == "L"
-    at = labelled(window.result, window.tree)
-    assert (at["B"]["value"], at["G"]["value"], at["K"]["value"]) == (7, 13, 13)          # as the fold says
-    assert at["J"]["status"] == "pruned" and at["I"]["value"] == 6
+def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_what_the_engine_does():
+    for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "no_cut")):
+        fold = fold_text("03_alpha_beta.ipynb", cell)
+        assert pasteable(fold) == [] and f"{name}.explain()" in fold and "after your first attempt" in fold, cell
+    fold = fold_text("03_alpha_beta.ipynb", "5bb44faf")
+    flat = " ".join(fold.split())
+    assert pasteable(fold) == [] and "Answer" not in fold
+    # the fold's reasoning, against the engine: which window each node is entered with, which side it ends on
+    G = gt.tree_from_nested(NARROW)
+    entered, soft = l03_alpha_beta._entered(G, WINDOW), l03_alpha_beta._returns(G, False, WINDOW)
+    exact = l03_alpha_beta._minimax_values(G)
+    side = {lab: "low" if soft[lab] <= a else "high" if soft[lab] >= b else "inside"
+            for lab, (a, b) in entered.items()}
+    assert "D ends inside its window" in flat and side["D"] == "inside"
+    assert "E fails low" in flat and "B fails low" in flat and side["E"] == side["B"] == "low"
+    assert "C fails high, and so does the root" in flat and side["C"] == side["A"] == "high"
+    assert "E is entered with a narrower window than D" in flat
+    assert entered["E"][1] < entered["D"][1] and entered["E"][0] == entered["D"][0] == WINDOW[0]
+    assert "C is entered with the root's window as it was, (4, 6), and so are both its children" in flat
+    assert entered["C"] == entered["F"] == entered["G"] == WINDOW and side["F"] == side["G"] == "high"
+    assert "fail-soft returning the larger leaf, and fail-hard α" in flat and soft["E"] == max(0, 2)
+    assert "A returns its minimax value either way" in flat and exact["A"] == soft["A"]
+    assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
+        gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"   # the node the lesson names
     no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
-    assert fold_answer("03_alpha_beta.ipynb", "np03a004") == [] and no_cut.check([]).ok
-    at = labelled(no_cut.result, no_cut.tree)
-    assert (at["B"]["value"], at["G"]["value"], at["C"]["value"], at["I"]["value"], at["D"]["value"]) == (8, 3, 6, 4, 11)
-    assert no_cut.result.stats["leaves_evaluated"] == 8 and no_cut.result.value == 6
-    assert at["D"]["value"] >= at["D"]["beta"] == 6            # D's value leaves its window, at its last child
+    assert no_cut.check([]).ok
     assert "✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip." in (
         text(no_cut.check([])))
 
@@ -647,3 +713,112 @@ def test_window_feedback_names_a_bound_from_elsewhere_in_plain_words():
                         break
                     tag = None
     assert found
+
+
+# ------------------------------------------------------------------ issue 28, second reading (lessons A2)
+
+def test_position_reply_is_judged_after_the_learners_own_move():
+    fb = ex.check_position(POSITION, {"value": 1, "move": "a2", "reply": "c2"})
+    game = TicTacToe()
+    after = game.result(game.from_string(POSITION), 3)
+    assert 5 in dict(game.successors(after))                    # c2 is empty after X a2
+    assert "✓ O's reply c2 (cell 5) is a best reply to X a2." in fb.lines
+    assert not any("is taken" in line for line in fb.lines)
+    attempts.reset()
+    taken = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "c2"})
+    assert "✗ O's reply: c2 (cell 5) is taken after X c2; O can play only on an empty cell." in taken.lines
+    attempts.reset()
+    no_move = ex.check_position(POSITION, {"value": 0, "move": None, "reply": "a2"})
+    assert "✗ O's reply: it is judged as the reply to your move; give a legal move for X first." in no_move.lines
+
+
+def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
+    window = gt.exercises.generate("window", seed=17, difficulty="medium")
+    assert window.nodes.name(window.node) == "L" and window.solution() == (7, 13)
+    fb = window.check((7, math.inf))
+    line = next(t for k, t, _ in fb.items if k == "bad")
+    assert "another part of the tree" not in line and not fb.tags
+    assert "L takes β from its parent D at the moment L is entered" in line and "13" not in line
+    partial = window.check((7, None))
+    assert "give a number for each bound" in text(partial) and "inf" not in text(partial)
+
+
+def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+                 for _ in range(2)]
+    twin = second.lines[-1]
+    assert twin.startswith("• Worked on a twin tree: ") and "full window (−∞, +∞)" in twin
+    assert "both return" in twin and " at E:" not in twin
+    attempts.reset()
+    wrong_b = {**RIGHT, "B": (RIGHT["B"][0], RIGHT["B"][0] - 1), "full": (7, 7)}
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, wrong_b, nodes="ABCDE") for _ in range(2)]
+    assert " at B: B (MIN) is entered with" in second.lines[-1]
+
+
+@pytest.mark.parametrize("x, right, says", [
+    (1.715, True, ""), (1.717, True, ""), (1.72, True, ""), (44 ** (1 / 7), True, ""),
+    (1.7, False, "rounded too far"), (1.71, False, "do not cut the digits off"),
+    (1.73, False, "close, but not b* to two decimals"), ("44**(1/7)", False, "it is text, in quotes"),
+])
+def test_effective_branching_asks_two_decimals_and_says_what_the_rounding_did(x, right, says):
+    attempts.reset()
+    fb = ex.check_effective_branching(7, x)
+    assert fb.ok is right and says in text(fb)
+    assert "1.717" not in text(fb) or right                      # a wrong answer is never given b*
+
+
+def test_play_widget_picture_has_nothing_under_the_board():
+    import base64
+    import io
+
+    import matplotlib.image as mpimg
+
+    board = gt.play(TicTacToe(), agent="random", seed=1)   # lesson 01's player, as a saved notebook shows it
+    png = board._repr_mimebundle_()["image/png"]
+    img = mpimg.imread(io.BytesIO(base64.b64decode(png)))[..., :3]
+    ink = (img < 0.8).any(axis=2)
+    rows = [r for r in range(ink.shape[0]) if ink[r].any()]
+    cols = [c for c in range(ink.shape[1]) if ink[:, c].any()]
+    width = cols[-1] - cols[0]
+    assert ink[rows[-1]].sum() > width // 2    # the lowest ink is the board's frame, not a lone ▲ under it
+
+
+def test_pruning_order_asks_why_with_a_reason_among_distractors():
+    from gametrees.exercises.lessons.l03_alpha_beta import FEWEST_REASONS
+    best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
+    right = ex.check_pruning_order(TREE, best, worst=9, why=1)
+    assert right.ok and "Why no order does better: The first MIN node" in text(right)
+    # the fact the reason states, against the engine: the first MIN node needs all its leaves, every later one one
+    assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
+    for reason in (2, 3, 4):
+        attempts.reset()
+        fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
+        assert not fb.ok and fb.title.endswith("2 of 3 right.")
+        line = next(t for k, t, _ in fb.items if k == "bad")
+        assert f"test reason {reason} on this tree" in line and not any(str(n) in line.replace(
+            f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right
+    assert ex.check_pruning_order(TREE, best, worst=9, why=2).tags == ("ordering-halves-work",)
+    attempts.reset()
+    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, why=None))
+    assert "could not read" in text(ex.check_pruning_order(TREE, best, why=[1]))
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "03_alpha_beta.ipynb").read_text())
+    prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "70be2764")
+    assert all(f"{n}. {reason}" in prompt for n, reason in FEWEST_REASONS.items())
+
+
+def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
+    fold = fold_text("03_alpha_beta.ipynb", "4489368f")
+    flat = " ".join(fold.split())
+    assert pasteable(fold) == [] and "Answer" not in fold
+    # the order the fold describes, built from its words: the node worth 6 first, a leaf at most 6 first elsewhere
+    first = next(c for c in TREE if min(c) == 6)
+    rest = [sorted(c) for c in TREE if c is not first]
+    described = [first] + rest
+    assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
+    assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
+    assert ex.check_pruning_order(TREE, described).ok
+    worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
+    assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
+    assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9

@@ -12,7 +12,7 @@ import math
 import re
 
 import pytest
-from submissions import careless
+from submissions import careless, flag_from_raised_alpha
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -237,11 +237,16 @@ def test_window_entries_all_wrong_names_every_part_and_no_right_value():
                                                           {"A": 10, "B": (5, 9), "C": 1}))
     text = bad_text(first)
     bad = [t for k, t, _ in first.items if k == "bad"]
-    assert sum(t.startswith("A") for t in bad) == 3 and sum(t.startswith("C") for t in bad) == 3
+    # the later reads are judged from the learner's own entries: A's 10 and C's 1 follow from their exact
+    # entries, so only their value and flag are wrong; B's (5, 'upper') does not narrow to (5, 9)
+    assert sum(t.startswith("A") for t in bad) == 2 and sum(t.startswith("C") for t in bad) == 2
     assert sum(t.startswith("B") for t in bad) == 2          # B's value 5 is right
+    good = [t for k, t, _ in first.items if k == "good"]
+    assert "A, read later from your entry (10, 'exact'): the table answers 10, right." in good
+    assert any(t.startswith("B, read later from your entry (5, 'upper')") for t in bad)
     assert not {"8", "3"} & numbers_in(text), text           # A's and C's stored values never given
-    for flag in ("'lower'", "'upper'", '"lower"', '"upper"'):
-        assert flag not in text
+    for flag in ("'lower'", "'upper'", '"lower"', '"upper"'):   # no right flag given (the learner's own is echoed)
+        assert flag not in text.replace("from your entry (5, 'upper')", ""), flag
     assert set(first.tags) == {"cut-value-as-minimax", "bound-as-value"}
     assert_tags_catalogued(first)
     twin = second.lines[-1]
@@ -252,7 +257,9 @@ def test_window_entries_fail_hard_and_partly_right():
     T = gt.tree_from_nested(WINDOW_TREE)
     fb = ex.check_window_entries(T, (4, 7), FULL, {"A": (7, "lower"), "B": (5, "exact"), "C": (5, "upper")},
                                  RIGHT_REREAD)
-    assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("7 of 9 right.")
+    # the later reads are judged from the learner's entries: (8, +inf) does not follow from their (7, 'lower'),
+    # nor (-inf, 3) from their (5, 'upper')
+    assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("5 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb))
     attempts.reset()
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": 8, "B": 5, "C": (-math.inf, 3)})
@@ -282,7 +289,11 @@ LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 
 
 def test_table_answers_each_way():
-    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3]).ok
+    fb = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3])
+    assert fb.ok
+    deeper = [t for k, t, _ in fb.items if k == "good" and "search instability" in t]   # the 4-ply entry, 3 plies
+    assert len(deeper) == 1 and "The 4-ply entry stands in for a 3-ply search" in deeper[0]
+    assert [d for _, _, d in LATER].count(3) == 1 and ENTRY["depth"] == 4
     assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (0, 2), 3]).ok      # too shallow: the window as it is
     assert ex.check_table_answers(ENTRY, LATER, None).status == "unanswered"
     assert ex.check_table_answers(ENTRY, LATER, "3").status == "unreadable"
@@ -314,6 +325,17 @@ def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
     first, second = twice(lambda: ex.check_table_answers(upper, [(-5, 5, 4)], [(3, 5)]), TABLE_ENTRY)
     assert first.tags == ("table-bound-wrong-side",)
     assert second.lines[-1].startswith("• Worked on another entry: ") and "lowers β" in second.lines[-1]
+
+
+def test_table_search_names_a_flag_the_wrong_way_round():
+    fb = ex.check_table_search(flag_from_raised_alpha)   # a fail-high stored as "upper": the α the loop raised
+    assert not fb.ok and fb.tags == ("table-flag-reversed",)
+    line = next(t for k, t, _ in fb.items if k == "bad")
+    assert "a flag the wrong way round" in line and "'upper'" in line and "failed high" in line
+    assert "a bound used as if it were exact" not in line
+    assert_tags_catalogued(fb)
+    attempts.reset()
+    assert "table-flag-reversed" not in ex.check_table_search(careless).tags   # the careless table is another bug
 
 
 def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the_rule():
@@ -479,12 +501,42 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     assert ex.check_table_search(space["negamax_with_table"]).solved is True
 
 
-def test_lesson_05_folds_pass_their_checks():
-    from folds import fold_answer
+def ast_or_word(x):
+    import ast
+
+    try:
+        return ast.literal_eval(x)
+    except (ValueError, SyntaxError):
+        return x.strip('"')
+
+
+def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
+    import re
+
+    from folds import bold, fold_text, pasteable
+
+    from gametrees.exercises.lessons.l05_search_enhancements import _stored, table_window
 
     T = gt.tree_from_nested(WINDOW_TREE)
-    assert fold_answer("05_search_enhancements.ipynb", "abab94ba") == {"A": (8, 9), "B": 5, "C": (2, 3)}
-    assert ex.check_window_entries(T, (4, 7), (2, 9), RIGHT_STORED, fold_answer("05_search_enhancements.ipynb",
-                                                                                "abab94ba")).ok
-    assert ex.check_table_answers(ENTRY, LATER, fold_answer("05_search_enhancements.ipynb", "4f677fd3")).ok
+    fold = fold_text("05_search_enhancements.ipynb", "abab94ba")
+    assert pasteable(fold) == [] and "Answer" not in fold
+    stored, _ = _stored(T, (4, 7))
+    by_label = {T.nodes[n]["label"]: entry for n, entry in stored.items()}
+    for label in "ABC":
+        value, flag = by_label[label]          # "stored as 5, exact" ... as the engine stores them
+        assert f"stored as {value}, {flag}" in fold, label
+    said = {lab: (float(a), float(b)) for lab, a, b in
+            re.findall(r"(\w) is searched with \*\*\((\S+), (\S+)\)\*\*", " ".join(fold.split()))}
+    assert set(said) == {"A", "C"}
+    for lab, window in said.items():
+        value, flag = by_label[lab]
+        assert table_window({"value": value, "flag": flag, "depth": 0}, 2, 9, 0) == (None, window), lab
+    assert "only the exact entry answers: B with 5" in " ".join(fold.split()) and by_label["B"] == (5, "exact")
+    fold = fold_text("05_search_enhancements.ipynb", "4f677fd3")
+    assert pasteable(fold) == [] and "Answer" not in fold
+    said = [ast_or_word(x) for x in bold(fold)]
+    want = [table_window(ENTRY, a, b, d) for a, b, d in LATER]
+    assert said == [answer if answer is not None else (window if ENTRY["depth"] >= d else "search")
+                    for (answer, window), (_, _, d) in zip(want, LATER)]
+    assert "search instability" in fold and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
     assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1       # "A is worth 10", "C is worth 1"

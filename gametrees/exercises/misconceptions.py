@@ -300,6 +300,13 @@ _ENTRIES = [
         "\"At least v\" says nothing about how high the value may be: it can only raise α; \"at most v\" can "
         "only lower β.",
         ("check_table_answers",)),
+    Misconception(
+        "table-flag-reversed", "A table entry's flag the wrong way round",
+        "Stored a value that failed high as an upper bound (or one that failed low as a lower bound), e.g. "
+        "by comparing it with the α the loop raised instead of the window the search was given.",
+        "A value at or above the β the search was given is a lower bound (at least it), one at or below the "
+        "α it was given an upper bound: which α and β decide the flag?",
+        ("check_table_search",)),
 ]
 
 #: tag -> :class:`Misconception`, in catalogue order.

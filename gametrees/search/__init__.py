@@ -8,6 +8,9 @@ The package re-exports the public names of its modules:
 ``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs)
 ``pruning``            :func:`alphabeta` and :func:`negamax`: every cutoff
                        is decided here
+``transposition``      ``table_probe``: what a stored entry does for a
+                       window (answers, or narrows it); the engine's rule,
+                       and lesson 05's
 =====================  ====================================================
 
 :func:`minimax`, :func:`alphabeta`, :func:`expectimax` and :func:`negamax`
@@ -31,7 +34,12 @@ Options shared by all of them:
     (``"alphabeta"``, ``"alphabeta-strict"``, ``"negamax-noprune"`` ...),
     game (the game object itself; a tree by its content, so equal trees
     share and different trees never do), evaluation function and symmetry
-    folding: an entry made under one never answers for another. Within a
+    folding: an entry made under one never answers for another. Every node
+    but the start is looked up (:func:`~gametrees.search.transposition.table_probe`):
+    an entry answers when it settles the window, else a stored bound narrows
+    it (a lower bound raises α, an upper bound lowers β), and the flag stored
+    after the search compares the value with the window the node searched
+    with. Within a
     section an entry remembers how deep it was searched and answers any
     search that wants that depth or less: a depth-limited search after a
     deeper one filled the table can return a different value (and move)

@@ -35,6 +35,7 @@ from .engine import (
     run_search,
     too_deep,
 )
+from .transposition import table_probe
 
 __all__ = ["alphabeta", "negamax"]
 
@@ -133,10 +134,9 @@ def _make_alphabeta(strict):
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
                 if entry is not None and ply and entry[0] >= max_depth - ply:
-                    flag, tv = entry[1], entry[2]
-                    if (flag == EXACT
-                            or (flag == LOWER and ((tv > beta) if strict else (tv >= beta)))
-                            or (flag == UPPER and ((tv < alpha) if strict else (tv <= alpha)))):
+                    flag = entry[1]
+                    tv, alpha, beta = table_probe(flag, entry[2], alpha, beta, strict)
+                    if tv is not None:
                         hits += 1
                         if tracing:
                             kind = flag
@@ -370,12 +370,11 @@ def _make_negamax(prune, strict):
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
                 if entry is not None and ply and entry[0] >= max_depth - ply:
-                    flag, tv = entry[1], mine * entry[2]  # stored from MAX's view
+                    flag = entry[1]  # stored from MAX's view
                     if mine < 0:
                         flag = {LOWER: UPPER, UPPER: LOWER}.get(flag, flag)
-                    if flag == EXACT or (prune and (
-                            (flag == LOWER and ((tv > beta) if strict else (tv >= beta)))
-                            or (flag == UPPER and ((tv < alpha) if strict else (tv <= alpha))))):
+                    tv, alpha, beta = table_probe(flag, mine * entry[2], alpha, beta, strict)
+                    if tv is not None:
                         hits += 1
                         if tracing:
                             kind = entry[1]

@@ -364,6 +364,9 @@ class Board(widgets.VBox):
         fig.set_size_inches(2.2, 2.2)
         ax = fig.add_axes((0, 0, 1, 1))
         draw(G, ax, boards=self.game, legend=False, title=False)
+        if not self.over:   # no lone ▲ / ▼ (the mover's shape, with no value) under the board
+            for artist in [a for a in ax.get_children() if a.get_gid() == "values"]:
+                artist.remove()
         return render_png(fig)
 
 

@@ -671,10 +671,7 @@ class WindowExercise(_AlphaBetaExercise):
         values = []
         for which, sym, x in (("alpha", "α", raw[0]), ("beta", "β", raw[1])):
             if x is None:
-                inf = "-math.inf" if which == "alpha" else "math.inf"
-                rep.bad(f"{sym} at {name}: None is not a number.",
-                        f"Write 'no bound yet' as a real infinity ({inf}, or float('{inf[0] if inf[0] == '-' else ''}inf')), "
-                        "not None or 0: comparisons and min/max then just work.")
+                rep.bad(f"{sym} at {name}: None is not a number: give a number for each bound.")
                 values.append(None)
                 continue
             try:
@@ -736,11 +733,22 @@ class WindowExercise(_AlphaBetaExercise):
         if not constant and cut_update is not None and close(x, cut_update.info[1]):
             return (f"Your number is the value of the child that ends {name}'s search with a cutoff; a cutoff "
                     f"returns at once, before {sym} is updated. What was {sym} just before that child?", None)
+        i = 0 if which == "alpha" else 1
+        parent = next(iter(self.tree.predecessors(n)), None)
+        start = self.info.call_window[n][i]
+        earlier = {self.info.call_window[m][i] for m in nx.ancestors(self.tree, n) if m in self.info.call_window}
+        if (not constant and parent is not None and not close(x, start)
+                and any(close(x, v) for v in earlier)):
+            p = self.nodes.name(parent)
+            return ((f"Your number is a {sym} that an ancestor of {name} was entered with, before its children "
+                     f"moved it. {name} takes {sym} from its parent {p} at the moment {name} is entered: what had "
+                     f"{p}'s earlier children done to {p}'s {sym} by then? Then follow {name}'s own children."),
+                    None)
         path = set(nx.ancestors(self.tree, n)) | {n}
         others = {m for m in G if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)}
         own = {self.info.call_window[n][0 if which == "alpha" else 1]} | {
             (u.alpha if which == "alpha" else u.beta) for u in self.info.updates.get(n, [])}
-        if (not constant and not any(close(x, v) for v in own if v is not None)
+        if (not constant and math.isfinite(x) and not any(close(x, v) for v in own if v is not None)
                 and any(close(x, G.nodes[m][which]) for m in others)):
             return (f"Your number is the {sym} of a node in another part of the tree, as if α and β were shared by "
                     f"the whole search; but windows pass down only, as copies, from parent to child. Where did {name}'s "

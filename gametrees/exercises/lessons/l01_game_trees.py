@@ -19,7 +19,7 @@ from ..attempts import escalate
 from ..feedback import Report, fmt, malformed
 from .reading import number_answer, unanswered
 
-__all__ = ["check_effective_branching", "check_game_kinds", "check_nim_leaves"]
+__all__ = ["GAME_KIND_REASONS", "check_effective_branching", "check_game_kinds", "check_nim_leaves"]
 
 
 _GAME_KINDS = {
@@ -32,6 +32,20 @@ _GAME_KINDS = {
     "poker": ("chance", "hidden"), "scrabble": ("chance", "hidden"), "bridge": ("chance", "hidden"),
     "dominoes": ("chance", "hidden"),
 }
+
+
+# The facts a learner chooses from for lesson 01's four games (one decides each; the others are distractors).
+GAME_KIND_REASONS = {
+    1: "A die is rolled during play, and every piece is in view.",
+    2: "Nothing is random, but each player sees only their own pieces on the board.",
+    3: "Nothing is random: one player picks a code, and the other must find it out.",
+    4: "Pieces are shuffled face down and drawn during play, and each player's are kept from the others.",
+    5: "You cannot know what your opponent will play next.",
+    6: "The outcome is uncertain until the game ends.",
+    7: "Something is unknown to a player, so the game is one of chance.",
+}
+#: game -> the reason that decides its kinds (lesson 01's exercise 2).
+_DECIDING_REASON = {"ludo": 1, "kriegspiel": 2, "mastermind": 3, "dominoes": 4}
 
 
 _KIND_WORDS = {"deterministic": "deterministic", "chance": "chance", "stochastic": "chance",
@@ -50,8 +64,10 @@ _KIND_WHY = {
                 "information",
 }
 
-_QUESTIONS = ("does anything random (a die, a shuffle, a draw) decide part of what happens after the game "
-              "starts? And can every player see the whole state?")
+_CHANCE_QUESTION = ("does anything random (a die, a shuffle, a draw) decide part of what happens after the "
+                    "game starts?")
+_INFO_QUESTION = "can every player see the whole state?"
+_QUESTIONS = f"{_CHANCE_QUESTION} And {_INFO_QUESTION}"
 
 
 def check_game_kinds(answer):
@@ -59,8 +75,11 @@ def check_game_kinds(answer):
 
     ``answer`` maps a game's name to a pair such as ``("chance", "hidden")``:
     ``"deterministic"`` or ``"chance"``, then ``"perfect"`` or ``"hidden"``
-    information. A wrong pair is named with the two questions to ask again
-    (each is a yes/no choice, so naming the wrong half would hand it over);
+    information. For the lesson's four games (Ludo, Kriegspiel, Mastermind,
+    Dominoes) a third item is asked: the number of the reason in
+    :data:`GAME_KIND_REASONS` that decides the kinds (a pair alone is not
+    enough there, so that trying the four boxes does not pass). A wrong pair names the half that is wrong (chance, information
+    or both) with the question to ask again there;
     taking a hidden thing for chance, or an unrolled die for hidden
     information, is named as ``chance-vs-hidden``.
 
@@ -69,7 +88,7 @@ def check_game_kinds(answer):
     >>> check_game_kinds({"chess": ("deterministic", "perfect"), "ludo": ("chance", "hidden")})   # doctest: +ELLIPSIS
     ✗ Kinds of games: 1 of 2 right.
     ✓ chess: deterministic, perfect information.
-    ✗ ludo: not right. ...
+    ✗ ludo: the information half is wrong. ...
     """
     what = "Kinds of games"
     if not isinstance(answer, Mapping) or not answer:
@@ -88,6 +107,9 @@ def check_game_kinds(answer):
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
             continue
+        reason = None
+        if key in _DECIDING_REASON and isinstance(kind, (tuple, list)) and len(kind) == 3:
+            *kind, reason = kind
         try:
             a, b = (_KIND_WORDS[str(w).strip().lower()] for w in kind)
         except (KeyError, TypeError, ValueError):
@@ -101,16 +123,33 @@ def check_game_kinds(answer):
                     f"'chance', and one of 'perfect' or 'hidden'.")
             continue
         right = _GAME_KINDS[key]
+        if (a, b) == right and key in _DECIDING_REASON:
+            if reason is None:
+                rep.bad(f"{game}: give the number of the reason that decides it too: (kind, information, reason).")
+            elif reason == _DECIDING_REASON[key]:
+                rep.good(f"{game}: {right[0]}, {right[1]} information: {GAME_KIND_REASONS[reason]}")
+            else:
+                rep.bad(f"{game}: both kinds are right, but not the reason: which fact in its rules decides them? "
+                        f"Ask of each reason: is it true of this game, and would it hold of chess too?")
+            continue
         if (a, b) == right:
             rep.good(f"{game}: {right[0]}, {right[1]} information.")
             continue
         wrong.append(key)
         if (a, b) == ("chance", "hidden") and right in (("deterministic", "hidden"), ("chance", "perfect")):
-            rep.bad(f"{game}: not right. Chance and hidden information are two different questions: something "
+            half = "chance" if a != right[0] else "information"
+            rep.bad(f"{game}: the {half} half is wrong. Chance and hidden information are two different "
+                    f"questions: something "
                     f"you do not know yet (a die not yet rolled) is not hidden, and something hidden (a card in "
                     f"a hand, a secret choice) is not chance. Ask each apart: {_QUESTIONS}", tag="chance-vs-hidden")
+        elif a != right[0] and b != right[1]:
+            rep.bad(f"{game}: both halves are wrong. Ask again from the game's rules: {_QUESTIONS}")
+        elif a != right[0]:
+            rep.bad(f"{game}: the chance half is wrong (the information half is right). Ask again: "
+                    f"{_CHANCE_QUESTION}")
         else:
-            rep.bad(f"{game}: not right. Ask again from the game's rules: {_QUESTIONS}")
+            rep.bad(f"{game}: the information half is wrong (the chance half is right). Ask again: "
+                    f"{_INFO_QUESTION}")
 
     def twin(_fb):
         rights = {_GAME_KINDS[k] for k in wrong}
@@ -202,7 +241,9 @@ def check_nim_leaves(coins, answer):
 def check_effective_branching(coins, answer):
     """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins`` (lesson 01).
 
-    A wrong factor is told what it stands for (the average branching, the most
+    Two decimals are asked: a number within 0.3 % of b* is right; one rounded
+    too far, cut off instead of rounded, or otherwise just off is told so. A
+    wrong factor is told what it stands for (the average branching, the most
     moves, a root of the node count) and how many leaves a uniform tree with it
     would have, never the game's own count of leaves.
 
@@ -235,7 +276,20 @@ def check_effective_branching(coins, answer):
                 else f"{power:,.0f}" if power >= 100 else f"{power:.1f}")
 
     check = f"{fmt(round(right, 3))}^{d} = {fmt(round(right ** d, 2))}"
-    if near(right):
+    if abs(x - right) <= 0.003 * right:   # two decimals asked: within 0.3 % of b*
+        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves per "
+                 f"node has {check} leaves, as many as the game.")
+        return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
+    if abs(x - right) <= 0.02 * right:
+        if math.isclose(x, round(right, 1)) or math.isclose(x, round(right)):
+            rep.bad(f"You wrote {fmt(x)}: rounded too far. Give b* to two decimals.", solve)
+        elif math.isclose(x, math.floor(right * 100) / 100) or math.isclose(x, math.ceil(right * 100) / 100):
+            rep.bad(f"You wrote {fmt(x)}: close, but that is not b* rounded to two decimals: round to the nearest "
+                    f"(the third decimal decides), do not cut the digits off.", solve)
+        else:
+            rep.bad(f"You wrote {fmt(x)}: close, but not b* to two decimals. Compute the root again with more "
+                    f"digits, then round.", solve)
+    elif near(right):
         rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves per "
                  f"node has {check} leaves, as many as the game.")
         return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))

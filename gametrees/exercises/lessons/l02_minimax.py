@@ -21,7 +21,7 @@ from ..code_checks.values import ttt_text
 from ..feedback import Feedback, Report, fmt, or_list
 from .reading import dict_answer, is_blank, unanswered
 
-__all__ = ["MINIMAX_CLAIMS", "check_fast_wins", "check_minimax_claims", "check_position"]
+__all__ = ["MINIMAX_CLAIMS", "MINIMAX_REASONS", "check_fast_wins", "check_minimax_claims", "check_position"]
 
 _FILES = "abc"
 
@@ -80,8 +80,8 @@ def check_position(position, answer):
     ``position`` is the board as rows, e.g. ``"X.O/.X./..O"`` (X to move);
     ``answer`` is ``{"value": v, "move": m}`` with ``v`` in -1, 0, +1 and
     ``m`` a cell 0-8 or its name a1-c3 (column a-c, row 1-3 from the top).
-    An optional ``"reply"`` asks for O's best reply to X's best move (a cell),
-    the part minimax's printed value and move do not show. A wrong part is told
+    An optional ``"reply"`` asks for O's best reply to X's move (a cell), judged
+    after the learner's own move: the part minimax's printed value and move do not show. A wrong part is told
     which rule to re-apply; a move after which O wins at once, or a reply after
     which X wins at once, is named ``opponent-reply-ignored``.
 
@@ -154,9 +154,19 @@ def check_position(position, answer):
 
 
 def _check_reply(game, state, values, right, cell, reply, rep):
-    """O's best reply to X's move: to the learner's move if it is a best one, else to X's first best move."""
-    x_move = cell if cell is not None and values.get(cell) == right else next(m for m in values if values[m] == right)
+    """O's best reply, judged after the learner's own move (a legal one; without one it cannot be judged)."""
+    if cell is None or cell not in values:
+        if not is_blank(reply):
+            rep.bad("O's reply: it is judged as the reply to your move; give a legal move for X first.")
+        else:
+            rep.bad("O's reply: not answered yet.")
+        return
+    x_move = cell
     after = game.result(state, x_move)
+    if game.is_terminal(after):
+        if not is_blank(reply):
+            rep.bad(f"O's reply: after X {_cell_name(x_move)} the game is over; O has no reply to give.")
+        return
     replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(after)}
     best = min(replies.values())
     r = None if is_blank(reply) else _read_cell(reply)
@@ -165,7 +175,8 @@ def _check_reply(game, state, values, right, cell, reply, rep):
     elif r is None:
         rep.bad(f"O's reply: could not read {reply!r}: give a cell 0-8 or its name a1-c3.")
     elif r not in replies:
-        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X's move; O can play only on an empty cell.")
+        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X {_cell_name(x_move)}; O can play only on "
+                f"an empty cell.")
     elif replies[r] == best:
         rep.good(f"O's reply {_cell_name(r)} (cell {r}) is a best reply to X {_cell_name(x_move)}.")
     elif _wins_now(game, game.result(after, r)):
@@ -271,36 +282,54 @@ MINIMAX_CLAIMS = {
           True,
           "The minimax value assumes the opponent's best reply everywhere: what can a worse reply do to it?"),
     "c": (("In a position where every move loses against best play, bare minimax (gt.minimax) may choose a move "
-           "that lets the opponent win at once, though another move would make the opponent find the win."), True,
+           "that lets the opponent win at once, though another move would lose only later."), True,
           ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses from "
            "slow ones?")),
     "d": ("The minimax player wins only the games in which its opponent plays its best.", False,
           "Against best play, what does the empty board's value say the game ends in?"),
 }
 
+# The reasons a learner chooses from (one decides each claim; the others are what a wrong verdict leans on).
+MINIMAX_REASONS = {
+    1: "The empty board is worth 0: minimax promises a draw or better, not a win.",
+    2: "The value assumes the opponent's best reply everywhere; a worse reply can only leave the minimax player "
+       "more.",
+    3: "When every move is worth -1 they all tie, and bare minimax takes the first of them, however soon it loses.",
+    4: "Against best play tic-tac-toe is a draw, so every game the minimax player wins is one its opponent did not "
+       "play its best.",
+    5: "Minimax assumes the opponent plays its best, so against a bad player its promise no longer holds.",
+    6: "Minimax always prefers the move that delays a loss the longest.",
+    7: "A random opponent cannot reach a draw against a correct player.",
+}
+#: claim -> the reason that decides it.
+CLAIM_REASON = {"a": 1, "b": 2, "c": 3, "d": 4}
+
 
 def check_minimax_claims(answer):
-    """Check True/False verdicts on claims about what minimax promises (lesson 02).
+    """Check verdicts on claims about what minimax promises, each with the reason that decides it (lesson 02).
 
-    ``answer`` maps a claim's key (see :data:`MINIMAX_CLAIMS`) to ``True`` or
-    ``False``. A wrong verdict is named with the question to ask again (each
-    is a yes/no choice, so the feedback never says which way); calling a
-    correct agent's draw a bug is ``correct-read-as-bug``.
+    ``answer`` maps a claim's key (see :data:`MINIMAX_CLAIMS`) to a pair
+    ``(verdict, reason)``: ``True`` or ``False``, and the number of the reason
+    in :data:`MINIMAX_REASONS` that decides the claim. A claim is right when
+    both are; a wrong one is named with the question to ask again, never
+    with which of the two parts is wrong (each verdict is a yes/no choice);
+    calling a correct agent's draw a bug is ``correct-read-as-bug``.
 
     Examples
     --------
-    >>> check_minimax_claims({"a": False, "b": True, "c": True, "d": False}).ok
+    >>> check_minimax_claims({"a": (False, 1), "b": (True, 2), "c": (True, 3), "d": (False, 4)}).ok
     True
     >>> check_minimax_claims({"a": None, "b": None, "c": None, "d": None}).status
     'unanswered'
     """
     what = "Claims about minimax"
-    form = "give a dict {'a': ..., 'b': ..., 'c': ..., 'd': ...}, True or False for each claim"
+    form = ("give a dict {'a': (verdict, reason), ...}: True or False for each claim, with the number of the "
+            "reason that decides it")
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
         return unread
-    if all(v is None for v in answer.values()):
-        return unanswered(what, f"Replace each None with True or False: {form}.")
+    if all(v is None or (isinstance(v, (tuple, list)) and all(x is None for x in v)) for v in answer.values()):
+        return unanswered(what, f"Replace each None: {form}.")
     rep = Report()
     for key, given in answer.items():
         claim = MINIMAX_CLAIMS.get(str(key).strip().lower())
@@ -308,17 +337,26 @@ def check_minimax_claims(answer):
             rep.note(f"{key!r}: no such claim (the claims are {', '.join(MINIMAX_CLAIMS)}).")
             continue
         _, truth, question = claim
-        if given is None:
+        if given is None or (isinstance(given, (tuple, list)) and all(x is None for x in given)):
             rep.bad(f"{key}: not answered yet.")
-        elif not isinstance(given, bool):
-            rep.bad(f"{key}: could not read {given!r}: give True or False.")
-        elif given == truth:
-            rep.good(f"{key}: {'true' if truth else 'false'}.")
-        elif key == "a":
-            rep.bad(f"{key}: not right. {question} Compare what happened in those games with that promise.",
-                    tag="correct-read-as-bug")
+            continue
+        if isinstance(given, bool):
+            rep.bad(f"{key}: a verdict alone: give (True or False, the number of the reason that decides it).")
+            continue
+        pair = tuple(given) if isinstance(given, (tuple, list)) else None
+        if (pair is None or len(pair) != 2 or not isinstance(pair[0], bool) or isinstance(pair[1], bool)
+                or pair[1] not in MINIMAX_REASONS):
+            rep.bad(f"{key}: could not read {given!r}: give (True or False, a reason number "
+                    f"{min(MINIMAX_REASONS)}-{max(MINIMAX_REASONS)}).")
+            continue
+        verdict, reason = pair
+        if verdict == truth and reason == CLAIM_REASON[key]:
+            rep.good(f"{key}: {'true' if truth else 'false'}, because: {MINIMAX_REASONS[reason]}")
+        elif key == "a" and verdict != truth:
+            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Compare what happened in "
+                    f"those games with that promise.", tag="correct-read-as-bug")
         else:
-            rep.bad(f"{key}: not right. {question}")
+            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Which reason decides it?")
 
     def twin(_fb):
         return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so it has "

@@ -21,7 +21,7 @@ from ..by_hand import twin_trees
 from ..feedback import Feedback, Report, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
-__all__ = ["check_fail_soft_hard", "check_pruning_order"]
+__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order"]
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -72,7 +72,17 @@ def _most(nested):
 _NOT_ASKED = object()   # check_pruning_order's worst when the caller does not ask for it
 
 
-def check_pruning_order(tree, answer, worst=_NOT_ASKED):
+# Why no order evaluates fewer leaves (lesson 03, exercise 4): the learner chooses one; 1 decides it.
+FEWEST_REASONS = {
+    1: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one needs at "
+       "least one leaf before it can be compared with α.",
+    2: "Alpha-beta evaluates half of the leaves at best, whatever the tree.",
+    3: "The best MIN node must be searched last, so that α is as high as possible when it is reached.",
+    4: "Every MIN node can stop after its first leaf once the leaves are sorted, the first one included.",
+}
+
+
+def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -85,7 +95,10 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     answered yet), is the learner's count
     of the leaves alpha-beta evaluates in the *worst* arrangement (found by
     trying every one); giving the best order's count or half of all leaves
-    there is the misconception ``ordering-halves-work``.
+    there is the misconception ``ordering-halves-work``. ``why``, if given
+    (``None``: asked, not answered yet), is the number of the reason in
+    :data:`FEWEST_REASONS` that no order can do with fewer leaves; a wrong one
+    is told to test each reason on the tree, never which one is right.
 
     The feedback names what the learner's order costs and why: a first MIN
     node that is not the best (so α starts too low, and the best node must
@@ -106,7 +119,8 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
     tree = _two_level(tree, "tree")
     worst_asked = worst is not _NOT_ASKED
     worst = None if worst is _NOT_ASKED else worst
-    if (answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst):
+    if ((answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst)
+            and (why is _NOT_ASKED or is_blank(why))):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
                                 "MIN node, in the order alpha-beta should search them.")
     key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
@@ -183,6 +197,19 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
         else:
             rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: arrange "
                     f"the MIN nodes and their leaves so that this happens as late as possible, and count.")
+    why_asked = why is not _NOT_ASKED
+    if why_asked:
+        if is_blank(why):
+            rep.bad("Why no order does better: not answered yet.")
+        elif isinstance(why, bool) or not isinstance(why, int) or why not in FEWEST_REASONS:
+            rep.bad(f"Why no order does better: could not read {why!r}: give a reason number "
+                    f"{min(FEWEST_REASONS)}-{max(FEWEST_REASONS)}.")
+        elif why == 1:
+            rep.good(f"Why no order does better: {FEWEST_REASONS[1]}")
+        else:
+            rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched while α "
+                    f"is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
+                    tag="ordering-halves-work" if why == 2 else None)
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
 
@@ -191,11 +218,12 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED):
 
     fb = rep.feedback(what)
     if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
-        asked = 1 + worst_asked
+        asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
         worst_right = not is_blank(worst) and any(k == "good" and t.startswith("The worst order") for k, t, _ in
                                                   rep.items)
-        fb = Feedback(f"{what}: {order_right + worst_right} of {asked} right.", fb.items, tags=fb.tags)
+        why_right = why_asked and why == 1 and not isinstance(why, bool)
+        fb = Feedback(f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags)
     return escalate(key, fb, twin=twin)
 
 
@@ -335,7 +363,9 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         return unanswered(what, f"Replace each None with a number: {form}.")
     rep = Report()
     readable = right_numbers = 0
+    starts = []   # where each label's lines start: the labels with a wrong part, for the twin
     for lab in asked:
+        starts.append(len(rep.items))
         pair = pairs[lab]
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             rep.bad(f"{lab}: could not read {pair!r}: give a pair (fail-soft, fail-hard).")
@@ -398,8 +428,11 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     if readable == 0 and not any(kind == "good" for kind, _, _ in rep.items):
         return malformed(what, f"Could not read your answer: {form}.")
 
+    ends = starts[1:] + [len(rep.items)]
+    wrong = [lab for lab, i, j in zip(asked, starts, ends) if any(k == "bad" for k, _, _ in rep.items[i:j])]
+
     def twin(_fb):
-        return _worked_soft_hard(tree, window, soft, hard)
+        return _worked_soft_hard(tree, window, soft, hard, wrong)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
     title = f"all {total} numbers right." if right_numbers == total else f"{right_numbers} of {total} numbers right."
@@ -412,18 +445,36 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, window, soft, hard):
-    """One node's fail-soft and fail-hard returns worked out on a twin: the same shape, other leaves."""
+def _worked_soft_hard(tree, window, soft, hard, wrong=()):
+    """The mistake made, worked out on a twin (the same shape, other leaves): the root searched with the full
+    window when only that was wrong, else one of the nodes that were wrong (any node where the two differ
+    when the wrong ones do not on any twin)."""
     G = tree_from_nested(tree)
     rng = random.Random(len(repr(tree)))
+    if list(wrong) == ["full"]:
+        H = next(twin_trees(G, rng, tries=300), None)
+        if H is None:  # pragma: no cover
+            return None
+        root = H.nodes[H.graph["root"]]["label"]
+        value = _minimax_values(H)[root]
+        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever outside "
+                f"it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s minimax value, "
+                f"{fmt(value)}. A narrow window is what makes them differ.")
+    asked = [lab for lab in wrong if lab != "full"]
+    found = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
-        entered = _entered(H, window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
-        if diff:
+        mine = [lab for lab in diff if lab in asked]
+        if mine:
+            found = (H, s, h, mine)
             break
-    else:  # pragma: no cover
+        if diff and found is None:
+            found = (H, s, h, diff)
+    if found is None:  # pragma: no cover
         return None
+    H, s, h, diff = found
+    entered = _entered(H, window)
     lab = diff[-1]
     a, b = entered[lab]
     n = next(k for k in H if H.nodes[k]["label"] == lab)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, minimax, negamax
+from ...search.transposition import table_probe
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
 from ..attempts import escalate, open_solution
@@ -148,7 +149,8 @@ def table_answer(entry, alpha, beta, depth):
     The stored value if the entry settles the search (an exact value, a lower
     bound at or above beta, or an upper bound at or below alpha, from a
     search at least as deep), else ``None`` (search; the stored best move is
-    still tried first).
+    still tried first). The rule is the engine's
+    (:func:`gametrees.search.transposition.table_probe`).
 
     Examples
     --------
@@ -157,22 +159,17 @@ def table_answer(entry, alpha, beta, depth):
     >>> table_answer({"value": 3, "flag": "lower", "depth": 4}, 0, 5, 4) is None
     True
     """
-    e = _entry(entry)
-    if e["depth"] < depth:
-        return None
-    if e["flag"] == "exact" or (e["flag"] == "lower" and e["value"] >= beta) or (
-            e["flag"] == "upper" and e["value"] <= alpha):
-        return e["value"]
-    return None
+    return table_window(entry, alpha, beta, depth)[0]
 
 
 def table_window(entry, alpha, beta, depth):
     """What a table entry does for a search with the window (alpha, beta) and ``depth`` plies left.
 
-    Returns ``(value, window)``: the stored value and the window if the entry answers (as
-    :func:`table_answer`), else ``(None, window)`` with the window the search goes on with. An entry
-    that is deep enough but cannot answer still narrows it: a lower bound v raises α to v, an upper
-    bound v lowers β to v. A shallower entry leaves the window as it is.
+    Returns ``(value, window)``: the stored value and the window as it was if the entry answers
+    (as :func:`table_answer`), else ``(None, window)`` with the window the search goes on with. An entry
+    that is deep enough but cannot answer may still narrow it: a lower bound v gives (max(α, v), β), an
+    upper bound v gives (α, min(β, v)). A shallower entry leaves the window as it is. The rule is the
+    engine's (:func:`gametrees.search.transposition.table_probe`).
 
     Examples
     --------
@@ -181,20 +178,15 @@ def table_window(entry, alpha, beta, depth):
     >>> table_window({"value": 3, "flag": "upper", "depth": 4}, -5, 5, 2)
     (None, (-5, 3))
     >>> table_window({"value": 3, "flag": "lower", "depth": 4}, 0, 2, 4)
-    (3, (3, 2))
+    (3, (0, 2))
     >>> table_window({"value": 3, "flag": "lower", "depth": 4}, 0, 5, 6)
     (None, (0, 5))
     """
     e = _entry(entry)
     if e["depth"] < depth:
         return None, (alpha, beta)
-    if e["flag"] == "exact":
-        return e["value"], (alpha, beta)
-    if e["flag"] == "lower":
-        alpha = max(alpha, e["value"])
-    else:
-        beta = min(beta, e["value"])
-    return (e["value"] if alpha >= beta else None), (alpha, beta)
+    answer, alpha, beta = table_probe(e["flag"], e["value"], alpha, beta)
+    return answer, (alpha, beta)
 
 
 def _window_words(w):
@@ -238,7 +230,10 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
     w = (alpha, beta)
     if right is not None:
         if kind == "value" and close(value, right):
-            return rep.good(f"{name}: the table answers {fmt(right)}, right.")
+            deeper = (f" The {e['depth']}-ply entry stands in for a {depth}-ply search with its {e['depth']}-ply "
+                      f"value: accepted practice (it is better informed), though it can differ from what the "
+                      f"{depth}-ply search itself would find (search instability)." if e["depth"] > depth else "")
+            return rep.good(f"{name}: the table answers {fmt(right)}, right.{deeper}")
         if kind == "value":
             return rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an entry answer "
                            f"with?")
@@ -460,7 +455,9 @@ def check_window_entries(tree, window, later, stored, reread):
     same labels to what each entry does when a later search, with the
     window ``later``, reaches the node: the value it answers with, or the
     window ``(alpha, beta)`` the search goes on with (a lower bound raises α,
-    an upper bound lowers β; :func:`table_window`).
+    an upper bound lowers β; :func:`table_window`). The later part is judged
+    from the learner's own stored entry when it is readable (a wrong entry
+    read consistently is not marked wrong twice), and the line says so.
 
     Wrong parts are named with the rule to re-apply there (which window the
     node inherits, when it stops, which side of its window the value lies on,
@@ -507,6 +504,7 @@ def check_window_entries(tree, window, later, stored, reread):
             raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched inner nodes")
         v_true, f_true = truth[n]
         parent = next(iter(G.predecessors(n)), None)
+        v = flag = None
         if blank(given):
             rep.bad(f"{lab}: value and flag not answered yet.")
         else:
@@ -552,8 +550,10 @@ def check_window_entries(tree, window, later, stored, reread):
             continue
         readable += 1
         before = len(rep.items)
-        _judge_read({"value": v_true, "flag": f_true, "depth": 0}, later[0], later[1], 0, mine,
-                    f"{lab}, read later", rep)
+        own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
+        entry = {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
+        _judge_read(entry, later[0], later[1], 0, mine,
+                    f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own else f"{lab}, read later", rep)
         if rep.items[before][0] == "bad" and n not in wrong_nodes:
             wrong_nodes.append(n)
     fb = rep.feedback(what)
@@ -595,6 +595,38 @@ def _expect(true, alpha, beta):
     return f"exactly {fmt(true)} (inside the window)"
 
 
+def _all_values(game):
+    """``{state: negamax value for the player to move}`` of every tic-tac-toe position (one memoised solve)."""
+    values = {}
+
+    def solve(s):
+        if s not in values:
+            values[s] = ((1 if game.to_move(s) == MAX else -1) * game.utility(s) if game.is_terminal(s)
+                         else max(-solve(c) for _, c in game.successors(s)))
+        return values[s]
+
+    solve(game.initial)
+    return values
+
+
+def _reversed_flag(table, values):
+    """An entry of a learner's ``table`` whose flag says the wrong side: ``(state, value, flag, true)`` or None.
+
+    Read only where the table holds ``state -> (value, flag, ...)`` with a flag 'lower' or 'upper' (the
+    lesson's layout); a lower bound above the true value, or an upper bound below it, is reversed.
+    """
+    for state, entry in list(table.items()):
+        if state not in values or not isinstance(entry, (tuple, list)) or len(entry) < 2:
+            continue
+        value, flag = entry[0], entry[1]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        true = values[state]
+        if (flag == "upper" and value < true) or (flag == "lower" and value > true):
+            return state, value, flag, true
+    return None
+
+
 class _ForgetfulTable(dict):
     """A dict that never keeps anything: a search given it runs as if it had no table."""
 
@@ -611,17 +643,19 @@ class _ForgetfulTable(dict):
 #: A solution of lesson 05's exercise 4, shown by ``check_table_search(fn, show_code=True)`` after a real attempt.
 TABLE_SEARCH_CODE = """\
 def negamax_with_table(game, state, alpha, beta, table):
-    alpha0, beta0 = alpha, beta                    # the window this search was given
     if state in table:
         value, flag = table[state]
         if flag == "exact":
             return value
         if flag == "lower":
-            alpha = max(alpha, value)              # at least value: raise alpha
+            if value >= beta:
+                return value                       # at least value >= beta: the bound settles this window
+            alpha = max(alpha, value)              # else it may raise alpha
         else:
-            beta = min(beta, value)                # at most value: lower beta
-        if alpha >= beta:
-            return value                           # the bound settles this window
+            if value <= alpha:
+                return value                       # at most value <= alpha: settled
+            beta = min(beta, value)                # else it may lower beta
+    alpha0, beta0 = alpha, beta                    # the window this search goes on with
     if game.is_terminal(state):
         return (1 if game.to_move(state) == MAX else -1) * game.utility(state)
     value = -math.inf
@@ -724,6 +758,7 @@ def check_table_search(fn, show_code=False):
              ("With one table shared by all searches (as a program reuses it)",
               [(s, a, b) for s in states for a, b in windows[1:] + windows[:1]], True))
     passed_all = total_all = 0
+    reversed_entry = None
     for label, calls, shared in parts:
         table, passed, bad = {}, 0, None
         for s, alpha, beta in calls:
@@ -738,12 +773,29 @@ def check_table_search(fn, show_code=False):
                      f"each).")
             continue
         s, alpha, beta, err, v = bad
+        if reversed_entry is None and err is None:
+            if not shared:
+                table = {}
+                run(s, alpha, beta, table)
+            reversed_entry = _reversed_flag(table, _all_values(game))
         got = err or f"returned {fmt(v)}"
         mover = "X" if game.to_move(s) == MAX else "O"
         line = (f"{label}: {passed} of {len(calls)} right; e.g. {ttt_text(s)} ({mover} to move) with window "
                 f"({fmt(alpha)}, {fmt(beta)}): your function {got}, but it should return "
                 f"{_expect(truth[s], alpha, beta)}.")
-        if err is None and table_to_blame(s, alpha, beta):
+        if reversed_entry is not None:
+            rs, rv, rflag, rtrue = reversed_entry
+            rmover = "X" if game.to_move(rs) == MAX else "O"
+            rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), but "
+                           f"that position is worth {fmt(rtrue)} to {rmover}: "
+                           + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so {fmt(rv)} "
+                              f"is a lower bound" if rflag == "upper" else
+                              f"'at least {fmt(rv)}' is false; the search that stored it failed low, so {fmt(rv)} "
+                              f"is an upper bound")
+                           + ": a flag the wrong way round.",
+                    "Which α and β decide the flag: the window the search was given, or the α the loop raised?",
+                    tag="table-flag-reversed")
+        elif err is None and table_to_blame(s, alpha, beta):
             source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
                       if shared else
                       "an entry stored earlier in this same search, when a position was reached by another move "

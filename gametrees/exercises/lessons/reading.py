@@ -58,6 +58,9 @@ def number_answer(x, what):
     """``(float, None)`` for a number, ``(None, Feedback)`` for a blank or unreadable answer."""
     if is_blank(x):
         return None, unanswered(what, "Replace None with your answer (a number) and run the cell again.")
+    if isinstance(x, str):
+        return None, malformed(what, f"Could not read {x!r}: it is text, in quotes. Give a number, or write the "
+                                     f"expression without quotes and Python computes it.")
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
         return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number (an int or a "
                                      f"float).")
