@@ -102,7 +102,7 @@ def test_instructor_version_is_an_nbgrader_source(key):
             last = c.source.splitlines()[-1]
             assert last.startswith("ga.score(") and last.endswith(f", {meta['points']})"), last
         if c.cell_type == "code" and ("gt.practice(" in c.source or "gt.play(" in c.source):
-            assert (c.source.startswith("# NBVAL_IGNORE_OUTPUT")  # widgets: see TOOLCHAIN.md
+            assert (c.source.startswith("# NBVAL_IGNORE_OUTPUT")  # widgets: INSTRUCTORS.md, section 7
                     or "nbval-ignore-output" in c.metadata.get("tags", []))  # (the cell tag nbval reads)
     assert len(ids) == len(set(ids)), "grade ids must be unique"
     total = sum(c.metadata["nbgrader"].get("points", 0) for c in nb.cells

@@ -1,7 +1,7 @@
 """Exercises and checkers: answers, feedback, seeds, and deliberately wrong learner code.
 
 Every checker is tested with a correct learner function and with one wrong
-function per misconception (numbers refer to MISCONCEPTIONS.md); the feedback
+function per misconception (the catalogue: ``gametrees/exercises/misconceptions.py``); the feedback
 must name the mistake. Generated exercises are compared with the independent
 references in ``reference.py``.
 """

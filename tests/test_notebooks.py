@@ -50,7 +50,7 @@ def test_notebook_saved_after_a_clean_run(path):
     )
     first = next((c for c in code if "".join(c["source"]).strip()), None)
     assert first is None or "%matplotlib inline" in "".join(first["source"]), (
-        f"{path.name}: the first code cell should say %matplotlib inline (see TOOLCHAIN.md)"
+        f"{path.name}: the first code cell should say %matplotlib inline (figures stored as images)"
     )
 
 
