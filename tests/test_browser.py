@@ -25,9 +25,9 @@ opens each notebook in turn, runs all cells and checks through the page:
 - a lesson run, saved, closed and reopened shows its widgets with their pictures, not
   "Error displaying widget: model not found" (widget state saved with the notebook:
   ``jupyterlab-settings/`` in requirements.txt);
-- issue 20 (``-k round2``, a scratch notebook with one widget of each kind; screenshots in
-  ``$GT_ROUND2_SCREENSHOTS``, else a ``round2`` folder beside the others): the replay's play/pause named
-  in words, pause stays at its step, Tab reaches every control, the tree ends on the 900 px
+- issue 20 (a scratch notebook with one widget of each kind, :data:`SCRATCH_WIDGETS`; screenshots
+  in ``$GT_WIDGET_SCREENSHOTS``, else a ``learner_widgets`` folder beside the others): the
+  replay's play/pause named in words, pause stays at its step, Tab reaches every control, the tree ends on the 900 px
   screen (also lesson 05's Nim at its longest step); "Why did it play that?" follows the
   agent's latest move and closes on New game; board cells' tooltips name square and mark; a
   practice check never calls a hidden or filled box empty; reopened widgets show "Run the
@@ -69,7 +69,7 @@ NO_OVERFLOW = {"03_alpha_beta.ipynb": "replay", "04_depth_and_evaluation.ipynb":
                "05_search_enhancements.ipynb": "replay", "assignments/A2_alpha_beta.ipynb": "practice"}
 SCRATCH_REOPEN = "scratch/reopen.ipynb"
 SCRATCH_MCTS = "scratch/mcts.ipynb"
-SCRATCH_ROUND2 = "scratch/round2.ipynb"  # issue 20: the widgets a learner touches, one of each
+SCRATCH_WIDGETS = "scratch/learner_widgets.ipynb"  # issue 20: the widgets a learner touches, one of each
 VIEWPORT = {"width": 1366, "height": 900}
 
 OPEN_TIMEOUT = 90  # s: JupyterLab loads and the kernel is idle
@@ -113,7 +113,7 @@ def lab(tmp_path_factory):
         "%matplotlib inline\nimport gametrees as gt",
         "T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])\ngt.replay(gt.mcts(T, playouts=12, seed=0))",
     ])
-    browser.write_notebook(root / SCRATCH_ROUND2, [
+    browser.write_notebook(root / SCRATCH_WIDGETS, [
         "%matplotlib inline\nimport gametrees as gt\nfrom gametrees.games import TicTacToe\n"
         "from gametrees.evaluation import tictactoe_open_lines\nttt = TicTacToe()",
         # lesson 03's random tree and lesson 04's board tree
@@ -701,12 +701,12 @@ def test_the_mcts_replay_step_by_step(lab):
 
 
 # ---------------------------------------------------------------------------------------
-# Issue 20: what a learner touches, round 2 (scratch/round2.ipynb: one widget of each kind)
+# Issue 20: what a learner touches (scratch/learner_widgets.ipynb: one widget of each kind)
 # ---------------------------------------------------------------------------------------
 
 def _shots(lab) -> Path:
-    """Where issue 20's screenshots go: $GT_ROUND2_SCREENSHOTS, else beside the others."""
-    return Path(os.environ.get("GT_ROUND2_SCREENSHOTS") or lab.shots / "round2")
+    """Where issue 20's screenshots go: $GT_WIDGET_SCREENSHOTS, else beside the others."""
+    return Path(os.environ.get("GT_WIDGET_SCREENSHOTS") or lab.shots / "learner_widgets")
 
 _JS_FOCUS = """
 (sel) => {
@@ -730,9 +730,9 @@ _JS_CONTROLS = """
 """
 
 
-def _round2_page(lab):
-    to_run, _ = lab.code_cells(SCRATCH_ROUND2)
-    page = lab.open(SCRATCH_ROUND2)
+def _learner_widgets_page(lab):
+    to_run, _ = lab.code_cells(SCRATCH_WIDGETS)
+    page = lab.open(SCRATCH_WIDGETS)
     page.run_all(to_run, timeout=RUN_TIMEOUT)
     problems = page.problems(to_run)
     assert not problems, "\n".join(problems)
@@ -754,8 +754,8 @@ def _tab_through(page, sel, first, presses=40):
     return reached
 
 
-def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_screen(lab):
-    page = _round2_page(lab)
+def test_replay_controls_are_named_pause_where_they_are_and_fit_one_screen(lab):
+    page = _learner_widgets_page(lab)
     try:
         for i in (0, 1):
             sel = f"[data-gt-replay='{i}']"
@@ -818,8 +818,8 @@ def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_scree
         lab.done(page)
 
 
-def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
-    page = _round2_page(lab)
+def test_why_panel_follows_the_latest_move_and_cells_have_names(lab):
+    page = _learner_widgets_page(lab)
     sel = "[data-gt-ttt='0']"
     root = page.page.locator(sel)
     try:
@@ -858,8 +858,8 @@ def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
         lab.done(page)
 
 
-def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
-    page = _round2_page(lab)
+def test_practice_never_calls_a_hidden_or_filled_box_empty(lab):
+    page = _learner_widgets_page(lab)
     sel = "[data-gt-practice='0']"
     root = page.page.locator(sel)
     try:
@@ -893,10 +893,10 @@ def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
         lab.done(page)
 
 
-def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
+def test_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
     from gametrees.widgets.output import OFFLINE_NOTE
 
-    page = _round2_page(lab)
+    page = _learner_widgets_page(lab)
     try:
         live = page.page.evaluate("""() => [...document.querySelectorAll('.gt-note')]
             .filter(n => n.getBoundingClientRect().height > 0).length""")
@@ -906,7 +906,7 @@ def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
                   timeout=30, what="the notebook is saved")
     finally:
         lab.done(page)
-    page = lab.open(SCRATCH_ROUND2)  # not run: the saved widgets, no kernel behind them
+    page = lab.open(SCRATCH_WIDGETS)  # not run: the saved widgets, no kernel behind them
     try:
         page.wait("() => document.querySelectorAll('.gt-widget').length >= 5", timeout=WIDGET_TIMEOUT,
                   what="the saved widgets render")
@@ -933,7 +933,7 @@ def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
         assert w["icons"] == 0, f"broken-link icons still shown: {w}"
 
 
-def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
+def test_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
     """A fresh server (no answer to the question stored yet): the lessons' settings turn the news off.
 
     (The module's server is no use here: opening a page there clicks the toasts away, and
