@@ -39,7 +39,8 @@ A screenshot of each notebook (and of each kind of widget in it) is saved to
 (``pytest -s`` shows it; a failure message names it too).
 
 Outside CI the test is skipped when Chromium or playwright is missing; ``.ci/run``
-installs both and sets ``GT_REQUIRE_BROWSER=1`` so that CI fails instead of skipping.
+installs both and sets ``GT_REQUIRE_BROWSER=1`` so that CI fails instead of skipping (the
+fixtures ``chromium`` and ``jupyterlab`` in ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ from pathlib import Path
 import browser
 import pytest
 from browser import JupyterLabServer, NotebookPage, PageTimeout
+
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -78,17 +81,10 @@ WIDGET_TIMEOUT = 60  # s: a widget answers a click (the agent may search)
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on copies of the notebooks, and one browser context."""
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
+def lab(jupyterlab, chromium, tmp_path_factory):
+    """The session's JupyterLab server (conftest.py) on copies of the notebooks, and one browser context."""
     base = tmp_path_factory.mktemp("browser")
-    root = base / "notebooks"
+    root = jupyterlab.root
     browser.copy_notebooks(NOTEBOOKS, root)
     browser.copy_notebooks(ROOT / "instructor", root)  # the assignments as instructors run them (answers in)
     browser.write_notebook(root / SCRATCH_PRACTICE, [
@@ -129,19 +125,13 @@ def lab(tmp_path_factory):
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nbrowser test: screenshots in {shots}")
 
-    server = JupyterLabServer(root, base)
-    server.start(timeout=OPEN_TIMEOUT)
-    pw = chromium = context = None
+    context = chromium.new_context(viewport=VIEWPORT)
     try:
-        pw = sync_playwright().start()
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
-        context = chromium.new_context(viewport=VIEWPORT)
-        yield Lab(server, context, root, shots)
+        yield Lab(jupyterlab, context, root, shots)
     finally:
-        for close in (context and context.close, chromium and chromium.close, pw and pw.stop, server.stop):
-            if close:
-                with contextlib.suppress(Exception):  # stop everything else anyway
-                    close()
+        with contextlib.suppress(Exception):  # the browser closes anyway
+            context.close()
+        jupyterlab.shutdown_kernels()
 
 
 class Lab:
@@ -414,6 +404,7 @@ def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
         _ttt_shows(page, i, expected, "the board after the agent's first move")
         _toggle(root, "You start").click()
         _ttt_shows(page, i, [""] * 9, '"You start"')
+    agent = None  # the cell the agent answered the first move with
     for attempt in range(2):  # a move, then New game; the second time, click where the agent played
         k = 4 if attempt == 0 else agent
         status = page.board("ttt", i)["status"]
@@ -668,7 +659,7 @@ def test_the_mcts_replay_step_by_step(lab):
         pictures = {}
         # step ▶ through the first playout and into the second: each step's own sentence and picture
         for step in range(1, 6):
-            state = _replay_at(page, 0, step, f"step {step}", pictures)
+            _replay_at(page, 0, step, f"step {step}", pictures)
             sentence, words, info = _mcts_text(page, 0)
             e = trace[step - 1]
             assert sentence == f"{step}. {e.text}", (step, sentence)

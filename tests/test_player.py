@@ -11,11 +11,9 @@ saying so, and no controls.
 import base64
 import io
 import json
-import os
 import re
 from pathlib import Path
 
-import browser
 import numpy as np
 import pytest
 from PIL import Image
@@ -116,25 +114,8 @@ def test_text_cannot_break_out_of_the_player():
 
 
 # ----------------------------------------------------------------------------
-# In the browser
+# In the browser (the fixture ``chromium``: conftest.py)
 # ----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium():
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chrome = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
-        try:
-            yield chrome
-        finally:
-            chrome.close()
-
 
 _STATE = """(root) => ({step: root.dataset.step, sentence: root.querySelector('.gt-sentence').innerText,
     info: root.querySelector('.gt-info').innerText, src: root.querySelector('.gt-frame').getAttribute('src'),
@@ -163,6 +144,7 @@ def _open(chromium, tmp_path, name, results, script=True):
     return context, page, errors, requests
 
 
+@pytest.mark.browser
 def test_the_player_steps_in_the_browser(chromium, tmp_path):
     result = gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20)))
     mcts = gt.mcts(gt.tree_from_nested(TEXTBOOK), playouts=12, seed=0)
@@ -171,7 +153,9 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
     context, page, errors, requests = _open(chromium, tmp_path, "players", [result, mcts])
     try:
         root = page.locator(".gt-player").first
-        state = lambda: root.evaluate(_STATE)
+
+        def state():
+            return root.evaluate(_STATE)
 
         def expect(step, after):
             s = state()
@@ -233,6 +217,7 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
     assert not requests, f"the player asked another host for {requests}"
 
 
+@pytest.mark.browser
 def test_without_scripts_the_player_is_the_finished_search(chromium, tmp_path):
     result = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
     data = _data(gt.replay(result).player_html())
@@ -257,6 +242,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+@pytest.mark.browser
 def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp_path):
     """``jupyter nbconvert --to html`` (lab template, its defaults) on each stored lesson: every replay
     is a player that steps with every request to another host refused, every other widget a picture."""

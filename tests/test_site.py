@@ -27,7 +27,7 @@ the counter and the slider show that step. Screenshots go to ``$GT_SITE_SCREENSH
 temporary folder printed in the output.
 
 Outside CI the browser tests are skipped when Chromium or playwright is missing; with
-``GT_REQUIRE_BROWSER=1`` (``.ci/run``) they fail instead.
+``GT_REQUIRE_BROWSER=1`` (``.ci/run``) they fail instead (the fixture ``chromium``, ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ import threading
 from html.parser import HTMLParser
 from pathlib import Path
 
-import browser
 import nbformat
 import pytest
 
@@ -334,15 +333,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def served(site, tmp_path_factory):
+def served(site, chromium, tmp_path_factory):
     """The site over http on 127.0.0.1 (a thread), and one Chromium context whose requests are routed."""
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
     shots = Path(os.environ.get("GT_SITE_SCREENSHOTS") or tmp_path_factory.mktemp("site-screenshots"))
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nsite test: screenshots in {shots}")
@@ -362,17 +354,14 @@ def served(site, tmp_path_factory):
             state["elsewhere"].append(url)
             r.abort()
 
-    pw = chromium = context = None
+    context = None
     try:
-        pw = sync_playwright().start()
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
         context = chromium.new_context(viewport=VIEWPORT)
         context.route("**/*", route)
         state["context"] = context
         yield state
     finally:
-        closes = (context and context.close, chromium and chromium.close, pw and pw.stop, server.shutdown)
-        for close in closes:
+        for close in (context and context.close, server.shutdown):
             if close:
                 with contextlib.suppress(Exception):
                     close()
@@ -426,6 +415,7 @@ _JS_PLAYERS_WIRED = """() => [...document.querySelectorAll('.gt-player')].map(p 
   loaded: p.querySelector('img.gt-frame').complete && p.querySelector('img.gt-frame').naturalWidth > 0}))"""
 
 
+@pytest.mark.browser
 def test_every_page_loads_offline_with_its_maths_typeset(served):
     names = ["index.html", "how-to-run.html"] + [f"{p.stem}.html" for p in LESSONS]
     for name in names:
@@ -490,6 +480,7 @@ def _expect_step(state, k, n, what):
         assert state["src"] == f"data:image/png;base64,{frame}", f"{what}: the frame is not step {k}'s"
 
 
+@pytest.mark.browser
 def test_the_replay_player_steps_in_the_page(served):
     page, problems = _open(served, f"{REPLAY_LESSON}.html")
     try:
