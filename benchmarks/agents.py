@@ -27,15 +27,14 @@ Timings are the best of N runs (default 3).
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gametrees as gt  # noqa: E402
 from report import best_of, table  # noqa: E402  (benchmarks/report.py)
-from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
 
+import gametrees as gt  # noqa: E402
+from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
 
 # --- easyAI -----------------------------------------------------------------------
 

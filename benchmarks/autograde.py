@@ -31,11 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import nbformat
-from report import table
-from traitlets.config import Config
+import nbformat  # noqa: E402 (after the path is set)
+from report import table  # noqa: E402 (after the path is set)
+from traitlets.config import Config  # noqa: E402 (after the path is set)
 
-import gametrees as gt
+import gametrees as gt  # noqa: E402 (after the path is set)
 
 NAMES = {"A1": "A1_minimax", "A2": "A2_alpha_beta", "A3": "A3_connect_four_evaluation"}
 

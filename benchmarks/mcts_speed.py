@@ -34,9 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from report import table  # noqa: E402  (benchmarks/report.py)
+
 import gametrees as gt  # noqa: E402
 from gametrees.games import CHANCE, MAX, MIN, ConnectFour, TicTacToe  # noqa: E402
-from report import table  # noqa: E402  (benchmarks/report.py)
 
 perf_counter = time.perf_counter
 SQRT2 = math.sqrt(2)
@@ -247,11 +248,11 @@ def main():
     for label, game, playouts in [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 1000)]:
         old = plain = traced = float("inf")
         for _ in range(args.repeat):  # taking turns
-            old = min(old, best_of(1, lambda: uct_search(game, game.initial, playouts=playouts,
-                                                         rng=random_module.Random(0)))[0])
-            plain = min(plain, best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=False,
-                                                          graph=False))[0])
-            seconds, result = best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=True))
+            old = min(old, best_of(1, lambda g=game, n=playouts: uct_search(g, g.initial, playouts=n,
+                                                                             rng=random_module.Random(0)))[0])
+            plain = min(plain, best_of(1, lambda g=game, n=playouts: gt.mcts(g, playouts=n, seed=0, trace=False,
+                                                                              graph=False))[0])
+            seconds, result = best_of(1, lambda g=game, n=playouts: gt.mcts(g, playouts=n, seed=0, trace=True))
             traced = min(traced, seconds)
         t = time.process_time()
         G = result.graph

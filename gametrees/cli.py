@@ -55,6 +55,7 @@ import stat
 import sys
 from pathlib import Path
 
+from . import exercises
 from .agents import (
     AlphaBetaAgent,
     HumanAgent,
@@ -63,7 +64,6 @@ from .agents import (
     QuitGame,
     RandomAgent,
 )
-from . import exercises
 from .evaluation import default_evaluation
 from .exports import ALGORITHMS, FPS_RANGE  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe

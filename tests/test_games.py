@@ -139,9 +139,9 @@ def count_tree(game, state):
         return 1, 1
     nodes, leaves = 1, 0
     for _, child in game.successors(state):
-        n, l = count_tree(game, child)
+        n, below = count_tree(game, child)
         nodes += n
-        leaves += l
+        leaves += below
     return nodes, leaves
 
 

@@ -365,7 +365,7 @@ def spins(game, state):
 
 
 def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by_the_grader():
-    from gametrees.exercises.code_checks.harness import CountingTree, CountingTicTacToe
+    from gametrees.exercises.code_checks.harness import CountingTicTacToe, CountingTree
 
     # a call limit far above the time 50,000 calls take even on a loaded machine: the budget must stop it
     with Sandbox([("memo", MEMO_ATTEMPTS)], ["repeats", "hidden", "spins"], call_limit=60) as box:

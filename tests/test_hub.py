@@ -90,9 +90,8 @@ def by_hand(answers_of: str) -> dict:
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
     import browser
+    from playwright.sync_api import sync_playwright
 
     course = HubCourse(tmp_path_factory.mktemp("hub"))
     course.prepare(INSTRUCTOR_NOTEBOOK, ASSIGNMENT)

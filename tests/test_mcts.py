@@ -7,7 +7,6 @@ search traced or not.
 """
 
 import math
-import random
 from pathlib import Path
 
 import networkx as nx
@@ -16,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gametrees as gt
-from gametrees.games import MAX, MIN, ConnectFour, DiceGame, Nim, Pig, TicTacToe
+from gametrees.games import MAX, ConnectFour, DiceGame, Nim, Pig, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SOME = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,7 +62,9 @@ def check_selections(result):
             assert math.isclose(after.scores[kid], scores[kid], rel_tol=1e-9, abs_tol=1e-9)
         # the sentence shows the numbers in the formula and names the chosen child as the highest
         text = e.text
-        name = lambda n: str(e.names(n))  # noqa: E731
+        def name(n, e=e):
+            return str(e.names(n))
+
         chosen_part = next(p for p in text.split("; ") if "the highest" in p)
         assert f"√(ln {parent_visits} / {before.visits[chosen]}) = {scores[chosen]:.2f}".replace("-", "\u2212") \
             in chosen_part
@@ -367,7 +368,8 @@ def test_replay_controls_and_next_playout():
     assert "This is the last playout." in w.info.value
     w.reset()
     assert w.k == 0 and "0 of 6 playouts done" in w.info.value
-    w.forward.click(); w.forward.click()
+    w.forward.click()
+    w.forward.click()
     assert w.k == 2 and "1 of 6 playouts done" in w.info.value and "backup" in w.window.value
     assert repr(w).startswith("Replay(mcts: ")
 

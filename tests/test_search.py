@@ -5,9 +5,6 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import gametrees as gt
-from gametrees.games import ConnectFour, DiceGame, Nim, TicTacToe
 from reference import (
     all_values,
     best_root_child,
@@ -15,6 +12,9 @@ from reference import (
     players_of,
     reference_alphabeta,
 )
+
+import gametrees as gt
+from gametrees.games import ConnectFour, DiceGame, Nim, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 

@@ -5,10 +5,10 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import reference_alphabeta
 
 import gametrees as gt
 from gametrees.games import ConnectFour, Nim, TicTacToe
-from reference import reference_alphabeta
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 nested = st.recursive(st.integers(-4, 4), lambda kids: st.lists(kids, min_size=1, max_size=3),

@@ -7,10 +7,10 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import brute_value, players_of
 
 import gametrees as gt
 from gametrees.games import DiceGame, Nim, TicTacToe
-from reference import brute_value, players_of
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 

@@ -108,7 +108,7 @@ def resolve(x, flavour, algorithm):
         result, G = x, x.graph
     elif isinstance(x, nx.DiGraph):
         G = x
-    elif hasattr(x, "tree") and hasattr(x, "result") and isinstance(getattr(x, "tree"), nx.DiGraph):
+    elif hasattr(x, "tree") and hasattr(x, "result") and isinstance(x.tree, nx.DiGraph):
         G = x.tree  # an exercise: its own search answers it, unless another algorithm is asked for
         if algorithm is None or algorithm == x.result.algorithm:
             result = x.result

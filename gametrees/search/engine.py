@@ -506,7 +506,7 @@ def children_in_order(setup, state, succ, ttmove):
     if setup.order is not None:
         kids = setup.ordered(state, kids)
     if ttmove is not None:
-        for i, (m, c) in enumerate(kids):
+        for i, (m, _) in enumerate(kids):
             if m == ttmove:
                 if i:
                     kids = [kids[i]] + kids[:i] + kids[i + 1:]
