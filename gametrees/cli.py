@@ -97,7 +97,8 @@ class _Once(argparse.Action):
 
 def _seed_text(text):
     if not text.strip():
-        raise argparse.ArgumentTypeError("expected a number or a word such as a student number, got an empty seed")
+        raise argparse.ArgumentTypeError("expected a number or a word such as a student number, "
+                                         "got an empty seed")
     return text
 
 

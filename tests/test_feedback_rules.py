@@ -205,7 +205,7 @@ def test_pruning_feedback_follows_the_rules(seed, difficulty, rule):
         assert fb.status == "unreadable" and not fb.tags
         assert not labels_in(first_text(fb), sol)
     answers = {"all_wrong": visited, "partly": sol[: len(sol) // 2] + visited[:1]}
-    for answer in answers.values():
+    for name, answer in answers.items():
         e = make("pruning", seed, difficulty, rule=rule)
         fb = seen(e.check(answer))
         assert fb.status == "wrong" and fb.attempt == 1
@@ -246,7 +246,7 @@ def test_order_feedback_follows_the_rules(seed, difficulty):
     swapped = list(sol)
     swapped[2], swapped[3] = swapped[3], swapped[2]
     answers = {"all_wrong": list(reversed(sol)), "partly": swapped}
-    for answer in answers.values():
+    for name, answer in answers.items():
         e = make("order", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"
@@ -271,7 +271,7 @@ def test_window_feedback_follows_the_rules(seed, difficulty):
     bump = lambda x, d: x + d if math.isfinite(x) else 0  # noqa: E731
     answers = {"all_wrong": (bump(a, 1), bump(b, -1) if bump(b, -1) != bump(a, 1) else bump(b, -2)),
                "partly": (a, bump(b, -1) if bump(b, -1) != a else bump(b, 1))}
-    for answer in answers.values():
+    for name, answer in answers.items():
         e = make("window", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"

@@ -11,8 +11,7 @@ folded solutions pass their checks.
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from reference import reference_alphabeta, reference_fail_hard
 
 import gametrees as gt

@@ -8,7 +8,6 @@ the learner did not give; a second wrong check adds a worked twin ("Worked on a 
 tag is in the catalogue.
 """
 
-import functools
 import math
 import re
 
@@ -69,7 +68,7 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
     assert ex.check_win_depth(C4, THREAT, 3).ok
     for wrong in (1, 2, 5, 9):
         attempts.reset()
-        first, second = twice(functools.partial(ex.check_win_depth, C4, THREAT, wrong))
+        first, second = twice(lambda: ex.check_win_depth(C4, THREAT, wrong))
         text = bad_text(first)
         assert "3" not in numbers_in(text), text          # the right depth is never given
         assert str(wrong) in text                          # the wrong part is named
