@@ -24,12 +24,16 @@ LESSON = ROOT / "notebooks" / "01_game_trees.ipynb"
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
+def template_course(tmp_path_factory):
+    return template(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def workspace(template_course, tmp_path_factory):
     """A folder with a usable nbgrader course, broken copies of it, a lesson, and a user's own files."""
     pytest.importorskip("nbgrader")
-    base = template(tmp_path_factory)
-    ws = base.parent.parent / "ws"
-    ws.mkdir()
+    base = template_course
+    ws = tmp_path_factory.mktemp("ws")
     shutil.copytree(base, ws / "course")
     for name, damage in (("nogradebook", None), ("empty", b""), ("garbage", b"\x13\x37 not SQLite" * 64)):
         shutil.copytree(base, ws / name)
