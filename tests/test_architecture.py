@@ -120,7 +120,8 @@ def test_module_level_imports_have_no_cycle():
 
 
 def test_every_module_says_what_it_holds():
-    missing = [m for m, p in MODULES.items() if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
+    missing = [m for m, p in MODULES.items()
+               if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
     assert missing == []
 
 
@@ -218,7 +219,9 @@ def _target(module, name):
 def test_the_readme_table_places_every_module():
     assert len(LAYERS) > 5 and all(LAYERS)
     unplaced = {m for m in MODULES if _layer(m) is None}
-    assert unplaced == FACADES, "add a row to the README's package table for " + ", ".join(sorted(unplaced - FACADES))
+    assert unplaced == FACADES, (
+        "add a row to the README's package table for " + ", ".join(sorted(unplaced - FACADES))
+    )
 
 
 def test_each_layer_imports_only_the_layers_above_it_in_the_readme_table():

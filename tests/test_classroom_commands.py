@@ -394,7 +394,8 @@ TREE = gt.tree_from_nested([[3, 12], [2, 4]])
 def test_export_replaces_only_an_exports_file_unless_force(tmp_path, name):
     mine = tmp_path / name
     mine.write_bytes(b"my own exam")
-    with pytest.raises(FileExistsError, match=rf"{name}' exists and was not written by an export: give force="):
+    with pytest.raises(FileExistsError,
+                       match=rf"{name}' exists and was not written by an export: give force="):
         gt.export(TREE, mine)
     assert mine.read_bytes() == b"my own exam" and [p.name for p in tmp_path.iterdir()] == [name]
     gt.export(TREE, mine, force=True)

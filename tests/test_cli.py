@@ -89,7 +89,8 @@ def test_the_course_notes_run_first_named_agent_first_and_winner_equals_draw():
     assert lines[:-1] == [f"game {r.index}: winner = {r.winner or 'draw'}" for r in api.records]
     assert "game 5: winner = draw" in lines  # the line the course notes print
     assert not any(line.endswith(": draw") for line in lines)
-    assert lines[-1] == f"random won {api.wins['random']}, minimax won {api.wins['minimax']}, {api.draws} draws"
+    assert lines[-1] == (f"random won {api.wins['random']}, minimax won {api.wins['minimax']}, "
+                         f"{api.draws} draws")
 
 
 def test_first_alternate_takes_turns():

@@ -430,7 +430,8 @@ def _cli(*args, timeout=30):
 @pytest.mark.parametrize("args,what", [
     (("export", "--json", "/dev/zero", "--question", "q.svg"), r"not a regular file"),
     (("export", "--tree", "[" * 5000 + "1" + "]" * 5000, "--question", "q.svg"), r"(deep|nest)"),
-    (("tournament", "-g", "1", "--game", "nim", "--coins", "3000", "minimax", "random"), r"(coins|deep|plies)"),
+    (("tournament", "-g", "1", "--game", "nim", "--coins", "3000", "minimax", "random"),
+     r"(coins|deep|plies)"),
 ])
 def test_the_command_line_refuses_what_it_cannot_do_in_one_line(args, what, tmp_path):
     out = _quick(lambda: _cli(*args), seconds=30)
@@ -566,7 +567,8 @@ def test_a_number_with_5000_digits_is_a_message_in_the_widget_and_on_the_command
     assert code == 2
     one_line_error(err, "--tree:", "more than 4,300 digits")
     code, out, err = cli("export", "--json", json.dumps({"A": {"player": "max", "children": ["B"]},
-                                                         "B": int("9" * 4000)}).replace("9" * 4000, "9" * 5000),
+                                                         "B": int("9" * 4000)}).replace("9" * 4000,
+                                                                                        "9" * 5000),
                          "--answer", "a.svg", cwd=tmp_path)
     assert code == 2
     one_line_error(err, "--json:", "more than 4,300 digits")
@@ -601,7 +603,8 @@ class _Stuck(gt.Game):
 
 
 @pytest.mark.parametrize("search", [gt.minimax, gt.alphabeta, gt.negamax, gt.expectimax,
-                                    lambda g: gt.alphabeta(g, table=True), lambda g: gt.minimax(g, depth=3, evaluate=lambda s: 0)])
+                                    lambda g: gt.alphabeta(g, table=True),
+                                    lambda g: gt.minimax(g, depth=3, evaluate=lambda s: 0)])
 def test_a_state_that_is_not_terminal_but_has_no_moves_is_named(search):
     with pytest.raises(ValueError, match=r"state 'a' is not terminal .* but has no moves"):
         search(_Stuck())
@@ -609,7 +612,8 @@ def test_a_state_that_is_not_terminal_but_has_no_moves_is_named(search):
 
 def test_replay_names_its_own_options():
     r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
-    with pytest.raises(TypeError, match=r"gt.replay\(\) got an unexpected option step=: its options are result, start"):
+    with pytest.raises(TypeError,
+                       match=r"gt.replay\(\) got an unexpected option step=: its options are result, start"):
         gt.replay(r, step=1)
     with pytest.raises(ValueError, match=r"start must be an event index in 0..25, got -5"):
         gt.replay(r, start=-5)
@@ -698,6 +702,7 @@ def test_nbval_ignores_the_output_of_a_cell_tagged_nbval_ignore_output(tmp_path,
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path = tmp_path / "tagged.ipynb"
     nbformat.write(nb, path)
-    done = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+    done = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:randomly", "-p",
+                           "no:cacheprovider",
                            str(path)], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
     assert (done.returncode == 0) == passes, done.stdout[-2000:]

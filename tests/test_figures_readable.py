@@ -35,7 +35,8 @@ open_lines = tictactoe_open_lines
 
 
 def lesson_replays():
-    """The replays the issue names: 03's second replay, 04's board tree, 05's Nim, and the A2 practice tree."""
+    """The replays the issue names: 03's second replay, 04's board tree, 05's Nim, and the A2 practice
+    tree."""
     ttt = TicTacToe()
     out = {
         "03 random tree": gt.replay(gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20)))),
@@ -254,7 +255,9 @@ PAIRS = [
 def test_colour_pairs_stay_apart_under_colour_vision_deficiencies(drawn, a, b, deficiency):
     colours = drawn[0]
     d = distance(colours[a], colours[b], deficiency)
-    assert d >= APART, f"{a} {colours[a]} and {b} {colours[b]}: ΔE2000 {d:.1f} for {deficiency or 'normal vision'}"
+    assert d >= APART, (
+        f"{a} {colours[a]} and {b} {colours[b]}: ΔE2000 {d:.1f} for {deficiency or 'normal vision'}"
+    )
 
 
 def test_pruned_differs_from_unreached_in_lightness_whatever_the_colour_vision(drawn):
@@ -276,7 +279,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     best, core = by_gid(ax, "edges:best")[0], by_gid(ax, "best-line-core")[0]
     assert core.edges == best.edges and to_hex(core.get_color()[0]) == "#ffffff"
     assert core.get_linewidth()[0] < best.get_linewidth()[0]
-    others = [c.get_linewidth()[0] for c in ax.collections if (c.get_gid() or "") in ("edges:plain", "edges:path")]
+    others = [c.get_linewidth()[0] for c in ax.collections if (c.get_gid() or "") in ("edges:plain",
+                                                                                      "edges:path")]
     assert best.get_linewidth()[0] > max(others)
     # pruned: dashed outline and dashed edges, and the cut marks across the edge
     pruned_nodes, pruned_edges = by_gid(ax, "nodes:pruned")[0], by_gid(ax, "edges:pruned")[0]
@@ -284,7 +288,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     assert by_gid(ax, "cut-marks")[0].edges
     # current node: a ring larger than its node
     halo = by_gid(ax, "current")[0]
-    node = next(c for c in ax.collections if (c.get_gid() or "").startswith("nodes:") and halo.nodes[0] in c.nodes)
+    node = next(c for c in ax.collections
+                if (c.get_gid() or "").startswith("nodes:") and halo.nodes[0] in c.nodes)
     assert halo.get_sizes()[0] > 1.5 * node.get_sizes()[0]
     # the legend shows the same cues: the best line as a double line, MAX and MIN by their shapes
     legend = ax.get_legend()
@@ -299,7 +304,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     glyphs = {t.split()[0] for t in values.texts}
     assert {"▲", "▼"} <= glyphs
     handles = axb.get_legend().legend_handles
-    shapes = {h.get_marker() for h in handles if hasattr(h, "get_marker") and h.get_marker() not in (None, "None")}
+    shapes = {h.get_marker() for h in handles if hasattr(h, "get_marker") and h.get_marker() not in (None,
+                                                                                                     "None")}
     assert {"^", "v"} <= shapes
     plt.close(axb.figure)
 

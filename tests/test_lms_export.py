@@ -106,7 +106,8 @@ def command(*args, cwd=None):
 
 
 def run(*args):
-    """The same command line through :func:`gametrees.assignments.main` in this process (nbgrader loaded once)."""
+    """The same command line through :func:`gametrees.assignments.main` in this process (nbgrader loaded
+    once)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([str(a) for a in args])
@@ -296,7 +297,8 @@ def test_missing_course_missing_gradebook_and_unknown_format(tmp_path, course):
     empty = tmp_path / "empty"
     empty.mkdir()
     done = run("export-grades", empty, "--format", "canvas")
-    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "has no gradebook.db" in done.stderr
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert "has no gradebook.db" in done.stderr
     assert not (empty / "gradebook.db").exists()  # nbgrader was not allowed to create one
     done = run("export-grades", course, "--format", "blackboard")
     assert done.returncode == 2

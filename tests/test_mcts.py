@@ -57,7 +57,8 @@ def check_selections(result):
         top = max(scores.values())
         chosen = e.info[1]
         assert math.isclose(scores[chosen], top, rel_tol=1e-12, abs_tol=1e-12)
-        assert chosen == next(kid for kid in kids if math.isclose(scores[kid], top, rel_tol=1e-12, abs_tol=1e-12))
+        assert chosen == next(kid for kid in kids if math.isclose(scores[kid], top, rel_tol=1e-12,
+                                                                  abs_tol=1e-12))
         for kid in kids:
             assert math.isclose(after.scores[kid], scores[kid], rel_tol=1e-9, abs_tol=1e-9)
         # the sentence shows the numbers in the formula and names the chosen child as the highest
@@ -66,7 +67,8 @@ def check_selections(result):
             return str(e.names(n))
 
         chosen_part = next(p for p in text.split("; ") if "the highest" in p)
-        assert f"√(ln {parent_visits} / {before.visits[chosen]}) = {scores[chosen]:.2f}".replace("-", "\u2212") \
+        assert f"√(ln {parent_visits} / {before.visits[chosen]}) = {scores[chosen]:.2f}".replace("-",
+                                                                                                 "\u2212") \
             in chosen_part
         if not name(chosen).startswith("after "):
             assert f"{name(chosen)} scores" in chosen_part
@@ -138,7 +140,8 @@ def test_random_trees_selection_and_visits(seed, depth, playouts):
 
 
 def test_visits_add_up_in_games_with_and_without_chance():
-    for game, playouts in [(Nim(coins=7), 150), (ConnectFour(4, 5, 3), 80), (DiceGame(), 150), (Pig(target=6), 80)]:
+    for game, playouts in [(Nim(coins=7), 150), (ConnectFour(4, 5, 3), 80), (DiceGame(), 150),
+                           (Pig(target=6), 80)]:
         r = gt.mcts(game, playouts=playouts, seed=2)
         check_visits_add_up(r)
         check_selections(r)
@@ -257,7 +260,8 @@ def test_the_agent_uses_the_same_search_and_keeps_its_tree():
     assert result.algorithm == "mcts" and result.trace is None and result.move == move
     assert result.graph.nodes[()]["visits"] == 300
     assert {m: v for m, (v, _) in agent.last_visits.items()} == \
-        {result.graph.edges[(), k]["move"]: result.graph.nodes[k]["visits"] for k in result.graph.successors(())}
+        {result.graph.edges[(),
+                            k]["move"]: result.graph.nodes[k]["visits"] for k in result.graph.successors(())}
 
 
 # ---------------------------------------------------------------------------

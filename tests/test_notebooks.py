@@ -68,12 +68,15 @@ def test_notebook_stored_for_readers(path):
     space or "model not found"; every replay's output holds its player."""
     nb = json.loads(path.read_text())
     assert "widgets" not in nb["metadata"], (
-        f"{path.name} holds widget state: re-run it with --Exporter.preprocessors=gametrees.site.readers.ForReaders")
+        f"{path.name} holds widget state: re-run it with "
+        "--Exporter.preprocessors=gametrees.site.readers.ForReaders")
     outputs = [o for c in nb["cells"] for o in c.get("outputs", []) if "data" in o]
     assert not any("application/vnd.jupyter.widget-view+json" in o["data"] for o in outputs), path.name
     for o in outputs:
         text = "".join(o["data"].get("text/plain", ""))
         if text.startswith("Replay("):
-            assert "".join(o["data"].get("text/html", "")).startswith('<div class="gt-player"'), (path.name, text)
+            assert "".join(o["data"].get("text/html", "")).startswith('<div class="gt-player"'), (
+                (path.name, text)
+            )
         if text.startswith(("Replay(", "Board(", "Explore(", "Practice(")):
             assert o["data"].get("image/png"), (path.name, text)

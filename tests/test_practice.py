@@ -100,7 +100,8 @@ def test_cutting_an_edge_redraws_and_hides_the_subtree_below():
     assert w.answer()["pruned"] == ["C"]
     fb = w.check()
     assert not fb.ok
-    assert any(line.startswith("✗ The edge A–C is cut, but alpha-beta follows that edge") for line in fb.lines)
+    assert any(line.startswith("✗ The edge A–C is cut, but alpha-beta follows that edge")
+               for line in fb.lines)
     assert w.cuts["C"].button_style == "danger"
     w.cuts["C"].value = False
     assert w.image.value == before
@@ -235,7 +236,8 @@ def test_switching_settings_regenerates_from_the_same_seed():
     w.rule.value = "strict"
     assert w.exercise.rule == "strict" and w.values_exercise.rule == "strict"
     w.difficulty.value = "hard"
-    assert w.exercise.outline() == gt.exercises.generate("pruning", seed=8, difficulty="hard", root_player="min",
+    assert w.exercise.outline() == gt.exercises.generate("pruning", seed=8, difficulty="hard",
+                                                         root_player="min",
                                                          rule="strict").outline()
     w.mode.value = "minimax"
     assert w.rule.disabled and not w.cuts and w.boxes

@@ -384,7 +384,8 @@ def test_repr_has_no_memory_address():
 def test_alphabeta_from_a_window_matches_the_reference(spec, root, strict, alpha, width):
     """alphabeta(window=(a, b)) returns what the textbook's alphabeta(root, a, b) returns, leaf for leaf."""
     value, visited, _ = reference_alphabeta(spec, root, strict, alpha, alpha + width)
-    r = gt.alphabeta(gt.tree_from_nested(spec, root_player=root), strict=strict, window=(alpha, alpha + width))
+    r = gt.alphabeta(gt.tree_from_nested(spec, root_player=root), strict=strict,
+                     window=(alpha, alpha + width))
     assert r.value == value
     assert [n for n, _ in sorted(r.graph.nodes(data="order"), key=lambda x: x[1] or 0)
             if r.graph.out_degree(n) == 0 and r.graph.nodes[n]["status"] == "visited"] == visited

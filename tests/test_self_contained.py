@@ -9,7 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where a reader follows pointers: the tests, the docs, the package's docstrings, the lessons, the rest.
-SCANNED = ["tests", "gametrees", "notebooks", "instructor", "benchmarks", "deploy", ".ci", "jupyterlab-settings"]
+SCANNED = ["tests", "gametrees", "notebooks", "instructor", "benchmarks", "deploy", ".ci",
+           "jupyterlab-settings"]
 TEXT = {".py", ".md", ".ipynb", ".txt", ".cfg", ".sh", ".j2", ".json", ".css", ""}
 OUTSIDE = re.compile(r"\.\./shared\b|\b(?:TOOLCHAIN|DESIGN|SYLLABUS|MISCONCEPTIONS)\.md\b")
 

@@ -173,7 +173,8 @@ def test_every_lesson_has_a_page_in_order_with_previous_next_and_index_links(sit
     assert {f"{p.stem}.html" for p in LESSONS[1:]} <= set(start.links)
     # What the command printed: every page with its size, and the whole build's time.
     for lesson in LESSONS:
-        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"], re.MULTILINE)
+        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"],
+                         re.MULTILINE)
     assert re.search(r"^site: \d+ lessons, 3 downloads, [\d.]+ MB in [\d.]+ s", site["stdout"], re.MULTILINE)
 
 
@@ -191,7 +192,8 @@ def test_the_index_is_the_lesson_map_in_order(site):
     assert [a["href"] for a in lessons] == [f"{p.stem}.html" for p in LESSONS]
     assert [a["text"] for a in lessons] == [_heading(p) for p in LESSONS]
     readme = _readme_rows()
-    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text, re.DOTALL)
+    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text,
+                      re.DOTALL)
     shown = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split()) for row in rows]
     assert shown == [readme[p.name] for p in LESSONS]
     assert "how-to-run.html" in page.links
@@ -239,7 +241,8 @@ def test_the_how_to_page_quotes_the_readmes_command_that_opens_the_lessons(site)
     assert "needs Python" in text and "checks" in text and "agent" in text
 
 
-_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""", re.IGNORECASE)
+_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""",
+                        re.IGNORECASE)
 
 
 def _css_fetches(css):

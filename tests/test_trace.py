@@ -74,7 +74,8 @@ def test_every_frame_is_consistent(spec, name):
     r = SEARCHES[name](T)
     check_frames(r.trace, r.graph)
     assert r.graph.graph["nodes_visited"] == r.stats["nodes_visited"]
-    assert sum(1 for e in r.trace if e.kind in ("enter", "leaf", "estimate", "hit")) == r.stats["nodes_visited"]
+    assert sum(1 for e in r.trace if e.kind in ("enter", "leaf", "estimate",
+                                                "hit")) == r.stats["nodes_visited"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -318,7 +318,8 @@ def test_why_for_alphabeta_on_connect_four_and_for_mcts():
     shown = dict(zip(notes.nodes, notes.texts))
     for child in G.successors(()):
         assert shown[child] == f"n={G.nodes[child]['visits']}"
-    assert len(shown) == len(set(G.successors(()))) * 2 + 1 - sum(1 for c in G.successors(()) if not G.out_degree(c))
+    finished = sum(1 for c in G.successors(()) if not G.out_degree(c))
+    assert len(shown) == len(set(G.successors(()))) * 2 + 1 - finished
     bold = [e for c in ax.collections if c.get_gid() == "edges:best" for e in c.edges]
     played = board.history[-1][1]
     assert bold == [((), (played,))]
@@ -390,7 +391,8 @@ def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     root = Path(__file__).resolve().parents[1]
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in (
-        "%matplotlib inline\nimport gametrees as gt\nr = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))",
+        "%matplotlib inline\nimport gametrees as gt\n"
+        "r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))",
         "gt.replay(r)",
         "gt.play(gt.TicTacToe(), seed=0)",
         "gt.draw(r);",
@@ -406,7 +408,8 @@ def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     assert outputs[1][0]["data"]["text/html"].startswith('<div class="gt-player" data-steps="26"')
     assert set(outputs[2][0]["data"]) == view | {"text/html"}  # the board: its picture under a line
     assert "run the cell to play" in outputs[2][0]["data"]["text/html"]
-    assert outputs[1][0]["data"]["text/plain"].startswith("Replay(alphabeta: 26 steps over 13 nodes; value 3)")
+    assert outputs[1][0]["data"]["text/plain"].startswith(
+        "Replay(alphabeta: 26 steps over 13 nodes; value 3)")
     assert len(outputs[3]) == 1 and "image/png" in outputs[3][0]["data"]  # the figure, once
     # An HTML export of the notebook stored for readers shows the player and the static figures.
     from nbconvert import HTMLExporter
@@ -445,7 +448,8 @@ def test_explore_replays_the_typed_tree_with_each_option():
     w.set_tree(json_tree := '[[1, 2], {"chance": [4, 8], "p": [0.25, 0.75]}]')
     assert w.error.startswith("minimax: node (1,) (C) is a chance node")
     w.algorithm.value = "expectimax"
-    assert w.error == "" and w.result.value == 2 and w.copy_field.value == json_tree.replace('[[1, 2]', '[[1, 2]')
+    assert w.error == "" and w.result.value == 2 and w.copy_field.value == json_tree.replace('[[1, 2]',
+                                                                                             '[[1, 2]')
 
 
 def test_explore_orders_children_best_or_worst_first():
@@ -529,7 +533,8 @@ def test_board_cells_name_their_square_and_what_is_on_it():
     board.click(4)
     tips = [b.tooltip for b in board.cells]
     assert tips[4] == "cell 4 (b2): X"
-    assert all(t.startswith(f"cell {i} (") and t.endswith((": X", ": O", ": empty")) for i, t in enumerate(tips))
+    assert all(t.startswith(f"cell {i} (") and t.endswith((": X", ": O",
+                                                           ": empty")) for i, t in enumerate(tips))
 
 
 def test_a_box_hidden_under_a_cut_is_never_called_empty():
@@ -568,7 +573,8 @@ def _contrast_on_white(colour):
 def test_alpha_beta_and_move_labels_are_at_least_10px_and_not_light_grey(which):
     ttt = TicTacToe()
     if which == "04 board tree":
-        r = gt.alphabeta(ttt, ttt.from_string("X.O/.X./O.."), depth=2, evaluate=tictactoe_open_lines, trace=True)
+        r = gt.alphabeta(ttt, ttt.from_string("X.O/.X./O.."), depth=2, evaluate=tictactoe_open_lines,
+                         trace=True)
         w = gt.replay(r, boards=ttt)
     else:
         w = gt.replay(gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20))))
