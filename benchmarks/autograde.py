@@ -114,7 +114,8 @@ def _course(tmp, name, keys, students_per, sleepers=0):
             folder = course / "submitted" / s / key
             folder.mkdir(parents=True)
             sleeper = s.startswith("zz-sleeper")
-            nbformat.write(submission(student_version, instructor, key, s, sleeper=sleeper), folder / src.name)
+            nbformat.write(submission(student_version, instructor, key, s, sleeper=sleeper),
+                           folder / src.name)
     return course, api, students
 
 

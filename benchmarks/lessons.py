@@ -97,7 +97,8 @@ def main(argv=None):
                      "yes" if run_all < TARGET else "NO"])
         print(f"  {name}: {run_all:.1f} s", file=sys.stderr, flush=True)
     table("Each notebook, run top to bottom in a fresh kernel",
-          ["notebook", "code cells", "run all (s)", "kernel (s)", "slowest cell (s)", f"< {TARGET:.0f} s"], rows)
+          ["notebook", "code cells", "run all (s)", "kernel (s)", "slowest cell (s)",
+           f"< {TARGET:.0f} s"], rows)
 
 
 if __name__ == "__main__":
