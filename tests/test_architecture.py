@@ -154,12 +154,14 @@ def _fresh(code):
     return out.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heavy", HEAVY)
 def test_import_gametrees_loads_no_drawing_or_widget_library(heavy):
     loaded = _fresh(f"import sys, gametrees; print({heavy!r} in sys.modules)")
     assert loaded.strip() == "False"
 
 
+@pytest.mark.slow
 def test_the_command_line_help_starts_without_drawing_or_widgets():
     code = ("import sys, runpy\n"
             "sys.argv = ['gametrees', '--help']\n"
@@ -169,6 +171,7 @@ def test_the_command_line_help_starts_without_drawing_or_widgets():
     assert _fresh(code).strip().splitlines()[-1] == "[]"
 
 
+@pytest.mark.slow
 def test_drawing_and_widgets_load_on_first_use():
     code = ("import sys, gametrees as gt\n"
             "assert 'matplotlib' not in sys.modules\n"

@@ -154,6 +154,7 @@ def _id(argv):
     return " ".join(a.rsplit("/", 1)[-1] if "/" in a else a or "''" for a in argv)
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize(("argv", "words"), ROWS, ids=[_id(r[0]) for r in ROWS])
 def test_a_bad_input_is_one_line_exit_2_and_touches_nothing(workspace, argv, words, capsys):
     before = snapshot(workspace)
@@ -167,6 +168,7 @@ def test_a_bad_input_is_one_line_exit_2_and_touches_nothing(workspace, argv, wor
     assert snapshot(workspace) == before
 
 
+@pytest.mark.nbgrader
 def test_the_rows_hold_as_processes_too(workspace):
     """A few rows as real processes: the same line on stderr, exit 2 (no traceback from the interpreter)."""
     picked = [next(r for r in ROWS if all(w in " ".join(r[0]) for w in want))

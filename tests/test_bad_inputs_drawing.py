@@ -143,6 +143,7 @@ def test_the_table_covers_every_function_touched():
                        "tournament", "parse"}
 
 
+@pytest.mark.slow
 def test_a_too_wide_tree_is_a_value_error_with_its_numbers():
     with pytest.raises(ValueError) as caught:
         check_size(WIDE, max_nodes=1_000)

@@ -65,6 +65,7 @@ def test_tournament_output_format():
     assert closing[0].endswith(f"{draws} draw" if draws == 1 else f"{draws} draws")
 
 
+@pytest.mark.slow
 def test_tournament_agrees_with_the_api_and_repeats():
     args = ("tournament", "-g", "6", "--seed", "7", "--game", "connect4", "--depth", "2",
             "alphabeta", "mcts", "--playouts", "50")
@@ -152,6 +153,7 @@ def test_bad_arguments_get_one_line_and_exit_code_2(args, message, capsys):
     assert err.count("\n") == 1 and message in err and err.startswith("python -m gametrees")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [BAD_ARGUMENTS[0], BAD_ARGUMENTS[5], BAD_ARGUMENTS[-1]])
 def test_bad_arguments_in_a_real_process(args, message):
     code, out, err = run(*args)

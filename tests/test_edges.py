@@ -427,6 +427,7 @@ def _cli(*args, timeout=30):
                           timeout=timeout, stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,what", [
     (("export", "--json", "/dev/zero", "--question", "q.svg"), r"not a regular file"),
     (("export", "--tree", "[" * 5000 + "1" + "]" * 5000, "--question", "q.svg"), r"(deep|nest)"),
@@ -530,6 +531,7 @@ def test_export_refuses_a_pipe_as_its_json_instead_of_blocking(tmp_path):
     one_line_error(err, "'fifo' is not a regular file")
 
 
+@pytest.mark.slow
 def test_a_learners_function_that_never_returns_is_stopped_with_a_time():
     from gametrees.exercises import lessons
 
@@ -543,6 +545,7 @@ def test_a_learners_function_that_never_returns_is_stopped_with_a_time():
     assert time.perf_counter() - start < 22  # once, not once per position
 
 
+@pytest.mark.slow
 def test_a_learners_function_that_sleeps_in_a_thread_is_stopped_too():
     from gametrees.exercises.code_checks.harness import Printed, run_learner
 
@@ -559,6 +562,7 @@ def test_a_learners_function_that_sleeps_in_a_thread_is_stopped_too():
 
 # -- bad input named ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_number_with_5000_digits_is_a_message_in_the_widget_and_on_the_command_line(tmp_path):
     text = "[" + "9" * 5000 + ", 1]"
     message = gt.explore().set_tree(text)
@@ -641,6 +645,7 @@ def test_the_command_line_refuses_an_option_given_twice_and_an_empty_seed(tmp_pa
 
 # -- nothing is lost ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_export_never_writes_over_its_json_input(tmp_path):
     (tmp_path / "tree.tex").write_text("[[3, 12], [2, 4]]")
     code, out, err = cli("export", "--json", "tree.tex", "--question", "tree.tex", cwd=tmp_path)
@@ -651,6 +656,7 @@ def test_export_never_writes_over_its_json_input(tmp_path):
     assert (tmp_path / "tree.tex").read_text() == "[[3, 12], [2, 4]]"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["a.svg", "a.tex", "a.png", "a.pdf", "a.tikz"])
 def test_export_overwrites_its_own_output_but_another_file_only_with_force(tmp_path, name):
     code, out, err = cli("export", "--tree", "[[1,2],[3,4]]", "--answer", name, cwd=tmp_path)
@@ -691,6 +697,7 @@ def test_a_depth_limited_search_after_a_deeper_one_can_differ_as_the_docs_say():
 
 # -- nbval reads the cell tag that replaces the `# NBVAL_IGNORE_OUTPUT` comment ------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tags,passes", [(["nbval-ignore-output"], True), ([], False)])
 def test_nbval_ignores_the_output_of_a_cell_tagged_nbval_ignore_output(tmp_path, tags, passes):
     import nbformat

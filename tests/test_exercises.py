@@ -832,6 +832,7 @@ def test_check_minimax_reports_a_missing_return_and_exceptions():
     assert "raised KeyError: () (in crash, line" in text(fb)
 
 
+@pytest.mark.slow
 def test_check_minimax_stops_a_runaway_function():
     fb = ex.check_minimax(runaway, tictactoe=False, mutable=False)
     assert "made more than 50,000 calls to the game without finishing" in text(fb)

@@ -513,6 +513,7 @@ def read_pdf(path):
     return len(pages), box, streams
 
 
+@pytest.mark.slow
 def test_pdf_and_svg_of_the_answer(result, tmp_path, figdir):
     pdf = gt.export(result, tmp_path / "answer.pdf")
     pages, box, streams = read_pdf(pdf)
@@ -560,6 +561,7 @@ def test_png_question_and_answer(tree, tmp_path, figdir):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gif_has_one_frame_per_event(result, tmp_path, figdir):
     path = gt.animate(result, tmp_path / "alphabeta.gif", fps=4)
     size = path.stat().st_size
@@ -582,6 +584,7 @@ def test_gif_has_one_frame_per_event(result, tmp_path, figdir):
     assert first.shape == last.shape and (first != last).any()
 
 
+@pytest.mark.slow
 def test_gif_width_is_capped(result, tmp_path):
     path = gt.animate(result, tmp_path / "small.gif", dpi=300, max_width=400, caption=False, legend=False)
     with Image.open(path) as im:
@@ -717,6 +720,7 @@ def call(*args, capsys):
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_cli_export_the_issue_example(tmp_path):
     code, out, err = run("export", "--tree", TREE_ARG, "--answer", "alphabeta.svg", cwd=tmp_path)
     assert (code, err) == (0, "")
@@ -731,6 +735,7 @@ def test_cli_export_the_issue_example(tmp_path):
     assert ids[0] == ids[1] and "edges:pruned" in ids[0] and "cut-marks" in ids[0]
 
 
+@pytest.mark.slow
 def test_cli_export_question_and_answers_in_several_formats(tmp_path):
     (tmp_path / "out").mkdir()
     code, out, err = run("export", "--tree", TREE_ARG, "--question", "out/q.tikz", "--instructions",
@@ -821,6 +826,7 @@ def test_cli_export_mp4_without_ffmpeg(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_cli_export_errors_in_a_real_process(tmp_path):
     code, out, err = run("export", "--tree", TREE_ARG, "--answer", "tree.docx", cwd=tmp_path)
     assert (code, out) == (2, "") and err.count("\n") == 1 and "Traceback" not in err

@@ -65,6 +65,7 @@ def replays():
     plt.close("all")
 
 
+@pytest.mark.slow
 def test_the_lessons_figures_fit_the_notebook_column(replays):
     max_w, max_h = MAX_FIGURE_PX
     for name, w in replays.items():
@@ -79,6 +80,7 @@ def test_the_lessons_figures_fit_the_notebook_column(replays):
             assert width <= max_w, (name, "static", width, height)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_trees_up_to_three_levels_of_three_children_fit(seed):
     T = gt.random_tree(3, 3, seed=seed)
@@ -160,6 +162,7 @@ def figures_of_the_lessons_kinds():
     yield from figs.items()
 
 
+@pytest.mark.slow
 def test_every_text_on_the_lessons_figures_is_readable():
     sizes = {}
     for name, fig in figures_of_the_lessons_kinds():

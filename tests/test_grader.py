@@ -268,6 +268,7 @@ def test_release_refuses_to_write_over_solutions_or_answers_even_with_force(tmp_
     assert len(ga.release(INSTRUCTOR, fresh, force=True)) == 3  # its own cleared output: allowed
 
 
+@pytest.mark.slow
 def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
     """Issue 20's classroom edges: each a one-line error, exit 2, nothing written over."""
     afile = tmp_path / "afile"
@@ -303,6 +304,7 @@ def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_grade_saves_next_to_its_own_earlier_output_but_not_over_a_stranger(tmp_path):
     sub = tmp_path / "sub.ipynb"
     nbformat.write(_student_version("A1"), sub)
@@ -371,6 +373,7 @@ def spins(game, state):
 '''
 
 
+@pytest.mark.slow
 def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by_the_grader():
     from gametrees.exercises.code_checks.harness import CountingTicTacToe, CountingTree
 
@@ -397,6 +400,7 @@ def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by
         assert not out.ok and "made more than 50,000 calls to the game" in repr(out)
 
 
+@pytest.mark.slow
 def test_the_verdicts_prepared_while_the_kernel_runs_are_the_ones_decided_after_it():
     from gametrees.classroom import autograding
     from gametrees.classroom.limits import deferred
@@ -435,6 +439,7 @@ def StartVerdictsFirst(steps):
     return steps[0] is StartVerdicts and CleanGrades in steps and steps.index(CleanGrades) > 1
 
 
+@pytest.mark.slow
 def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_games():
     from gametrees.classroom.connect_four import check_tournament
     from gametrees.classroom.verdicts import once_per_position
@@ -452,6 +457,7 @@ def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_g
     assert once.lines == plain.lines
 
 
+@pytest.mark.slow
 def test_a_value_function_that_never_returns_costs_its_own_question_only():
     """A2's q5 is graded with a correct alphabeta_value in place of the learner's: when theirs (q4) never
     returns, q4 scores 0 (stopped at the call limit) and q5 is checked again in a fresh child with the

@@ -212,6 +212,7 @@ def animation_frames(result, path, monkeypatch, **kwargs):
             for k, ((labels, rgb, caption), picture) in enumerate(zip(grabbed, pictures))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dpi, max_width, expect", [
     (150, 1600, 150.0),       # gt.animate's default, and the CLI's export --answer x.gif
     (100, 1600, 100.0),       # the issue's
@@ -228,6 +229,7 @@ def test_animation_frames_keep_every_label_stroke(issue_tree, tmp_path, monkeypa
         check_crisp(labels, picture, f"gt.animate at {expect:.1f} dpi, {where}")
 
 
+@pytest.mark.slow
 def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, monkeypatch):
     """The widget's frames (96-colour PNGs, the kernel-free player reuses them) and its saved picture."""
     rendered = []

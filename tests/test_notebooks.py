@@ -23,6 +23,7 @@ NOTEBOOKS = sorted(p for folder in ("notebooks", "instructor") for p in (ROOT / 
                    if ".ipynb_checkpoints" not in p.parts and BLANK not in p.parents)
 
 
+@pytest.mark.slow
 def test_nbval_collects_every_notebook():
     """Run pytest's collection exactly as the README's test command does."""
     out = subprocess.run(

@@ -39,6 +39,7 @@ def _pixels(png):
         return np.asarray(image.convert("RGB"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("result", [
     gt.alphabeta(gt.tree_from_nested(TEXTBOOK)),
     gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20))),
@@ -76,6 +77,7 @@ def _jumps(w):
     return seen
 
 
+@pytest.mark.slow
 def test_mcts_players_jump_by_playout_and_alphabeta_players_by_cutoff():
     mc = gt.replay(gt.mcts(gt.tree_from_nested(TEXTBOOK), playouts=12, seed=0)).player_html()
     ab = gt.replay(gt.alphabeta(gt.tree_from_nested(TEXTBOOK))).player_html()
@@ -303,6 +305,7 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
     assert {url.split("/")[2] for url in seen} <= {"cdnjs.cloudflare.com"}, sorted(set(seen))
 
 
+@pytest.mark.slow
 def test_an_export_of_a_notebook_with_widget_state_gets_its_players_with_for_readers(tmp_path):
     """nbconvert picks the widget view whenever the notebook holds widget state (as one run by
     nbclient or saved by JupyterLab does); the ForReaders preprocessor gives the player back."""

@@ -204,6 +204,7 @@ def test_clear_empties_boxes_cuts_and_feedback():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_new_tree_follows_the_seed_deterministically():
     w = gt.practice("alphabeta", seed=5, difficulty="medium")
     assert w.seed == 5

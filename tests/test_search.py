@@ -85,6 +85,7 @@ def test_the_two_rules_differ_on_ties():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees, root_players)
 def test_all_algorithms_agree_with_brute_force(spec, root):
