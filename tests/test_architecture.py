@@ -68,6 +68,7 @@ def test_no_module_imports_another_modules_private_names():
     assert offences == [], "\n".join(offences)
 
 
+@pytest.mark.slow
 def test_no_module_reaches_into_a_private_attribute_of_another_module():
     offences = []
     for module, path in MODULES.items():

@@ -185,6 +185,7 @@ CLI_ROWS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, words", CLI_ROWS, ids=[f"{i}-{a[0]}" for i, (a, _) in enumerate(CLI_ROWS)])
 def test_cli_bad_arguments_exit_2_with_one_line(argv, words, tmp_path, capsys):
     out = io.StringIO()

@@ -59,6 +59,7 @@ def test_random_nested_trees_are_tidy(spec):
     assert tidy_layout(gt.tree_from_nested(spec)) == pos
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees)
 def test_a_mirrored_tree_gets_the_mirrored_layout(spec):

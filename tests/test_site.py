@@ -52,6 +52,9 @@ import pytest
 from gametrees.classroom.releases import holds_answers
 from gametrees.cli import main
 
+# Every test here builds the site or reads a build (nbconvert over every lesson): not in the quick run.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))

@@ -383,6 +383,7 @@ def test_board_bad_input_and_static_fallback():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_in_a_notebook_widgets_show_one_output_with_a_png_fallback():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
