@@ -27,15 +27,14 @@ Timings are the best of N runs (default 3).
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gametrees as gt  # noqa: E402
 from report import best_of, table  # noqa: E402  (benchmarks/report.py)
-from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
 
+import gametrees as gt  # noqa: E402
+from gametrees.games import ConnectFour, TicTacToe  # noqa: E402
 
 # --- easyAI -----------------------------------------------------------------------
 
@@ -127,7 +126,8 @@ def evaluation_speed(repeat):
     rows = []
     c4 = ConnectFour()
     for label, game, evaluate in [
-        ("connect4_evaluation, 7x6, k=4 (bit-parallel, k=4 path)", c4, gt.connect4_evaluation(c4, cache_size=0)),
+        ("connect4_evaluation, 7x6, k=4 (bit-parallel, k=4 path)", c4,
+         gt.connect4_evaluation(c4, cache_size=0)),
         ("connect4_evaluation, 7x6, k=5 (general path)", ConnectFour(6, 7, 5),
          gt.connect4_evaluation(ConnectFour(6, 7, 5), cache_size=0)),
         ("tictactoe_open_lines", TicTacToe(), gt.tictactoe_open_lines),
@@ -140,13 +140,15 @@ def evaluation_speed(repeat):
 
 def mcts_speed(repeat):
     rows = []
-    for label, game, playouts in [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 2000)]:
+    games = [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 2000)]
+    for label, game, playouts in games:
         seconds, result = best_of(
             repeat, lambda g=game, p=playouts: gt.mcts(g, playouts=p, seed=0, trace=False, graph=False))
         positions = result.stats["positions"]
         rows.append([label, f"{playouts:,}", f"{seconds:.3f}", f"{playouts / seconds:,.0f}",
                      f"{positions / seconds:,.0f}"])
-    table("MCTS (UCT) from the empty board", ["game", "playouts", "seconds", "playouts/s", "positions/s"], rows)
+    table("MCTS (UCT) from the empty board", ["game", "playouts", "seconds", "playouts/s", "positions/s"],
+          rows)
 
 
 def agent_speed(repeat):

@@ -1,4 +1,6 @@
-"""How long does grading a class take: plain nbgrader autograde against the grader, in the same run. Prints one table.
+"""How long does grading a class take: plain nbgrader autograde against the grader, in the same run.
+
+Prints one table.
 
 Two temporary nbgrader courses get the three assignments (``generate_assignment``)
 and the same N synthetic submissions of each: every student id gets its own
@@ -31,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import nbformat
-from report import table
-from traitlets.config import Config
+import nbformat  # noqa: E402 (after the path is set)
+from report import table  # noqa: E402 (after the path is set)
+from traitlets.config import Config  # noqa: E402 (after the path is set)
 
-import gametrees as gt
+import gametrees as gt  # noqa: E402 (after the path is set)
 
 NAMES = {"A1": "A1_minimax", "A2": "A2_alpha_beta", "A3": "A3_connect_four_evaluation"}
 
@@ -48,7 +50,8 @@ def by_hand(key, student):
     """``{answer cell: source}``: the right answers by hand for ``student``'s trees, as literals."""
     if key == "A1":
         t1 = gt.exercises.generate("values", seed=f"{student}/A1/1", difficulty="medium")
-        t2 = gt.exercises.generate("best_move", seed=f"{student}/A1/2", difficulty="medium", root_player="min")
+        t2 = gt.exercises.generate("best_move", seed=f"{student}/A1/2", difficulty="medium",
+                                   root_player="min")
         return {"a1-q1-answer": f"def minimax_values():\n    return {t1.solution()!r}",
                 "a1-q2-answer": f"def best_move_at_root():\n    return {t2.solution()!r}"}
     if key == "A2":
@@ -110,7 +113,8 @@ def _course(tmp, name, keys, students_per, sleepers=0):
         for s in students[key]:
             folder = course / "submitted" / s / key
             folder.mkdir(parents=True)
-            nbformat.write(submission(student_version, instructor, key, s, sleeper=s.startswith("zz-sleeper")),
+            sleeper = s.startswith("zz-sleeper")
+            nbformat.write(submission(student_version, instructor, key, s, sleeper=sleeper),
                            folder / src.name)
     return course, api, students
 
@@ -125,7 +129,8 @@ def main(argv=None):
     parser.add_argument("--students", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--assignments", nargs="+", default=list(NAMES), choices=list(NAMES))
-    parser.add_argument("--no-sleeper", action="store_true", help="leave out the class with a sleeping submission")
+    parser.add_argument("--no-sleeper", action="store_true",
+                        help="leave out the class with a sleeping submission")
     args = parser.parse_args(argv)
     from nbgrader.api import Gradebook
 
@@ -156,9 +161,10 @@ def main(argv=None):
             rows.append((key, len(students[key]), f"{full} of {len(students[key])}", f"{in_book}",
                          f"{plain_per:.2f}", f"{clean_per:.2f}", f"{clean_per / plain_per:.2f}",
                          f"{200 * clean_per / 60:.1f}"))
-    table(f"seconds per submission: plain nbgrader autograde (sequential) vs the grader with --jobs {args.jobs}, "
-          "same run", ("assignment", "submissions", "full marks, no flag", "full in gradebook", "plain nbgrader",
-                       f"grader --jobs {args.jobs}", "ratio", "200 students (min)"), rows)
+    table(f"seconds per submission: plain nbgrader autograde (sequential) vs the grader with --jobs "
+          f"{args.jobs}, same run",
+          ("assignment", "submissions", "full marks, no flag", "full in gradebook", "plain nbgrader",
+           f"grader --jobs {args.jobs}", "ratio", "200 students (min)"), rows)
     total = sum(float(r[7]) for r in rows)
     print(f"\n200 students x {len(rows)} assignment{'s' if len(rows) > 1 else ''} with the grader, "
           f"--jobs {args.jobs}: about {math.ceil(total)} minutes")
@@ -183,8 +189,10 @@ def sleeper_table(students, jobs):
                          f"{sum(r['earned'] == r['points'] for r in honest)} of {len(honest)}",
                          f"{slow[0]['seconds']:.1f}" if slow else "-",
                          f"{slow[0]['earned']:g} of {slow[0]['points']:g}" if slow else "-"))
-    table(f"A2 with --jobs {jobs}: a submission that sleeps 3 s in every call (call limit 5 s, question limit 60 s)",
-          ("class", "submissions", "wall s", "honest at full marks", "sleeper's own s", "sleeper's points"), rows)
+    table(f"A2 with --jobs {jobs}: a submission that sleeps 3 s in every call (call limit 5 s, "
+          "question limit 60 s)",
+          ("class", "submissions", "wall s", "honest at full marks", "sleeper's own s", "sleeper's points"),
+          rows)
 
 
 if __name__ == "__main__":

@@ -92,7 +92,8 @@ def bench(label, branching, depth, seed, options, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     print(f"{'tree':<10} {'nodes':>5} {'drawn':>5} {'events':>6} {'figure (in)':>12} {'layout':>8} "

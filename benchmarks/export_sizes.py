@@ -43,7 +43,8 @@ def best(fn, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"{'tree':<20} {'export':<16} {'size (KiB)':>10} {'time':>12}")
@@ -52,8 +53,10 @@ def main():
             result = gt.alphabeta(tree)
             for dpi in (150, 100, 72):
                 path = Path(folder) / f"search{dpi}.gif"
-                seconds, _ = best(lambda r=result, dpi=dpi, path=path: gt.animate(r, path, dpi=dpi), args.repeat)
-                print(f"{name:<20} {f'GIF {dpi} dpi':<16} {path.stat().st_size / 1024:>10.1f} {seconds:>10.2f} s")
+                seconds, _ = best(lambda r=result, dpi=dpi, path=path: gt.animate(r, path, dpi=dpi),
+                                  args.repeat)
+                size = path.stat().st_size / 1024
+                print(f"{name:<20} {f'GIF {dpi} dpi':<16} {size:>10.1f} {seconds:>10.2f} s")
 
             def steps(result=result):
                 widget = gt.replay(result)

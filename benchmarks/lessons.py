@@ -50,9 +50,11 @@ def lessons():
 def run_once(path: Path):
     """(run-all seconds, kernel-start seconds, [(code cell number, seconds)]) of one execution."""
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
     cells = []
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    path_entries = filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path_entries)}
     env.pop("MPLBACKEND", None)
     t0 = time.perf_counter()
     with client.setup_kernel(env=env):
@@ -72,8 +74,10 @@ def run_once(path: Path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*",
-                        help="notebooks to time (default: the lessons and the assignments' instructor versions)")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per notebook; the best is shown (default 1)")
+                        help="notebooks to time (default: the lessons and the assignments' instructor "
+                             "versions)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per notebook; the best is shown (default 1)")
     args = parser.parse_args(argv)
     paths = [Path(p).resolve() for p in args.notebooks] or lessons()
     rows = []
@@ -92,7 +96,9 @@ def main(argv=None):
         rows.append([name, len(cells), f"{run_all:.1f}", f"{kernel:.1f}", f"cell {slow_n}: {slow_s:.1f}",
                      "yes" if run_all < TARGET else "NO"])
         print(f"  {name}: {run_all:.1f} s", file=sys.stderr, flush=True)
-    table("Each notebook, run top to bottom in a fresh kernel", ["notebook", "code cells", "run all (s)", "kernel (s)", "slowest cell (s)", f"< {TARGET:.0f} s"], rows)
+    table("Each notebook, run top to bottom in a fresh kernel",
+          ["notebook", "code cells", "run all (s)", "kernel (s)", "slowest cell (s)",
+           f"< {TARGET:.0f} s"], rows)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from report import table  # noqa: E402  (benchmarks/report.py)
+
 import gametrees as gt  # noqa: E402
 from gametrees.games import ConnectFour, DiceGame, Pig, TicTacToe  # noqa: E402
 from gametrees.montecarlo import TRACED_PLAYOUTS  # noqa: E402
-from report import table  # noqa: E402  (benchmarks/report.py)
 
 
 def subjects():

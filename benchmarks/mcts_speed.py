@@ -34,9 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from report import table  # noqa: E402  (benchmarks/report.py)
+
 import gametrees as gt  # noqa: E402
 from gametrees.games import CHANCE, MAX, MIN, ConnectFour, TicTacToe  # noqa: E402
-from report import table  # noqa: E402  (benchmarks/report.py)
 
 perf_counter = time.perf_counter
 SQRT2 = math.sqrt(2)
@@ -224,7 +225,8 @@ def _expand(node, successors, is_terminal, to_move, rng):
 
 
 def best_of(repeat, fn):
-    """The least CPU time of ``repeat`` calls of ``fn()`` (each after a full garbage collection), and its result.
+    """The least CPU time of ``repeat`` calls of ``fn()`` (each after a full garbage collection), and its
+    result.
 
     CPU time (``time.process_time``), not wall-clock time: on a machine shared with other
     work the wall clock counts the others' time too.
@@ -244,14 +246,23 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     rows = []
-    for label, game, playouts in [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 1000)]:
+    games = [("tic-tac-toe", TicTacToe(), 5000), ("Connect Four 7x6", ConnectFour(), 1000)]
+    for label, game, playouts in games:
         old = plain = traced = float("inf")
+
+        def uct(g=game, n=playouts):
+            return uct_search(g, g.initial, playouts=n, rng=random_module.Random(0))
+
+        def untraced(g=game, n=playouts):
+            return gt.mcts(g, playouts=n, seed=0, trace=False, graph=False)
+
+        def traced_search(g=game, n=playouts):
+            return gt.mcts(g, playouts=n, seed=0, trace=True)
+
         for _ in range(args.repeat):  # taking turns
-            old = min(old, best_of(1, lambda: uct_search(game, game.initial, playouts=playouts,
-                                                         rng=random_module.Random(0)))[0])
-            plain = min(plain, best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=False,
-                                                          graph=False))[0])
-            seconds, result = best_of(1, lambda: gt.mcts(game, playouts=playouts, seed=0, trace=True))
+            old = min(old, best_of(1, uct)[0])
+            plain = min(plain, best_of(1, untraced)[0])
+            seconds, result = best_of(1, traced_search)
             traced = min(traced, seconds)
         t = time.process_time()
         G = result.graph

@@ -12,13 +12,13 @@ Timings are the best of N runs (default 3).
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gametrees as gt  # noqa: E402
 from report import best_of, table  # noqa: E402  (benchmarks/report.py)
+
+import gametrees as gt  # noqa: E402
 from gametrees.games import TicTacToe  # noqa: E402
 
 # --- the bare recursion: what a learner would write in 30 lines ---------------

@@ -473,7 +473,8 @@ class HumanAgent(Agent):
     >>> answers = iter(["4", "nine", "2"])
     >>> agent = gt.HumanAgent(read=lambda prompt: next(answers))
     >>> agent(gt.TicTacToe(), gt.TicTacToe.from_string("XX./.OO/..."))
-    illegal move 4 in tic-tac-toe position 'XX./.OO/...': cell 4 is already taken; legal moves: [2, 3, 6, 7, 8]
+    illegal move 4 in tic-tac-toe position 'XX./.OO/...': cell 4 is already taken;
+    legal moves: [2, 3, 6, 7, 8]
     'nine' is not a move; type one of 2, 3, 6, 7, 8 (or q to quit)
     2
     """

@@ -1,4 +1,5 @@
-"""Classroom assignments: per-student variants, the checks, student versions, and grades decided outside the kernel.
+"""Classroom assignments: per-student variants, the checks, student versions, and grades decided outside
+the kernel.
 
 The assignments (A1 minimax, A2 alpha-beta, A3 a Connect Four evaluation
 function) are written in nbgrader's format: the instructor versions, with
@@ -74,7 +75,8 @@ Examples
 ...     raise NotImplementedError()
 >>> print(ga.check_answer(ex, my_values))
 ✗ Minimax values: not answered yet.
-✗ my_values() still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and `raise NotImplementedError()` with your answer, e.g. `return {'A': 3, 'B': 5}`.
+✗ my_values() still raises NotImplementedError: replace the two lines `# YOUR CODE HERE` and
+`raise NotImplementedError()` with your answer, e.g. `return {'A': 3, 'B': 5}`.
 >>> def my_values():
 ...     return {"A": 3, "B": 3, "C": 2, "D": 2}
 >>> ga.check_answer(ex, my_values).ok

@@ -55,6 +55,7 @@ import stat
 import sys
 from pathlib import Path
 
+from . import exercises
 from .agents import (
     AlphaBetaAgent,
     HumanAgent,
@@ -63,7 +64,6 @@ from .agents import (
     QuitGame,
     RandomAgent,
 )
-from . import exercises
 from .evaluation import default_evaluation
 from .exports import ALGORITHMS, FPS_RANGE  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe
@@ -97,7 +97,8 @@ class _Once(argparse.Action):
 
 def _seed_text(text):
     if not text.strip():
-        raise argparse.ArgumentTypeError("expected a number or a word such as a student number, got an empty seed")
+        raise argparse.ArgumentTypeError("expected a number or a word such as a student number, "
+                                         "got an empty seed")
     return text
 
 

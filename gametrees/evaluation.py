@@ -107,7 +107,8 @@ def tictactoe_open_lines(state, scale=10):
     >>> tictactoe_open_lines(TicTacToe().initial, scale=8)
     Traceback (most recent call last):
     ...
-    ValueError: scale must be a number greater than 8 (the number of lines), so that no estimate reaches a win's 1; got 8
+    ValueError: scale must be a number greater than 8 (the number of lines), so that no estimate reaches
+    a win's 1; got 8
     """
     if scale != 10:
         _check_scale(scale, _TTT_LINES, "the number of lines")
@@ -193,7 +194,8 @@ class Connect4Evaluation:
     >>> game = gt.ConnectFour()
     >>> evaluate = gt.connect4_evaluation(game)
     >>> evaluate
-    Connect4Evaluation(ConnectFour(rows=6, cols=7, k=4), weights={'three': 5, 'two': 2, 'centre': 3}, scale=1000)
+    Connect4Evaluation(ConnectFour(rows=6, cols=7, k=4), weights={'three': 5, 'two': 2, 'centre': 3},
+                       scale=1000)
     >>> state = game.from_moves([3, 0, 3, 0, 2])
     >>> print(game.display(state))
     |.......|

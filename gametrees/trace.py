@@ -319,7 +319,8 @@ def selection_rows(e: Event) -> tuple:
         return tuple((k, n, t / n if n else None, p) for k, n, t, p in zip(kids, visits, totals, c))
     sign = 1.0 if e.player == "max" else -1.0
     log_n = math.log(e.value)
-    return tuple((k, n, t / n, sign * (t / n) + c * math.sqrt(log_n / n)) for k, n, t in zip(kids, visits, totals))
+    return tuple((k, n, t / n, sign * (t / n) + c * math.sqrt(log_n / n))
+                 for k, n, t in zip(kids, visits, totals))
 
 
 def _select_text(e: Event) -> str:
@@ -328,8 +329,9 @@ def _select_text(e: Event) -> str:
     here = _name_in(e, e.node)
     if e.player == "chance":
         prob = next(p for child, _, _, p in rows if child == chosen)
-        return (f"{_playout_no(e)}selection at {here}, a chance node: the outcome {_child_name(e, chosen)} is "
-                f"drawn (probability {fmt(prob)}); it is already in the tree, so go down to it.")
+        return (f"{_playout_no(e)}selection at {here}, a chance node: the outcome "
+                f"{_child_name(e, chosen)} is drawn (probability {fmt(prob)}); it is already in the tree, "
+                "so go down to it.")
     n_parent = e.value
     sign = "" if e.player == "max" else "; MIN's mean is minus the mean for MAX"
     parts = []
@@ -347,8 +349,8 @@ def _expand_text(e: Event) -> str:
     added = e.info[1]
     here = _name_in(e, e.node)
     if not added:
-        return (f"{_playout_no(e)}expansion: {here} is a finished game, already in the tree, so nothing is added; "
-                "the playout starts and ends there.")
+        return (f"{_playout_no(e)}expansion: {here} is a finished game, already in the tree, "
+                "so nothing is added; the playout starts and ends there.")
     parent = _name_in(e, e.parent)
     if e.info[2] == "chance":
         how = f"drawn at the chance node {parent}"

@@ -459,7 +459,8 @@ def read_json(text, what="the tree"):
     try:
         return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except _DuplicateKey as twice:
-        raise ValueError(f"{what} gives the key {twice.args[0]!r} twice in one object: give each key once") from None
+        raise ValueError(f"{what} gives the key {twice.args[0]!r} twice in one object: "
+                         "give each key once") from None
     except json.JSONDecodeError:
         raise
     except ValueError as error:
@@ -657,8 +658,8 @@ def random_tree(
         lo_v, hi_v = values
     except (TypeError, ValueError):
         raise TypeError(f"values must be a (lo, hi) pair of ints, got {values!r}") from None
-    if (isinstance(lo_v, bool) or isinstance(hi_v, bool) or not (isinstance(lo_v, int) and isinstance(hi_v, int))
-            or lo_v > hi_v):
+    if (isinstance(lo_v, bool) or isinstance(hi_v, bool)
+            or not (isinstance(lo_v, int) and isinstance(hi_v, int)) or lo_v > hi_v):
         raise ValueError(f"values must be a (lo, hi) pair of ints with lo <= hi, got {values!r}")
     if ordering not in (None, "best", "worst"):
         raise ValueError(f"ordering must be None, 'best' or 'worst', got {ordering!r}")
@@ -670,7 +671,8 @@ def random_tree(
     else:
         level_players = list(players)
         if not level_players or any(p not in PLAYERS for p in level_players):
-            raise ValueError(f"players must be a non-empty sequence of 'max', 'min', 'chance', got {players!r}")
+            raise ValueError(f"players must be a non-empty sequence of 'max', 'min', 'chance', "
+                             f"got {players!r}")
     _check_random_size(branching, hi_b, depth)
     with deep_recursion():  # the helpers below recurse once per level
         rng = random.Random(seed)

@@ -1,6 +1,6 @@
 """A small nbgrader course for the tests of the classroom commands, and what a test compares around them.
 
-:func:`template` builds, once per test module, a course folder with A1 generated into its gradebook by
+:func:`template` builds, once per session, a course folder with A1 generated into its gradebook by
 nbgrader (``generate_assignment``) and jdoe's submission (the student version as released); :func:`course`
 copies it for one test. :func:`snapshot` is every path and file's bytes under a folder ("nothing touched").
 :func:`read_only` runs a command with a folder or file mounted read-only (bubblewrap), which even root
@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import prebuilt
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,9 +39,19 @@ if not result["success"]:
 
 
 def template(tmp_path_factory):
-    """A course folder: ``source/A1``, A1 in ``gradebook.db`` (nbgrader's own), ``submitted/jdoe/A1``."""
+    """A course folder: ``source/A1``, A1 in ``gradebook.db`` (nbgrader's own), ``submitted/jdoe/A1``.
+
+    One for the session (test files copy it, never change it), built in the background from the session's
+    start (tests/prebuilt.py) when a test of test_classroom_commands or test_bad_inputs_cli needs it.
+    """
+    return prebuilt.result("a1_course_template", tmp_path_factory.mktemp)
+
+
+@prebuilt.prebuild("a1_course_template", needed_by="template_course",
+                   modules=("test_classroom_commands", "test_bad_inputs_cli"))
+def _build_template(folder):
     pytest.importorskip("nbgrader")
-    root = tmp_path_factory.mktemp("template") / "course"
+    root = folder / "course"
     (root / "source" / "A1").mkdir(parents=True)
     shutil.copy(A1, root / "source" / "A1")
     done = subprocess.run([sys.executable, "-c", _GENERATE, str(root)], capture_output=True, text=True,

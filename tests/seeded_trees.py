@@ -67,7 +67,8 @@ def seeded_trees():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true",
-                        help=f"rewrite {DATA.name} from this version (a deliberate change to tree generation)")
+                        help=f"rewrite {DATA.name} from this version "
+                             "(a deliberate change to tree generation)")
     args = parser.parse_args(argv)
     trees = seeded_trees()
     if args.write:

@@ -425,6 +425,7 @@ def test_mcts_finds_an_immediate_win():
         assert gt.MCTSAgent(playouts=1000, seed=1)(game, state) in winning
 
 
+@pytest.mark.slow
 def test_mcts_never_loses_to_random_in_40_games():
     result = gt.tournament(gt.MCTSAgent(playouts=1000), gt.RandomAgent(), TTT, games=40, seed=3)
     assert result.losses["mcts"] == 0

@@ -68,6 +68,7 @@ def test_no_module_imports_another_modules_private_names():
     assert offences == [], "\n".join(offences)
 
 
+@pytest.mark.slow
 def test_no_module_reaches_into_a_private_attribute_of_another_module():
     offences = []
     for module, path in MODULES.items():
@@ -120,7 +121,8 @@ def test_module_level_imports_have_no_cycle():
 
 
 def test_every_module_says_what_it_holds():
-    missing = [m for m, p in MODULES.items() if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
+    missing = [m for m, p in MODULES.items()
+               if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
     assert missing == []
 
 
@@ -153,12 +155,14 @@ def _fresh(code):
     return out.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heavy", HEAVY)
 def test_import_gametrees_loads_no_drawing_or_widget_library(heavy):
     loaded = _fresh(f"import sys, gametrees; print({heavy!r} in sys.modules)")
     assert loaded.strip() == "False"
 
 
+@pytest.mark.slow
 def test_the_command_line_help_starts_without_drawing_or_widgets():
     code = ("import sys, runpy\n"
             "sys.argv = ['gametrees', '--help']\n"
@@ -168,6 +172,7 @@ def test_the_command_line_help_starts_without_drawing_or_widgets():
     assert _fresh(code).strip().splitlines()[-1] == "[]"
 
 
+@pytest.mark.slow
 def test_drawing_and_widgets_load_on_first_use():
     code = ("import sys, gametrees as gt\n"
             "assert 'matplotlib' not in sys.modules\n"
@@ -218,7 +223,9 @@ def _target(module, name):
 def test_the_readme_table_places_every_module():
     assert len(LAYERS) > 5 and all(LAYERS)
     unplaced = {m for m in MODULES if _layer(m) is None}
-    assert unplaced == FACADES, "add a row to the README's package table for " + ", ".join(sorted(unplaced - FACADES))
+    assert unplaced == FACADES, (
+        "add a row to the README's package table for " + ", ".join(sorted(unplaced - FACADES))
+    )
 
 
 def test_each_layer_imports_only_the_layers_above_it_in_the_readme_table():

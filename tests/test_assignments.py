@@ -106,7 +106,7 @@ def test_instructor_version_is_an_nbgrader_source(key):
             last = c.source.splitlines()[-1]
             assert last.startswith("ga.score(") and last.endswith(f", {meta['points']})"), last
         if c.cell_type == "code" and ("gt.practice(" in c.source or "gt.play(" in c.source):
-            assert (c.source.startswith("# NBVAL_IGNORE_OUTPUT")  # widgets: see TOOLCHAIN.md
+            assert (c.source.startswith("# NBVAL_IGNORE_OUTPUT")  # widgets: INSTRUCTORS.md, section 7
                     or "nbval-ignore-output" in c.metadata.get("tags", []))  # (the cell tag nbval reads)
     assert len(ids) == len(set(ids)), "grade ids must be unique"
     total = sum(c.metadata["nbgrader"].get("points", 0) for c in nb.cells
@@ -133,6 +133,7 @@ def other_student(tmp_path_factory):
     return {"A2": run(read("A2"), tmp, student="s7654321")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["A2"])
 def test_instructor_version_passes_for_another_students_trees(other_student, key):
     results = outcome(other_student[key])
@@ -222,6 +223,7 @@ UNANSWERED = {
 }
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("key", NAMES)
 def test_student_version_runs_and_every_check_fails_helpfully(student_runs, key):
     results = outcome(student_runs[key])
@@ -239,6 +241,7 @@ def test_student_version_runs_and_every_check_fails_helpfully(student_runs, key)
             assert "No student id" in message, grade_id
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("key", NAMES)
 def test_grade_scores_the_student_version_like_nbgrader(student_grades, key):
     report, _ = student_grades[key]
@@ -246,6 +249,7 @@ def test_grade_scores_the_student_version_like_nbgrader(student_grades, key):
     assert (report.score, report.total) == (0, POINTS[key]) and not report.errors
 
 
+@pytest.mark.nbgrader
 def test_grade_reports_the_id_the_notebook_used(released, tmp_path, capsys):
     paths, _ = released
     nb = nbformat.read(paths["A1"], as_version=4)
@@ -341,6 +345,7 @@ def a2_wrong(tmp_path_factory):
     return outcome(run(nb, tmp_path_factory.mktemp("a2wrong")))
 
 
+@pytest.mark.slow
 def test_a2_wrong_but_plausible_answers_are_named(a2_wrong):
     def message(grade_id):
         _, err, _, rec = a2_wrong[grade_id]
@@ -358,6 +363,7 @@ def test_a2_wrong_but_plausible_answers_are_named(a2_wrong):
     assert "root-window-restart" in a2_wrong["a2-q5-check"][3]["misconceptions"]
 
 
+@pytest.mark.slow
 def test_a1_minimax_that_forgets_to_alternate_and_a_max_choice_at_a_min_root(tmp_path):
     nb = read("A1")
     tree2 = gt.exercises.generate("best_move", seed="practice/A1/2", difficulty="medium", root_player="min")
@@ -384,6 +390,7 @@ def test_a1_minimax_that_forgets_to_alternate_and_a_max_choice_at_a_min_root(tmp
     assert results["a1-q1-check"][3]["ok"]
 
 
+@pytest.mark.slow
 def test_a3_evaluation_from_os_side_is_named_and_loses(tmp_path):
     nb = read("A3")
     nb = with_solution(nb, "a3-answer", '''def evaluate(state):
@@ -427,6 +434,7 @@ for step in (lambda: api.generate_assignment("A1"), lambda: api.autograde("A1", 
 """
 
 
+@pytest.mark.nbgrader
 def test_nbgrader_generates_and_autogrades_against_the_submitters_tree(tmp_path):
     pytest.importorskip("nbgrader")
     course = tmp_path / "course"

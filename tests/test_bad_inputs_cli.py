@@ -24,12 +24,16 @@ LESSON = ROOT / "notebooks" / "01_game_trees.ipynb"
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
+def template_course(tmp_path_factory):
+    return template(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def workspace(template_course, tmp_path_factory):
     """A folder with a usable nbgrader course, broken copies of it, a lesson, and a user's own files."""
     pytest.importorskip("nbgrader")
-    base = template(tmp_path_factory)
-    ws = base.parent.parent / "ws"
-    ws.mkdir()
+    base = template_course
+    ws = tmp_path_factory.mktemp("ws")
     shutil.copytree(base, ws / "course")
     for name, damage in (("nogradebook", None), ("empty", b""), ("garbage", b"\x13\x37 not SQLite" * 64)):
         shutil.copytree(base, ws / name)
@@ -150,6 +154,7 @@ def _id(argv):
     return " ".join(a.rsplit("/", 1)[-1] if "/" in a else a or "''" for a in argv)
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize(("argv", "words"), ROWS, ids=[_id(r[0]) for r in ROWS])
 def test_a_bad_input_is_one_line_exit_2_and_touches_nothing(workspace, argv, words, capsys):
     before = snapshot(workspace)
@@ -163,6 +168,7 @@ def test_a_bad_input_is_one_line_exit_2_and_touches_nothing(workspace, argv, wor
     assert snapshot(workspace) == before
 
 
+@pytest.mark.nbgrader
 def test_the_rows_hold_as_processes_too(workspace):
     """A few rows as real processes: the same line on stderr, exit 2 (no traceback from the interpreter)."""
     picked = [next(r for r in ROWS if all(w in " ".join(r[0]) for w in want))

@@ -143,6 +143,7 @@ def test_the_table_covers_every_function_touched():
                        "tournament", "parse"}
 
 
+@pytest.mark.slow
 def test_a_too_wide_tree_is_a_value_error_with_its_numbers():
     with pytest.raises(ValueError) as caught:
         check_size(WIDE, max_nodes=1_000)
@@ -184,6 +185,7 @@ CLI_ROWS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, words", CLI_ROWS, ids=[f"{i}-{a[0]}" for i, (a, _) in enumerate(CLI_ROWS)])
 def test_cli_bad_arguments_exit_2_with_one_line(argv, words, tmp_path, capsys):
     out = io.StringIO()

@@ -25,11 +25,11 @@ opens each notebook in turn, runs all cells and checks through the page:
 - a lesson run, saved, closed and reopened shows its widgets with their pictures, not
   "Error displaying widget: model not found" (widget state saved with the notebook:
   ``jupyterlab-settings/`` in requirements.txt);
-- issue 20 (``-k round2``, a scratch notebook with one widget of each kind; screenshots in
-  ``$GT_ROUND2_SCREENSHOTS``, else a ``round2`` folder beside the others): the replay's play/pause named
-  in words, pause stays at its step, Tab reaches every control, the tree ends on the 900 px
-  screen (also lesson 05's Nim at its longest step); "Why did it play that?" follows the
-  agent's latest move and closes on New game; board cells' tooltips name square and mark; a
+- issue 20 (a scratch notebook with one widget of each kind, :data:`SCRATCH_WIDGETS`; screenshots
+  in ``$GT_WIDGET_SCREENSHOTS``, else a ``learner_widgets`` folder beside the others): the
+  replay's play/pause named in words, pause stays at its step, Tab reaches every control, the
+  tree ends on the 900 px screen (also lesson 05's Nim at its longest step); "Why did it play
+  that?" follows the agent's latest move and closes on New game; board cells' tooltips name square and mark; a
   practice check never calls a hidden or filled box empty; reopened widgets show "Run the
   cell to use the controls" on their saved picture, without broken-link icons; a fresh
   JupyterLab with the lessons' settings asks no news question.
@@ -39,7 +39,8 @@ A screenshot of each notebook (and of each kind of widget in it) is saved to
 (``pytest -s`` shows it; a failure message names it too).
 
 Outside CI the test is skipped when Chromium or playwright is missing; ``.ci/run``
-installs both and sets ``GT_REQUIRE_BROWSER=1`` so that CI fails instead of skipping.
+installs both and sets ``GT_REQUIRE_BROWSER=1`` so that CI fails instead of skipping (the
+fixtures ``chromium`` and ``jupyterlab`` in ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ import browser
 import pytest
 from browser import JupyterLabServer, NotebookPage, PageTimeout
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb")
@@ -69,7 +72,7 @@ NO_OVERFLOW = {"03_alpha_beta.ipynb": "replay", "04_depth_and_evaluation.ipynb":
                "05_search_enhancements.ipynb": "replay", "assignments/A2_alpha_beta.ipynb": "practice"}
 SCRATCH_REOPEN = "scratch/reopen.ipynb"
 SCRATCH_MCTS = "scratch/mcts.ipynb"
-SCRATCH_ROUND2 = "scratch/round2.ipynb"  # issue 20: the widgets a learner touches, one of each
+SCRATCH_WIDGETS = "scratch/learner_widgets.ipynb"  # issue 20: the widgets a learner touches, one of each
 VIEWPORT = {"width": 1366, "height": 900}
 
 OPEN_TIMEOUT = 90  # s: JupyterLab loads and the kernel is idle
@@ -78,17 +81,10 @@ WIDGET_TIMEOUT = 60  # s: a widget answers a click (the agent may search)
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on copies of the notebooks, and one browser context."""
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
+def lab(jupyterlab, chromium, tmp_path_factory):
+    """The session's JupyterLab server (conftest.py) on copies of the notebooks, and one browser context."""
     base = tmp_path_factory.mktemp("browser")
-    root = base / "notebooks"
+    root = jupyterlab.root
     browser.copy_notebooks(NOTEBOOKS, root)
     browser.copy_notebooks(ROOT / "instructor", root)  # the assignments as instructors run them (answers in)
     browser.write_notebook(root / SCRATCH_PRACTICE, [
@@ -111,9 +107,10 @@ def lab(tmp_path_factory):
     ])
     browser.write_notebook(root / SCRATCH_MCTS, [
         "%matplotlib inline\nimport gametrees as gt",
-        "T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])\ngt.replay(gt.mcts(T, playouts=12, seed=0))",
+        "T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])\n"
+        "gt.replay(gt.mcts(T, playouts=12, seed=0))",
     ])
-    browser.write_notebook(root / SCRATCH_ROUND2, [
+    browser.write_notebook(root / SCRATCH_WIDGETS, [
         "%matplotlib inline\nimport gametrees as gt\nfrom gametrees.games import TicTacToe\n"
         "from gametrees.evaluation import tictactoe_open_lines\nttt = TicTacToe()",
         # lesson 03's random tree and lesson 04's board tree
@@ -129,19 +126,13 @@ def lab(tmp_path_factory):
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nbrowser test: screenshots in {shots}")
 
-    server = JupyterLabServer(root, base)
-    server.start(timeout=OPEN_TIMEOUT)
-    pw = chromium = context = None
+    context = chromium.new_context(viewport=VIEWPORT)
     try:
-        pw = sync_playwright().start()
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
-        context = chromium.new_context(viewport=VIEWPORT)
-        yield Lab(server, context, root, shots)
+        yield Lab(jupyterlab, context, root, shots)
     finally:
-        for close in (context and context.close, chromium and chromium.close, pw and pw.stop, server.stop):
-            if close:
-                with contextlib.suppress(Exception):  # stop everything else anyway
-                    close()
+        with contextlib.suppress(Exception):  # the browser closes anyway
+            context.close()
+        jupyterlab.shutdown_kernels()
 
 
 class Lab:
@@ -189,12 +180,19 @@ def test_notebook_in_jupyterlab(lab, path):
         assert not problems, f"{path}: the page shows problems:\n" + "\n".join(problems)
 
         found = page.mark_widgets()
-        expected = {"replay": _expected(sources, "gt.replay("), "practice": _expected(sources, "gt.practice("),
+        expected = {"replay": _expected(sources, "gt.replay("),
+                    "practice": _expected(sources, "gt.practice("),
                     "explore": _expected(sources, "gt.explore(")}
         boards = _expected(sources, "gt.play(")
-        assert found["replay"] >= expected["replay"], f"{path}: replay widgets on the page: {found}, cells: {expected}"
-        assert found["practice"] >= expected["practice"], f"{path}: practice widgets: {found}, cells: {expected}"
-        assert found["ttt"] + found["c4"] >= boards, f"{path}: boards on the page: {found}, cells calling gt.play: {boards}"
+        assert found["replay"] >= expected["replay"], (
+            f"{path}: replay widgets on the page: {found}, cells: {expected}"
+        )
+        assert found["practice"] >= expected["practice"], (
+            f"{path}: practice widgets: {found}, cells: {expected}"
+        )
+        assert found["ttt"] + found["c4"] >= boards, (
+            f"{path}: boards on the page: {found}, cells calling gt.play: {boards}"
+        )
         assert found["explore"] >= expected["explore"], f"{path}: explore widgets: {found}, cells: {expected}"
         searching = _board_agents_search(sources)
 
@@ -209,11 +207,13 @@ def test_notebook_in_jupyterlab(lab, path):
             for i in range(found[kind]):
                 spill = page.overflow(f"[data-gt-{kind}='{i}']")
                 if spill["found"]:
-                    overflow.append(f"{kind} {i} (output area {spill['outputWidth']} px): " + "; ".join(spill["found"]))
+                    overflow.append(f"{kind} {i} (output area {spill['outputWidth']} px): "
+                                    + "; ".join(spill["found"]))
         if found["replay"]:
             _drive_replay(page, 0)
         for i in range(found["ttt"]):
-            _drive_ttt(page, i, searching[i] if i < len(searching) else True, lab.shots / f"{name}-ttt{i}-playing.png")
+            _drive_ttt(page, i, searching[i] if i < len(searching) else True,
+                       lab.shots / f"{name}-ttt{i}-playing.png")
         for i in range(found["c4"]):
             _drive_c4(page, i, lab.shots / f"{name}-c4{i}-playing.png")
         for i in range(found["practice"]):
@@ -231,7 +231,9 @@ def test_notebook_in_jupyterlab(lab, path):
         for kind in ("replay", "ttt", "c4", "practice", "explore"):
             for i in range(found[kind]):
                 page.screenshot(lab.shots / f"{name}-{kind}{i}.png", f"[data-gt-{kind}='{i}']")
-        assert not overflow, f"{path} at {VIEWPORT['width']}x{VIEWPORT['height']}: sideways overflow:\n" + "\n".join(overflow)
+        assert not overflow, (
+            f"{path} at {VIEWPORT['width']}x{VIEWPORT['height']}: sideways overflow:\n" + "\n".join(overflow)
+        )
         print(f"{path}: ran in {ran:.1f} s, checked in {time.monotonic() - t0:.1f} s; widgets {found}")
     except BaseException:
         with contextlib.suppress(Exception):  # the page may be gone
@@ -265,8 +267,8 @@ def _replay_at(page: NotebookPage, i: int, step: int, what: str, pictures: dict)
         const sentence = (root.children[2]?.innerText || '').trim();
         const readout = (root.querySelector('.widget-readout')?.textContent || '').trim();
         const info = (root.children[4]?.innerText || '').trim();
-        return sentence.startsWith(`${step}. `) && readout === String(step) && info.startsWith(`step ${step} of `)
-          && img && img.complete && img.naturalWidth > 0;
+        return sentence.startsWith(`${step}. `) && readout === String(step)
+          && info.startsWith(`step ${step} of `) && img && img.complete && img.naturalWidth > 0;
       }""", [i, step], timeout=WIDGET_TIMEOUT, what=f"{what}: replay {i} shows step {step}")
     except AssertionError as error:
         raise AssertionError(f"{error}\nreplay {i} shows {page.replay(i)}") from None
@@ -274,7 +276,9 @@ def _replay_at(page: NotebookPage, i: int, step: int, what: str, pictures: dict)
     state = page.replay(i)
     assert state["loaded"] and state["sentence"].startswith(f"{step}. "), (what, state)
     if step in pictures:
-        assert state["hash"] == pictures[step], f"{what}: replay {i} at step {step} shows another picture than before"
+        assert state["hash"] == pictures[step], (
+            f"{what}: replay {i} at step {step} shows another picture than before"
+        )
     pictures[step] = state["hash"]
     return state
 
@@ -318,15 +322,16 @@ def _drive_replay(page: NotebookPage, i: int):
     # Dragging the slider: a click at its middle.
     box = root.locator(".noUi-target").first.bounding_box()
     page.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait(f"""() => document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent.trim() !== '1'""",
-              timeout=WIDGET_TIMEOUT, what=f"a click on the middle of replay {i}'s slider moves it")
+    page.wait(f"""() => document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent.trim()
+                        !== '1'""", timeout=WIDGET_TIMEOUT,
+              what=f"a click on the middle of replay {i}'s slider moves it")
     _replay_at(page, i, int(page.replay(i)["readout"]), "a click on the slider", pictures)
     _button(root, "↺ reset").click()
     _replay_at(page, i, 1, "↺ reset after the slider", pictures)
     # Play goes on by itself; the same button pauses (ipywidgets 8: play/pause, then stop).
     root.locator(".widget-play button").first.click()
-    page.wait(f"""() => Number(document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent) >= 3""",
-              timeout=WIDGET_TIMEOUT, what=f"Play in replay {i} moves on by itself")
+    page.wait(f"""() => Number(document.querySelector('[data-gt-replay="{i}"] .widget-readout').textContent)
+                        >= 3""", timeout=WIDGET_TIMEOUT, what=f"Play in replay {i} moves on by itself")
     root.locator(".widget-play button").first.click()
     page.page.wait_for_timeout(300)
     paused = _replay_at(page, i, int(page.replay(i)["readout"]), "Pause", pictures)
@@ -343,7 +348,8 @@ def _mcts_text(page, i):
 
 
 def _drive_next_playout(page: NotebookPage, i: int, pictures: dict):
-    """MCTS: "next playout ▶▶" goes to each playout's first step; the sentence, the words and the picture say so."""
+    """MCTS: "next playout ▶▶" goes to each playout's first step; the sentence, the words and the picture
+    say so."""
     root = page.page.locator(f"[data-gt-replay='{i}']")
     nxt = _button(root, "next playout ▶▶")
     sentence, words, info = _mcts_text(page, i)
@@ -369,7 +375,8 @@ def _board_agents_search(sources):
     """Per ``gt.play(`` call in the notebook: does its agent search (False for the random agent)?"""
     code = "\n".join("\n".join(line.split("#")[0] for line in s.splitlines()) for s in sources)
     calls = re.findall(r"gt\.play\(([^\n]*)", code)
-    return [not re.search(r"""agent\s*=\s*["']random["']|RandomAgent\(|,\s*["']random["']""", c) for c in calls]
+    return [not re.search(r"""agent\s*=\s*["']random["']|RandomAgent\(|,\s*["']random["']""",
+                          c) for c in calls]
 
 
 _TTT_CELLS = """([i]) => [...document.querySelector(`[data-gt-ttt="${i}"]`).children[2].children]
@@ -384,8 +391,8 @@ def _ttt_shows(page: NotebookPage, i: int, expected: list[str], what: str) -> di
                   timeout=15, what=what)
     except AssertionError:
         board = page.board("ttt", i)
-        raise AssertionError(f"{what}: tic-tac-toe board {i} shows {board['cells']} (status {board['status']!r}), "
-                             f"expected {expected}") from None
+        raise AssertionError(f"{what}: tic-tac-toe board {i} shows {board['cells']} (status "
+                             f"{board['status']!r}), expected {expected}") from None
     return page.board("ttt", i)
 
 
@@ -414,6 +421,7 @@ def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
         _ttt_shows(page, i, expected, "the board after the agent's first move")
         _toggle(root, "You start").click()
         _ttt_shows(page, i, [""] * 9, '"You start"')
+    agent = None  # the cell the agent answered the first move with
     for attempt in range(2):  # a move, then New game; the second time, click where the agent played
         k = 4 if attempt == 0 else agent
         status = page.board("ttt", i)["status"]
@@ -425,8 +433,9 @@ def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
         _ttt_shows(page, i, expected, f"a click on cell {k} and the agent's answer")
         # The why button: only for an agent that searched.
         why = _button(root, "Why did it play that?")
-        _why_shown(page, why, searches, f"board {i}: 'Why did it play that?' {'hidden' if searches else 'offered'} "
-                   f"against {'a searching agent' if searches else 'the random agent, which searched nothing'}")
+        _why_shown(page, why, searches,
+                   f"board {i}: 'Why did it play that?' {'hidden' if searches else 'offered'} against "
+                   + ("a searching agent" if searches else "the random agent, which searched nothing"))
         if attempt == 0:
             cells.nth(agent).click()  # a taken cell: refused, nothing changes
             _wait_status(page, "ttt", i, status, f"a click on the taken cell {agent} is refused")
@@ -437,9 +446,10 @@ def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
                 page.wait("""(i) => {
                     const root = document.querySelector(`[data-gt-ttt="${i}"]`);
                     const img = root.children[5]?.querySelector('img');
-                    return (root.children[4]?.innerText || '').trim() && img && img.getClientRects().length > 0
-                      && img.complete && img.naturalWidth > 0;
-                  }""", i, timeout=WIDGET_TIMEOUT, what=f"'Why did it play that?' on board {i} draws the search")
+                    return (root.children[4]?.innerText || '').trim() && img
+                      && img.getClientRects().length > 0 && img.complete && img.naturalWidth > 0;
+                  }""", i, timeout=WIDGET_TIMEOUT,
+                          what=f"'Why did it play that?' on board {i} draws the search")
             page.screenshot(shot, f"[data-gt-ttt='{i}']")  # a game under way (and why, if offered)
         _button(root, "New game").click()
         _ttt_shows(page, i, [""] * 9, "New game (the last game's X's and O's must go)")
@@ -457,7 +467,8 @@ def _drive_ttt(page: NotebookPage, i: int, searches: bool, shot: Path):
     _ttt_shows(page, i, expected, f"you (O) at cell {k} and the agent's answer")
     _toggle(root, "You start").click()
     _ttt_shows(page, i, [""] * 9, '"You start" (an empty board)')
-    _why_shown(page, _button(root, "Why did it play that?"), False, "'Why' offered before the agent has moved")
+    _why_shown(page, _button(root, "Why did it play that?"), False,
+               "'Why' offered before the agent has moved")
 
 
 def _why_shown(page, why, shown: bool, what: str):
@@ -478,11 +489,13 @@ def _drive_c4(page: NotebookPage, i: int, shot: Path):
     _wait_status(page, "c4", i, before["status"], f"the Connect Four board {i} takes a drop in column 3")
     page.wait("""([i, n]) => [...document.querySelector(`[data-gt-c4="${i}"]`).querySelectorAll('svg circle')]
         .filter(c => (c.getAttribute('fill') || '').toUpperCase() !== '#FFFFFF').length === n""",
-              [i, before["filled"] + 2], timeout=WIDGET_TIMEOUT, what=f"Connect Four board {i} shows both new pieces")
+              [i, before["filled"] + 2], timeout=WIDGET_TIMEOUT,
+              what=f"Connect Four board {i} shows both new pieces")
     why = _button(root, "Why did it play that?")
     assert why.is_visible()
     why.click()
-    page.wait("""(i) => { const img = document.querySelector(`[data-gt-c4="${i}"]`).children[5]?.querySelector('img');
+    page.wait("""(i) => {
+        const img = document.querySelector(`[data-gt-c4="${i}"]`).children[5]?.querySelector('img');
         return img && img.complete && img.naturalWidth > 0; }""", i, timeout=WIDGET_TIMEOUT,
               what=f"'Why did it play that?' on Connect Four board {i} draws the search")
     page.screenshot(shot, f"[data-gt-c4='{i}']")
@@ -533,7 +546,9 @@ def _drive_explore(page: NotebookPage, i: int):
                                  f"{message!r} and the tree {ref.copy_field.value!r}") from None
         state = _explore_state(page, i)
         sentence = html.unescape(re.sub(r"<[^>]+>", "", ref.replay.sentence.value))
-        assert state["sentence"] == sentence, f"{what}: the replay starts with {state['sentence']!r}, not {sentence!r}"
+        assert state["sentence"] == sentence, (
+            f"{what}: the replay starts with {state['sentence']!r}, not {sentence!r}"
+        )
         assert state["info"].startswith(f"step 1 of {len(ref.replay.trace)}"), (what, state)
         return state["src"]
 
@@ -548,12 +563,15 @@ def _drive_explore(page: NotebookPage, i: int):
         src = check(f"choosing {labels[value]!r} in explore {i}", src)
     # A mistake: one line, and the last replay stays.
     tree.fill("[[3, 5], [3")
-    page.wait("""(i) => (document.querySelector(`[data-gt-explore="${i}"]`).children[2].innerText || '').includes('✗')""",
+    page.wait("""(i) => (document.querySelector(`[data-gt-explore="${i}"]`).children[2].innerText || '')
+                 .includes('✗')""",
               i, timeout=WIDGET_TIMEOUT, what=f"explore {i} says what is wrong with '[[3, 5], [3'")
     state = _explore_state(page, i)
     assert state["message"].startswith('✗ this is not a tree yet: "[" at column 10 is never closed'), state
     assert "\n" not in state["message"] and "Traceback" not in state["message"], state
-    assert state["loaded"] and state["src"] == src, f"explore {i} lost its replay on a typing mistake: {state}"
+    assert state["loaded"] and state["src"] == src, (
+        f"explore {i} lost its replay on a typing mistake: {state}"
+    )
     tree.fill(text)
     check(f"typing {text} again into explore {i}", src)
 
@@ -565,9 +583,11 @@ def _drive_practice(page: NotebookPage, i: int):
     assert before["loaded"], f"practice widget {i} shows no figure"
     _button(root, "Check").click()
     page.wait("""([i, fb]) => {
-        const text = (document.querySelector(`[data-gt-practice="${i}"]`).children[5]?.innerText || '').trim();
+        const text = (document.querySelector(`[data-gt-practice="${i}"]`).children[5]?.innerText || '')
+          .trim();
         return text && text !== fb;
-      }""", [i, before["feedback"]], timeout=WIDGET_TIMEOUT, what=f"Check in practice widget {i} gives feedback")
+      }""", [i, before["feedback"]], timeout=WIDGET_TIMEOUT,
+              what=f"Check in practice widget {i} gives feedback")
     solution = _button(root, "Show solution")
     if solution.is_visible():
         solution.click()
@@ -587,7 +607,8 @@ def test_a_lesson_run_saved_and_reopened_shows_its_widgets(lab):
         found = page.mark_widgets()
         assert found["replay"] == 1 and found["ttt"] == 1, found
         page.page.locator("[data-gt-ttt='0'] .widget-gridbox > button").nth(4).click()
-        _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.", "the board takes a click")
+        _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.",
+                     "the board takes a click")
         played = page.board("ttt", 0)["cells"]
         page.command("docmanager:save")
         page.wait("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')",
@@ -604,8 +625,11 @@ def test_a_lesson_run_saved_and_reopened_shows_its_widgets(lab):
 
     page = lab.open(SCRATCH_REOPEN)  # a new page and a new kernel: nothing left from the run
     try:
-        page.wait("""() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
-                   .filter(o => o.querySelector('.jupyter-widgets') || /Error displaying widget/.test(o.innerText)).length >= 2""",
+        page.wait("""() => [...document.querySelectorAll(
+                       '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+                   .filter(o => o.querySelector('.jupyter-widgets')
+                                || /Error displaying widget/.test(o.innerText))
+                   .length >= 2""",
                   timeout=WIDGET_TIMEOUT, what="the reopened notebook's widget outputs render")
         page.settle_images()
         outputs = page.widget_outputs()
@@ -618,8 +642,12 @@ def test_a_lesson_run_saved_and_reopened_shows_its_widgets(lab):
     for out in outputs:
         assert "model not found" not in out["text"] and "Error displaying widget" not in out["text"], out
         assert out["widget"], out
-    assert outputs[0]["images"] and all(outputs[0]["images"]), f"the reopened replay shows no picture: {outputs[0]}"
-    assert played.count("") == 7 and board["cells"] == played, f"the reopened board shows {board}, saved {played}"
+    assert outputs[0]["images"] and all(outputs[0]["images"]), (
+        f"the reopened replay shows no picture: {outputs[0]}"
+    )
+    assert played.count("") == 7 and board["cells"] == played, (
+        f"the reopened board shows {board}, saved {played}"
+    )
 
 
 def test_the_checks_flag_a_failing_cell(lab):
@@ -652,7 +680,8 @@ def test_a_page_that_never_becomes_ready_times_out_with_the_server_log(lab):
 
 
 def test_the_mcts_replay_step_by_step(lab):
-    """gt.replay(gt.mcts(...)): every control, and after each the step's sentence, words, counts and picture."""
+    """gt.replay(gt.mcts(...)): every control, and after each the step's sentence, words, counts and
+    picture."""
     import gametrees as gt
 
     T = gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
@@ -668,12 +697,14 @@ def test_the_mcts_replay_step_by_step(lab):
         pictures = {}
         # step ▶ through the first playout and into the second: each step's own sentence and picture
         for step in range(1, 6):
-            state = _replay_at(page, 0, step, f"step {step}", pictures)
+            _replay_at(page, 0, step, f"step {step}", pictures)
             sentence, words, info = _mcts_text(page, 0)
             e = trace[step - 1]
             assert sentence == f"{step}. {e.text}", (step, sentence)
-            assert words.startswith(f"Playout {e.info[0]}, {dict(select='selection', expand='expansion', playout='playout', backup='backup')[e.kind]}")
-            assert info.startswith(f"step {step} of {len(trace)} · {sum(1 for x in trace[:step] if x.kind == 'backup')} of 12 playouts done")
+            phase = dict(select="selection", expand="expansion", playout="playout", backup="backup")[e.kind]
+            assert words.startswith(f"Playout {e.info[0]}, {phase}")
+            done = sum(1 for x in trace[:step] if x.kind == "backup")
+            assert info.startswith(f"step {step} of {len(trace)} · {done} of 12 playouts done")
             if step < 5:
                 _button(root, "step ▶").click()
         assert len(set(pictures.values())) == 5, "two steps of the first playouts show the same picture"
@@ -681,7 +712,8 @@ def test_the_mcts_replay_step_by_step(lab):
         _button(root, "◀ back").click()
         _replay_at(page, 0, 4, "◀ back", pictures)
         # a selection step: its sentence names every child's UCB1 score
-        k = next(i for i, e in enumerate(trace) if e.kind == "select" and e.info[0] == 9 and e.parent is not None)
+        k = next(i for i, e in enumerate(trace)
+                 if e.kind == "select" and e.info[0] == 9 and e.parent is not None)
         handle = root.locator(".noUi-handle").first
         handle.focus()
         page.page.keyboard.press("Home")
@@ -701,12 +733,12 @@ def test_the_mcts_replay_step_by_step(lab):
 
 
 # ---------------------------------------------------------------------------------------
-# Issue 20: what a learner touches, round 2 (scratch/round2.ipynb: one widget of each kind)
+# Issue 20: what a learner touches (scratch/learner_widgets.ipynb: one widget of each kind)
 # ---------------------------------------------------------------------------------------
 
 def _shots(lab) -> Path:
-    """Where issue 20's screenshots go: $GT_ROUND2_SCREENSHOTS, else beside the others."""
-    return Path(os.environ.get("GT_ROUND2_SCREENSHOTS") or lab.shots / "round2")
+    """Where issue 20's screenshots go: $GT_WIDGET_SCREENSHOTS, else beside the others."""
+    return Path(os.environ.get("GT_WIDGET_SCREENSHOTS") or lab.shots / "learner_widgets")
 
 _JS_FOCUS = """
 (sel) => {
@@ -730,15 +762,26 @@ _JS_CONTROLS = """
 """
 
 
-def _round2_page(lab):
-    to_run, _ = lab.code_cells(SCRATCH_ROUND2)
-    page = lab.open(SCRATCH_ROUND2)
+def _learner_widgets_page(lab):
+    to_run, _ = lab.code_cells(SCRATCH_WIDGETS)
+    page = lab.open(SCRATCH_WIDGETS)
     page.run_all(to_run, timeout=RUN_TIMEOUT)
     problems = page.problems(to_run)
     assert not problems, "\n".join(problems)
     found = page.mark_widgets()
     assert found["replay"] == 3 and found["ttt"] == 1 and found["practice"] == 1, found
     return page
+
+
+@pytest.fixture(scope="module")
+def learner_widgets(lab):
+    """The scratch notebook of a learner's widgets, run once for the four tests that drive it: each drives
+    a widget of its own (the replays, the board, the practice widget), the last saves and reopens the
+    notebook."""
+    page = _learner_widgets_page(lab)
+    yield page
+    with contextlib.suppress(Exception):  # closed already by the test that reopens it
+        lab.done(page)
 
 
 def _tab_through(page, sel, first, presses=40):
@@ -754,149 +797,155 @@ def _tab_through(page, sel, first, presses=40):
     return reached
 
 
-def test_round2_replay_controls_are_named_pause_where_they_are_and_fit_one_screen(lab):
-    page = _round2_page(lab)
-    try:
-        for i in (0, 1):
-            sel = f"[data-gt-replay='{i}']"
-            root = page.page.locator(sel)
-            # The replay's top at the top of the notebook area: step buttons, sentence and tree in view.
-            page.screenshot(_shots(lab) / f"replay{i}-1366x900.png", sel)
-            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel); const img = r.querySelector('img');
-                return {top: r.getBoundingClientRect().top, bottom: img.getBoundingClientRect().bottom,
-                        sentence: r.children[2].getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
-            assert box["bottom"] <= box["h"], f"replay {i}: the tree ends at y = {box['bottom']:.0f}, below the " \
-                                              f"900 px screen (widget top at {box['top']:.0f})"
-            # Play/pause has a name in words; the stop button (back to step 1) is not offered.
-            play = root.get_by_role("button", name=re.compile(r"^\W*play$"))
-            assert play.count() == 1 and play.is_visible(), "the play button has no accessible name 'play'"
-            assert root.locator(".widget-play button:visible").count() == 1
-            start = page.replay(i)
-            play.click()
-            page.wait("""(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent || '1').trim() !== '1'""",
-                      sel, timeout=WIDGET_TIMEOUT, what=f"replay {i} plays")
-            pause = root.get_by_role("button", name=re.compile(r"^\W*pause$"))
-            assert pause.count() == 1, "while playing the button is named 'pause'"
-            pause.click()
-            page.page.wait_for_timeout(1500)
-            at = page.replay(i)
-            step = int(at["readout"])
-            assert step > 1, f"replay {i}: pause went back to step 1 ({at})"
-            page.page.wait_for_timeout(1500)
-            assert page.replay(i)["readout"] == at["readout"], "the replay goes on after pause"
-            page.page.wait_for_function(
-                "([sel, s]) => document.querySelector(sel).children[2].innerText.trim().length > 0", arg=[sel, step])
-            assert root.get_by_role("button", name=re.compile(r"^\W*play$")).count() == 1
-            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
-                return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
-            page.screenshot(_shots(lab) / f"replay{i}-paused-1366x900.png", sel)
-            box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
-                return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
-            assert box["bottom"] <= box["h"], f"replay {i} at step {step}: the tree ends at y = {box['bottom']:.0f}"
-            # Tab reaches every control of the replay, in order, from the play button.
-            reached = _tab_through(page, sel, root.get_by_role("button", name=re.compile(r"^\W*play$")))
-            controls = page.page.evaluate(_JS_CONTROLS, sel)
-            assert len(set(reached)) >= controls, f"replay {i}: Tab reached {reached}, of {controls} controls"
-            assert start["sentence"]
-        # Lesson 05's Nim at its longest sentence: the tree still ends on the screen.
-        sel = "[data-gt-replay='2']"
-        handle = page.page.locator(f"{sel} .noUi-handle").first
-        handle.focus()
-        handle.press("Home")
-        for _ in range(41):
-            handle.press("ArrowRight")
-        page.wait("(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent || '').trim() === '42'",
-                  sel, timeout=WIDGET_TIMEOUT, what="the Nim replay shows step 42")
-        page.wait("(sel) => document.querySelector(sel).children[2].innerText.trim().startsWith('42.')", sel,
-                  timeout=WIDGET_TIMEOUT, what="step 42's sentence")
-        page.screenshot(_shots(lab) / "replay-nim-step42-1366x900.png", sel)
+def test_replay_controls_are_named_pause_where_they_are_and_fit_one_screen(lab, learner_widgets):
+    page = learner_widgets
+    for i in (0, 1):
+        sel = f"[data-gt-replay='{i}']"
+        root = page.page.locator(sel)
+        # The replay's top at the top of the notebook area: step buttons, sentence and tree in view.
+        page.screenshot(_shots(lab) / f"replay{i}-1366x900.png", sel)
+        box = page.page.evaluate("""(sel) => {
+            const r = document.querySelector(sel); const img = r.querySelector('img');
+            return {top: r.getBoundingClientRect().top, bottom: img.getBoundingClientRect().bottom,
+                    sentence: r.children[2].getBoundingClientRect().bottom, h: window.innerHeight}; }""", sel)
+        assert box["bottom"] <= box["h"], (f"replay {i}: the tree ends at y = {box['bottom']:.0f}, below the "
+                                           f"900 px screen (widget top at {box['top']:.0f})")
+        # Play/pause has a name in words; the stop button (back to step 1) is not offered.
+        play = root.get_by_role("button", name=re.compile(r"^\W*play$"))
+        assert play.count() == 1 and play.is_visible(), "the play button has no accessible name 'play'"
+        assert root.locator(".widget-play button:visible").count() == 1
+        start = page.replay(i)
+        play.click()
+        page.wait("""(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent
+                               || '1')
+                     .trim() !== '1'""", sel, timeout=WIDGET_TIMEOUT, what=f"replay {i} plays")
+        pause = root.get_by_role("button", name=re.compile(r"^\W*pause$"))
+        assert pause.count() == 1, "while playing the button is named 'pause'"
+        pause.click()
+        page.page.wait_for_timeout(1500)
+        at = page.replay(i)
+        step = int(at["readout"])
+        assert step > 1, f"replay {i}: pause went back to step 1 ({at})"
+        page.page.wait_for_timeout(1500)
+        assert page.replay(i)["readout"] == at["readout"], "the replay goes on after pause"
+        page.page.wait_for_function(
+            "([sel, s]) => document.querySelector(sel).children[2].innerText.trim().length > 0",
+            arg=[sel, step])
+        assert root.get_by_role("button", name=re.compile(r"^\W*play$")).count() == 1
         box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
-            return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight,
-                    text: r.children[2].innerText + ' | ' + r.children[3].innerText}; }""", sel)
-        assert box["bottom"] <= box["h"], f"the Nim replay at step 42: the tree ends at y = {box['bottom']:.0f} ({box['text']})"
-    finally:
-        lab.done(page)
+            return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight};
+          }""", sel)
+        page.screenshot(_shots(lab) / f"replay{i}-paused-1366x900.png", sel)
+        box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
+            return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight};
+          }""", sel)
+        assert box["bottom"] <= box["h"], (
+            f"replay {i} at step {step}: the tree ends at y = {box['bottom']:.0f}"
+        )
+        # Tab reaches every control of the replay, in order, from the play button.
+        reached = _tab_through(page, sel, root.get_by_role("button", name=re.compile(r"^\W*play$")))
+        controls = page.page.evaluate(_JS_CONTROLS, sel)
+        assert len(set(reached)) >= controls, f"replay {i}: Tab reached {reached}, of {controls} controls"
+        assert start["sentence"]
+    # Lesson 05's Nim at its longest sentence: the tree still ends on the screen.
+    sel = "[data-gt-replay='2']"
+    handle = page.page.locator(f"{sel} .noUi-handle").first
+    handle.focus()
+    handle.press("Home")
+    for _ in range(41):
+        handle.press("ArrowRight")
+    page.wait("(sel) => (document.querySelector(sel).querySelector('.widget-readout')?.textContent || '')"
+              ".trim() === '42'", sel, timeout=WIDGET_TIMEOUT, what="the Nim replay shows step 42")
+    page.wait("(sel) => document.querySelector(sel).children[2].innerText.trim().startsWith('42.')", sel,
+              timeout=WIDGET_TIMEOUT, what="step 42's sentence")
+    page.screenshot(_shots(lab) / "replay-nim-step42-1366x900.png", sel)
+    box = page.page.evaluate("""(sel) => { const r = document.querySelector(sel);
+        return {bottom: r.querySelector('img').getBoundingClientRect().bottom, h: window.innerHeight,
+                text: r.children[2].innerText + ' | ' + r.children[3].innerText}; }""", sel)
+    assert box["bottom"] <= box["h"], (
+        f"the Nim replay at step 42: the tree ends at y = {box['bottom']:.0f} ({box['text']})"
+    )
 
 
-def test_round2_why_panel_follows_the_latest_move_and_cells_have_names(lab):
-    page = _round2_page(lab)
+def test_why_panel_follows_the_latest_move_and_cells_have_names(lab, learner_widgets):
+    page = learner_widgets
     sel = "[data-gt-ttt='0']"
     root = page.page.locator(sel)
-    try:
-        # Every cell's tooltip (its accessible description) names its square and what is on it.
-        titles = lambda: root.locator(".widget-gridbox > button").evaluate_all("bs => bs.map(b => b.title)")  # noqa: E731
-        assert titles()[0] == "cell 0 (a1): empty" and titles()[4] == "cell 4 (b2): empty", titles()
-        root.locator(".widget-gridbox > button").nth(0).click()
-        status = _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.", "the agent answers")
-        played = re.search(r"The agent played cell (\d)", status).group(1)
-        root.get_by_role("button", name="Why did it play that?").click()
-        why = lambda: page.page.evaluate("(sel) => document.querySelector(sel).children[4].innerText.trim()", sel)  # noqa: E731
-        page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim().length > 0", sel,
-                  timeout=WIDGET_TIMEOUT, what="the why panel opens")
-        first = why()
-        assert first.startswith(f"Why minimax (O) played {played}."), first
-        page.screenshot(_shots(lab) / "why-first-move.png", sel)
-        empty = root.locator(".widget-gridbox > button", has_text=re.compile(r"^\s*$")).first
-        empty.click()
-        status = _wait_status(page, "ttt", 0, status, "the agent answers again")
-        later = re.search(r"The agent played cell (\d)", status)
-        assert later, status
-        page.wait("([sel, old]) => document.querySelector(sel).children[4].innerText.trim() !== old", [sel, first],
-                  timeout=WIDGET_TIMEOUT, what="the open why panel follows the agent's latest move")
-        assert why().startswith(f"Why minimax (O) played {later.group(1)}."), why()
-        marks = page.board("ttt", 0)["cells"]
-        assert titles() == [f"cell {i} ({'abc'[i % 3]}{i // 3 + 1}): {m or 'empty'}" for i, m in enumerate(marks)], titles()
-        page.screenshot(_shots(lab) / "why-follows.png", sel)
-        root.get_by_role("button", name="New game").click()
-        page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim() === ''", sel,
-                  timeout=WIDGET_TIMEOUT, what="New game closes the why panel")
-        # Tab reaches every control of the board: the two start toggles, New game, the nine cells.
-        reached = _tab_through(page, sel, root.get_by_role("button", name="You start"))
-        controls = page.page.evaluate(_JS_CONTROLS, sel)
-        assert len(set(reached)) >= controls, f"the board: Tab reached {reached}, of {controls} controls"
-    finally:
-        lab.done(page)
+    # Every cell's tooltip (its accessible description) names its square and what is on it.
+    titles = lambda: root.locator(".widget-gridbox > button").evaluate_all("bs => bs.map(b => b.title)")  # noqa: E731
+    assert titles()[0] == "cell 0 (a1): empty" and titles()[4] == "cell 4 (b2): empty", titles()
+    root.locator(".widget-gridbox > button").nth(0).click()
+    status = _wait_status(page, "ttt", 0, "You are X and move first: click an empty cell.",
+                          "the agent answers")
+    played = re.search(r"The agent played cell (\d)", status).group(1)
+    root.get_by_role("button", name="Why did it play that?").click()
+    why = lambda: page.page.evaluate("(sel) => document.querySelector(sel).children[4].innerText.trim()", sel)  # noqa: E731
+    page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim().length > 0", sel,
+              timeout=WIDGET_TIMEOUT, what="the why panel opens")
+    first = why()
+    assert first.startswith(f"Why minimax (O) played {played}."), first
+    page.screenshot(_shots(lab) / "why-first-move.png", sel)
+    empty = root.locator(".widget-gridbox > button", has_text=re.compile(r"^\s*$")).first
+    empty.click()
+    status = _wait_status(page, "ttt", 0, status, "the agent answers again")
+    later = re.search(r"The agent played cell (\d)", status)
+    assert later, status
+    page.wait("([sel, old]) => document.querySelector(sel).children[4].innerText.trim() !== old",
+              [sel, first],
+              timeout=WIDGET_TIMEOUT, what="the open why panel follows the agent's latest move")
+    assert why().startswith(f"Why minimax (O) played {later.group(1)}."), why()
+    marks = page.board("ttt", 0)["cells"]
+    assert titles() == [f"cell {i} ({'abc'[i % 3]}{i // 3 + 1}): {m or 'empty'}"
+                        for i, m in enumerate(marks)], titles()
+    page.screenshot(_shots(lab) / "why-follows.png", sel)
+    root.get_by_role("button", name="New game").click()
+    page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim() === ''", sel,
+              timeout=WIDGET_TIMEOUT, what="New game closes the why panel")
+    # Tab reaches every control of the board: the two start toggles, New game, the nine cells.
+    reached = _tab_through(page, sel, root.get_by_role("button", name="You start"))
+    controls = page.page.evaluate(_JS_CONTROLS, sel)
+    assert len(set(reached)) >= controls, f"the board: Tab reached {reached}, of {controls} controls"
 
 
-def test_round2_practice_never_calls_a_hidden_or_filled_box_empty(lab):
-    page = _round2_page(lab)
+def test_practice_never_calls_a_hidden_or_filled_box_empty(lab, learner_widgets):
+    page = learner_widgets
     sel = "[data-gt-practice='0']"
     root = page.page.locator(sel)
-    try:
-        root.locator("input[placeholder='A']").fill("12")
-        root.locator("input[placeholder='B']").fill("3")
-        root.locator("input[placeholder='B']").press("Tab")
-        root.locator("button[title^='prune the edge A–B']").click()
-        page.wait("(sel) => getComputedStyle(document.querySelector(sel).querySelector(\"input[placeholder='B']\")"
-                  ".closest('.widget-text')).visibility === 'hidden'", sel, timeout=WIDGET_TIMEOUT,
-                  what="the cut hides B's box")
-        _button(root, "Check").click()
-        page.wait("(sel) => document.querySelector(sel).children[5].innerText.trim().length > 0", sel,
-                  timeout=WIDGET_TIMEOUT, what="Check gives feedback")
-        feedback = page.practice(0)["feedback"]
-        page.screenshot(_shots(lab) / "practice-cut.png", sel)
-        empty = re.search(r"Still empty: ([^.]*)\.", feedback)
-        named = empty.group(1).replace(" and ", ", ").split(", ") if empty else []
-        shown = page.page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' .widget-text')]
-            .filter(t => getComputedStyle(t).visibility !== 'hidden')
-            .map(t => [t.querySelector('input').placeholder, t.querySelector('input').value])""", sel)
-        shown = dict(shown)
-        for label in named:  # every box the check calls empty is on the page, and empty
-            assert label in shown and shown[label] == "", (label, shown, feedback)
-        assert "B" not in named and "A" not in named, feedback
-        assert "B is under your ✂ on A–B, so its box is hidden and not checked" in feedback, feedback
-        # Tab reaches every control the page shows: settings, every ✂ and box, Check, Show solution, Clear.
-        reached = _tab_through(page, sel, root.locator("select").first, presses=80)
-        controls = page.page.evaluate(_JS_CONTROLS, sel)
-        assert len(set(reached)) >= controls, f"the practice widget: Tab reached {len(set(reached))} of {controls}: {reached}"
-    finally:
-        lab.done(page)
+    root.locator("input[placeholder='A']").fill("12")
+    root.locator("input[placeholder='B']").fill("3")
+    root.locator("input[placeholder='B']").press("Tab")
+    root.locator("button[title^='prune the edge A–B']").click()
+    page.wait("(sel) => getComputedStyle(document.querySelector(sel)"
+              ".querySelector(\"input[placeholder='B']\")"
+              ".closest('.widget-text')).visibility === 'hidden'", sel, timeout=WIDGET_TIMEOUT,
+              what="the cut hides B's box")
+    _button(root, "Check").click()
+    page.wait("(sel) => document.querySelector(sel).children[5].innerText.trim().length > 0", sel,
+              timeout=WIDGET_TIMEOUT, what="Check gives feedback")
+    feedback = page.practice(0)["feedback"]
+    page.screenshot(_shots(lab) / "practice-cut.png", sel)
+    empty = re.search(r"Still empty: ([^.]*)\.", feedback)
+    named = empty.group(1).replace(" and ", ", ").split(", ") if empty else []
+    shown = page.page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' .widget-text')]
+        .filter(t => getComputedStyle(t).visibility !== 'hidden')
+        .map(t => [t.querySelector('input').placeholder, t.querySelector('input').value])""", sel)
+    shown = dict(shown)
+    for label in named:  # every box the check calls empty is on the page, and empty
+        assert label in shown and shown[label] == "", (label, shown, feedback)
+    assert "B" not in named and "A" not in named, feedback
+    assert "B is under your ✂ on A–B, so its box is hidden and not checked" in feedback, feedback
+    # Tab reaches every control the page shows: settings, every ✂ and box, Check, Show solution, Clear.
+    reached = _tab_through(page, sel, root.locator("select").first, presses=80)
+    controls = page.page.evaluate(_JS_CONTROLS, sel)
+    assert len(set(reached)) >= controls, (
+        f"the practice widget: Tab reached {len(set(reached))} of {controls}: {reached}"
+    )
 
 
-def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
+def test_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab, learner_widgets):
     from gametrees.widgets.output import OFFLINE_NOTE
 
-    page = _round2_page(lab)
+    page = learner_widgets
     try:
         live = page.page.evaluate("""() => [...document.querySelectorAll('.gt-note')]
             .filter(n => n.getBoundingClientRect().height > 0).length""")
@@ -906,22 +955,24 @@ def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
                   timeout=30, what="the notebook is saved")
     finally:
         lab.done(page)
-    page = lab.open(SCRATCH_ROUND2)  # not run: the saved widgets, no kernel behind them
+    page = lab.open(SCRATCH_WIDGETS)  # not run: the saved widgets, no kernel behind them
     try:
         page.wait("() => document.querySelectorAll('.gt-widget').length >= 5", timeout=WIDGET_TIMEOUT,
                   what="the saved widgets render")
         page.settle_images()
         notes = page.page.evaluate("""() => [...document.querySelectorAll('.gt-widget')]
             .filter(w => !w.parentElement.closest('.gt-widget'))
-            .map(w => ({note: [...w.querySelectorAll(':scope > .gt-note')].map(n => n.getBoundingClientRect().height > 0
-                          ? n.innerText.trim() : '').join('|'),
+            .map(w => ({note: [...w.querySelectorAll(':scope > .gt-note')]
+                          .map(n => n.getBoundingClientRect().height > 0 ? n.innerText.trim() : '').join('|'),
                         cells: w.querySelectorAll('.widget-gridbox > button').length,
-                        images: [...w.querySelectorAll('img')].filter(i => i.getBoundingClientRect().width > 0)
+                        images: [...w.querySelectorAll('img')]
+                          .filter(i => i.getBoundingClientRect().width > 0)
                           .map(i => i.complete && i.naturalWidth > 0),
                         icons: [...w.querySelectorAll('.jupyter-widgets-disconnected')]
                           .filter(e => !['none', ''].includes(getComputedStyle(e, '::before').content)
                                        && getComputedStyle(e, '::before').content !== 'normal').length}))""")
-        page.page.locator("[data-gt-replay='0'], .gt-widget").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.page.locator("[data-gt-replay='0'], .gt-widget").first.evaluate(
+            "el => el.scrollIntoView({block: 'start'})")
         page.screenshot(_shots(lab) / "reopened.png")
     finally:
         lab.done(page)
@@ -929,11 +980,13 @@ def test_round2_reopened_widgets_say_run_the_cell_and_keep_their_pictures(lab):
     for w in notes:
         assert w["note"] == OFFLINE_NOTE, w
         # the picture: the figure of a replay or a practice tree, the nine cells of the board
-        assert (w["images"] and all(w["images"])) or w["cells"] == 9, f"a reopened widget lost its picture: {w}"
+        assert (w["images"] and all(w["images"])) or w["cells"] == 9, (
+            f"a reopened widget lost its picture: {w}"
+        )
         assert w["icons"] == 0, f"broken-link icons still shown: {w}"
 
 
-def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
+def test_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
     """A fresh server (no answer to the question stored yet): the lessons' settings turn the news off.
 
     (The module's server is no use here: opening a page there clicks the toasts away, and
@@ -949,7 +1002,8 @@ def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
         page.wait("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel .jp-Cell')",
                   timeout=OPEN_TIMEOUT, what="the notebook is open")
         page.page.wait_for_timeout(8000)  # the question comes a moment after start-up (within 5 s here)
-        toasts = page.page.evaluate("() => [...document.querySelectorAll('.Toastify__toast')].map(t => t.innerText)")
+        toasts = page.page.evaluate(
+            "() => [...document.querySelectorAll('.Toastify__toast')].map(t => t.innerText)")
         page.screenshot(_shots(lab) / "no-news.png")
         page.close()
     finally:
@@ -961,10 +1015,13 @@ def test_round2_no_news_pop_up_with_the_lessons_settings(lab, tmp_path):
 # Issue 22: the lessons as stored (for readers: no widget views), opened in JupyterLab
 # ----------------------------------------------------------------------------
 
-_JS_STORED = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
-  .filter(o => o.querySelector('img, .jupyter-widgets') || /model not found|Error displaying/.test(o.innerText))
+_JS_STORED = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+  .filter(o => o.querySelector('img, .jupyter-widgets')
+               || /model not found|Error displaying/.test(o.innerText))
   .map(o => ({mime: o.getAttribute('data-mime-type'), player: !!o.querySelector('.gt-player'),
-              widget: !!o.querySelector('.jupyter-widgets'), buttons: o.querySelectorAll('button, input').length,
+              widget: !!o.querySelector('.jupyter-widgets'),
+              buttons: o.querySelectorAll('button, input').length,
               note: (o.querySelector('.gt-note') || {}).innerText || null,
               static: (o.querySelector('.gt-static-note') || {}).innerText || null,
               sentence: (o.querySelector('.gt-sentence') || {}).innerText || null,
@@ -975,8 +1032,10 @@ _JS_STORED = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-m
 def _stored_outputs(path):
     """The replays and other widget outputs of a stored notebook, by their text."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    texts = ["".join(o["data"].get("text/plain", "")) for c in nb["cells"] for o in c.get("outputs", []) if "data" in o]
-    return [t for t in texts if t.startswith("Replay(")], [t for t in texts if t.startswith(("Board(", "Explore("))]
+    texts = ["".join(o["data"].get("text/plain", "")) for c in nb["cells"] for o in c.get("outputs",
+                                                                                          []) if "data" in o]
+    return [t for t in texts if t.startswith("Replay(")], [t for t in texts if t.startswith(("Board(",
+                                                                                             "Explore("))]
 
 
 def test_stored_lessons_show_the_finished_search_until_run(lab):
@@ -1009,7 +1068,8 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
 
     page = lab.open("stored/03_alpha_beta.ipynb")
     try:
-        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 3",
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player')"
+                  ".length >= 3",
                   timeout=WIDGET_TIMEOUT, what="the stored replays render")
         page.settle_images()
         outputs = page.page.evaluate(_JS_STORED)
@@ -1024,7 +1084,8 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
     try:  # run the first cell only, save, close
         page.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell").first.click()
         page.command("notebook:run-cell")
-        page.wait("() => /\\[1\\]/.test(document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt').textContent)",
+        page.wait("() => /\\[1\\]/.test(document.querySelector("
+                  "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt').textContent)",
                   timeout=WIDGET_TIMEOUT, what="the first cell ran")
         page.command("docmanager:save")
         page.wait("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')",
@@ -1033,7 +1094,8 @@ def test_stored_lessons_show_the_finished_search_until_run(lab):
         lab.done(page)
     page = lab.open("stored/00_start_here.ipynb")
     try:
-        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player').length >= 1",
+        page.wait("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .gt-player')"
+                  ".length >= 1",
                   timeout=WIDGET_TIMEOUT, what="the reopened replay renders")
         page.settle_images()
         check(page.page.evaluate(_JS_STORED), replays, "lesson 00 run in part, saved and reopened")

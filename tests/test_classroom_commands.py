@@ -93,6 +93,7 @@ def test_release_force_never_replaces_a_notebook_it_did_not_make(tmp_path, what)
     assert target.read_bytes() == before
 
 
+@pytest.mark.nbgrader
 def test_release_force_never_replaces_nbgraders_own_release_nor_a_file(template_course, tmp_path):
     theirs = course(template_course, tmp_path) / "release" / "A1"
     before = snapshot(theirs)
@@ -171,6 +172,7 @@ BAD_AUTOGRADE = [
 ]
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize(("change", "error", "words"), BAD_AUTOGRADE, ids=[str(r[0]) for r in BAD_AUTOGRADE])
 def test_autograde_refuses_a_bad_argument_before_touching_the_course(template_course, tmp_path, change, error,
                                                                      words):
@@ -246,6 +248,7 @@ BAD_COURSES = {
 }
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("what", list(BAD_COURSES))
 def test_a_bad_course_or_gradebook_is_one_sentence_before_nbgrader(template_course, tmp_path, what):
     root = course(template_course, tmp_path)
@@ -259,6 +262,7 @@ def test_a_bad_course_or_gradebook_is_one_sentence_before_nbgrader(template_cour
     assert snapshot(root) == before
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("read_only", ["the course", "autograded", "the student's result", "the gradebook"])
 def test_an_unwritable_course_is_refused_before_nbgrader(template_course, tmp_path, read_only):
     if not read_only_works(tmp_path):
@@ -277,6 +281,7 @@ def test_an_unwritable_course_is_refused_before_nbgrader(template_course, tmp_pa
     assert snapshot(root) == before
 
 
+@pytest.mark.nbgrader
 def test_a_failed_grade_run_keeps_the_students_earlier_result(template_course, tmp_path):
     """nbgrader deletes a submission's autograded folder when grading it fails: the earlier one comes back."""
     root = course(template_course, tmp_path)
@@ -394,7 +399,8 @@ TREE = gt.tree_from_nested([[3, 12], [2, 4]])
 def test_export_replaces_only_an_exports_file_unless_force(tmp_path, name):
     mine = tmp_path / name
     mine.write_bytes(b"my own exam")
-    with pytest.raises(FileExistsError, match=rf"{name}' exists and was not written by an export: give force="):
+    with pytest.raises(FileExistsError,
+                       match=rf"{name}' exists and was not written by an export: give force="):
         gt.export(TREE, mine)
     assert mine.read_bytes() == b"my own exam" and [p.name for p in tmp_path.iterdir()] == [name]
     gt.export(TREE, mine, force=True)
@@ -406,6 +412,7 @@ def test_export_replaces_only_an_exports_file_unless_force(tmp_path, name):
         gt.export(TREE, mine, force="no")
 
 
+@pytest.mark.slow
 def test_animate_replaces_only_an_exports_file_unless_force(tmp_path):
     result = gt.alphabeta(TREE)
     mine = tmp_path / "slide.gif"

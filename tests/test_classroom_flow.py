@@ -1,6 +1,7 @@
 """A class through nbgrader's real exchange and the grader that decides grades outside the student's kernel.
 
-One temporary nbgrader course (module-scoped, built once) with a local exchange
+One temporary nbgrader course (module-scoped, built once, in the background from the session's start:
+tests/prebuilt.py) with a local exchange
 folder: ``generate_assignment`` and ``release_assignment`` of A2; every student
 ``fetch_assignment`` (nbgrader 0.9 fetches into the current folder, ``./A2``),
 edits the notebook and ``submit``s it with ``--student``; the instructor
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import prebuilt
 import pytest
 from test_assignments import A2_WRONG
 
@@ -29,6 +31,7 @@ import gametrees as gt
 from gametrees import assignments as ga
 
 pytest.importorskip("nbgrader")
+pytestmark = pytest.mark.nbgrader
 
 ROOT = Path(__file__).resolve().parents[1]
 A2 = ROOT / "instructor" / "assignments" / "A2_alpha_beta.ipynb"
@@ -60,7 +63,8 @@ for student, cells in plan.items():
     os.chdir(home)
     coursedir = CourseDirectory(config=config)
     coursedir.assignment_id = "A2"
-    ExchangeFetchAssignment(coursedir=coursedir, authenticator=Authenticator(config=config), config=config).start()
+    ExchangeFetchAssignment(coursedir=coursedir, authenticator=Authenticator(config=config),
+                            config=config).start()
     path = os.path.join(home, "A2", "A2_alpha_beta.ipynb")   # nbgrader 0.9: ./A2, no course folder
     nb = json.load(open(path))
     for cell in nb["cells"]:
@@ -139,7 +143,8 @@ def answers(student):
     return {
         "a2-q1-answer": f"def pruned_leaves():\n    return {pruning.solution()!r}",
         "a2-q2-answer": f"def returned_values():\n    return {returned.solution()!r}",
-        "a2-q3-answer": f"def window_when_it_returns():\n    return {window.solution()!r}".replace("inf", "math.inf"),
+        "a2-q3-answer": f"def window_when_it_returns():\n    return {window.solution()!r}".replace(
+            "inf", "math.inf"),
         "strict": f"def pruned_leaves():\n    return {strict!r}",
         "differs": strict != pruning.solution(),
         "leaves": pruning.solution(),
@@ -181,23 +186,28 @@ ATTACKS = {
     # the search in a thread; in a subprocess
     "g-thread": {"a2-q4-answer": "import threading\n\ndef alphabeta_value(game, state, alpha, beta):\n"
                                  "    out = []\n    t = threading.Thread(target=lambda: out.append("
-                                 "gt.alphabeta(game, state).value))\n    t.start(); t.join()\n    return out[0]",
+                                 "gt.alphabeta(game, state).value))\n    t.start(); t.join()\n"
+                                 "    return out[0]",
                  "a2-q5-answer": "import subprocess, sys\n\ndef alphabeta_best_move(game, state):\n"
                                  "    subprocess.run([sys.executable, '-c', 'print(1)'], check=True)\n"
                                  "    return game.actions(state)[0]"},
     # a copy of the package under another name; the graded checker's own helper; a file read
-    "g-copy": {"a2-q4-answer": "import shutil, sys, tempfile, os\n\ndef alphabeta_value(game, state, alpha, beta):\n"
-                               "    d = tempfile.mkdtemp()\n    shutil.copytree(os.path.dirname(gt.__file__), "
+    "g-copy": {"a2-q4-answer": "import shutil, sys, tempfile, os\n\n"
+                               "def alphabeta_value(game, state, alpha, beta):\n"
+                               "    d = tempfile.mkdtemp()\n"
+                               "    shutil.copytree(os.path.dirname(gt.__file__), "
                                "os.path.join(d, 'gtcopy'))\n    sys.path.insert(0, d)\n    import gtcopy\n"
                                "    return gtcopy.alphabeta(game, state).value",
                "a2-q5-answer": "from gametrees.classroom.checks import engine_alphabeta_value\n\n"
                                "def alphabeta_best_move(game, state):\n    moves = game.actions(state)\n"
-                               "    vals = [engine_alphabeta_value(game, game.result(state, m)) for m in moves]\n"
+                               "    vals = [engine_alphabeta_value(game, game.result(state, m))"
+                               " for m in moves]\n"
                                "    pick = max if game.to_move(state) == 'max' else min\n"
                                "    return moves[vals.index(pick(vals))]",
                "a2-q1-answer": "def pruned_leaves():\n    return open('/etc/hostname').read().split()"},
     # Q1 found by calling the graded check in a loop (then typed as a literal); an object equal to anything
-    "g-loop": {"extra": [], "a2-q3-answer": "class Anything:\n    def __eq__(self, other):\n        return True\n"
+    "g-loop": {"extra": [],
+               "a2-q3-answer": "class Anything:\n    def __eq__(self, other):\n        return True\n"
                                             "    __hash__ = object.__hash__\n\n"
                                             "def window_when_it_returns():\n    return Anything()",
                "a2-q4-answer": "class Anything(float):\n    def __eq__(self, other):\n        return True\n\n"
@@ -234,7 +244,19 @@ def _plan(buggy):
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("course")
+    return prebuilt.result("classroom_flow_course", tmp_path_factory.mktemp)
+
+
+def _class_plan():
+    """The students and their cells (in the main thread, before the background build starts)."""
+    buggy = _seed_with_a_tie()
+    return buggy, _plan(buggy)
+
+
+@prebuilt.prebuild("classroom_flow_course", needed_by="course", prepare=_class_plan)
+def _build_course(tmp, planned):
+    """The class through the exchange, graded, with feedback (built while the first tests run)."""
+    buggy, plan = planned
     root, exchange, homes = tmp / "course", tmp / "exchange", tmp / "homes"
     (root / "source" / "A2").mkdir(parents=True)
     exchange.mkdir(mode=0o777)
@@ -244,12 +266,12 @@ def course(tmp_path_factory):
         "c = get_config()\nc.CourseDirectory.course_id = 'gametrees'\n"
         f"c.Exchange.root = {str(exchange)!r}\nc.Execute.timeout = 8\n")
     nbformat.write(nbformat.read(A2, as_version=4), root / "source" / "A2" / A2.name)
-    buggy = _seed_with_a_tie()
-    plan = _plan(buggy)
-    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
+    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION",
+                                                            "JUPYTERHUB_USER")}
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")  # nbgrader runs alembic
     run = dict(capture_output=True, text=True, timeout=900, env=env, check=False)
-    out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes), json.dumps(plan)],
+    out = subprocess.run([sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes),
+                          json.dumps(plan)],
                          **run)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     run_env = {**env, "GAMETREES_CHECK_LIMIT": "3"}  # the kernel's checks stop a function after 3 s
@@ -267,7 +289,8 @@ def course(tmp_path_factory):
             scores[student] = {g.name: g.score for nb_ in sub.notebooks for g in nb_.grades}
             flagged[student] = any(nb_.flagged for nb_ in sub.notebooks)
             comments[student] = {c.name: c.auto_comment for nb_ in sub.notebooks for c in nb_.comments}
-    return {"root": root, "scores": scores, "flagged": flagged, "comments": comments, "buggy": buggy, "tmp": tmp,
+    return {"root": root, "scores": scores, "flagged": flagged, "comments": comments, "buggy": buggy,
+            "tmp": tmp,
             "stdout": graded.stdout, "homes": homes}
 
 
@@ -284,7 +307,8 @@ ZERO = dict.fromkeys(FULL, 0)
 def test_the_exchange_fetches_into_the_current_folder_and_collects_every_submission(course):
     assert (course["homes"] / "correct" / "A2" / A2.name).is_file()
     assert sorted(p.name for p in (course["root"] / "submitted").iterdir()) == sorted(course["scores"])
-    assert "correct: 11 of 11 points" in course["stdout"] and f"{len(course['scores'])} of" in course["stdout"]
+    assert "correct: 11 of 11 points" in course["stdout"]
+    assert f"{len(course['scores'])} of" in course["stdout"]
 
 
 def test_a_correct_submission_keeps_full_marks_and_no_flag(course):
@@ -403,7 +427,8 @@ def test_the_class_report_reads_tags_and_keeps_flags_apart(course, capsys):
     report = ga.class_report(course["root"], "A2", out=out, chart=False)
     assert len(report.students) == len(course["scores"])
     q = {x["grade_id"]: x for x in report.questions}
-    assert q["a2-q1-check"]["misconceptions"] and all("library" not in m for m, _ in q["a2-q4-check"]["misconceptions"])
+    assert q["a2-q1-check"]["misconceptions"]
+    assert all("library" not in m for m, _ in q["a2-q4-check"]["misconceptions"])
     rows = report.csv.read_text().splitlines()
     assert rows[0].startswith("student,question,earned,points,status,misconceptions,flags")
     assert len(rows) == 1 + 5 * len(course["scores"])
@@ -447,7 +472,8 @@ def test_grade_with_the_student_id_gives_autogrades_points(course):
 
 
 def test_plain_nbgrader_autograde_with_the_documented_config_lines(course, tmp_path):
-    """INSTRUCTORS.md's two lines for nbgrader_config.py make plain `nbgrader autograde` decide outside the kernel."""
+    """INSTRUCTORS.md's two lines for nbgrader_config.py make plain `nbgrader autograde` decide outside the
+    kernel."""
     import shutil
 
     copy = tmp_path / "course"
@@ -455,9 +481,11 @@ def test_plain_nbgrader_autograde_with_the_documented_config_lines(course, tmp_p
     with open(copy / "nbgrader_config.py", "a") as f:
         f.write("from gametrees.classroom.autograding import preprocessors\n"
                 "c.Autograde.autograde_preprocessors = preprocessors()\nc.CleanGrades.call_limit = 2.0\n")
-    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
+    env = {k: v for k, v in os.environ.items() if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION",
+                                                            "JUPYTERHUB_USER")}
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "A2", "--student", "g-score", "--force"],
+    done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "A2", "--student", "g-score",
+                           "--force"],
                           cwd=copy, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     from nbgrader.api import Gradebook

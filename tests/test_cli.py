@@ -65,6 +65,7 @@ def test_tournament_output_format():
     assert closing[0].endswith(f"{draws} draw" if draws == 1 else f"{draws} draws")
 
 
+@pytest.mark.slow
 def test_tournament_agrees_with_the_api_and_repeats():
     args = ("tournament", "-g", "6", "--seed", "7", "--game", "connect4", "--depth", "2",
             "alphabeta", "mcts", "--playouts", "50")
@@ -89,7 +90,8 @@ def test_the_course_notes_run_first_named_agent_first_and_winner_equals_draw():
     assert lines[:-1] == [f"game {r.index}: winner = {r.winner or 'draw'}" for r in api.records]
     assert "game 5: winner = draw" in lines  # the line the course notes print
     assert not any(line.endswith(": draw") for line in lines)
-    assert lines[-1] == f"random won {api.wins['random']}, minimax won {api.wins['minimax']}, {api.draws} draws"
+    assert lines[-1] == (f"random won {api.wins['random']}, minimax won {api.wins['minimax']}, "
+                         f"{api.draws} draws")
 
 
 def test_first_alternate_takes_turns():
@@ -151,6 +153,7 @@ def test_bad_arguments_get_one_line_and_exit_code_2(args, message, capsys):
     assert err.count("\n") == 1 and message in err and err.startswith("python -m gametrees")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [BAD_ARGUMENTS[0], BAD_ARGUMENTS[5], BAD_ARGUMENTS[-1]])
 def test_bad_arguments_in_a_real_process(args, message):
     code, out, err = run(*args)

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import prebuilt
 import pytest
 from courses import assignments_cli
 from test_classroom_flow import _PHASE1, _PHASE2, RIGHT_CODE, answers
@@ -108,8 +109,8 @@ def _dfs(G, n):
 
 @pytest.fixture(autouse=True)
 def _no_exercise_left_protected():
-    """``ga.question`` protects the exercises it makes (as a notebook's trees cell does): forget them after each
-    test, so that no other test's record of answers asked of the library lists them."""
+    """``ga.question`` protects the exercises it makes (as a notebook's trees cell does): forget them after
+    each test, so that no other test's record of answers asked of the library lists them."""
     from gametrees.classroom import integrity
 
     yield
@@ -186,6 +187,7 @@ def test_the_learners_checks_give_feedback_on_their_variant_without_the_answer(m
     assert ga.check_code(tie_rule, namespace["alphabeta_with_my_rule"]).ok
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("old, new, said", [
     ('ga.question("order"', 'ga.question("odrer"',
      "cell 'a2-q6-tree': order = ga.question: unknown kind 'odrer'"),
@@ -213,6 +215,7 @@ def test_release_refuses_a_declaration_it_cannot_build_in_one_line(tmp_path, old
         assert " ".join(shown.split()) == lines[0]
 
 
+@pytest.mark.nbgrader
 def test_release_makes_the_student_version_with_the_declarations_and_without_the_solutions(tmp_path):
     pytest.importorskip("nbgrader")
     src = tmp_path / "source"
@@ -248,6 +251,11 @@ FORGED = ("from gametrees.exercises.feedback import Feedback\n\n"
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
+    return prebuilt.result("declared_questions_course", tmp_path_factory.mktemp)
+
+
+def _class_plan():
+    """The students and their cells (in the main thread: reading the declarations parses code)."""
     pytest.importorskip("nbgrader")
     alice = "alice"
     carol = _pick("carol", lambda s: rule_of(s) != rule_of(alice))
@@ -267,7 +275,13 @@ def course(tmp_path_factory):
                     "a2-q7-answer": code_for(other[rule_of("mallory")]), "extra": [FORGED]},
     }
     assert order_answer(carol) != alices["a2-q6-answer"]
-    tmp = tmp_path_factory.mktemp("declared")
+    return plan, {"alice": alice, "bob": bob, "carol": carol, "dave": dave}
+
+
+@prebuilt.prebuild("declared_questions_course", needed_by="course", prepare=_class_plan)
+def _build_course(tmp, planned):
+    """The class through the exchange, graded and reported (built while the first tests run)."""
+    plan, names = planned
     root, exchange, homes = tmp / "course", tmp / "exchange", tmp / "homes"
     (root / "source" / "A2").mkdir(parents=True)
     exchange.mkdir(mode=0o777)
@@ -300,8 +314,7 @@ def course(tmp_path_factory):
         for student in plan:
             sub = gb.find_submission("A2", student)
             scores[student] = {g.name: g.score for nb_ in sub.notebooks for g in nb_.grades}
-    return {"root": root, "scores": scores, "alice": alice, "bob": bob, "carol": carol, "dave": dave,
-            "report": report.stdout}
+    return {"root": root, "scores": scores, **names, "report": report.stdout}
 
 
 def verdicts(course, student):
@@ -313,6 +326,7 @@ FULL = {"a2-q1-check": 2, "a2-q2-check": 2, "a2-q3-check": 1, "a2-q4-check": 4, 
         "a2-q6-check": 2, "a2-q7-check": 3}
 
 
+@pytest.mark.nbgrader
 def test_a_right_submission_earns_the_declared_questions_decided_outside_the_kernel_in_the_sandbox(course):
     assert course["scores"][course["alice"]] == FULL
     v, nb = verdicts(course, course["alice"])
@@ -322,6 +336,7 @@ def test_a_right_submission_earns_the_declared_questions_decided_outside_the_ker
     assert v["a2-q7-check"]["variant"] == f"rule {rule_of('alice')!r}, trees from 'alice/A2/q7'"
 
 
+@pytest.mark.nbgrader
 def test_a_wrong_submission_gets_nothing_for_them_and_its_feedback_holds_no_answer(course):
     bob = course["bob"]
     assert course["scores"][bob] == {**FULL, "a2-q6-check": 0, "a2-q7-check": 0}
@@ -336,6 +351,7 @@ def test_a_wrong_submission_gets_nothing_for_them_and_its_feedback_holds_no_answ
     assert "Graded outside your notebook: 0 of 2 points" in html
 
 
+@pytest.mark.nbgrader
 def test_the_same_code_passes_on_each_students_own_trees_and_a_copy_is_graded_on_the_copiers(course):
     dave, carol = course["dave"], course["carol"]
     assert course["scores"][dave] == FULL
@@ -349,6 +365,7 @@ def test_the_same_code_passes_on_each_students_own_trees_and_a_copy_is_graded_on
     assert vc["a2-q7-check"]["variant"].startswith(f"rule {rule_of(carol)!r}")
 
 
+@pytest.mark.nbgrader
 def test_a_check_replaced_in_the_kernel_is_caught_on_the_declared_questions(course):
     assert course["scores"]["mallory"] == {**FULL, "a2-q6-check": 0, "a2-q7-check": 0}
     v, _ = verdicts(course, "mallory")
@@ -357,6 +374,7 @@ def test_a_check_replaced_in_the_kernel_is_caught_on_the_declared_questions(cour
             v[gid]["flags"]), v[gid]
 
 
+@pytest.mark.nbgrader
 def test_the_class_report_names_each_students_variant(course):
     rows = (course["root"] / "reports" / "A2_report.csv").read_text(encoding="utf-8").splitlines()
     assert rows[0].endswith(",variant")
@@ -422,6 +440,7 @@ def test_a_code_question_of_each_check_is_decided_in_the_child_on_the_students_v
     assert v.status == "wrong" and v.earned == 0 and "roles-inverted" in v.tags, v.text()
 
 
+@pytest.mark.nbgrader
 def test_release_refuses_a_declaration_a_student_could_change(tmp_path):
     pytest.importorskip("nbgrader")
     nb = declared_a2()

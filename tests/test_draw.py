@@ -154,7 +154,8 @@ def test_random_four_ply_alphabeta(figdir):
             assert values[n] == [bound[attrs["bound"]] + str(attrs["value"])]
     nodes = r.graph.nodes
     assert set(layer(ax, "cut-marks").edges) == {
-        (u, v) for u, v in r.graph.edges if nodes[v]["status"] == "pruned" and nodes[u]["status"] == "visited"}
+        (u,
+         v) for u, v in r.graph.edges if nodes[v]["status"] == "pruned" and nodes[u]["status"] == "visited"}
 
 
 def test_ragged_tree_is_drawn_without_overlap(figdir):

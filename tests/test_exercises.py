@@ -1,7 +1,7 @@
 """Exercises and checkers: answers, feedback, seeds, and deliberately wrong learner code.
 
 Every checker is tested with a correct learner function and with one wrong
-function per misconception (numbers refer to MISCONCEPTIONS.md); the feedback
+function per misconception (the catalogue: ``gametrees/exercises/misconceptions.py``); the feedback
 must name the mistake. Generated exercises are compared with the independent
 references in ``reference.py``.
 """
@@ -62,7 +62,8 @@ def spec_of(G, n=None):
 
 
 def test_feedback_repr_html_and_attributes():
-    fb = ex.Feedback("Check: 1 of 2 right.", [("good", "A = 3", None), ("bad", "B <is> wrong", "a hint & more")])
+    fb = ex.Feedback("Check: 1 of 2 right.",
+                     [("good", "A = 3", None), ("bad", "B <is> wrong", "a hint & more")])
     assert not fb.ok and not bool(fb)
     assert fb.lines == ["✓ A = 3", "✗ B <is> wrong"]
     assert fb.hints == ["a hint & more"]
@@ -226,7 +227,8 @@ def test_chance_presets(difficulty):
     for n in G:
         if G.out_degree(n):
             assert G.nodes[n]["player"] == p["players"][d[n] % len(p["players"])]
-    probs = {round(G.edges[u, v].get("prob", 1 / G.out_degree(u)), 6) for u, v in G.edges if G.nodes[u]["player"] == "chance"}
+    probs = {round(G.edges[u, v].get("prob", 1 / G.out_degree(u)), 6)
+             for u, v in G.edges if G.nodes[u]["player"] == "chance"}
     assert (probs <= {0.5, 0.333333}) == (p["probabilities"] == "equal")
 
 
@@ -262,7 +264,8 @@ def test_overrides():
     (lambda: ex.WindowExercise(TEXTBOOK, node="I"), ValueError, "is a leaf or is never visited"),
     (lambda: ex.ValuesExercise([{"chance": [1, 2]}, 3]), ValueError, "use gt.expectimax"),
     (lambda: ex.BestMoveExercise(TEXTBOOK, chance="yes"), TypeError, "chance must be True or False"),
-    (lambda: ex.ValuesExercise(gt.tree_from_nested(TEXTBOOK), root_player="min"), ValueError, "root_player='min'"),
+    (lambda: ex.ValuesExercise(gt.tree_from_nested(TEXTBOOK), root_player="min"), ValueError,
+     "root_player='min'"),
 ])
 def test_bad_arguments_raise_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
@@ -292,7 +295,8 @@ def test_a_perturbed_value_fails_and_names_the_node(seed, difficulty, root, pick
         answer[label] = answer[label] + 1
         fb = e.check(answer)
         assert not fb.ok
-        assert [line for line in bad_lines(fb)] == [f"✗ {label}: " + line.split(": ", 1)[1] for line in bad_lines(fb)]
+        assert [line for line in bad_lines(fb)] == [f"✗ {label}: " + line.split(": ", 1)[1]
+                                                    for line in bad_lines(fb)]
 
 
 @SOME
@@ -388,9 +392,10 @@ def test_generated_exercises_agree_with_the_independent_reference(seed, difficul
 
 def test_the_issue_example():
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": 3, "B": 3, "C": 2, "D": 14})
-    assert fb.lines[-1] == "✗ D: you wrote 14. D is a MIN node: which of its children's values does MIN take? (the smallest)"
-    assert fb.hints == ["Your 14 is the largest of D's children's values, as if the other player chose at D; but D is a "
-                        "MIN node, and MIN takes the smallest. Ask whose turn it is at D."]
+    assert fb.lines[-1] == ("✗ D: you wrote 14. D is a MIN node: which of its children's values does MIN "
+                            "take? (the smallest)")
+    assert fb.hints == ["Your 14 is the largest of D's children's values, as if the other player chose at D; "
+                        "but D is a MIN node, and MIN takes the smallest. Ask whose turn it is at D."]
     assert fb.tags == ("roles-inverted",) and fb.status == "wrong" and fb.attempt == 1
 
 
@@ -398,7 +403,8 @@ def test_an_error_carried_up_from_a_child_is_named():
     # D = max(1, 9) = 9 and E = max(4, 6) = 6, so B = min(9, 6) = 6. The learner has D = 2, hence B = 2.
     fb = ex.ValuesExercise([[[1, 9], [4, 6]], [[2, 3], [5, 7]]]).check(
         {"A": 6, "B": 1, "C": 3, "D": 1, "E": 6, "F": 3, "G": 7})
-    assert "✗ B: you wrote 1. B is a MIN node: which of its children's values does MIN take? (the smallest)" in fb.lines
+    assert ("✗ B: you wrote 1. B is a MIN node: which of its children's values does MIN take? "
+            "(the smallest)") in fb.lines
     assert "Your 1 follows from your value for D, which is wrong: fix it first." in fb.hints
     assert any(h.startswith("Your 1 is the smallest of D's children's values") for h in fb.hints)
     assert fb.tags == ("roles-inverted",)
@@ -412,7 +418,8 @@ def test_minimax_values_are_exact_not_bounds():
 def test_missing_and_leaf_values():
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": 3, "B": 3, "C": 2, "E": 4})
     assert "✗ D: no value given." in fb.lines
-    assert "✗ E is a leaf: its value is the utility written on the tree (you wrote 4); leaves need no answer." in fb.lines
+    assert ("✗ E is a leaf: its value is the utility written on the tree (you wrote 4); "
+            "leaves need no answer.") in fb.lines
 
 
 def test_malformed_values_answers_are_feedback_not_errors():
@@ -420,21 +427,24 @@ def test_malformed_values_answers_are_feedback_not_errors():
         fb = ex.ValuesExercise(TEXTBOOK).check(answer)
         assert not fb.ok and fb.status == "unreadable" and "give the values as a dict" in text(fb)
     fb = ex.ValuesExercise(TEXTBOOK).check({"A": "three", "B": 3, "C": 2, "D": 2})
-    assert "✗ A: 'three' is not a number; write a plain number (digits, a decimal point if needed, a minus sign for negatives)." in fb.lines
+    assert ("✗ A: 'three' is not a number; write a plain number (digits, a decimal point if needed, "
+            "a minus sign for negatives).") in fb.lines
 
 
 def test_alphabeta_values_and_bounds():
     e = ex.ValuesExercise(TEXTBOOK, algorithm="alphabeta")
     assert e.solution() == {"A": 3, "B": 3, "C": "≤ 2", "D": 2}
     bare = e.check({"A": 3, "B": 3, "C": 2, "D": 2})
-    # misconception 9 (issue 20): a bound written as an exact value is wrong, with the reason, and no side given
+    # misconception 9 (issue 20): a bound written as an exact value is wrong, with the reason, and no side
+    # given
     assert not bare.ok and bare.tags == ("bound-as-value",)
     assert bare.lines[2].startswith("✗ C: you wrote 2 as an exact value, but C's search is cut short")
     assert "≤" not in text(bare) and "≥" not in text(bare)
     wrong_side = e.check({"A": 3, "B": 3, "C": "≥ 2", "D": 2})
     assert not wrong_side.ok and "which side is open" in text(wrong_side)
     exact_as_bound = e.check({"A": 3, "B": "≤ 3", "C": "≤ 2", "D": 2})
-    assert "B's search runs to the end" in text(exact_as_bound) and "its value is exact" in text(exact_as_bound)
+    assert "B's search runs to the end" in text(exact_as_bound)
+    assert "its value is exact" in text(exact_as_bound)
     fail_hard = e.check({"A": 3, "B": 3, "C": "≤ 3", "D": 2})
     assert "fail-hard" in text(fail_hard) and "fail-soft" in text(fail_hard)
     assert fail_hard.tags == ("fail-hard-bound",)
@@ -477,25 +487,25 @@ def test_expectimax_exercise_names_chance_slips():
 
 def test_pruning_names_the_cutoff_of_a_missed_leaf():
     fb = ex.PruningExercise(TEXTBOOK).check(["I"])
-    assert ("✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves "
-            "lie below them?") in fb.lines
+    assert ("✗ C's cut skips more than you marked: which of C's children does it never look at, and which "
+            "leaves lie below them?") in fb.lines
     fb = ex.PruningExercise(TEXTBOOK).check([])
-    assert ("✗ C's search has a cut you did not mark: a cut at C needs a finished child whose value falls outside "
-            "C's window: which one, and which leaves does C then never look at?") in fb.lines
+    assert ("✗ C's search has a cut you did not mark: a cut at C needs a finished child whose value falls "
+            "outside C's window: which one, and which leaves does C then never look at?") in fb.lines
 
 
 def test_pruning_a_first_child_needs_evidence():
     fb = ex.PruningExercise(TEXTBOOK).check(["H", "I", "J"])
-    assert ("✗ H is marked pruned, but H is C's first child: when the search reaches it, C has no finished child "
-            "yet, so nothing can be cut there. A cut needs evidence.") in fb.lines
+    assert ("✗ H is marked pruned, but H is C's first child: when the search reaches it, C has no finished "
+            "child yet, so nothing can be cut there. A cut needs evidence.") in fb.lines
     assert fb.tags == ("prune-without-evidence",)
 
 
 def test_over_pruning_shows_the_window_and_a_counterexample():
     e = ex.PruningExercise(TEXTBOOK)
     fb = e.check(["I", "J", "L"])
-    assert ("✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value "
-            "outside D's window? A cut needs one.") in fb.lines
+    assert ("✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of "
+            "D a value outside D's window? A cut needs one.") in fb.lines
     again = e.check(["I", "J", "L"])  # the second wrong check works the mistake through on a twin tree
     assert again.lines[-1].startswith("• Worked on a twin tree: the same tree with other leaf values, A:max(")
     assert "L is evaluated: when D reaches it" in again.lines[-1] and again.attempt == 2
@@ -549,15 +559,17 @@ def test_order_feedback():
     e = ex.OrderExercise(TEXTBOOK)
     assert e.check("B E F G C H D K L M").ok  # the root may be left out
     skip = e.check("A B E F G C D K L M")
-    assert ("✗ Step 7: you wrote D, skipping nodes the search does visit after C: a cut needs a finished child whose "
-            "value falls outside the window; is there one there?") in skip.lines
+    assert ("✗ Step 7: you wrote D, skipping nodes the search does visit after C: a cut needs a finished "
+            "child whose value falls outside the window; is there one there?") in skip.lines
     assert skip.tags == ("prune-without-evidence",)
     extra = e.check("A B E F G C H I J D K L M")
-    assert "Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first" in text(extra)
+    assert ("Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first"
+            in text(extra))
     twice = e.check("A B E F G C H D K L M M")
     assert "You listed M more than once" in text(twice)
     short = e.check("A B E")
-    assert "Your list stops after E, but the search goes on" in text(short) and "F" not in "".join(bad_lines(short))
+    assert "Your list stops after E, but the search goes on" in text(short)
+    assert "F" not in "".join(bad_lines(short))
     assert "Your list is empty" in text(e.check([]))
     bfs = e.check("A B C D E F G H K L M")
     assert bfs.tags == ("breadth-first-order",)
@@ -576,7 +588,8 @@ def test_window_feedback_names_misconceptions_5_6_and_14():
     assert "None is not a number: give a number for each bound" in text(none) and not none.hints  # 14
     assert "inf" not in text(none)                              # no steer towards an infinity
     cut = c.check("α = 3, β = 2")
-    assert "the value of the child that ends C's search with a cutoff" in text(cut) and "∞" not in cut.lines[1]
+    assert "the value of the child that ends C's search with a cutoff" in text(cut)
+    assert "∞" not in cut.lines[1]
     d = ex.WindowExercise(TEXTBOOK, node="D")
     cousin = d.check((3, 8))  # 8 is B's β after G... no: B's window is its own; 8 is nobody's bound
     assert not cousin.ok
@@ -607,8 +620,9 @@ def test_best_move_feedback():
     e = ex.BestMoveExercise(TEXTBOOK)
     assert e.solution() == "B"
     assert e.check("B").ok and e.check((0,)).ok
-    assert e.check("D").lines == ["✗ D is not MAX's best move. Work out what each of B, C or D is worth to MAX (a "
-                                  "child's value is its subtree's minimax value), then ask which one MAX prefers."]
+    assert e.check("D").lines == ["✗ D is not MAX's best move. Work out what each of B, C or D is worth to "
+                                  "MAX (a child's value is its subtree's minimax value), then ask which one "
+                                  "MAX prefers."]
     assert "Answer: 'B'" in e.explain() and "D = 2" in e.explain()
     assert "A is where MAX moves from" in text(e.check("A"))
     assert "here C on the way to H" in text(e.check("H"))
@@ -637,7 +651,8 @@ def test_exercise_display_explain_and_show_solution(monkeypatch):
     assert e.explain().splitlines()[-1] == f"Answer: {e.solution()!r}"
     shown = []
     monkeypatch.setattr(gt, "draw", lambda result, **kw: shown.append(("draw", result, kw)), raising=False)
-    monkeypatch.setattr(gt, "replay", lambda result, **kw: shown.append(("replay", result, kw)), raising=False)
+    monkeypatch.setattr(gt, "replay", lambda result, **kw: shown.append(("replay", result, kw)),
+                        raising=False)
     e.show_solution(figsize=(4, 3))
     e.show_solution(replay=True)
     assert shown == [("draw", e.result, {"figsize": (4, 3)}), ("replay", e.result, {})]
@@ -755,9 +770,9 @@ def test_check_minimax_accepts_a_correct_function():
 def test_check_minimax_roles_inverted():
     fb = ex.check_minimax(alternating)
     assert not fb.ok
-    assert ("✗ Smallest failing tree: A:min(B=4, C=9). At A (state ()), your function returned 9, but A is a MIN "
-            "node (game.to_move gives 'min') whose children are worth B = 4, C = 9 (your function gets those "
-            "right), so A is worth 4, the smallest.") in fb.lines
+    assert ("✗ Smallest failing tree: A:min(B=4, C=9). At A (state ()), your function returned 9, but A "
+            "is a MIN node (game.to_move gives 'min') whose children are worth B = 4, C = 9 (your function "
+            "gets those right), so A is worth 4, the smallest.") in fb.lines
     assert "MIN picks the smallest" in text(fb)
     assert fb.tree is not None and fb.tree.number_of_nodes() == 3
 
@@ -786,7 +801,8 @@ def test_check_minimax_draw_scored_as_loss():
 
 def test_check_minimax_negated_utilities():
     fb = ex.check_minimax(negated_leaves, tictactoe=False)
-    assert "✗ Smallest failing tree: A=7. At A (state ()), a terminal node, your function returned -7" in text(fb)
+    assert ("✗ Smallest failing tree: A=7. At A (state ()), a terminal node, your function returned -7"
+            in text(fb))
     assert "You negated the utility" in text(fb)
 
 
@@ -817,6 +833,7 @@ def test_check_minimax_reports_a_missing_return_and_exceptions():
     assert "raised KeyError: () (in crash, line" in text(fb)
 
 
+@pytest.mark.slow
 def test_check_minimax_stops_a_runaway_function():
     fb = ex.check_minimax(runaway, tictactoe=False, mutable=False)
     assert "made more than 50,000 calls to the game without finishing" in text(fb)
@@ -826,7 +843,8 @@ def test_check_minimax_hides_printing_and_skips_unhashable():
     fb = ex.check_minimax(chatty)
     assert fb.ok and fb.lines[-1].startswith("• Your function printed")
     memo = ex.check_minimax(memo_minimax)
-    assert memo.ok and any(line.startswith("• Skipped a game whose states are mutable lists") for line in memo.lines)
+    assert memo.ok
+    assert any(line.startswith("• Skipped a game whose states are mutable lists") for line in memo.lines)
 
 
 def test_check_minimax_bad_function_arguments():
@@ -946,7 +964,8 @@ def test_check_alphabeta_no_pruning():
 def test_check_alphabeta_root_restarts_the_window():
     fb = ex.check_alphabeta(restart_root)
     assert "Your root restarts the window for every child" in text(fb)  # misconception 12
-    assert "A:max(B:min(D:max(H=3, I=5), E:max(J=6, K=9)), C:min(F:max(L=1, M=2), G:max(N=0, O=8)))" in text(fb)
+    assert ("A:max(B:min(D:max(H=3, I=5), E:max(J=6, K=9)), C:min(F:max(L=1, M=2), G:max(N=0, O=8)))"
+            in text(fb))
 
 
 def test_check_alphabeta_zero_as_no_bound():
@@ -965,15 +984,16 @@ def test_check_alphabeta_wrong_bound_updated():
 
 def test_check_alphabeta_shared_bounds():
     fb = ex.check_alphabeta(shared_bounds)  # misconception 6
-    assert ("✗ A (MAX) was searched with α = -∞, β = +∞ and stopped after B with value 1, leaving C unsearched; "
-            "but 1 < β = +∞, so the window it was given does not allow a cut.") in fb.lines
+    assert ("✗ A (MAX) was searched with α = -∞, β = +∞ and stopped after B with value 1, leaving C "
+            "unsearched; but 1 < β = +∞, so the window it was given does not allow a cut.") in fb.lines
     assert "global or shared bound" in text(fb)
     assert globals()["shared_bounds"] is shared_bounds  # the watched name is restored
 
 
 def test_check_alphabeta_wrong_return_after_a_cut():
     fb = ex.check_alphabeta(make_ab(on_cut=lambda v, a, b, p: a if p == "max" else b, name="ab_other_bound"))
-    assert "a correct alpha-beta returns a value from -3.75 to -1.5 (-3.75 fail-soft, -1.5 fail-hard)" in text(fb)
+    assert ("a correct alpha-beta returns a value from -3.75 to -1.5 (-3.75 fail-soft, -1.5 fail-hard)"
+            in text(fb))
 
 
 def test_check_alphabeta_roles_inverted():
@@ -1017,7 +1037,8 @@ def expecti(game, state, chance_rule=None):
 
 def test_check_expectimax():
     assert ex.check_expectimax(expecti).ok
-    mean = ex.check_expectimax(lambda g, s: expecti(g, s, lambda pairs: sum(v for _, v in pairs) / len(pairs)))
+    mean = ex.check_expectimax(lambda g, s: expecti(g, s,
+                                                    lambda pairs: sum(v for _, v in pairs) / len(pairs)))
     assert "You took the plain average, but B's outcomes are not equally likely" in text(mean)  # 18
     mini = ex.check_expectimax(lambda g, s: expecti(g, s, lambda pairs: min(v for _, v in pairs)))
     assert "You took the smallest outcome, but nobody chooses at a chance node B" in text(mini)
@@ -1063,8 +1084,8 @@ def test_check_evaluation_wrong_viewpoint():
 
 def test_check_evaluation_names_counts_and_positions():
     fb = ex.check_evaluation(lambda s: 1, positions=["X../.O./..."])
-    assert fb.lines[:1] == ["✗ 'X../.O./...' (X to move): you returned 1, but 4 lines are open for X and 5 for O, "
-                        "so the estimate is 4 - 5 = -1."]
+    assert fb.lines[:1] == ["✗ 'X../.O./...' (X to move): you returned 1, but 4 lines are open for X and 5 "
+                        "for O, so the estimate is 4 - 5 = -1."]
     with pytest.raises(ValueError, match="impossible tic-tac-toe position"):
         ex.check_evaluation(open_lines, positions=["XX./.../..."])
     with pytest.raises(TypeError, match="positions must be a list"):
@@ -1099,7 +1120,8 @@ def ucb(w, n, N, c):
 @pytest.mark.parametrize("fn,expected", [
     (lambda w, n, N, c: INF if n == 0 else w / n + c * math.sqrt(math.log(n) / n),
      "the log of the child's visits n instead of the parent's N"),
-    (lambda w, n, N, c: INF if n == 0 else w + c * math.sqrt(math.log(N) / n), "the total reward instead of the mean"),
+    (lambda w, n, N, c: INF if n == 0 else w + c * math.sqrt(math.log(N) / n),
+     "the total reward instead of the mean"),
     (lambda w, n, N, c: INF if n == 0 else w / n + c * math.log(N) / n, "no square root"),
     (lambda w, n, N, c: INF if n == 0 else w / n + c * math.sqrt(2 * math.log(N) / n),
      "an extra factor √2 (c·√(2 ln N / n))"),

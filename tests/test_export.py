@@ -99,7 +99,9 @@ def check_balanced(src):
             opener, at = stack.pop()
             assert opener == closing[c], f"{opener!r} at {at} closed by {c!r} at {i}: ...{body[at:i + 1]}"
         i += 1
-    assert not stack, f"unclosed {stack[-1][0]!r} at {stack[-1][1]}: ...{body[stack[-1][1]:stack[-1][1] + 60]}"
+    assert not stack, (
+        f"unclosed {stack[-1][0]!r} at {stack[-1][1]}: ...{body[stack[-1][1]:stack[-1][1] + 60]}"
+    )
     envs = []
     for kind, name in re.findall(r"\\(begin|end)\{([^}]*)\}", body):
         if kind == "begin":
@@ -348,11 +350,13 @@ def test_tikz_dashed_edges_are_exactly_the_pruned_ones_on_random_trees(seed, tmp
              "alphabeta-strict": lambda t: gt.alphabeta(t, strict=True)}[algorithm](G)
         check_answer(src, r.graph)
         if algorithm == "minimax":
-            assert "dashed" not in strip_comments(src).split("]", 1)[1].replace("gt pruned/.style={dashed", "")
+            assert "dashed" not in strip_comments(src).split("]", 1)[1].replace("gt pruned/.style={dashed",
+                                                                                "")
 
 
 def test_tikz_of_a_chance_tree_has_circles_and_probabilities(tmp_path):
-    G = gt.tree_from_nested([{"chance": [[3, 5], [1, 8]], "p": [0.25, 0.75]}, {"chance": [[4, 2], [7, -1.5]]}])
+    G = gt.tree_from_nested([{"chance": [[3, 5], [1, 8]], "p": [0.25, 0.75]},
+                             {"chance": [[4, 2], [7, -1.5]]}])
     src = tikz_of(G, tmp_path)  # the default answer for a tree with chance nodes: expectimax
     r = gt.expectimax(G)
     styles, nodes, edges, name_of = check_answer(src, r.graph)
@@ -462,7 +466,8 @@ def test_tikz_compiles_with_pdflatex(result, tmp_path, figdir):
                     "with the pgf and standalone packages to compile it)")
     gt.export(result, tmp_path / "answer.tex")
     gt.export(result.graph, tmp_path / "question.tex", flavour="question", instructions=True)
-    G = gt.tree_from_nested([{"chance": [[3, -5], [1, 8]], "p": [0.25, 0.75]}, {"chance": [[4, 2], [7, 1.5]]}])
+    G = gt.tree_from_nested([{"chance": [[3, -5], [1, 8]], "p": [0.25, 0.75]},
+                             {"chance": [[4, 2], [7, 1.5]]}])
     gt.export(G, tmp_path / "chance.tex", title="Q2 (10% of the marks): A_1 & {B}")
     # the bare picture, pasted into an exam that loads tikz and shapes.geometric
     gt.export(result, tmp_path / "picture.tikz")
@@ -508,6 +513,7 @@ def read_pdf(path):
     return len(pages), box, streams
 
 
+@pytest.mark.slow
 def test_pdf_and_svg_of_the_answer(result, tmp_path, figdir):
     pdf = gt.export(result, tmp_path / "answer.pdf")
     pages, box, streams = read_pdf(pdf)
@@ -555,6 +561,7 @@ def test_png_question_and_answer(tree, tmp_path, figdir):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gif_has_one_frame_per_event(result, tmp_path, figdir):
     path = gt.animate(result, tmp_path / "alphabeta.gif", fps=4)
     size = path.stat().st_size
@@ -577,6 +584,7 @@ def test_gif_has_one_frame_per_event(result, tmp_path, figdir):
     assert first.shape == last.shape and (first != last).any()
 
 
+@pytest.mark.slow
 def test_gif_width_is_capped(result, tmp_path):
     path = gt.animate(result, tmp_path / "small.gif", dpi=300, max_width=400, caption=False, legend=False)
     with Image.open(path) as im:
@@ -712,6 +720,7 @@ def call(*args, capsys):
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_cli_export_the_issue_example(tmp_path):
     code, out, err = run("export", "--tree", TREE_ARG, "--answer", "alphabeta.svg", cwd=tmp_path)
     assert (code, err) == (0, "")
@@ -726,6 +735,7 @@ def test_cli_export_the_issue_example(tmp_path):
     assert ids[0] == ids[1] and "edges:pruned" in ids[0] and "cut-marks" in ids[0]
 
 
+@pytest.mark.slow
 def test_cli_export_question_and_answers_in_several_formats(tmp_path):
     (tmp_path / "out").mkdir()
     code, out, err = run("export", "--tree", TREE_ARG, "--question", "out/q.tikz", "--instructions",
@@ -734,7 +744,8 @@ def test_cli_export_question_and_answers_in_several_formats(tmp_path):
     lines = out.splitlines()
     assert len(lines) == 3
     assert re.fullmatch(r"wrote out/q\.tikz: the question as a TikZ picture, \d+\.\d kB", lines[0])
-    assert re.fullmatch(r"wrote out/a\.tex: the answer \(alphabeta\) as a LaTeX document, \d+\.\d kB", lines[1])
+    assert re.fullmatch(r"wrote out/a\.tex: the answer \(alphabeta\) as a LaTeX document, \d+\.\d kB",
+                        lines[1])
     assert re.fullmatch(r"wrote out/a\.gif: the alphabeta search, 26 frames \(one per step\), \d+\.\d kB",
                         lines[2])
     tree = gt.tree_from_nested(TEXTBOOK)
@@ -746,10 +757,12 @@ def test_cli_export_question_and_answers_in_several_formats(tmp_path):
 
 def test_cli_export_from_json_and_from_a_seed(tmp_path, capsys):
     spec = ('{"A": {"player": "max", "children": ["B", "C"]}, '
-            '"B": {"player": "chance", "children": ["D", "E"], "probs": [0.9, 0.1]}, "C": 4, "D": 5, "E": -20}')
+            '"B": {"player": "chance", "children": ["D", "E"], "probs": [0.9, 0.1]}, '
+            '"C": 4, "D": 5, "E": -20}')
     (tmp_path / "tree.json").write_text(spec)
     G = gt.tree_from_dict(spec)
-    code, out, err = call("export", "--json", str(tmp_path / "tree.json"), "--answer", str(tmp_path / "f.tikz"),
+    code, out, err = call("export", "--json", str(tmp_path / "tree.json"), "--answer",
+                          str(tmp_path / "f.tikz"),
                           capsys=capsys)
     assert (code, err) == (0, "") and "the answer (expectimax)" in out
     code, out, err = call("export", "--json", spec, "--answer", str(tmp_path / "t.tikz"), capsys=capsys)
@@ -758,7 +771,8 @@ def test_cli_export_from_json_and_from_a_seed(tmp_path, capsys):
     assert code == 0 and (tmp_path / "n.tikz").read_text() == gt.to_tikz(gt.tree_from_nested(TEXTBOOK),
                                                                          flavour="question")
     ex = gt.exercises.generate("pruning", seed=3, difficulty="medium")
-    code, out, err = call("export", "--seed", "3", "--difficulty", "medium", "--question", str(tmp_path / "q.tikz"),
+    code, out, err = call("export", "--seed", "3", "--difficulty", "medium", "--question",
+                          str(tmp_path / "q.tikz"),
                           "--answer", str(tmp_path / "a.tikz"), capsys=capsys)
     assert (code, err) == (0, "")
     assert (tmp_path / "q.tikz").read_text() == gt.to_tikz(ex, flavour="question")
@@ -772,7 +786,8 @@ def test_cli_export_from_json_and_from_a_seed(tmp_path, capsys):
 BAD_EXPORTS = [
     (("--tree", TREE_ARG, "--answer", "a.docx"), "unknown format '.docx' for 'a.docx': --answer writes .svg, "
                                                  ".pdf, .png, .tex, .tikz, .gif, .mp4"),
-    (("--tree", TREE_ARG, "--answer", "nope/a.svg"), "cannot write 'nope/a.svg': the folder 'nope' does not exist"),
+    (("--tree", TREE_ARG, "--answer", "nope/a.svg"),
+     "cannot write 'nope/a.svg': the folder 'nope' does not exist"),
     (("--answer", "a.svg"), "one of the arguments --tree --json --seed is required"),
     (("--tree", TREE_ARG, "--seed", "3", "--answer", "a.svg"), "not allowed with argument --tree"),
     (("--tree", TREE_ARG, "--question", "q.gif"), "a question is a figure"),
@@ -780,7 +795,8 @@ BAD_EXPORTS = [
     (("--tree", "[[3,12],[oops", "--answer", "a.svg"), "--tree: '[[3,12],[oops' is not a nested list"),
     (("--tree", "[[1,2],[3,true]]", "--answer", "a.svg"), "--tree: leaf (1, 1) must be a number"),
     (("--tree", TREE_ARG, "--kind", "values", "--answer", "a.svg"), "use them with --seed"),
-    (("--tree", TREE_ARG, "--algorithm", "mcts", "--answer", "a.svg"), "argument --algorithm: invalid choice"),
+    (("--tree", TREE_ARG, "--algorithm", "mcts", "--answer", "a.svg"),
+     "argument --algorithm: invalid choice"),
     (("--tree", TREE_ARG, "--answer", "a.svg", "--fps", "3"), "--fps is for an animated answer"),
     (("--tree", TREE_ARG, "--answer", "a.gif", "--fps", "0"), "argument --fps"),
     (("--tree", TREE_ARG, "--instructions", "--answer", "a.svg"), "--instructions go above the question"),
@@ -810,6 +826,7 @@ def test_cli_export_mp4_without_ffmpeg(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_cli_export_errors_in_a_real_process(tmp_path):
     code, out, err = run("export", "--tree", TREE_ARG, "--answer", "tree.docx", cwd=tmp_path)
     assert (code, out) == (2, "") and err.count("\n") == 1 and "Traceback" not in err

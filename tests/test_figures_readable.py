@@ -35,7 +35,8 @@ open_lines = tictactoe_open_lines
 
 
 def lesson_replays():
-    """The replays the issue names: 03's second replay, 04's board tree, 05's Nim, and the A2 practice tree."""
+    """The replays the issue names: 03's second replay, 04's board tree, 05's Nim, and the A2 practice
+    tree."""
     ttt = TicTacToe()
     out = {
         "03 random tree": gt.replay(gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20)))),
@@ -64,6 +65,7 @@ def replays():
     plt.close("all")
 
 
+@pytest.mark.slow
 def test_the_lessons_figures_fit_the_notebook_column(replays):
     max_w, max_h = MAX_FIGURE_PX
     for name, w in replays.items():
@@ -78,6 +80,7 @@ def test_the_lessons_figures_fit_the_notebook_column(replays):
             assert width <= max_w, (name, "static", width, height)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_trees_up_to_three_levels_of_three_children_fit(seed):
     T = gt.random_tree(3, 3, seed=seed)
@@ -159,6 +162,7 @@ def figures_of_the_lessons_kinds():
     yield from figs.items()
 
 
+@pytest.mark.slow
 def test_every_text_on_the_lessons_figures_is_readable():
     sizes = {}
     for name, fig in figures_of_the_lessons_kinds():
@@ -254,7 +258,9 @@ PAIRS = [
 def test_colour_pairs_stay_apart_under_colour_vision_deficiencies(drawn, a, b, deficiency):
     colours = drawn[0]
     d = distance(colours[a], colours[b], deficiency)
-    assert d >= APART, f"{a} {colours[a]} and {b} {colours[b]}: ΔE2000 {d:.1f} for {deficiency or 'normal vision'}"
+    assert d >= APART, (
+        f"{a} {colours[a]} and {b} {colours[b]}: ΔE2000 {d:.1f} for {deficiency or 'normal vision'}"
+    )
 
 
 def test_pruned_differs_from_unreached_in_lightness_whatever_the_colour_vision(drawn):
@@ -276,7 +282,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     best, core = by_gid(ax, "edges:best")[0], by_gid(ax, "best-line-core")[0]
     assert core.edges == best.edges and to_hex(core.get_color()[0]) == "#ffffff"
     assert core.get_linewidth()[0] < best.get_linewidth()[0]
-    others = [c.get_linewidth()[0] for c in ax.collections if (c.get_gid() or "") in ("edges:plain", "edges:path")]
+    others = [c.get_linewidth()[0] for c in ax.collections if (c.get_gid() or "") in ("edges:plain",
+                                                                                      "edges:path")]
     assert best.get_linewidth()[0] > max(others)
     # pruned: dashed outline and dashed edges, and the cut marks across the edge
     pruned_nodes, pruned_edges = by_gid(ax, "nodes:pruned")[0], by_gid(ax, "edges:pruned")[0]
@@ -284,7 +291,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     assert by_gid(ax, "cut-marks")[0].edges
     # current node: a ring larger than its node
     halo = by_gid(ax, "current")[0]
-    node = next(c for c in ax.collections if (c.get_gid() or "").startswith("nodes:") and halo.nodes[0] in c.nodes)
+    node = next(c for c in ax.collections
+                if (c.get_gid() or "").startswith("nodes:") and halo.nodes[0] in c.nodes)
     assert halo.get_sizes()[0] > 1.5 * node.get_sizes()[0]
     # the legend shows the same cues: the best line as a double line, MAX and MIN by their shapes
     legend = ax.get_legend()
@@ -299,7 +307,8 @@ def test_every_colour_meaning_has_a_non_colour_cue():
     glyphs = {t.split()[0] for t in values.texts}
     assert {"▲", "▼"} <= glyphs
     handles = axb.get_legend().legend_handles
-    shapes = {h.get_marker() for h in handles if hasattr(h, "get_marker") and h.get_marker() not in (None, "None")}
+    shapes = {h.get_marker() for h in handles if hasattr(h, "get_marker") and h.get_marker() not in (None,
+                                                                                                     "None")}
     assert {"^", "v"} <= shapes
     plt.close(axb.figure)
 

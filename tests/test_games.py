@@ -139,9 +139,9 @@ def count_tree(game, state):
         return 1, 1
     nodes, leaves = 1, 0
     for _, child in game.successors(state):
-        n, l = count_tree(game, child)
+        n, below = count_tree(game, child)
         nodes += n
-        leaves += l
+        leaves += below
     return nodes, leaves
 
 
@@ -480,6 +480,7 @@ def assert_matches_reference(game, ref, state, columns):
         assert game.utility(state) == ref.utility(columns)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dims",
     [(1, 1, 1), (2, 2, 2), (3, 3, 3), (3, 4, 3), (4, 3, 3), (2, 5, 3), (5, 2, 3),
@@ -616,6 +617,7 @@ def test_connect_four_full_board_draw():
     assert game.is_terminal(state) and game.utility(state) == 0
 
 
+@pytest.mark.slow
 def test_connect_four_small_board_values():
     def solve(game):
         memo = {}

@@ -157,6 +157,7 @@ def test_by_hand_answers_asked_of_the_library_are_flagged():
         integrity.SEEN.clear()
 
 
+@pytest.mark.slow
 def test_the_a2_scratch_pad_never_shows_the_graded_tree():
     pytest.importorskip("ipywidgets")
     graded = gt.exercises.generate("pruning", seed="jdoe/A2", difficulty="medium")
@@ -172,6 +173,7 @@ def test_the_a2_scratch_pad_never_shows_the_graded_tree():
     assert not shapes & set(seen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [989067, 7, 42])
 def test_the_practice_check_names_a_rule_only_for_that_rules_marks(seed):
     pytest.importorskip("ipywidgets")

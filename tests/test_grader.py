@@ -1,4 +1,5 @@
-"""The grader that decides grades outside the student's kernel, without nbgrader: the child, the verdicts, the CLI edges.
+"""The grader that decides grades outside the student's kernel, without nbgrader: the child, the verdicts,
+the CLI edges.
 
 The child interpreter (gametrees.classroom.sandbox) is driven directly with
 learner code that tries to reach around it; ``decide`` is run on notebooks
@@ -128,8 +129,10 @@ def test_a_learners_function_runs_in_the_child_and_reaches_the_game_through_the_
 
 
 @pytest.mark.parametrize("name, event", [
-    ("library", "import"), ("library_by_name", "import"), ("read_package", "open"), ("list_folder", "os.listdir"),
-    ("shell", "os.system"), ("fork", "os.fork"), ("tracing", "sys.settrace"), ("thread", "_thread.start_new_thread"),
+    ("library", "import"), ("library_by_name", "import"), ("read_package", "open"), ("list_folder",
+                                                                                     "os.listdir"),
+    ("shell", "os.system"), ("fork", "os.fork"), ("tracing", "sys.settrace"), ("thread",
+                                                                               "_thread.start_new_thread"),
     ("ctypes_", "import"), ("environment", "os.putenv"),
 ])
 def test_every_way_around_the_child_is_refused_and_recorded(box, name, event):
@@ -162,9 +165,12 @@ def test_writing_to_the_grading_channel_breaks_only_that_call(box):
 
 
 def test_the_child_never_loaded_gametrees():
-    probe = ("import sys\ndef mods():\n    return sorted(m for m in sys.modules if 'gametrees' in m or m == 'site')\n"
-             "def stdlib():\n    import itertools, functools, collections, heapq, random, dataclasses, typing\n"
-             "    return sum(itertools.accumulate(heapq.nsmallest(2, collections.Counter('aab').values())))\n")
+    probe = ("import sys\ndef mods():\n"
+             "    return sorted(m for m in sys.modules if 'gametrees' in m or m == 'site')\n"
+             "def stdlib():\n"
+             "    import itertools, functools, collections, heapq, random, dataclasses, typing\n"
+             "    return sum(itertools.accumulate(heapq.nsmallest(2, collections.Counter('aab')\n"
+             "                                                    .values())))\n")
     with Sandbox([("probe", probe)], ["mods", "stdlib"]) as b:
         assert b.functions["mods"]() == []
         assert b.functions["stdlib"]() == 4 and not b.refused  # the standard modules a learner may use
@@ -223,7 +229,8 @@ def test_the_graders_exercises_are_the_ones_the_notebooks_build():
         space = {"gt": gt, "ga": ga, "STUDENT_ID": "jdoe", "print": lambda *a, **k: None}
         exec(trees.replace("ga.protect(", "(lambda *a: None)("), space)
         for name, ex in ours.items():
-            assert ex.solution() == space[name].solution() and ex.key.split("#")[0] == space[name].key.split("#")[0]
+            assert ex.solution() == space[name].solution()
+            assert ex.key.split("#")[0] == space[name].key.split("#")[0]
         for q in a.questions.values():  # every grade cell's source is the one the table knows
             cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == q.grade_id)
             assert q.matches(cell.source), q.grade_id
@@ -261,6 +268,7 @@ def test_release_refuses_to_write_over_solutions_or_answers_even_with_force(tmp_
     assert len(ga.release(INSTRUCTOR, fresh, force=True)) == 3  # its own cleared output: allowed
 
 
+@pytest.mark.slow
 def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
     """Issue 20's classroom edges: each a one-line error, exit 2, nothing written over."""
     afile = tmp_path / "afile"
@@ -296,6 +304,7 @@ def test_command_line_edges_are_one_line_and_exit_2(tmp_path, capsys):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_grade_saves_next_to_its_own_earlier_output_but_not_over_a_stranger(tmp_path):
     sub = tmp_path / "sub.ipynb"
     nbformat.write(_student_version("A1"), sub)
@@ -364,8 +373,9 @@ def spins(game, state):
 '''
 
 
+@pytest.mark.slow
 def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by_the_grader():
-    from gametrees.exercises.code_checks.harness import CountingTree, CountingTicTacToe
+    from gametrees.exercises.code_checks.harness import CountingTicTacToe, CountingTree
 
     # a call limit far above the time 50,000 calls take even on a loaded machine: the budget must stop it
     with Sandbox([("memo", MEMO_ATTEMPTS)], ["repeats", "hidden", "spins"], call_limit=60) as box:
@@ -381,7 +391,8 @@ def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by
         # evaluation of every leaf still came from (and is recorded by) the grader's game.
         game = CountingTree(TEXTBOOK)
         assert box.functions["hidden"](game, game.initial) == 3
-        assert list(dict.fromkeys(game.evaluated)) == [n for n in TEXTBOOK.nodes if TEXTBOOK.out_degree(n) == 0]
+        leaves = [n for n in TEXTBOOK.nodes if TEXTBOOK.out_degree(n) == 0]
+        assert list(dict.fromkeys(game.evaluated)) == leaves
         fb = gt.exercises.check_alphabeta(box.functions["hidden"])
         assert not fb.ok and "leaves" in repr(fb)  # it evaluates every leaf: not alpha-beta
         # A loop on pure calls still meets the grader's budget of calls (not only the time limit).
@@ -389,6 +400,7 @@ def test_repeated_pure_calls_are_answered_in_the_child_but_every_leaf_is_seen_by
         assert not out.ok and "made more than 50,000 calls to the game" in repr(out)
 
 
+@pytest.mark.slow
 def test_the_verdicts_prepared_while_the_kernel_runs_are_the_ones_decided_after_it():
     from gametrees.classroom import autograding
     from gametrees.classroom.limits import deferred
@@ -402,7 +414,8 @@ def test_the_verdicts_prepared_while_the_kernel_runs_are_the_ones_decided_after_
     import os
     os.environ.update({"GAMETREES_CLEAN_GRADER": "1", "NBGRADER_EXECUTION": "autograde"})
     try:
-        assert deferred()  # what a kernel started now sees: the grader's thread does not change the environment
+        # what a kernel started now sees: the grader's thread does not change the environment
+        assert deferred()
         autograding.StartVerdicts().preprocess(nb, resources)
         prepared = autograding._prepared(resources, nb, autograding.CALL_LIMIT)
         assert deferred()
@@ -413,7 +426,8 @@ def test_the_verdicts_prepared_while_the_kernel_runs_are_the_ones_decided_after_
     ours, direct = finish(prepared, nb, kernel=False), decide(nb, "jdoe", kernel=False)
     assert [v.record() for v in ours.verdicts] == [v.record() for v in direct.verdicts]
     earned = {v.grade_id: v.earned for v in ours.verdicts}
-    assert earned["a1-q3-check"] == 4 and earned["a1-q4-check"] == 2  # the code checks ran: not deferred to itself
+    # the code checks ran: not deferred to itself
+    assert earned["a1-q3-check"] == 4 and earned["a1-q4-check"] == 2
     # A notebook whose sources changed after the verdicts were prepared is decided again.
     with pytest.raises(ValueError, match="not the one prepared"):
         finish(prepare(nb, "jdoe"), nbformat.from_dict({**nb, "cells": nb.cells[:-1]}))
@@ -425,6 +439,7 @@ def StartVerdictsFirst(steps):
     return steps[0] is StartVerdicts and CleanGrades in steps and steps.index(CleanGrades) > 1
 
 
+@pytest.mark.slow
 def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_games():
     from gametrees.classroom.connect_four import check_tournament
     from gametrees.classroom.verdicts import once_per_position
@@ -442,9 +457,11 @@ def test_a_tournament_asks_the_evaluation_once_per_position_and_plays_the_same_g
     assert once.lines == plain.lines
 
 
+@pytest.mark.slow
 def test_a_value_function_that_never_returns_costs_its_own_question_only():
-    """A2's q5 is graded with a correct alphabeta_value in place of the learner's: when theirs (q4) never returns,
-    q4 scores 0 (stopped at the call limit) and q5 is checked again in a fresh child with the correct one only."""
+    """A2's q5 is graded with a correct alphabeta_value in place of the learner's: when theirs (q4) never
+    returns, q4 scores 0 (stopped at the call limit) and q5 is checked again in a fresh child with the
+    correct one only."""
     from gametrees.classroom.verdicts import decide
 
     nb = nbformat.read(INSTRUCTOR / "A2_alpha_beta.ipynb", as_version=4)

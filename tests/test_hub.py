@@ -25,6 +25,7 @@ import sys
 import time
 
 import nbformat
+import prebuilt
 import pytest
 from hub import REPO, HubCourse, HubUser, hub_missing, rss_mb
 
@@ -38,7 +39,7 @@ POINTS = {"a2-q1-check": 2, "a2-q2-check": 2, "a2-q3-check": 1, "a2-q4-check": 4
 _missing = hub_missing()
 if _missing and os.environ.get("GT_REQUIRE_HUB") == "1":
     raise RuntimeError(f"GT_REQUIRE_HUB=1 but the hub test cannot run: {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+pytestmark = [pytest.mark.hub, pytest.mark.skipif(_missing is not None, reason=_missing or "")]
 
 
 def literal(x) -> str:
@@ -90,13 +91,13 @@ def by_hand(answers_of: str) -> dict:
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
     import browser
+    from playwright.sync_api import sync_playwright
 
     course = HubCourse(tmp_path_factory.mktemp("hub"))
     course.prepare(INSTRUCTOR_NOTEBOOK, ASSIGNMENT)
-    course.make_student_env()
+    course.student_env, timings = prebuilt.result("hub_student_env", tmp_path_factory.mktemp)
+    course.timings.update(timings)
     for login in ("s1", "s2", course.instructor):
         course.settings_for(login)
     t = time.monotonic()
@@ -115,13 +116,24 @@ def hub(tmp_path_factory):
         print("\nhub timings (s): " + ", ".join(f"{k} {v:.1f}" for k, v in course.timings.items()))
 
 
+@prebuilt.prebuild("hub_student_env", needed_by="hub")
+def _student_env(folder):
+    """The students' environment (``make_env.sh student``: a venv and pip), made in the background from the
+    session's start (tests/prebuilt.py)."""
+    course = HubCourse(folder)
+    course.make_student_env()
+    return course.student_env, course.timings
+
+
 def test_a_class_on_the_hub(hub):
     course, chromium = hub
     answers = {
         # s1: right, for s1's own trees; the code as the instructor's solution
-        "s1": {**by_hand("s1"), "a2-q4": solution_code("a2-q4-answer"), "a2-q5": solution_code("a2-q5-answer")},
+        "s1": {**by_hand("s1"), "a2-q4": solution_code("a2-q4-answer"),
+               "a2-q5": solution_code("a2-q5-answer")},
         # s2: part 1 copied from s1 (right for s1's trees, not for s2's); the same code
-        "s2": {**by_hand("s1"), "a2-q4": solution_code("a2-q4-answer"), "a2-q5": solution_code("a2-q5-answer")},
+        "s2": {**by_hand("s1"), "a2-q4": solution_code("a2-q4-answer"),
+               "a2-q5": solution_code("a2-q5-answer")},
     }
     # What each student should get: the checks run here on the student's own trees.
     expected = {}
@@ -146,7 +158,8 @@ def test_a_class_on_the_hub(hub):
         t = time.monotonic()
         listed = student.assignments("fetch", ASSIGNMENT)
         course.timings[f"{login} fetch"] = time.monotonic() - t
-        fetched = [a for a in listed["value"] if a["assignment_id"] == ASSIGNMENT and a["status"] == "fetched"]
+        fetched = [a for a in listed["value"]
+                   if a["assignment_id"] == ASSIGNMENT and a["status"] == "fetched"]
         assert fetched and fetched[0]["path"] == ASSIGNMENT, listed
         assert (home / NOTEBOOK).exists(), "nbgrader 0.9 fetches into ~/A2/"
 

@@ -1,11 +1,12 @@
 """The escape suite: a knowing student's attacks on grading, through nbgrader's exchange and autograde.
 
 One class hands in A2 through nbgrader's real exchange (module-scoped, built
-once): two honest students, ``correct`` and ``victim``, and one student per
-attack, each payload inside ``exec`` of a string in an ordinary cell (so no
-scan of the source sees it). The submissions are then graded three times, each
-in its own folder ``RUN`` (the course, a copy of the ``gametrees`` package that
-the grading imports through ``PYTHONPATH``, and ``RUN/outside`` for canaries):
+once, in the background from the session's start: tests/prebuilt.py): two honest
+students, ``correct`` and ``victim``, and one student per attack, each payload
+inside ``exec`` of a string in an ordinary cell (so no scan of the source sees
+it). The submissions are then graded three times, each in its own folder ``RUN``
+(the course, a copy of the ``gametrees`` package that the grading imports
+through ``PYTHONPATH``, and ``RUN/outside`` for canaries):
 
 * ``iso``: ``python -m gametrees.assignments autograde COURSE A2 --jobs 2`` behind
   the operating system's walls (bubblewrap, the default): every attack must be
@@ -62,6 +63,7 @@ import time
 from pathlib import Path
 
 import nbformat
+import prebuilt
 import psutil
 import pytest
 from test_classroom_flow import _PHASE1, A2, FULL, RIGHT_CODE, RIGHT_Q4, RIGHT_Q5, answers
@@ -69,6 +71,7 @@ from test_classroom_flow import _PHASE1, A2, FULL, RIGHT_CODE, RIGHT_Q4, RIGHT_Q
 from gametrees import assignments as ga
 
 pytest.importorskip("nbgrader")
+pytestmark = pytest.mark.nbgrader
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The limits every grading here runs with (seconds): one call, one question, one submission.
@@ -691,16 +694,44 @@ class Listener:
 
 
 @pytest.fixture(scope="module")
-def listener():
-    server = Listener()
-    yield server
-    server.close()
+def built(tmp_path_factory):
+    """The class through nbgrader's exchange (:func:`_build_class`), and the listener its payloads call."""
+    got = prebuilt.result("isolation_class", tmp_path_factory.mktemp)
+    yield got
+    got["listener"].close()
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, listener):
-    """The class through nbgrader's exchange: each student fetches, edits, submits; the teacher collects."""
-    tmp = tmp_path_factory.mktemp("escapes")
+def listener(built):
+    return built["listener"]
+
+
+def _class_plan():
+    """The listener and the students' cells, with their secret (in the main thread, before the background
+    build starts)."""
+    listener = Listener()
+    secret = "SECRET-" + secrets.token_hex(8)
+    try:
+        plan = json.loads(json.dumps(_plan(secret)).replace("@PORT@", str(listener.port)))
+    except BaseException:
+        listener.close()
+        raise
+    return listener, secret, plan
+
+
+@prebuilt.prebuild("isolation_class", needed_by="built", prepare=_class_plan)
+def _build_class(tmp, planned):
+    """The class through nbgrader's exchange: each student fetches, edits, submits; the teacher collects
+    (built in the background from the session's start, tests/prebuilt.py)."""
+    listener = planned[0]
+    try:
+        return _exchange(tmp, *planned)
+    except BaseException:
+        listener.close()
+        raise
+
+
+def _exchange(tmp, listener, secret, plan):
     root, exchange, homes = tmp / "build" / "course", tmp / "build" / "exchange", tmp / "build" / "homes"
     (root / "source" / "A2").mkdir(parents=True)
     exchange.mkdir(mode=0o777)
@@ -710,14 +741,12 @@ def built(tmp_path_factory, listener):
         "c = get_config()\nc.CourseDirectory.course_id = 'gametrees'\n"
         f"c.Exchange.root = {str(exchange)!r}\nc.Execute.timeout = 60\n")
     nbformat.write(nbformat.read(A2, as_version=4), root / "source" / "A2" / A2.name)
-    secret = "SECRET-" + secrets.token_hex(8)
-    plan = json.loads(json.dumps(_plan(secret)).replace("@PORT@", str(listener.port)))
     env = _env(tmp)
     env["PYTHONPATH"] = str(ROOT)
     argv = [sys.executable, "-c", _PHASE1, str(root), str(exchange), str(homes), json.dumps(plan)]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, check=False)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    return {"tmp": tmp, "course": root, "secret": secret, "students": sorted(plan)}
+    return {"tmp": tmp, "course": root, "secret": secret, "students": sorted(plan), "listener": listener}
 
 
 def make_run(built, run, students):
@@ -805,28 +834,47 @@ def _cleanup(run):
     Path(f"/tmp/gtcanary-{tag(run)}").unlink(missing_ok=True)
 
 
+def _built():
+    """The class (:func:`_build_class`) for a grading built after it (the fixture ``built`` or the
+    background thread has built it by then)."""
+    return prebuilt.result("isolation_class", lambda name: Path(tempfile.mkdtemp(prefix=name)))
+
+
 @pytest.fixture(scope="module")
-def iso(built):
-    """Every submission graded behind the walls (the default isolation), --jobs 2."""
+def iso(built, tmp_path_factory):
+    """Every submission graded behind the walls (the default isolation), --jobs 2 (:func:`_grade_iso`)."""
+    try:
+        yield prebuilt.result("isolation_iso", tmp_path_factory.mktemp)
+    finally:
+        _cleanup(built["tmp"] / "iso")
+
+
+@prebuilt.prebuild("isolation_iso", needed_by="iso")
+def _grade_iso(_folder):
+    """The grading behind the walls (in the background from the session's start, after the class)."""
+    built = _built()
     if not has_walls():
         pytest.fail("this autograde has no walls (no --unsafe-no-isolation): attacks are not run unconfined")
-    run = built["tmp"] / "iso"
-    try:
-        yield grade_run(built, run, built["students"], isolation=True)
-    finally:
-        _cleanup(run)
+    return grade_run(built, built["tmp"] / "iso", built["students"], isolation=True)
 
 
 @pytest.fixture(scope="module")
-def unsafe(built):
-    """The attacks safe to run (no bombs), graded with --unsafe-no-isolation: each must work."""
-    students = [s for s in built["students"] if s not in ISOLATED_ONLY and s != "correct"]
-    run = built["tmp"] / "unsafe"
+def unsafe(built, tmp_path_factory):
+    """The attacks safe to run (no bombs), graded with --unsafe-no-isolation: each must work
+    (:func:`_grade_unsafe`)."""
     try:
-        yield grade_run(built, run, students, isolation=False,
-                        wait_for=lambda r: (r / "outside" / "daemon-done").exists())
+        yield prebuilt.result("isolation_unsafe", tmp_path_factory.mktemp)
     finally:
-        _cleanup(run)
+        _cleanup(built["tmp"] / "unsafe")
+
+
+@prebuilt.prebuild("isolation_unsafe", needed_by="unsafe")
+def _grade_unsafe(_folder):
+    """The grading without walls (in the background from the session's start, after the class)."""
+    built = _built()
+    students = [s for s in built["students"] if s not in ISOLATED_ONLY and s != "correct"]
+    return grade_run(built, built["tmp"] / "unsafe", students, isolation=False,
+                     wait_for=lambda r: (r / "outside" / "daemon-done").exists())
 
 
 def _summary(got):

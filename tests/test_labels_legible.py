@@ -139,7 +139,8 @@ def lost_strokes(labels, picture, where):
         should = share * depth
         # The most ink within one pixel of each pixel of the box.
         padded = np.pad(ink, 1)[y0:y1 + 2, x0:x1 + 2]
-        near = np.max([padded[dy:dy + y1 - y0, dx:dx + x1 - x0] for dy in range(3) for dx in range(3)], axis=0)
+        near = np.max([padded[dy:dy + y1 - y0, dx:dx + x1 - x0] for dy in range(3) for dx in range(3)],
+                      axis=0)
         bad = (share >= STROKE) & (near < KEPT * should)
         if bad.any():
             y, x = np.argwhere(bad)[0]
@@ -171,7 +172,8 @@ def canvas_rgb(fig):
 
 
 def check(frames, what):
-    """``frames``: (where, labels, unquantised RGB or None, the picture as the reader gets it, extra boxes)."""
+    """``frames``: (where, labels, unquantised RGB or None, the picture as the reader gets it, extra
+    boxes)."""
     lost, worst = [], (0.0, None)
     for where, labels, rgb, picture, extra in frames:
         lost += lost_strokes(labels, picture, where)
@@ -210,6 +212,7 @@ def animation_frames(result, path, monkeypatch, **kwargs):
             for k, ((labels, rgb, caption), picture) in enumerate(zip(grabbed, pictures))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dpi, max_width, expect", [
     (150, 1600, 150.0),       # gt.animate's default, and the CLI's export --answer x.gif
     (100, 1600, 100.0),       # the issue's
@@ -226,6 +229,7 @@ def test_animation_frames_keep_every_label_stroke(issue_tree, tmp_path, monkeypa
         check_crisp(labels, picture, f"gt.animate at {expect:.1f} dpi, {where}")
 
 
+@pytest.mark.slow
 def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, monkeypatch):
     """The widget's frames (96-colour PNGs, the kernel-free player reuses them) and its saved picture."""
     rendered = []
@@ -245,7 +249,8 @@ def test_replay_frames_and_saved_picture_keep_every_label_stroke(issue_tree, mon
     widget.static_png()
     pictures = [(rgb, decode(png)[0], labels) for labels, rgb, png in rendered]
     assert len(pictures) == len(issue_tree.trace) + 1   # every step once, and the saved picture
-    check([(f"picture {i + 1}", labels, rgb, picture, []) for i, (rgb, picture, labels) in enumerate(pictures)],
+    check([(f"picture {i + 1}", labels, rgb, picture, []) for i, (rgb, picture,
+                                                                  labels) in enumerate(pictures)],
           "gt.replay at 100 dpi")
     for i in (0, -2, -1):   # the first and last steps, the saved picture
         _, picture, labels = pictures[i]
@@ -270,7 +275,8 @@ def test_exported_png_answer_keeps_every_label_stroke(issue_tree, tmp_path, monk
                       if T.out_degree(n) else T.nodes[n]["utility"]) for n in T}
     (tmp_path / "tree.json").write_text(json.dumps(spec))
     target = tmp_path / "answer.png"
-    assert main(["export", "--json", str(tmp_path / "tree.json"), "--answer", str(target)], out=io.StringIO()) == 0
+    assert main(["export", "--json", str(tmp_path / "tree.json"), "--answer", str(target)],
+                out=io.StringIO()) == 0
     (fig, dpi), = saved
     assert dpi == 200
     picture, = decode(target.read_bytes())
@@ -285,7 +291,8 @@ def test_inline_figure_keeps_every_label_stroke(issue_tree):
         ax = gt.draw(issue_tree)
         ax.figure.canvas.draw()
         picture = canvas_rgb(ax.figure)
-        check([("gt.draw", node_labels(ax.figure, picture.shape[0]), None, picture, [])], "gt.draw at 100 dpi")
+        check([("gt.draw", node_labels(ax.figure, picture.shape[0]), None, picture, [])],
+              "gt.draw at 100 dpi")
 
 
 # ---------------------------------------------------------------------------------------
@@ -313,7 +320,8 @@ def strokes(outline, axis):
     for pos, (lo, hi) in edges:
         if hi - lo < 0.6 * longest:
             continue
-        facing = [abs(p - pos) for p, (l2, h2) in edges if 0.2 < abs(p - pos) < 3 and min(hi, h2) - max(lo, l2) > 0]
+        facing = [abs(p - pos) for p, (l2, h2) in edges
+                  if 0.2 < abs(p - pos) < 3 and min(hi, h2) - max(lo, l2) > 0]
         if facing:
             out.append((pos, (lo, hi), min(facing)))
     return out

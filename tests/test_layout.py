@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gametrees as gt
-from gametrees.games import Nim, TicTacToe
 from gametrees.drawing import layout
 from gametrees.drawing.layout import tidy_layout, tree_children
+from gametrees.games import Nim, TicTacToe
 
 # Leaves at any depth, 1-5 children per inner node (chains of single children too).
 nested_trees = st.recursive(st.integers(0, 9), lambda kids: st.lists(kids, min_size=1, max_size=5),
@@ -59,6 +59,7 @@ def test_random_nested_trees_are_tidy(spec):
     assert tidy_layout(gt.tree_from_nested(spec)) == pos
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees)
 def test_a_mirrored_tree_gets_the_mirrored_layout(spec):

@@ -35,7 +35,8 @@ def test_check_order_preserving_flip():
 
 
 # ---------------------------------------------------------------------------
-# Lesson 06: the reasoning exercises (gametrees/exercises/lessons/l06_expectimax.py; lesson 07's: test_mcts_exercise.py)
+# Lesson 06: the reasoning exercises (gametrees/exercises/lessons/l06_expectimax.py; lesson 07's:
+# test_mcts_exercise.py)
 # ---------------------------------------------------------------------------
 
 QUIZ = [{"chance": [1, 9]}, {"chance": [4, 5]}]
@@ -53,7 +54,8 @@ def test_check_rescaled_choices_unanswered_says_only_that():
     for empty in (None, {}, dict.fromkeys(RESCALINGS), {"2v + 7": " "}):
         fb = ex.check_rescaled_choices(T, RESCALINGS, empty)
         assert not fb.ok and fb.title == "Expectimax after rescaling: not answered yet."
-        assert len(fb.lines) == 1 and "average" not in repr(fb) and "'B'" not in repr(fb)   # no answer given away
+        # no answer given away
+        assert len(fb.lines) == 1 and "average" not in repr(fb) and "'B'" not in repr(fb)
 
 
 def test_check_rescaled_choices_cannot_be_read():

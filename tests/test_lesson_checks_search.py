@@ -211,7 +211,8 @@ def test_scale_choices_bad_tree():
 
 def quiet_positions():
     c4 = gt.ConnectFour()
-    return c4, {"A": c4.from_moves([0, 1, 1, 2, 5, 2, 2]),   # quiet: X's diagonal three has nothing under its end
+    # A is quiet: X's diagonal three has nothing under its end
+    return c4, {"A": c4.from_moves([0, 1, 1, 2, 5, 2, 2]),
                 "B": c4.from_moves([3, 3, 4, 4, 2, 5]),      # X to move wins at once in column 1
                 "C": c4.from_moves([3, 2, 3, 2, 3]),         # O must block column 3
                 "D": c4.from_moves([3, 3, 4, 4, 5]),         # O cannot stop both ends: lost

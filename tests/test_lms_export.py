@@ -106,7 +106,8 @@ def command(*args, cwd=None):
 
 
 def run(*args):
-    """The same command line through :func:`gametrees.assignments.main` in this process (nbgrader loaded once)."""
+    """The same command line through :func:`gametrees.assignments.main` in this process (nbgrader loaded
+    once)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([str(a) for a in args])
@@ -135,6 +136,7 @@ def _roster(tmp_path, text, name="roster.csv", encoding="utf-8"):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("fmt", ["canvas", "moodle", "csv"])
 def test_each_format_round_trips_the_gradebook_with_empty_cells_for_no_submission(course, tmp_path, fmt):
     out = tmp_path / f"{fmt}.csv"
@@ -164,6 +166,7 @@ def test_each_format_round_trips_the_gradebook_with_empty_cells_for_no_submissio
     assert _digest(course / "gradebook.db") == before  # read only
 
 
+@pytest.mark.nbgrader
 def test_no_submission_is_empty_and_a_scored_zero_is_zero(course, tmp_path):
     out = tmp_path / "g.csv"
     assert run("export-grades", course, "--format", "csv", "--out", out).returncode == 0
@@ -174,6 +177,7 @@ def test_no_submission_is_empty_and_a_scored_zero_is_zero(course, tmp_path):
     assert grades["zoe", "A2"] is None and grades["jdoe", "A2"] == 0.0
 
 
+@pytest.mark.nbgrader
 def test_the_late_penalty_is_taken_off_as_nbgrader_export_does(course, tmp_path):
     out = tmp_path / "g.csv"
     assert run("export-grades", course, "--format", "csv", "--out", out).returncode == 0
@@ -182,6 +186,7 @@ def test_the_late_penalty_is_taken_off_as_nbgrader_export_does(course, tmp_path)
     assert float(by_id["kim"][1]) == sum(scores.values()) - penalty
 
 
+@pytest.mark.nbgrader
 def test_default_file_is_in_the_course_reports_folder(course):
     done = run("export-grades", course, "--format", "moodle")
     assert done.returncode == 0, done.stderr
@@ -198,6 +203,7 @@ ROSTER = ('nbgrader_id,name,lms_id,sis_user_id,login_id,section,email\n'
           'ghost,"Nobody, Ann",4799,S-1099,ann.nobody,Section 2,ann@example.edu\n')
 
 
+@pytest.mark.nbgrader
 def test_canvas_with_a_roster_maps_every_column_and_reports_who_is_missing(course, tmp_path):
     roster = _roster(tmp_path, ROSTER)
     out = tmp_path / "canvas.csv"
@@ -219,6 +225,7 @@ def test_canvas_with_a_roster_maps_every_column_and_reports_who_is_missing(cours
     assert "note: in the roster, not in the gradebook, written with empty grades: ghost" in notes
 
 
+@pytest.mark.nbgrader
 def test_moodle_with_a_roster_and_a_warning_for_an_empty_identifier(course, tmp_path):
     roster = _roster(tmp_path, ROSTER)
     out = tmp_path / "moodle.csv"
@@ -235,6 +242,7 @@ def test_moodle_with_a_roster_and_a_warning_for_an_empty_identifier(course, tmp_
     assert all(r[0] for r in rows[1:])  # Username is never empty
 
 
+@pytest.mark.nbgrader
 def test_a_roster_with_a_byte_order_mark_is_read(course, tmp_path):
     roster = _roster(tmp_path, "\ufeffnbgrader_id,login_id\njdoe,jane.doe\n")
     out = tmp_path / "c.csv"
@@ -243,6 +251,7 @@ def test_a_roster_with_a_byte_order_mark_is_read(course, tmp_path):
     assert _rows(out)[2][3] == "jane.doe"
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("text, encoding, message", [
     ("name,login_id\nJane,jane\n", "utf-8", "row 1 has no column 'nbgrader_id'"),
     ("nbgrader_id,emial\njdoe,j@x\n", "utf-8", "row 1, column 'emial': not a roster column"),
@@ -268,6 +277,7 @@ def test_an_unreadable_roster_is_one_line_naming_row_and_column(course, tmp_path
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.nbgrader
 def test_an_existing_file_is_replaced_only_with_force(course, tmp_path):
     out = tmp_path / "grades.csv"
     out.write_text("the instructor's own file\n")
@@ -280,6 +290,7 @@ def test_an_existing_file_is_replaced_only_with_force(course, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
+@pytest.mark.nbgrader
 def test_never_over_the_gradebook_or_the_roster_even_with_force(course, tmp_path):
     roster = _roster(tmp_path, "nbgrader_id\njdoe\n")
     before = {p: _digest(p) for p in (course / "gradebook.db", roster)}
@@ -290,13 +301,15 @@ def test_never_over_the_gradebook_or_the_roster_even_with_force(course, tmp_path
     assert {p: _digest(p) for p in before} == before
 
 
+@pytest.mark.nbgrader
 def test_missing_course_missing_gradebook_and_unknown_format(tmp_path, course):
     done = command("export-grades", tmp_path / "nowhere", "--format", "canvas")
     assert done.returncode == 2 and done.stderr.strip() == f"error: no course folder {tmp_path / 'nowhere'}"
     empty = tmp_path / "empty"
     empty.mkdir()
     done = run("export-grades", empty, "--format", "canvas")
-    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "has no gradebook.db" in done.stderr
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert "has no gradebook.db" in done.stderr
     assert not (empty / "gradebook.db").exists()  # nbgrader was not allowed to create one
     done = run("export-grades", course, "--format", "blackboard")
     assert done.returncode == 2
@@ -304,6 +317,7 @@ def test_missing_course_missing_gradebook_and_unknown_format(tmp_path, course):
     assert not (course / "reports").exists()
 
 
+@pytest.mark.nbgrader
 def test_a_gradebook_without_assignments_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     folder = tmp_path / "c"
@@ -339,6 +353,7 @@ def _blocks(section):
     return [b.strip("\n") for b in re.findall(r"```[a-z]*\n(.*?)```", section, flags=re.DOTALL)]
 
 
+@pytest.mark.nbgrader
 def test_instructors_md_commands_roster_file_and_notes_as_written(course):
     commands, roster, canvas, notes = _blocks(_section())
     (course / "roster.csv").write_text(roster + "\n", encoding="utf-8")

@@ -7,7 +7,6 @@ search traced or not.
 """
 
 import math
-import random
 from pathlib import Path
 
 import networkx as nx
@@ -16,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gametrees as gt
-from gametrees.games import MAX, MIN, ConnectFour, DiceGame, Nim, Pig, TicTacToe
+from gametrees.games import MAX, ConnectFour, DiceGame, Nim, Pig, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SOME = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,14 +57,18 @@ def check_selections(result):
         top = max(scores.values())
         chosen = e.info[1]
         assert math.isclose(scores[chosen], top, rel_tol=1e-12, abs_tol=1e-12)
-        assert chosen == next(kid for kid in kids if math.isclose(scores[kid], top, rel_tol=1e-12, abs_tol=1e-12))
+        assert chosen == next(kid for kid in kids if math.isclose(scores[kid], top, rel_tol=1e-12,
+                                                                  abs_tol=1e-12))
         for kid in kids:
             assert math.isclose(after.scores[kid], scores[kid], rel_tol=1e-9, abs_tol=1e-9)
         # the sentence shows the numbers in the formula and names the chosen child as the highest
         text = e.text
-        name = lambda n: str(e.names(n))  # noqa: E731
+        def name(n, e=e):
+            return str(e.names(n))
+
         chosen_part = next(p for p in text.split("; ") if "the highest" in p)
-        assert f"√(ln {parent_visits} / {before.visits[chosen]}) = {scores[chosen]:.2f}".replace("-", "\u2212") \
+        assert f"√(ln {parent_visits} / {before.visits[chosen]}) = {scores[chosen]:.2f}".replace("-",
+                                                                                                 "\u2212") \
             in chosen_part
         if not name(chosen).startswith("after "):
             assert f"{name(chosen)} scores" in chosen_part
@@ -137,7 +140,8 @@ def test_random_trees_selection_and_visits(seed, depth, playouts):
 
 
 def test_visits_add_up_in_games_with_and_without_chance():
-    for game, playouts in [(Nim(coins=7), 150), (ConnectFour(4, 5, 3), 80), (DiceGame(), 150), (Pig(target=6), 80)]:
+    for game, playouts in [(Nim(coins=7), 150), (ConnectFour(4, 5, 3), 80), (DiceGame(), 150),
+                           (Pig(target=6), 80)]:
         r = gt.mcts(game, playouts=playouts, seed=2)
         check_visits_add_up(r)
         check_selections(r)
@@ -256,7 +260,8 @@ def test_the_agent_uses_the_same_search_and_keeps_its_tree():
     assert result.algorithm == "mcts" and result.trace is None and result.move == move
     assert result.graph.nodes[()]["visits"] == 300
     assert {m: v for m, (v, _) in agent.last_visits.items()} == \
-        {result.graph.edges[(), k]["move"]: result.graph.nodes[k]["visits"] for k in result.graph.successors(())}
+        {result.graph.edges[(),
+                            k]["move"]: result.graph.nodes[k]["visits"] for k in result.graph.successors(())}
 
 
 # ---------------------------------------------------------------------------
@@ -367,7 +372,8 @@ def test_replay_controls_and_next_playout():
     assert "This is the last playout." in w.info.value
     w.reset()
     assert w.k == 0 and "0 of 6 playouts done" in w.info.value
-    w.forward.click(); w.forward.click()
+    w.forward.click()
+    w.forward.click()
     assert w.k == 2 and "1 of 6 playouts done" in w.info.value and "backup" in w.window.value
     assert repr(w).startswith("Replay(mcts: ")
 

@@ -309,7 +309,8 @@ def test_a_tournament_draws_only_from_checked_chances():
     """A custom chance game whose probabilities do not sum to 1 is refused by the tournament too (it drew
     from them unchecked), naming the state."""
     with pytest.raises(ValueError, match=r"tournament: chance state 'roll'.*sum to 1.1, expected 1"):
-        gt.tournament(gt.RandomAgent(seed=1), gt.RandomAgent(seed=2), game=Dice([("a", 0.6), ("b", 0.5)]), games=1)
+        gt.tournament(gt.RandomAgent(seed=1), gt.RandomAgent(seed=2), game=Dice([("a", 0.6), ("b", 0.5)]),
+                      games=1)
     fair = gt.tournament(gt.RandomAgent(seed=1), gt.RandomAgent(seed=2), game=Dice([("a", 0.5), ("b", 0.5)]),
                          games=4)
     assert fair is not None

@@ -23,6 +23,7 @@ NOTEBOOKS = sorted(p for folder in ("notebooks", "instructor") for p in (ROOT / 
                    if ".ipynb_checkpoints" not in p.parts and BLANK not in p.parents)
 
 
+@pytest.mark.slow
 def test_nbval_collects_every_notebook():
     """Run pytest's collection exactly as the README's test command does."""
     out = subprocess.run(
@@ -50,7 +51,7 @@ def test_notebook_saved_after_a_clean_run(path):
     )
     first = next((c for c in code if "".join(c["source"]).strip()), None)
     assert first is None or "%matplotlib inline" in "".join(first["source"]), (
-        f"{path.name}: the first code cell should say %matplotlib inline (see TOOLCHAIN.md)"
+        f"{path.name}: the first code cell should say %matplotlib inline (figures stored as images)"
     )
 
 
@@ -68,12 +69,15 @@ def test_notebook_stored_for_readers(path):
     space or "model not found"; every replay's output holds its player."""
     nb = json.loads(path.read_text())
     assert "widgets" not in nb["metadata"], (
-        f"{path.name} holds widget state: re-run it with --Exporter.preprocessors=gametrees.site.readers.ForReaders")
+        f"{path.name} holds widget state: re-run it with "
+        "--Exporter.preprocessors=gametrees.site.readers.ForReaders")
     outputs = [o for c in nb["cells"] for o in c.get("outputs", []) if "data" in o]
     assert not any("application/vnd.jupyter.widget-view+json" in o["data"] for o in outputs), path.name
     for o in outputs:
         text = "".join(o["data"].get("text/plain", ""))
         if text.startswith("Replay("):
-            assert "".join(o["data"].get("text/html", "")).startswith('<div class="gt-player"'), (path.name, text)
+            assert "".join(o["data"].get("text/html", "")).startswith('<div class="gt-player"'), (
+                (path.name, text)
+            )
         if text.startswith(("Replay(", "Board(", "Explore(", "Practice(")):
             assert o["data"].get("image/png"), (path.name, text)

@@ -13,7 +13,6 @@ import pytest
 import gametrees as gt
 from gametrees.games import CHANCE, MAX, MIN, Pig
 
-
 # ---------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------

@@ -11,11 +11,9 @@ saying so, and no controls.
 import base64
 import io
 import json
-import os
 import re
 from pathlib import Path
 
-import browser
 import numpy as np
 import pytest
 from PIL import Image
@@ -28,7 +26,8 @@ TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 def _data(page):
     """The player's embedded frames and texts, as its script reads them."""
-    blob = re.search(r'<script type="application/json" class="gt-player-data">(.*?)</script>', page, re.DOTALL).group(1)
+    blob = re.search(r'<script type="application/json" class="gt-player-data">(.*?)</script>', page,
+                     re.DOTALL).group(1)
     data = json.loads(blob)
     last = re.search(r'<img class="gt-frame" src="data:image/png;base64,([^"]+)"', page).group(1)
     data["frames"][-1] = last
@@ -40,6 +39,7 @@ def _pixels(png):
         return np.asarray(image.convert("RGB"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("result", [
     gt.alphabeta(gt.tree_from_nested(TEXTBOOK)),
     gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20))),
@@ -56,7 +56,8 @@ def test_every_step_of_the_player_is_the_widgets_step(result):
     assert len(data["frames"]) == len(data["sentences"]) == n
     for k in range(n):
         w.show(k)
-        assert data["sentences"][k] == w.sentence.value and data["sentences"][k].startswith(f"<b>{k + 1}.</b>")
+        assert data["sentences"][k] == w.sentence.value
+        assert data["sentences"][k].startswith(f"<b>{k + 1}.</b>")
         assert data["windows"][k] == w.window.value
         assert data["infos"][k] == w.info.value
         assert np.array_equal(_pixels(base64.b64decode(data["frames"][k])), _pixels(w.image.value)), k
@@ -76,10 +77,12 @@ def _jumps(w):
     return seen
 
 
+@pytest.mark.slow
 def test_mcts_players_jump_by_playout_and_alphabeta_players_by_cutoff():
     mc = gt.replay(gt.mcts(gt.tree_from_nested(TEXTBOOK), playouts=12, seed=0)).player_html()
     ab = gt.replay(gt.alphabeta(gt.tree_from_nested(TEXTBOOK))).player_html()
-    assert _data(mc)["next_label"] == "next playout ▶▶" and _data(mc)["none_left"] == "This is the last playout."
+    assert _data(mc)["next_label"] == "next playout ▶▶"
+    assert _data(mc)["none_left"] == "This is the last playout."
     assert _data(ab)["next_label"] == "next cutoff ✂" and _data(ab)["cuts"] == [13]
     none = gt.replay(gt.minimax(gt.tree_from_nested(TEXTBOOK))).player_html()
     assert _data(none)["cuts"] == []  # the script disables "next cutoff": nothing to jump to
@@ -101,13 +104,15 @@ def test_the_replays_output_carries_the_player_beside_the_picture():
     assert data["text/html"] == w.player_html() and STATIC_NOTE in data["text/html"]
     w.show(5)
     w._repr_mimebundle_()
-    assert w.k == 5 and w.sentence.value.startswith("<b>6.</b>")  # making the player left the widget at its step
+    # making the player left the widget at its step
+    assert w.k == 5 and w.sentence.value.startswith("<b>6.</b>")
 
 
 def test_text_cannot_break_out_of_the_player():
     png = io.BytesIO()
     Image.new("P", (4, 4)).save(png, format="png")
-    page = player_html([png.getvalue()] * 2, ["a</script><script>alert(1)</script>", "b"], ["", ""], ["1", "2"],
+    page = player_html([png.getvalue()] * 2, ["a</script><script>alert(1)</script>", "b"], ["", ""],
+                       ["1", "2"],
                        none_left="<b>x</b>")
     assert page.count("</script>") == 2  # the data's and the script's own: the text is inert
     assert _data(page)["sentences"][0] == "a</script><script>alert(1)</script>"
@@ -116,25 +121,8 @@ def test_text_cannot_break_out_of_the_player():
 
 
 # ----------------------------------------------------------------------------
-# In the browser
+# In the browser (the fixture ``chromium``: conftest.py)
 # ----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium():
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chrome = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
-        try:
-            yield chrome
-        finally:
-            chrome.close()
-
 
 _STATE = """(root) => ({step: root.dataset.step, sentence: root.querySelector('.gt-sentence').innerText,
     info: root.querySelector('.gt-info').innerText, src: root.querySelector('.gt-frame').getAttribute('src'),
@@ -163,6 +151,7 @@ def _open(chromium, tmp_path, name, results, script=True):
     return context, page, errors, requests
 
 
+@pytest.mark.browser
 def test_the_player_steps_in_the_browser(chromium, tmp_path):
     result = gt.alphabeta(gt.random_tree(3, 3, seed=11, values=(0, 20)))
     mcts = gt.mcts(gt.tree_from_nested(TEXTBOOK), playouts=12, seed=0)
@@ -171,7 +160,9 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
     context, page, errors, requests = _open(chromium, tmp_path, "players", [result, mcts])
     try:
         root = page.locator(".gt-player").first
-        state = lambda: root.evaluate(_STATE)
+
+        def state():
+            return root.evaluate(_STATE)
 
         def expect(step, after):
             s = state()
@@ -212,7 +203,8 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
         s = expect(n, "next cutoff after the last")
         assert s["info"].endswith("No cutoff after this step."), s["info"]
         root.locator(".gt-play").click()  # at the end, play starts again from the first step
-        page.wait_for_function("(el) => Number(el.dataset.step) >= 3", arg=root.element_handle(), timeout=10_000)
+        page.wait_for_function("(el) => Number(el.dataset.step) >= 3", arg=root.element_handle(),
+                               timeout=10_000)
         assert root.locator(".gt-play").inner_text().endswith("pause")
         root.locator(".gt-play").click()
         held = state()["step"]
@@ -225,7 +217,8 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
         assert second.locator(".gt-next").inner_text() == "next playout ▶▶"
         second.locator(".gt-reset").click()
         second.locator(".gt-next").click()
-        assert second.evaluate(_STATE)["sentence"].startswith(f"{_data(gt.replay(mcts).player_html())['cuts'][0] + 1}. Playout 2")
+        first_cut = _data(gt.replay(mcts).player_html())["cuts"][0]
+        assert second.evaluate(_STATE)["sentence"].startswith(f"{first_cut + 1}. Playout 2")
         assert first["step"] == str(n)
     finally:
         context.close()
@@ -233,6 +226,7 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
     assert not requests, f"the player asked another host for {requests}"
 
 
+@pytest.mark.browser
 def test_without_scripts_the_player_is_the_finished_search(chromium, tmp_path):
     result = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
     data = _data(gt.replay(result).player_html())
@@ -257,6 +251,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+@pytest.mark.browser
 def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp_path):
     """``jupyter nbconvert --to html`` (lab template, its defaults) on each stored lesson: every replay
     is a player that steps with every request to another host refused, every other widget a picture."""
@@ -280,11 +275,14 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
             page_file.write_text(body, encoding="utf-8")
             page = context.new_page()
             page.on("pageerror", lambda e, name=path.name: errors.append(f"{name}: {e}"))
-            page.route(re.compile(r"^(?!file:).*"), lambda route: (seen.append(route.request.url), route.abort()))
+            page.route(re.compile(r"^(?!file:).*"),
+                       lambda route: (seen.append(route.request.url), route.abort()))
             page.goto(page_file.as_uri())
             explorers = [o for o in widgets if "".join(o["data"]["text/plain"]).startswith("Explore(")]
             players = page.locator(".gt-player")  # every replay, and the replay inside an explorer
-            assert players.count() == len(replays) + len(explorers), (path.name, players.count(), len(replays))
+            assert players.count() == len(replays) + len(explorers), (
+                (path.name, players.count(), len(replays))
+            )
             for i in range(players.count()):
                 root = players.nth(i)
                 assert root.get_attribute("data-wired") == "1", f"{path.name}: player {i} did not start"
@@ -307,6 +305,7 @@ def test_every_stored_lesson_exported_with_nbconvert_plays_offline(chromium, tmp
     assert {url.split("/")[2] for url in seen} <= {"cdnjs.cloudflare.com"}, sorted(set(seen))
 
 
+@pytest.mark.slow
 def test_an_export_of_a_notebook_with_widget_state_gets_its_players_with_for_readers(tmp_path):
     """nbconvert picks the widget view whenever the notebook holds widget state (as one run by
     nbclient or saved by JupyterLab does); the ForReaders preprocessor gives the player back."""

@@ -36,7 +36,8 @@ def run(code, *, packages=False, timeout=60, walls=None, scratch=None):
     walls = walls or Isolation("bwrap")
     with tempfile.TemporaryDirectory(prefix="walls-") as tmp:
         python = isolation.interpreter(packages)
-        args = [python, "-c", textwrap.dedent(code)] if packages else [python, "-I", "-S", "-c", textwrap.dedent(code)]
+        args = [python, "-c", textwrap.dedent(code)] if packages else [python, "-I", "-S", "-c",
+                                                                       textwrap.dedent(code)]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": str(PACKAGE.parent)}
         work = os.path.join(scratch or tmp, "work")
         with walls.start(args, scratch=scratch or tmp, env=env, packages=packages, writable=[work], cwd=work,
@@ -113,9 +114,11 @@ def test_the_kernels_view_has_the_package_read_only_and_nothing_else_of_the_chec
     code, out = run(f"""
         import os, gametrees
         print("package", os.path.dirname(gametrees.__file__))
-        print("instructor", os.path.exists({str(ROOT / "instructor")!r}), "tests", os.path.exists({str(ROOT / "tests")!r}))
+        print("instructor", os.path.exists({str(ROOT / "instructor")!r}),
+              "tests", os.path.exists({str(ROOT / "tests")!r}))
         try:
-            open(os.path.join(os.path.dirname(gametrees.__file__), "classroom", "verdicts.py"), "a").write("#")
+            verdicts = os.path.join(os.path.dirname(gametrees.__file__), "classroom", "verdicts.py")
+            open(verdicts, "a").write("#")
             print("WROTE package")
         except OSError as exc:
             print("package read-only", type(exc).__name__)
@@ -142,7 +145,8 @@ def test_nothing_outlives_the_sandbox_not_even_a_double_forked_daemon():
     with tempfile.TemporaryDirectory() as tmp:
         python = isolation.interpreter(False)
         daemon = (f"import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
-                  f"        os.execv({python!r}, [{python!r}, '-c', 'import time; time.sleep(120)', {marker!r}])\n"
+                  f"        os.execv({python!r},\n"
+                  f"                 [{python!r}, '-c', 'import time; time.sleep(120)', {marker!r}])\n"
                   "    os._exit(0)\ntime.sleep(60)\n")
         box = walls.start([python, "-I", "-S", "-c", daemon], scratch=tmp, env={"PATH": "/usr/bin"})
         for _ in range(100):
@@ -272,7 +276,8 @@ def test_the_grading_command_refuses_without_bubblewrap_before_grading(tmp_path)
 
 def test_docker_command_has_the_same_walls():
     walls = Isolation("docker")
-    cmd = walls.command(["/usr/bin/python3", "-c", "pass"], scratch="/tmp/scratch", env={"HOME": "/tmp/scratch"})
+    cmd = walls.command(["/usr/bin/python3", "-c", "pass"], scratch="/tmp/scratch",
+                        env={"HOME": "/tmp/scratch"})
     joined = " ".join(cmd)
     for part in ("--network none", "--read-only", "--user 65534:65534", f"--memory {walls.memory}",
                  f"--pids-limit {walls.processes}", "-v /tmp/scratch:/tmp/scratch", "--cap-drop ALL"):

@@ -5,9 +5,6 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import gametrees as gt
-from gametrees.games import ConnectFour, DiceGame, Nim, TicTacToe
 from reference import (
     all_values,
     best_root_child,
@@ -15,6 +12,9 @@ from reference import (
     players_of,
     reference_alphabeta,
 )
+
+import gametrees as gt
+from gametrees.games import ConnectFour, DiceGame, Nim, TicTacToe
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -85,6 +85,7 @@ def test_the_two_rules_differ_on_ties():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees, root_players)
 def test_all_algorithms_agree_with_brute_force(spec, root):
@@ -107,6 +108,7 @@ def test_all_algorithms_agree_with_brute_force(spec, root):
         assert result.move == expected_move, result
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees, root_players, st.booleans())
 def test_alphabeta_visits_exactly_what_the_textbook_algorithm_visits(spec, root, strict):
@@ -130,6 +132,7 @@ def test_alphabeta_visits_exactly_what_the_textbook_algorithm_visits(spec, root,
     assert n.stats == r.stats
 
 
+@pytest.mark.slow
 @MANY
 @given(nested_trees, root_players)
 def test_exact_bounds_are_exact(spec, root):
@@ -162,6 +165,7 @@ chance_trees = st.recursive(
 )
 
 
+@pytest.mark.slow
 @MANY
 @given(chance_trees, st.sampled_from(["max", "min", "chance"]))
 def test_expectimax_agrees_with_brute_force(spec, root):
@@ -181,6 +185,7 @@ def test_expectimax_agrees_with_brute_force(spec, root):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("b,d", [(b, d) for b in (2, 3, 4) for d in range(1, 7) if b ** d <= 4096])
 def test_knuth_moore_best_and_worst_ordering(b, d):
     for seed in range(3):
@@ -192,6 +197,7 @@ def test_knuth_moore_best_and_worst_ordering(b, d):
             assert gt.alphabeta(worst, strict=strict).stats["leaves_evaluated"] == b ** d
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(2, 4), st.integers(1, 5), st.integers(0, 10 ** 6))
 def test_best_ordering_is_minimal_even_with_ties(b, d, seed):
@@ -245,6 +251,7 @@ def test_tictactoe_alphabeta_with_table_and_symmetry():
     assert folded.move == ordered.move == 4  # the centre comes first and draws
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 8), min_size=1, max_size=6), st.booleans(), st.booleans())
 def test_transposition_table_never_changes_the_value(moves, strict, symmetry):
@@ -379,12 +386,14 @@ def test_repr_has_no_memory_address():
     assert "0x" not in repr(r.trace[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nested_trees, root_players, st.booleans(), st.integers(-6, 6), st.integers(1, 8))
 def test_alphabeta_from_a_window_matches_the_reference(spec, root, strict, alpha, width):
     """alphabeta(window=(a, b)) returns what the textbook's alphabeta(root, a, b) returns, leaf for leaf."""
     value, visited, _ = reference_alphabeta(spec, root, strict, alpha, alpha + width)
-    r = gt.alphabeta(gt.tree_from_nested(spec, root_player=root), strict=strict, window=(alpha, alpha + width))
+    r = gt.alphabeta(gt.tree_from_nested(spec, root_player=root), strict=strict,
+                     window=(alpha, alpha + width))
     assert r.value == value
     assert [n for n, _ in sorted(r.graph.nodes(data="order"), key=lambda x: x[1] or 0)
             if r.graph.out_degree(n) == 0 and r.graph.nodes[n]["status"] == "visited"] == visited

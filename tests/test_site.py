@@ -27,7 +27,7 @@ the counter and the slider show that step. Screenshots go to ``$GT_SITE_SCREENSH
 temporary folder printed in the output.
 
 Outside CI the browser tests are skipped when Chromium or playwright is missing; with
-``GT_REQUIRE_BROWSER=1`` (``.ci/run``) they fail instead.
+``GT_REQUIRE_BROWSER=1`` (``.ci/run``) they fail instead (the fixture ``chromium``, ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -46,12 +46,14 @@ import threading
 from html.parser import HTMLParser
 from pathlib import Path
 
-import browser
 import nbformat
 import pytest
 
 from gametrees.classroom.releases import holds_answers
 from gametrees.cli import main
+
+# Every test here builds the site or reads a build (nbconvert over every lesson): not in the quick run.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -174,7 +176,8 @@ def test_every_lesson_has_a_page_in_order_with_previous_next_and_index_links(sit
     assert {f"{p.stem}.html" for p in LESSONS[1:]} <= set(start.links)
     # What the command printed: every page with its size, and the whole build's time.
     for lesson in LESSONS:
-        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"], re.MULTILINE)
+        assert re.search(rf"wrote \S*{lesson.stem}\.html: .+, [\d.]+ [kM]B, [\d.]+ s$", site["stdout"],
+                         re.MULTILINE)
     assert re.search(r"^site: \d+ lessons, 3 downloads, [\d.]+ MB in [\d.]+ s", site["stdout"], re.MULTILINE)
 
 
@@ -192,7 +195,8 @@ def test_the_index_is_the_lesson_map_in_order(site):
     assert [a["href"] for a in lessons] == [f"{p.stem}.html" for p in LESSONS]
     assert [a["text"] for a in lessons] == [_heading(p) for p in LESSONS]
     readme = _readme_rows()
-    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text, re.DOTALL)
+    rows = re.findall(r"<tr><td><a class=\"gt-site-lesson\"[^>]*>.*?</a></td><td>(.*?)</td></tr>", text,
+                      re.DOTALL)
     shown = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split()) for row in rows]
     assert shown == [readme[p.name] for p in LESSONS]
     assert "how-to-run.html" in page.links
@@ -240,7 +244,8 @@ def test_the_how_to_page_quotes_the_readmes_command_that_opens_the_lessons(site)
     assert "needs Python" in text and "checks" in text and "agent" in text
 
 
-_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""", re.IGNORECASE)
+_CSS_FETCH = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+(?:url\(\s*)?['"]?([^'")\s;]+)""",
+                        re.IGNORECASE)
 
 
 def _css_fetches(css):
@@ -334,15 +339,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def served(site, tmp_path_factory):
+def served(site, chromium, tmp_path_factory):
     """The site over http on 127.0.0.1 (a thread), and one Chromium context whose requests are routed."""
-    missing = browser.browser_missing()
-    if missing:
-        if os.environ.get("GT_REQUIRE_BROWSER"):
-            pytest.fail(f"GT_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
     shots = Path(os.environ.get("GT_SITE_SCREENSHOTS") or tmp_path_factory.mktemp("site-screenshots"))
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nsite test: screenshots in {shots}")
@@ -362,17 +360,14 @@ def served(site, tmp_path_factory):
             state["elsewhere"].append(url)
             r.abort()
 
-    pw = chromium = context = None
+    context = None
     try:
-        pw = sync_playwright().start()
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS)
         context = chromium.new_context(viewport=VIEWPORT)
         context.route("**/*", route)
         state["context"] = context
         yield state
     finally:
-        closes = (context and context.close, chromium and chromium.close, pw and pw.stop, server.shutdown)
-        for close in closes:
+        for close in (context and context.close, server.shutdown):
             if close:
                 with contextlib.suppress(Exception):
                     close()
@@ -426,6 +421,7 @@ _JS_PLAYERS_WIRED = """() => [...document.querySelectorAll('.gt-player')].map(p 
   loaded: p.querySelector('img.gt-frame').complete && p.querySelector('img.gt-frame').naturalWidth > 0}))"""
 
 
+@pytest.mark.browser
 def test_every_page_loads_offline_with_its_maths_typeset(served):
     names = ["index.html", "how-to-run.html"] + [f"{p.stem}.html" for p in LESSONS]
     for name in names:
@@ -490,6 +486,7 @@ def _expect_step(state, k, n, what):
         assert state["src"] == f"data:image/png;base64,{frame}", f"{what}: the frame is not step {k}'s"
 
 
+@pytest.mark.browser
 def test_the_replay_player_steps_in_the_page(served):
     page, problems = _open(served, f"{REPLAY_LESSON}.html")
     try:

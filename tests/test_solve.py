@@ -59,6 +59,7 @@ def solve(game):
 BOARDS = [(2, 2, 2), (3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 3), (3, 5, 3), (5, 3, 3), (4, 4, 4)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, cols, k", BOARDS)
 def test_solver_matches_minimax_and_the_reference(rows, cols, k):
     game = ConnectFour(rows, cols, k)

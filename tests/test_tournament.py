@@ -142,7 +142,8 @@ def test_repr_is_repeatable_and_str_adds_timings():
     assert "0x" not in repr(first) and "ms/move" not in repr(first)
     assert "ms/move" in str(first)
     lines = repr(first).splitlines()
-    assert lines[0] == "ConnectFour(rows=6, cols=7, k=4): alphabeta vs random, 3 games, seats alternate, seed 8"
+    assert lines[0] == ("ConnectFour(rows=6, cols=7, k=4): alphabeta vs random, 3 games, seats alternate, "
+                        "seed 8")
     assert lines[2].split()[:4] == ["alphabeta", str(first.wins["alphabeta"]), str(first.draws),
                                     str(first.losses["alphabeta"])]
 

@@ -5,10 +5,10 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import reference_alphabeta
 
 import gametrees as gt
 from gametrees.games import ConnectFour, Nim, TicTacToe
-from reference import reference_alphabeta
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 nested = st.recursive(st.integers(-4, 4), lambda kids: st.lists(kids, min_size=1, max_size=3),
@@ -74,7 +74,8 @@ def test_every_frame_is_consistent(spec, name):
     r = SEARCHES[name](T)
     check_frames(r.trace, r.graph)
     assert r.graph.graph["nodes_visited"] == r.stats["nodes_visited"]
-    assert sum(1 for e in r.trace if e.kind in ("enter", "leaf", "estimate", "hit")) == r.stats["nodes_visited"]
+    assert sum(1 for e in r.trace if e.kind in ("enter", "leaf", "estimate",
+                                                "hit")) == r.stats["nodes_visited"]
 
 
 @settings(max_examples=300, deadline=None)

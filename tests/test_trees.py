@@ -7,10 +7,10 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import brute_value, players_of
 
 import gametrees as gt
 from gametrees.games import DiceGame, Nim, TicTacToe
-from reference import brute_value, players_of
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -110,7 +110,8 @@ def test_dict_builder_and_json():
         ({"C": {"children": ["F", "G"]}}, "inner node 'C' has player None"),
         ({"F": {"label": "f"}}, "leaf 'F' \\(label 'f'\\) has no 'utility'"),
         ({"B": {"player": "chance", "children": ["D", "E"], "probs": [0.9, 0.2]}}, "sum to 1.1"),
-        ({"B": {"player": "chance", "children": ["D", "E"], "probs": [1]}}, "'probs' must list one entry per child"),
+        ({"B": {"player": "chance", "children": ["D", "E"], "probs": [1]}},
+         "'probs' must list one entry per child"),
         ({"G": {"player": "max", "children": ["A"]}}, "cannot tell the root"),
         ({"G": {"utility": "six"}}, "utility of leaf 'G' must be a number"),
         ({"C": {"player": "min", "children": ["F", "F"]}}, "lists child 'F' twice"),
@@ -221,7 +222,8 @@ def test_random_tree_differs_by_seed():
         (dict(branching=2, depth=2.0), TypeError, "depth must be an int"),
         (dict(branching=2, depth=2, values=(5, 1)), ValueError, "lo <= hi"),
         (dict(branching=2, depth=2, values=5), TypeError, "values must be a \\(lo, hi\\) pair"),
-        (dict(branching=2, depth=2, ordering="random"), ValueError, "ordering must be None, 'best' or 'worst'"),
+        (dict(branching=2, depth=2, ordering="random"), ValueError,
+         "ordering must be None, 'best' or 'worst'"),
         (dict(branching=10, depth=9), ValueError, "1,000,000,000 leaves; at most 2,000,000 leaves"),
         (dict(branching=2, depth=2, players=("max", "mni")), ValueError, "players must be"),
     ],
@@ -281,7 +283,8 @@ def test_expand_chance_game_and_depth_with_evaluation():
     game = DiceGame(rounds=1)
     G = gt.expand(game)
     chance = [n for n, p in G.nodes(data="player") if p == "chance"]
-    assert chance and all(math.isclose(sum(G.edges[n, c]["prob"] for c in G.successors(n)), 1) for n in chance)
+    assert chance and all(math.isclose(sum(G.edges[n, c]["prob"] for c in G.successors(n)),
+                                       1) for n in chance)
     assert gt.expectimax(G).value == pytest.approx(gt.expectimax(game).value)
     cut = gt.expand(TicTacToe(), depth=1, evaluate=lambda s: 0.5)
     assert {cut.nodes[n]["utility"] for n in cut if n} == {0.5}

@@ -129,6 +129,7 @@ def test_the_refusal_names_a_named_root_and_counts_its_children():
         check_size(tree)
 
 
+@pytest.mark.slow
 def test_max_children_and_nodes_make_a_wide_tree_drawable():
     tree = wide(20_000)
     ax = gt.draw(tree, max_children=10)
@@ -296,6 +297,7 @@ def test_the_drawing_shows_control_characters_as_escapes():
     assert not any(RAW_CONTROL.search(t) for c in (labels, moves) for t in c.texts)
 
 
+@pytest.mark.slow
 def test_png_pdf_and_gif_with_control_characters_are_written(tmp_path):
     tree = hostile_tree()
     for name in ("t.png", "t.pdf"):
@@ -328,6 +330,7 @@ def test_animate_refuses_fps_outside_its_range(result, fps, tmp_path):
     assert not (tmp_path / "a.gif").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fps", FPS_RANGE)
 def test_animate_at_the_ends_of_the_fps_range(result, fps, tmp_path):
     from PIL import Image
@@ -455,6 +458,7 @@ def _with_estimates(seed):
     return G
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("search", [gt.minimax, gt.alphabeta, gt.negamax])
 def test_time_limit_move_is_a_best_move_of_the_deepest_iteration(search):
     differ = 0

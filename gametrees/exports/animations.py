@@ -109,7 +109,8 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
     ValueError: this alphabeta result has no trace to animate: search with trace=True
     """
     if not isinstance(result, SearchResult):
-        raise TypeError(f"animate expects a SearchResult (e.g. gt.alphabeta(tree)), got {type(result).__name__}")
+        raise TypeError(f"animate expects a SearchResult (e.g. gt.alphabeta(tree)), "
+                        f"got {type(result).__name__}")
     if result.trace is None or result.graph is None:
         raise ValueError(f"this {result.algorithm} result has no trace to animate: search with trace=True")
     for bad in ("ax", "k", "tree", "title"):
@@ -166,7 +167,8 @@ class _Movie:
         self.trace = result.trace
         self.frames = frames(self.trace)
         # (MCTS on a tree: the whole tree, so that the playouts below the grown part show.)
-        self.drawing = drawing = Drawing(getattr(result, "replay_tree", None) or result.graph, framed=True, **options)
+        tree = getattr(result, "replay_tree", None) or result.graph
+        self.drawing = drawing = Drawing(tree, framed=True, **options)
         n = len(self.trace)
         # The same geometry for every frame: the one with the longest caption (wrapped).
         self.captions = []

@@ -146,7 +146,8 @@ def export(x, path, *, flavour="answer", algorithm=None, instructions=False, tit
                    max_children=max_children, max_nodes=max_nodes)
     if suffix in (".tex", ".tikz"):
         if boards is not None:
-            raise ValueError("boards=... draws game boards, which TikZ export does not: write .svg, .pdf or .png")
+            raise ValueError("boards=... draws game boards, which TikZ export does not: "
+                             "write .svg, .pdf or .png")
         if standalone is None:
             standalone = suffix == ".tex"
         source = tikz_source(G, text, standalone=standalone, max_width_cm=max_width_cm, **options)

@@ -104,11 +104,12 @@ def resolve(x, flavour, algorithm):
     result = None
     if isinstance(x, SearchResult):
         if x.graph is None:
-            raise ValueError(f"this {x.algorithm} result has no graph: search with trace=True (or graph=True)")
+            raise ValueError(f"this {x.algorithm} result has no graph: "
+                             "search with trace=True (or graph=True)")
         result, G = x, x.graph
     elif isinstance(x, nx.DiGraph):
         G = x
-    elif hasattr(x, "tree") and hasattr(x, "result") and isinstance(getattr(x, "tree"), nx.DiGraph):
+    elif hasattr(x, "tree") and hasattr(x, "result") and isinstance(x.tree, nx.DiGraph):
         G = x.tree  # an exercise: its own search answers it, unless another algorithm is asked for
         if algorithm is None or algorithm == x.result.algorithm:
             result = x.result
@@ -117,7 +118,10 @@ def resolve(x, flavour, algorithm):
             "export expects a game tree (networkx.DiGraph), a SearchResult or an exercise, "
             f"got {type(x).__name__}; build a tree with gt.tree_from_nested or gt.tree_from_dict"
         )
-    done = result.algorithm if result is not None else (G.graph.get("algorithm") if _is_annotated(G) else None)
+    if result is not None:
+        done = result.algorithm
+    else:
+        done = G.graph.get("algorithm") if _is_annotated(G) else None
     if done is not None and algorithm is not None and algorithm != done:
         raise ValueError(
             f"algorithm={algorithm!r}, but this was already searched with {done}: "
@@ -170,7 +174,8 @@ def _instructions(G, algorithm, tex=False):
     }
     f = {key: pair[1 if tex else 0] for key, pair in formulas.items()}
     if algorithm.startswith("alphabeta"):
-        at_max, at_min = ("gt_beta", "lt_alpha") if algorithm == "alphabeta-strict" else ("ge_beta", "le_alpha")
+        strict = algorithm == "alphabeta-strict"
+        at_max, at_min = ("gt_beta", "lt_alpha") if strict else ("ge_beta", "le_alpha")
         return ("Run alpha-beta search on this tree, children left to right, pruning when "
                 f"{f[at_max]} at a MAX node ({f['up']}) or {f[at_min]} at a MIN node ({f['down']}). "
                 f"Write the value of every node the search reaches ({f['le_v']} or {f['ge_v']} where pruning "

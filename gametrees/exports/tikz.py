@@ -65,7 +65,8 @@ def _tikz_styles():
         r"gt todo/.style={draw=black!30, fill=white, text=black!45}",
         r"gt label/.style={font=\footnotesize, text=black!70, inner sep=2.5pt}",
         # beside the node's widest part, not on its slanted side (a triangle is 12 mm wide at its base)
-        r"gt window/.style={font=\scriptsize, align=left, inner sep=1.5pt, text=black!85, label distance=2.5mm}",
+        (r"gt window/.style={font=\scriptsize, align=left, inner sep=1.5pt, text=black!85, "
+         r"label distance=2.5mm}"),
         r"gt move/.style={font=\scriptsize, text=black!75, inner sep=2pt}",
         f"gt cut/.style={{sloped, inner sep=0pt, font=\\large, text={_rgb('vermilion')}}}",
         f"gt best/.style={{very thick, draw={_rgb('blue')}}}",
@@ -106,7 +107,8 @@ def to_tikz(x, *, flavour="answer", algorithm=None, instructions=False, title=No
     >>> src.count(r"\\node["), src.count(r"\\draw[dashed, gray]")
     (13, 2)
     >>> print(next(line for line in src.splitlines() if "(n0) at" in line))
-    \\node[gt max, label={[gt label]left:{A}}, label={[gt window]right:{$\\alpha=3$\\\\$\\beta=+\\infty$}}] (n0) at (4,0) {$3$};
+    \\node[gt max, label={[gt label]left:{A}},
+    label={[gt window]right:{$\\alpha=3$\\\\$\\beta=+\\infty$}}] (n0) at (4,0) {$3$};
     """
     if not isinstance(standalone, bool):
         raise TypeError(f"standalone must be True or False, got {standalone!r}")
@@ -124,7 +126,8 @@ def _fmt_coord(v) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, max_depth, max_children, max_nodes):
+def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, max_depth, max_children,
+                max_nodes):
     """The TikZ picture of the graph ``G`` (as :func:`resolve` gives it) under ``text`` (:func:`caption`)."""
     from .. import __version__
 
@@ -207,8 +210,8 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
                 if mv is not None:
                     side = "left" if pos[v][0] < pos[u][0] - 1e-9 else "right"
                     t = 0.62 if "prob" in e else 0.42
-                    body = f"${tex_number(mv)}$" if isinstance(mv, numbers.Real) and not isinstance(mv, bool) \
-                        else tex(mv)
+                    number = isinstance(mv, numbers.Real) and not isinstance(mv, bool)
+                    body = f"${tex_number(mv)}$" if number else tex(mv)
                     extra.append(f" node[gt move, pos={t}, {side}] {{{body}}}")
             if (u, v) in cut:
                 extra.append(r" node[gt cut, pos=0.6] {$\|$}")
@@ -230,7 +233,8 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
         return picture
     return (
         "% Compile with pdflatex (or lualatex / xelatex). LaTeX packages needed: the standalone class\n"
-        "% (Debian/Ubuntu: texlive-latex-extra), tikz/pgf (texlive-pictures), and the base (texlive-latex-base).\n"
+        "% (Debian/Ubuntu: texlive-latex-extra), tikz/pgf (texlive-pictures), "
+        "and the base (texlive-latex-base).\n"
         "\\documentclass[border=6pt]{standalone}\n"
         "\\usepackage{tikz}\n"
         "\\usetikzlibrary{shapes.geometric}\n"

@@ -64,7 +64,8 @@ class ConnectFour(Game):
         self.cols = int_at_least(cols, "cols", 1)
         for name, side in (("rows", self.rows), ("cols", self.cols)):
             if side > self.MAX_SIDE:
-                raise ValueError(f"{name} must be an int <= ConnectFour.MAX_SIDE = {self.MAX_SIDE}, got {side}")
+                raise ValueError(f"{name} must be an int <= ConnectFour.MAX_SIDE = {self.MAX_SIDE}, "
+                                 f"got {side}")
         self.k = int_at_least(k, "k", 1)
         if self.k > max(self.rows, self.cols):
             raise ValueError(

@@ -253,11 +253,12 @@ class Pig(Game):
         if turn > self.turns:
             raise ValueError(f"invalid Pig state {state!r}: turn must be 0..{self.turns}")
         if a >= self.target and b >= self.target:
-            raise ValueError(f"invalid Pig state {state!r}: both players cannot reach the target {self.target}")
+            raise ValueError(f"invalid Pig state {state!r}: both players cannot reach the target "
+                             f"{self.target}")
         if self.is_terminal(state):
             if total or rolling:
-                raise ValueError(f"invalid Pig state {state!r}: the game is over, so the turn total must be 0 "
-                                 f"and nobody rolls")
+                raise ValueError(f"invalid Pig state {state!r}: the game is over, so the turn total must "
+                                 f"be 0 and nobody rolls")
             winner = MAX if a >= self.target else MIN if b >= self.target else None
             if winner is not None and turn % 2 != (1 if winner == MAX else 0):
                 raise ValueError(f"invalid Pig state {state!r}: {winner.upper()} reached the target, so "
@@ -266,8 +267,10 @@ class Pig(Game):
             return state
         mover, mine = ("MAX", a) if turn % 2 == 0 else ("MIN", b)
         if mine + total >= self.target:
-            raise ValueError(f"invalid Pig state {state!r}: {mover}'s score {mine} plus the turn total {total} "
-                             f"reaches the target {self.target}, so the turn would already have ended in a win")
+            raise ValueError(f"invalid Pig state {state!r}: {mover}'s score {mine} plus the turn total "
+                             f"{total} reaches the target {self.target}, so the turn would already have "
+                             "ended in a win")
         if total == 1:
-            raise ValueError(f"invalid Pig state {state!r}: a turn total of 1 is impossible (a 1 scores nothing)")
+            raise ValueError(f"invalid Pig state {state!r}: a turn total of 1 is impossible "
+                             "(a 1 scores nothing)")
         return state

@@ -151,7 +151,8 @@ def _make_backed_up(with_chance):
             if table is not None:
                 table[key] = (to_the_end or max_depth - ply, best, bm)
             if tracing:
-                add(_new(Event, ("exit", node, parent, ply, player, best, None, None, state, (EXACT,), names)))
+                add(_new(Event, ("exit", node, parent, ply, player, best, None, None, state, (EXACT,),
+                                 names)))
             if ply == 0:
                 # The first child with the best value, even when that value is
                 # -inf for MAX (+inf for MIN) and no child was strictly better.

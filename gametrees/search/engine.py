@@ -249,7 +249,8 @@ class SearchSetup:
         elif not isinstance(table, dict):
             raise TypeError(f"table must be True, False or a dict, got {type(table).__name__}")
         if symmetry and table is None:
-            raise ValueError("symmetry=True folds symmetric positions in the transposition table: pass table=True too")
+            raise ValueError("symmetry=True folds symmetric positions in the transposition table: "
+                             "pass table=True too")
         if table is not None:
             section = TableSection(variant or name, game.table_key if self.is_tree else _Same(game),
                                    evaluate_key, bool(symmetry))
@@ -393,7 +394,8 @@ def move_name(game, state, move) -> str:
         mark = "X" if player == MAX else "O"
         if isinstance(game, TicTacToe) and isinstance(move, numbers.Integral) and 0 <= move < 9:
             return f"{mark} {_TTT_FILES[move % 3]}{move // 3 + 1}"
-        if isinstance(game, ConnectFour) and isinstance(move, numbers.Integral) and 0 <= move < len(_C4_FILES):
+        if (isinstance(game, ConnectFour) and isinstance(move, numbers.Integral)
+                and 0 <= move < len(_C4_FILES)):
             return f"{mark} {_C4_FILES[move]}"
         return f"{mark} {move}"
     role = {MAX: "MAX", MIN: "MIN", CHANCE: "chance"}.get(player, str(player))
@@ -506,7 +508,7 @@ def children_in_order(setup, state, succ, ttmove):
     if setup.order is not None:
         kids = setup.ordered(state, kids)
     if ttmove is not None:
-        for i, (m, c) in enumerate(kids):
+        for i, (m, _) in enumerate(kids):
             if m == ttmove:
                 if i:
                     kids = [kids[i]] + kids[:i] + kids[i + 1:]

@@ -50,7 +50,8 @@ def for_readers(nb):
     >>> nb = nbformat.v4.new_notebook(metadata={"widgets": {WIDGET_STATE: {"state": {}}}})
     >>> out = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "1"},
     ...                                                    "image/png": "iVBO", "text/plain": "Replay(...)"})
-    >>> bar = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "2"}, "text/plain": "games: 40%"})
+    >>> bar = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "2"},
+    ...                                                    "text/plain": "games: 40%"})
     >>> nb.cells.append(nbformat.v4.new_code_cell("gt.replay(r)", outputs=[out, bar]))
     >>> nb = for_readers(nb)
     >>> "widgets" in nb.metadata, [sorted(o.data) for o in nb.cells[0].outputs]
