@@ -186,7 +186,7 @@ def test_table_search_unanswered_library_and_bad_signature():
 
 # ---------------------------------------------------------------- check_scale_choices (lesson 04)
 
-SCALE_MOVES = {"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}   # as lesson 04 asks: X to move in ..O/.XO/XOX
+SCALE_MOVES = {"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}   # lesson 04's: X to move in ..O/.XO/XOX
 SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a",
                "depth 1, one scale": "a", "depth 2, one scale": "a"}
 

@@ -154,7 +154,7 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     for estimate, replies in found:
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
-    assert "the search plays c" in twin or "the search plays b" in twin     # a twin where a search skips the win
+    assert "the search plays c" in twin or "the search plays b" in twin     # a search there skips the win
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {
