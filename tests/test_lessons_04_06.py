@@ -412,6 +412,28 @@ def test_rescaled_choices_no_averages_in_wrong_lines_and_twin():
     assert "square root: not the child" in bad_text(partly) and "10 - v: not answered yet" in bad_text(partly)
 
 
+def test_rescaled_choices_with_averages_as_lesson_06_asks():
+    """Lesson 06's Ex 3 asks each change's child and both averages: flipping the two-way choices is no way
+    through, and a right child with wrong averages is not right."""
+    quiz = gt.tree_from_nested([{"chance": [1, 9]}, {"chance": [4, 5]}])
+    resc = {"2v + 7": lambda v: 2 * v + 7, "v squared": lambda v: v ** 2, "square root": math.sqrt,
+            "10 - v": lambda v: 10 - v}
+
+    def check(answer):
+        return ex.check_rescaled_choices(quiz, resc, answer, with_averages=True)
+
+    right = {"2v + 7": ("B", 17, 16), "v squared": ("B", 41, 20.5), "square root": ("C", 2, 2.12),
+             "10 - v": ("C", 5, 5.5)}
+    assert check(right).ok
+    assert check(dict.fromkeys(resc)).status == "unanswered"
+    labels_only = check({name: pick for name, (pick, *_) in right.items()})   # the right children, no averages
+    assert not labels_only.ok and labels_only.title.endswith("0 of 4 right.")
+    guessed = check({name: (pick, 0, 0) for name, (pick, *_) in right.items()})
+    assert not guessed.ok and guessed.title.endswith("0 of 4 right.")
+    assert "the child is right, but not every average" in bad_text(guessed)
+    assert not re.search(r"\d", bad_text(guessed).replace("2v + 7", "").replace("10 - v", ""))   # no averages
+
+
 def test_order_preserving_flip_wrong_then_twin():
     gamble = gt.tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])
     assert ex.check_order_preserving_flip(gamble, lambda v: v).status == "unanswered"
