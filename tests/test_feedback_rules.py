@@ -149,6 +149,16 @@ def test_try_first_the_solution_opens_after_an_attempt_and_a_check_after_it_is_n
     assert e.library_uses[:2] == [".solution()", ".explain()"]   # still recorded for the graded notebooks
 
 
+@pytest.mark.parametrize("kind", ["values", "expectimax"])
+def test_try_first_an_empty_dict_is_no_attempt(kind):
+    """Lesson 06's ``exercise.check({})`` says "not answered yet" and opens nothing (not "0 of 8 right")."""
+    e = ex.generate(kind, seed=3, difficulty="medium", try_first=True)
+    for empty in ({}, dict.fromkeys(e.nodes.sorted(e.inner))):
+        fb = e.check(empty)
+        assert fb.status == "unanswered" and fb.title.endswith("not answered yet.") and "right" not in fb.title
+    assert isinstance(e.solution(), attempts.NotYet) and attempts.counts()[e.key]["wrong"] == 0
+
+
 def test_try_first_a_right_first_attempt_is_solved_and_objects_are_apart():
     e = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
     other = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)

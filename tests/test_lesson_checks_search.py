@@ -186,8 +186,8 @@ def test_table_search_unanswered_library_and_bad_signature():
 
 # ---------------------------------------------------------------- check_scale_choices (lesson 04)
 
-SCALE_MOVES = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}   # as lesson 04 asks: a reply never raises open-lines
-SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
+SCALE_MOVES = {"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}   # lesson 04's: X to move in ..O/.XO/XOX
+SCALE_RIGHT = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a",
                "depth 1, one scale": "a", "depth 2, one scale": "a"}
 
 
@@ -205,6 +205,12 @@ def test_scale_choices_bad_tree():
         ex.check_scale_choices({"a": "win", "b": (6, [1]), "c": (6, [0])}, SCALE_RIGHT)
     with pytest.raises(ValueError, match="move 'b'"):
         ex.check_scale_choices({"a": "win", "b": 6}, SCALE_RIGHT)
+
+
+def test_scale_moves_are_lesson_04s_real_position():
+    from gametrees.exercises.lessons.l04_depth_and_evaluation import scale_moves
+    ttt = gt.TicTacToe()
+    assert scale_moves(ttt, ttt.from_string("..O/.XO/XOX")) == SCALE_MOVES
 
 
 # ---------------------------------------------------------------- check_quiet_positions (lesson 04)

@@ -111,10 +111,12 @@ def test_win_depth_gives_no_direction_to_repeated_guesses_without_the_line():
 
 
 def test_scale_choices_all_wrong_partly_right_and_twin():
-    moves = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}
-    assert all(r <= e for spec in moves.values() if spec != "win" for e in [spec[0]] for r in spec[1])
+    from gametrees.exercises.lessons.l04_depth_and_evaluation import _scale_twin, scale_moves
+    ttt = gt.TicTacToe()
+    moves = scale_moves(ttt, ttt.from_string("..O/.XO/XOX"))   # lesson 04's real position
+    assert moves == {"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}
     keys = ex.lessons.l04_depth_and_evaluation.SCALE_QUESTIONS
-    right = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c", "depth 1, one scale": "a",
+    right = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a", "depth 1, one scale": "a",
              "depth 2, one scale": "a"}
     assert ex.check_scale_choices(moves, right).ok
     assert ex.check_scale_choices(moves, {k: None for k in keys}).status == "unanswered"
@@ -123,13 +125,14 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
                  "depth 2, one scale": "b"}
     first, _ = twice(lambda: ex.check_scale_choices(moves, all_wrong), POSITION)
     bad = [text for kind, text, _ in first.items if kind == "bad"]
-    assert len(bad) == 4 and all(any(t.startswith(k) for t in bad) for k in keys)
     text = bad_text(first)
-    for k in keys:   # no move is named in a wrong line ("a" only as the article)
+    named = [k for k in keys if any(t.startswith(k) for t in bad)]
+    assert "depth 1, utility ±1" in named and "depth 2, utility ±1" in named   # the known slips are named
+    for k in named:   # no move is named in a wrong line ("a" only as the article)
         line = next(t for t in bad if t.startswith(k))
         assert set(re.findall(r"\b[abc]\b", line)) <= {"a"}, line
-    assert "-2" not in text and "min(" not in text   # no worked values
-    assert first.tags == ("scale-mismatch",)           # the win chosen with ±1 utilities
+    assert "min(" not in text   # no worked values
+    assert "scale-mismatch" in first.tags           # the win chosen with ±1 utilities
     assert_tags_catalogued(first)
     attempts.reset()
     partly = dict(right, **{"depth 2, utility ±1": "b"})
@@ -141,13 +144,17 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     assert ex.check_scale_choices(moves, upper).ok                          # "B" is b
     attempts.reset()
     plain = ex.check_scale_choices(moves, dict(right, **{"depth 1, utility ±1": "c"}))   # no slip to name
-    assert plain.title.endswith("3 of 4 right.") and "1 other answer is wrong" in bad_text(plain)
+    assert plain.title.endswith("3 of 4 right.") and "1 answer is wrong" in bad_text(plain)
+    assert "other" not in bad_text(plain)
     assert not any(k in bad_text(plain) for k in keys)                      # the question is not marked
-    # The twin's numbers are possible too: no reply raises the estimate.
-    from gametrees.exercises.lessons.l04_depth_and_evaluation import _scale_twin
+    # The twin is another real position: its numbers are open-lines numbers of a real game.
     twin = _scale_twin(moves, list(keys), 100)
-    for estimate, replies in re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin):
-        assert all(int(r.strip("' ")) <= int(estimate) for r in replies.split(",")), twin
+    found = re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin)
+    assert len(found) == 2 and [int(e) for e, _ in found] != [2, 1]   # not the lesson's own numbers
+    for estimate, replies in found:
+        drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
+        assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
+    assert "the search plays c" in twin or "the search plays b" in twin     # a search there skips the win
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {
@@ -425,6 +432,28 @@ def test_rescaled_choices_no_averages_in_wrong_lines_and_twin():
                                                     "10 - v": None})
     assert partly.title == "Expectimax after rescaling: 2 of 4 right."
     assert "square root: not the child" in bad_text(partly) and "10 - v: not answered yet" in bad_text(partly)
+
+
+def test_rescaled_choices_with_averages_as_lesson_06_asks():
+    """Lesson 06's Ex 3 asks each change's child and both averages: flipping the two-way choices is no way
+    through, and a right child with wrong averages is not right."""
+    quiz = gt.tree_from_nested([{"chance": [1, 9]}, {"chance": [4, 5]}])
+    resc = {"2v + 7": lambda v: 2 * v + 7, "v squared": lambda v: v ** 2, "square root": math.sqrt,
+            "10 - v": lambda v: 10 - v}
+
+    def check(answer):
+        return ex.check_rescaled_choices(quiz, resc, answer, with_averages=True)
+
+    right = {"2v + 7": ("B", 17, 16), "v squared": ("B", 41, 20.5), "square root": ("C", 2, 2.12),
+             "10 - v": ("C", 5, 5.5)}
+    assert check(right).ok
+    assert check(dict.fromkeys(resc)).status == "unanswered"
+    labels_only = check({name: pick for name, (pick, *_) in right.items()})   # the right children, no averages
+    assert not labels_only.ok and labels_only.title.endswith("0 of 4 right.")
+    guessed = check({name: (pick, 0, 0) for name, (pick, *_) in right.items()})
+    assert not guessed.ok and guessed.title.endswith("0 of 4 right.")
+    assert "the child is right, but not every average" in bad_text(guessed)
+    assert not re.search(r"\d", bad_text(guessed).replace("2v + 7", "").replace("10 - v", ""))   # no averages
 
 
 def test_order_preserving_flip_wrong_then_twin():

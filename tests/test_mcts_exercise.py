@@ -264,6 +264,14 @@ VISITS = {0: (82, 0.17), 1: (54, 0.07), 2: (116, 0.24), 3: (165, 0.3), 4: (53, 0
 def test_final_move_counts_come_from_a_real_search():
     """UCB1 produces them: the lesson's counts are gt.mcts's, and the twin's search is a real one too."""
     assert real_root_counts(gt.ConnectFour(), 500, 8) == VISITS
+    from gametrees.exercises.lessons.l07_monte_carlo import final_move_counts
+    assert final_move_counts() == VISITS                       # what lesson 07's cell shows, not the search
+    search = gt.mcts(gt.ConnectFour(), playouts=500, seed=8, trace=False)
+    assert search.move == 3 == max(VISITS, key=lambda m: VISITS[m][0])
+    G = search.graph   # the best mean (4) is the one selection would take next: the budget ran out
+    ucb = {c[-1]: G.nodes[c]["value"] + math.sqrt(2 * math.log(500) / G.nodes[c]["visits"])
+           for c in G.successors(())}
+    assert max(ucb, key=ucb.get) == 4 == max(VISITS, key=lambda m: VISITS[m][1])
     from gametrees.exercises.lessons.l07_monte_carlo import _TWIN_SEARCH, _final_move_twin
     twin = real_root_counts(gt.ConnectFour(), _TWIN_SEARCH["playouts"], _TWIN_SEARCH["seed"])
     most = max(twin, key=lambda m: twin[m][0])
@@ -395,16 +403,60 @@ def test_next_selection_is_judged_on_the_learners_own_selection():
     assert f"even after a backup through your selection {wrong}" in repr(fb)
 
 
+def lesson_07_mcts_exercises():
+    """The keyword arguments of lesson 07's ``gt.exercises.generate("mcts", ...)`` calls, in order."""
+    import ast
+    import json
+    import pathlib
+    path = pathlib.Path(__file__).parents[1] / "notebooks" / "07_monte_carlo_tree_search.ipynb"
+    nb = json.loads(path.read_text())
+    calls = []
+    for cell in nb["cells"]:
+        code = "".join(line for line in cell["source"] if not line.startswith("%"))   # no IPython magics
+        for node in ast.walk(ast.parse(code)) if cell["cell_type"] == "code" else ():
+            if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "generate"
+                    and node.args and getattr(node.args[0], "value", None) == "mcts"):
+                calls.append({k.arg: ast.literal_eval(k.value) for k in node.keywords
+                              if k.arg != "try_first"})
+    assert len(calls) == 3, calls
+    return calls
+
+
 def test_the_exercises_small_c_explores_little():
     """Lesson 07 says: with UCB1's scale for results 0..20 (c = 20·√2) selection would take the least
     visited child in each of Exercises 1-3, where c = 3 lets the means count."""
-    for kw in ({"seed": 3}, {"seed": 39, "root_player": "min"}, {"seed": 7, "full": True}):
+    for kw in lesson_07_mcts_exercises():
         ex = gt.exercises.generate("mcts", **kw)
         leaves = [u for _, u in ex.tree.nodes(data="utility") if u is not None]
-        assert ex.c == 3 and (min(leaves), max(leaves)) in {(0, 19), (0, 18), (1, 20)}
+        assert ex.c == 3 and 0 <= min(leaves) and max(leaves) <= 20
         sign = 1 if kw.get("root_player") != "min" else -1
         big_n = ex.visits["A"]
         scores = {k: sign * ex.totals[k] / ex.visits[k]
                   + 20 * math.sqrt(2) * math.sqrt(math.log(big_n) / ex.visits[k]) for k in ex._children}
         least = min(ex._children, key=lambda k: ex.visits[k])
         assert max(scores, key=scores.get) == least
+
+
+def test_lesson_07_exercises_1_and_2_no_shortcut_gives_the_selection():
+    """Lesson 07 says: in Exercises 1 and 2 the least visited child, the best mean for the root's player and
+    UCB1 pick three different children, and at Exercise 2's MIN root the MAX formula (+mean) a fourth."""
+    first, second, _ = lesson_07_mcts_exercises()
+    assert first.get("root_player", "max") == "max" and second["root_player"] == "min"
+    for kw in (first, second):
+        ex = gt.exercises.generate("mcts", **kw)
+        kids, big_n = ex._children, ex.visits["A"]
+        sign = -1 if kw.get("root_player") == "min" else 1
+        mean = {k: ex.totals[k] / ex.visits[k] for k in kids}
+
+        def ucb(s, mean=mean, ex=ex, kids=kids, big_n=big_n):
+            scores = {k: s * mean[k] + ex.c * math.sqrt(math.log(big_n) / ex.visits[k]) for k in kids}
+            return max(scores, key=scores.get)
+
+        visits = sorted(ex.visits[k] for k in kids)
+        assert visits[0] < visits[1]                                     # one least visited child
+        picks = {"least visited": min(kids, key=lambda k: ex.visits[k]),
+                 "best mean": max(kids, key=lambda k: sign * mean[k]), "UCB1": ucb(sign)}
+        if sign < 0:
+            picks["MAX's formula"] = ucb(1)
+        assert picks["UCB1"] == ex.solution()["select"]
+        assert len(set(picks.values())) == len(picks), (kw, picks)

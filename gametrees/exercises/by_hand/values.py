@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
 from ..answers import BadAnswer, OP_TEXT, parse_value
-from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
+from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain, unanswered
 from .diagnoses import constant_answer, rule_question, value_slip
 from .exercise import RULES, Exercise
 from .search_info import SearchInfo
@@ -139,6 +139,8 @@ class ValuesExercise(Exercise):
                 rep.bad(f"{self.nodes.name(n)}: you gave two different values, {given[n]!r} and {val!r}.")
                 continue
             given[n] = val
+        if not given and not unknown:   # {} or only the starter's None: no attempt, nothing opened
+            return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
         parsed = {}
         for n, val in given.items():
             try:

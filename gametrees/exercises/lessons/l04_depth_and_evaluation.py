@@ -6,16 +6,18 @@ the lesson's rule computes, and a check on an unanswered exercise says only that
 
 from __future__ import annotations
 
+import functools
 import numbers
 
-from ...games import MAX, ConnectFour
+from ...evaluation import tictactoe_open_lines
+from ...games import MAX, ConnectFour, TicTacToe
 from ...search import alphabeta
 from ..answers import BadAnswer
 from ..attempts import counts, escalate
 from ..feedback import Feedback, Report, fmt, malformed, unanswered
 from .reading import is_blank, number_answer
 
-__all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth"]
+__all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth", "scale_moves"]
 
 
 def _proof_depth(game, state, limit=14):
@@ -167,7 +169,7 @@ def _scale_tree(moves):
     """``moves`` checked: ``{name: "win"}`` or ``{name: (estimate, [estimates after each reply])}``."""
     if not isinstance(moves, dict) or len(moves) < 2:
         raise ValueError(f"moves must be a dict of at least two moves, each 'win' or (estimate, [estimates after "
-                         f"each reply]), such as {{'a': 'win', 'b': (6, [5, -2])}}; got {moves!r}")
+                         f"each reply]), such as {{'a': 'win', 'b': (2, [0, 1])}}; got {moves!r}")
     for name, spec in moves.items():
         ok = spec == "win" or (
             isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[0], numbers.Real)
@@ -229,11 +231,11 @@ def check_scale_choices(moves, answer, win=100):
 
     Examples
     --------
-    >>> moves = {"a": "win", "b": (6, [5, -2]), "c": (3, [3, 2])}
+    >>> moves = {"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}   # X to move in ..O/.XO/XOX
     >>> check_scale_choices(moves, None)
     ✗ Which move each search plays: not answered yet.
     ✗ Give a move ('a', 'b', 'c') for each of the four questions, in place of None.
-    >>> right = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "c",
+    >>> right = {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a",
     ...          "depth 1, one scale": "a", "depth 2, one scale": "a"}
     >>> check_scale_choices(moves, right).ok
     True
@@ -292,9 +294,10 @@ def check_scale_choices(moves, answer, win=100):
             plain_wrong.append(key)
         else:
             rep.bad(text, tag=tag)
-    if plain_wrong:
+    if plain_wrong:   # counted, not named: no oracle to eliminate answers one question at a time
         n = len(plain_wrong)
-        rep.bad(f"{n} other answer{'s are' if n > 1 else ' is'} wrong: for each question, score every move "
+        more = "Besides those above, " if len(wrong_keys) > n else ""
+        rep.bad(f"{more}{n} answer{'s are' if n > 1 else ' is'} wrong: for each question, score every move "
                 "as that search does (its depth, its worth of a win), then take the largest.")
     title = (f"{what}: right." if right == len(SCALE_QUESTIONS)
              else f"{what}: {right} of {len(SCALE_QUESTIONS)} right"
@@ -310,28 +313,92 @@ def check_scale_choices(moves, answer, win=100):
                     on="another position")
 
 
-def _scale_twin(moves, keys, win):
-    """The questions the learner got wrong, worked through on a twin: the two estimated moves' numbers swapped and shifted."""
-    win_move = next(m for m, spec in moves.items() if spec == "win")
-    others = [m for m in moves if m != win_move]
-    if len(others) != 2 or not keys:
+def _open_lines_count(game, state):
+    """Lines open for X minus lines open for O, as a whole number (the lesson's open-lines estimate)."""
+    return round(tictactoe_open_lines(state, scale=10) * 10)
+
+
+def scale_moves(game, state):
+    """X's moves in a tic-tac-toe position as :func:`check_scale_choices` reads them, or None if unfit.
+
+    Fit means X to move, exactly one move that wins at once, and every other
+    move leaves a game that O's replies do not end. The moves are named
+    ``a``, ``b``, ... in the game's move order, the win first.
+
+    Examples
+    --------
+    >>> from gametrees.games import TicTacToe
+    >>> ttt = TicTacToe()
+    >>> scale_moves(ttt, ttt.from_string("..O/.XO/XOX"))
+    {'a': 'win', 'b': (2, [0, 1]), 'c': (1, [-1, 1])}
+    """
+    if game.is_terminal(state) or game.to_move(state) != MAX:
         return None
-    b, c = others
-    twin = {win_move: "win", b: (moves[c][0] + 1, [x + 1 for x in moves[c][1]]),
-            c: (moves[b][0] - 1, [x - 1 for x in moves[b][1]])}
+    wins, others = [], []
+    for move, child in game.successors(state):
+        if game.is_terminal(child):
+            if game.utility(child) <= 0:
+                return None
+            wins.append(move)
+            continue
+        replies = [r for _, r in game.successors(child)]
+        if any(game.is_terminal(r) for r in replies):
+            return None
+        others.append((_open_lines_count(game, child), [_open_lines_count(game, r) for r in replies]))
+    if len(wins) != 1:
+        return None
+    return dict(zip("abcdefghi", ["win"] + others))
+
+
+@functools.lru_cache(maxsize=1)
+def _real_scale_specs():
+    """Every tic-tac-toe position fit for the question with three moves, as its :func:`scale_moves`."""
+    game = TicTacToe()
+    specs, seen, stack = [], set(), [game.initial]
+    while stack:
+        state = stack.pop()
+        if state in seen or game.is_terminal(state):
+            continue
+        seen.add(state)
+        stack.extend(child for _, child in game.successors(state))
+        spec = scale_moves(game, state)
+        if spec is not None and len(spec) == 3 and spec not in specs:
+            specs.append(spec)
+    return specs
+
+
+def _scale_twin(moves, keys, win):
+    """The questions the learner got wrong, worked through on a twin: another real tic-tac-toe position."""
+    if not keys:
+        return None
+    mine = {k: _scale_choice(moves, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
+            for k in keys}
+    best = None
+    for twin in _real_scale_specs():
+        if twin == moves:
+            continue
+        try:
+            theirs = {k: _scale_choice(twin, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
+                      for k in keys}
+        except ValueError:
+            continue
+        win_move = next(m for m, v in twin.items() if v == "win")
+        # prefer a twin whose answers differ (nothing to copy), then one where some search skips the win
+        score = (sum(theirs[k] != mine[k] for k in keys), sum(theirs[k] != win_move for k in keys))
+        if best is None or score > best[0]:
+            best = (score, twin)
+    if best is None:
+        return None
+    twin = best[1]
     spec = ", ".join(f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
                      for m, v in twin.items())
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2
         w = 1 if key.endswith("±1") else win
-        try:
-            best = _scale_choice(twin, depth, w)
-        except ValueError:
-            continue
         _, shown = _scale_values(twin, depth, w)
-        parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays {best}")
-    return f"moves {spec}. " + "; ".join(parts) + "." if parts else None
+        parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays {_scale_choice(twin, depth, w)}")
+    return f"moves {spec}. " + "; ".join(parts) + "."
 
 
 def _quiet_status(game, state):

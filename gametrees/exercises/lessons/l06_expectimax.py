@@ -151,7 +151,7 @@ def _kind_of_change(f, values):
     return "other"
 
 
-def check_rescaled_choices(tree, rescalings, answer):
+def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     """Check which child of the root expectimax prefers after each change of the leaf values (lesson 06).
 
     Parameters
@@ -162,7 +162,12 @@ def check_rescaled_choices(tree, rescalings, answer):
         ``{name: f}``: each ``f`` is applied to every leaf value.
     answer : dict
         ``{name: label}``: the root's child (e.g. ``"B"``) the learner predicts
-        expectimax picks after that change.
+        expectimax picks after that change; with ``with_averages=True``,
+        ``{name: (label, average of the first child, average of the second, ...)}``.
+    with_averages : bool, default False
+        Ask for the root's children's averages after each change too (to 2
+        decimals): a change counts as right only with its child and its
+        averages, which a guess between two children cannot give.
 
     Examples
     --------
@@ -174,6 +179,11 @@ def check_rescaled_choices(tree, rescalings, answer):
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": None})
     ✗ Expectimax after rescaling: not answered yet.
     ✗ For each change write the child you predict (B or C): {'v + 10': ...}.
+    >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": ("B", 14, 13.5)}, with_averages=True).ok
+    True
+    >>> print(check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": ("B", 4, 3.5)},
+    ...                              with_averages=True).lines[0])
+    ✗ v + 10: the child is right, but not every average: apply the change to every leaf, then average each chance node again.
     """
     G = as_tree(tree, None)
     if not isinstance(rescalings, Mapping) or not rescalings:
@@ -183,8 +193,11 @@ def check_rescaled_choices(tree, rescalings, answer):
     kids = list(G.successors(root))
     labels = [nodes.name(k) for k in kids]
     form = "{" + ", ".join(f"{name!r}: ..." for name in rescalings) + "}"
+    each = (f"({labels[0]!r} or {labels[1]!r}, " + ", ".join(f"{lab}'s average" for lab in labels) + ")"
+            if with_averages and len(labels) == 2 else None)
     if answer is None or (isinstance(answer, Mapping) and all(is_blank(v) for v in answer.values())):
         return unanswered("Expectimax after rescaling",
+                           f"For each change write {each} in place of None: {form}." if each else
                            f"For each change write the child you predict ({' or '.join(labels)}): {form}.")
     if not isinstance(answer, Mapping):
         return malformed("Expectimax after rescaling",
@@ -208,10 +221,27 @@ def check_rescaled_choices(tree, rescalings, answer):
         if is_blank(got):
             rep.bad(f"{name}: not answered yet.")
             continue
+        given_averages = None
+        if with_averages:
+            try:
+                got, *given_averages = got
+                given_averages = [float(x) for x in given_averages]
+                if len(given_averages) != len(labels):
+                    raise ValueError
+            except (TypeError, ValueError):
+                unread += 1
+                rep.bad(f"{name}: could not read {answer.get(name)!r}: give {each or 'the child, then each average'}.")
+                continue
         got = str(got).strip().upper()
         if got not in labels:
             unread += 1
             rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
+            continue
+        if got in right and given_averages is not None and not all(
+                math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
+            wrong.append(name)
+            rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, then "
+                    "average each chance node again.")
             continue
         if got in right:
             rep.good(f"{name}: {got}, right ({averages}).")

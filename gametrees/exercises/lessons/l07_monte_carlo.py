@@ -35,7 +35,7 @@ from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, or_list, unanswered
 from .reading import is_blank
 
-__all__ = ["check_exploration_c", "check_final_move", "scaled_c"]
+__all__ = ["check_exploration_c", "check_final_move", "final_move_counts", "scaled_c"]
 
 #: UCB1's constant (Auer, Cesa-Bianchi and Fischer, 2002), for results (rewards) between 0 and 1.
 _SQRT2 = math.sqrt(2)
@@ -166,6 +166,28 @@ def _final_move_twin():
             f"column {best} "
             f"{vb} visits and the best mean, {fmt(round(mb, 2))}. MCTS plays {most}, the most visited: its "
             f"mean rests on {vm} results, {best}'s on {vb}.")
+
+
+#: Lesson 07's Exercise 5: the search whose root the learner reads (Connect Four, the empty board).
+_LESSON_SEARCH = {"playouts": 500, "seed": 8}
+
+
+def final_move_counts():
+    """The root's children after lesson 07's search, ``{column: (visits, mean for X rounded to 2 decimals)}``.
+
+    The search is :func:`gametrees.mcts` from the empty Connect Four board, 500
+    playouts, seed 8; only the counts are given, so that the move is the
+    learner's to name (the search's ``.move`` would give it).
+
+    Examples
+    --------
+    >>> final_move_counts()[3]
+    (165, 0.3)
+    """
+    r = mcts(ConnectFour(), playouts=_LESSON_SEARCH["playouts"], seed=_LESSON_SEARCH["seed"], trace=False)
+    G = r.graph
+    return {c[-1]: (G.nodes[c]["visits"], round(G.nodes[c]["value"], 2))
+            for c in G.successors(G.graph["root"])}
 
 
 def check_final_move(children, answer):
