@@ -100,7 +100,7 @@ def tidy_layout(G, root=None, *, sep=1.0, level=1.0, fan=0.0) -> dict:
         A parent far to the side of two close children draws two edges that
         run almost along each other, and the longer one through the nearer
         child's mark (a leaf tucked in beside a deep sibling); ``fan`` spreads
-        such children apart (the figures use 0.45). Parents stay centred,
+        such children apart (the figures use 0.5). Parents stay centred,
         and the layout stays mirror-symmetric.
 
     Returns

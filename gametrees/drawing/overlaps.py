@@ -227,7 +227,8 @@ def overlaps(ax, G=None, renderer=None) -> list:
       aside), the current node's ring (its own value aside), an edge (edges
       into the node a value sits inside aside: they end under its mark), the
       title or the legend;
-    * no edge passes through a node it does not join, nor through the title or legend.
+    * no edge passes through a node it does not join, nor through the title or legend;
+    * no text is cut off at the edge of the Axes.
 
     Parameters
     ----------
@@ -255,6 +256,7 @@ def overlaps(ax, G=None, renderer=None) -> list:
     problems = []
     polys = {n: _polygon(p) for n, p in m.nodes.items()}
     ring = _polygon(m.ring) if m.ring is not None else None
+    frame = ax.bbox  # (the figure's tree area: texts outside it are not drawn)
 
     def what(item):
         layer, owner, text, _ = item
@@ -289,6 +291,9 @@ def overlaps(ax, G=None, renderer=None) -> list:
         for name, other in m.boxes:
             if _boxes_meet(box, other):
                 problems.append(f"{what(item)} overlaps the {name}")
+        if not (frame.x0 - 0.5 <= box.x0 and box.x1 <= frame.x1 + 0.5
+                and frame.y0 - 0.5 <= box.y0 and box.y1 <= frame.y1 + 0.5):
+            problems.append(f"{what(item)} is cut off at the edge of the figure")
     for (u, v), (p0, p1), width in m.edges:
         for n, poly in polys.items():
             if n in (u, v):

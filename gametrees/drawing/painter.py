@@ -28,7 +28,7 @@ from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D, IdentityTransform
+from matplotlib.transforms import Affine2D, Bbox, IdentityTransform
 
 from ..games import CHANCE, MAX, MIN, ConnectFour, TicTacToe
 from ..search.engine import move_name
@@ -418,8 +418,9 @@ class _Placer:
     CELL = 24.0  # points
     PAD = 1.0    # points of white kept around a text
 
-    def __init__(self, X, Y):
+    def __init__(self, X, Y, bounds=None):
         self.X, self.Y = X, Y  # points per data unit
+        self.bounds = bounds  # (x0, y0, x1, y1) in points: where texts may go (the Axes, above the legend)
         self.boxes, self.segs = [], []
         self.grid = {}
 
@@ -432,9 +433,10 @@ class _Placer:
             for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
                 yield i, j
 
-    def add_box(self, box, owner=None):
+    def add_box(self, box, owner=None, shape=None):
+        """Keep texts off ``box`` (points), or only off ``shape`` inside it (a Path in points: a mark's outline)."""
         k = ("b", len(self.boxes))
-        self.boxes.append((box, owner))
+        self.boxes.append((box, owner, shape))
         for cell in self._cells(*box):
             self.grid.setdefault(cell, []).append(k)
 
@@ -461,10 +463,14 @@ class _Placer:
         for cell in self._cells(x0, y0, x1, y1):
             found.update(self.grid.get(cell, ()))
         n = 0
+        if self.bounds is not None:
+            bx0, by0, bx1, by1 = self.bounds
+            n += int(box[0] < bx0 or box[1] < by0 or box[2] > bx1 or box[3] > by1)
         for kind, i in found:
             if kind == "b":
-                (a0, b0, a1, b1), owner = self.boxes[i]
-                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+                (a0, b0, a1, b1), owner, shape = self.boxes[i]
+                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and (
+                        shape is None or shape.intersects_bbox(Bbox.from_extents(x0, y0, x1, y1), filled=True)):
                     n += 1
             else:
                 p0, p1, grow, owner = self.segs[i]
@@ -629,8 +635,9 @@ class Geometry:
     PADX = 0.8          # x units left and right of the outermost nodes
     MAX_WIDTH = 16.0    # inches before marks shrink, without a limit
 
-    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None):
+    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None, labels=False):
         self.prep = prep
+        self.labels = labels  # node labels beside the inner nodes: room for them between neighbours
         mode = prep.mode
         ux0, uy0 = _UNIT[mode]
         self.wide = wide
@@ -726,18 +733,34 @@ class Geometry:
             for a, b in zip(nodes, nodes[1:]):
                 d = prep.pos[b][0] - prep.pos[a][0]
                 if d > 0:
-                    key = (bool(prep.children[a]), frozenset((prep.kind[a], prep.kind[b])))
+                    key = (bool(prep.children[a]), frozenset((prep.kind[a], prep.kind[b])),
+                           bool(prep.children[a]) or bool(prep.children[b]))
                     out[key] = min(d, out.get(key, d))
-        return [(d, inner, kinds) for (inner, kinds), d in out.items()]
+        return [(d, inner, kinds, labelled) for (inner, kinds, labelled), d in out.items()]
+
+    def _label_width(self):
+        """The widest label of an inner node, in points (0 without labels): it stands beside its node."""
+        if not self.labels or self.prep.mode != "shapes":
+            return 0.0
+        G = self.prep.G
+        texts = {str(G.nodes[n]["label"]) for n in self.prep.order
+                 if self.prep.children[n] and G.nodes[n].get("label") is not None}
+        widest = sorted(texts, key=len)[-3:]
+        size = max(8.5 * self.f, MIN_TEXT_PT)
+        return max((_extent(t, size, "left", "center", 0.0, 0.0, 0.0, "normal") or (0, 0, 0, 0))[2] for t in widest) \
+            if widest else 0.0
 
     def _ux_needed(self, gaps, windows=True):
         """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep apart."""
         need = 0.0
-        for d, inner, kinds in gaps:
+        label = self._label_width()
+        for d, inner, kinds, labelled in gaps:
             w, _ = self._mark_size(kinds)
             room = w + 4.0 + 0.15 * w
             if windows and inner and self.wide and self.prep.mode == "boards":
                 room += 3.0 + _window_text_width() * max(8.0 * self.f, MIN_TEXT_PT)
+            if labelled and label:  # an inner node's label beside it, clear of the neighbour
+                room = max(room, w + label + 2 * _GAP + 2.0)
             need = max(need, room / d)
         return need / 72
 
@@ -797,6 +820,13 @@ class Geometry:
             for i, n in enumerate(nodes):
                 rank[n] = (nodes, i)
         need = 0.0
+        grow = {kind: self._grow(kind) for kind in set(prep.kind.values())}
+        if self.wide:  # a search's frames write bounds ("≤ −1") in MAX and MIN nodes
+            fm = max(self.f, 0.7)
+            for kind in set(grow) & {MAX, MIN}:
+                grow[kind] = max([grow[kind]] + [_grow_to_fit(kind, "≤\u200a" + v, 10.0 * fm, fm)
+                                                 for v in self._values.get("leaf", ()) + self._values.get(kind, ())
+                                                 if v[:1] not in "≤≥"])
         for u in prep.order:
             xu = prep.pos[u][0]
             for v in prep.children[u]:
@@ -813,7 +843,7 @@ class Geometry:
                     a = abs(prep.pos[w][0] - prep.pos[end][0])
                     if a >= b:
                         continue
-                    r = _SHAPE_SIZE[prep.kind[w]] * fm * _CORNER[prep.kind[w]] + 2.0
+                    r = _SHAPE_SIZE[prep.kind[w]] * fm * grow[prep.kind[w]] * _CORNER[prep.kind[w]] + 2.0
                     if a * X <= r * 1.05:
                         continue
                     need = max(need, r * b * X / math.sqrt((a * X) ** 2 - r ** 2))
@@ -878,7 +908,9 @@ class Painter:
         artists = []
         texts = _Texts()
         # Where texts may go: clear of every mark, ring, edge and text (see _Placer).
-        self.placer = placer = _Placer(g.ux * 72, g.uy * 72)
+        X, Y = g.ux * 72, g.uy * 72
+        self.placer = placer = _Placer(X, Y, (g.xlim[0] * X, (g.ylim[0] + g.legend_in / g.uy) * Y,
+                                              g.xlim[1] * X, g.ylim[1] * Y))
         self._current = sc.current
         # -- edges ---------------------------------------------------------
         groups = {}
@@ -934,7 +966,7 @@ class Painter:
                     (x0, y0), (x1, y1) = self._segment(u, v)
                     # Move labels nearer the parent (a cut mark sits at 0.6); chance
                     # edges are never cut, and lower down their labels have room.
-                    ts = (0.62, 0.5, 0.72, 0.4, 0.8, 0.3) if chance_edge else (0.42, 0.32, 0.5, 0.24, 0.75)
+                    ts = (0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84)
                     side = -1 if x1 < x0 - 1e-9 else 1
                     # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
                     size = 7.5 * max(f, 1.0)
@@ -947,7 +979,7 @@ class Painter:
                         choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
                                    for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
                                    for va, dx, dy in (("center", (c + 2.5) * sd, 0.0), ("bottom", c * sd, c + 1.0),
-                                                      ("top", c * sd, -c - 1.0))]
+                                                      ("top", c * sd, -c - 1.0), ("center", (c + 9.0) * sd, 0.0))]
                         i, free = placer.place(xy, choices, claim=False)
                         if free or t == ts[-1]:
                             if not free:  # nowhere free along the edge: the first place
@@ -1048,6 +1080,17 @@ class Painter:
                            [(ha, "top", dx, -1.8), (ha, "top", dx, -1.8 - step)]]
             else:
                 shapes += [[(ha, "center", dx, 0.0)], [(ha, "bottom", dx, 0.8)], [(ha, "top", dx, -1.8)]]
+        # Then above or below the mark, and further out to the sides.
+        up, down = max(right, left), -max(right, left)
+        if len(lines) == 2:
+            shapes += [[("center", "bottom", 0.0, up + step), ("center", "bottom", 0.0, up)],
+                       [("center", "top", 0.0, down), ("center", "top", 0.0, down - step)]]
+            for side in (1, -1):
+                ha, dx = ("left", right * 0.7) if side > 0 else ("right", -left * 0.7)
+                shapes += [[(ha, "bottom", dx, up + step), (ha, "bottom", dx, up)],
+                           [(ha, "top", dx, down), (ha, "top", dx, down - step)]]
+        else:
+            shapes += [[("center", "bottom", 0.0, up)], [("center", "top", 0.0, down)]]
         choices = [[(text, size, ha, va, dx, dy, 0.0, "normal") for text, (ha, va, dx, dy) in zip(lines, shape)]
                    for shape in shapes]
         i = self.placer.place(xy, choices)[0]
@@ -1092,7 +1135,9 @@ class Painter:
         half = {n: (ring.get(n, size[n]) + 2.4) / 2 for n in prep.order}
         for n in prep.order:
             x, y = placer.pt(pos[n])
-            placer.add_box((x - half[n], y - half[n], x + half[n], y + half[n]), owner=n)
+            outline = _marker_path(_SHAPE_MARKER[prep.kind[n]])
+            shape = outline.transformed(Affine2D().scale(2 * half[n]).translate(x, y))
+            placer.add_box((x - half[n], y - half[n], x + half[n], y + half[n]), owner=n, shape=shape)
         for n in prep.order:
             kind, style = prep.kind[n], sc.style[n]
             texts.add("values", pos[n], sc.value.get(n, ""), _NODE_STYLE[style][4], vsize,

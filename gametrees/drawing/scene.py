@@ -61,7 +61,7 @@ def format_value(x, bound=None) -> str:
 
 
 # Siblings at least this fraction of their distance from their parent apart (tidy_layout's fan).
-_FAN = 0.45
+_FAN = 0.5
 
 #: The most nodes a figure draws: ``max_nodes`` may be raised up to this. A figure of
 #: ``MAX_DRAWN_NODES // 2`` = 2,500 leaves side by side is already about 700 inches wide and takes

@@ -355,10 +355,11 @@ class Practice(widgets.VBox):
         to another node (``others``: their centres) than to its own is taken only if nothing else is free."""
         x, y = centre
         width, height = self.figure.canvas.get_width_height(physical=True)
-        rows = np.array([y - _BOX_H + 4, y - half - _BOX_H - 1, y - _BOX_H / 2, y + 2, y + half + 2,
-                         y - half - _BOX_H - 12, y + half + 14])
+        # The usual places first (level with the node, above it, ...), then a grid further out.
+        rows = np.concatenate([[y - _BOX_H + 4, y - half - _BOX_H - 1, y - _BOX_H / 2, y + 2],
+                               y - _BOX_H / 2 + 6 * np.arange(-12, 13)])
         lefts = np.concatenate([x + half + 2 + 4 * np.arange(16), x - half - 18 - _BOX_W - 4 * np.arange(12),
-                                x - _BOX_W / 2 + 4 * np.arange(-16, 17)])
+                                x - _BOX_W / 2 + 4 * np.arange(-40, 41)])
         row = np.repeat(np.arange(len(rows)), len(lefts))
         top, left = rows[row], np.tile(lefts, len(rows))
         cost = (np.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y) + 30 * np.minimum(row, 3)
@@ -371,7 +372,7 @@ class Practice(widgets.VBox):
         ok = (left >= 0) & (top >= 0) & (left + _BOX_W <= width) & (top + _BOX_H <= height)
         if taken:
             r = np.asarray(taken, dtype=float)
-            x0, y0, x1, y1 = left + 1, top + 1, left + _BOX_W - 1, top + _BOX_H - 1
+            x0, y0, x1, y1 = left, top, left + _BOX_W, top + _BOX_H
             covers = ((x0[:, None] < r[None, :, 2]) & (r[None, :, 0] < x1[:, None])
                       & (y0[:, None] < r[None, :, 3]) & (r[None, :, 1] < y1[:, None]))
             ok &= ~covers.any(axis=1)
