@@ -444,23 +444,23 @@ class _Placer:
         k = ("s", len(self.segs))
         self.segs.append((p0, p1, width / 2 + self.PAD, owner))
         (x0, y0), (x1, y1) = p0, p1
-        # The cells along the segment (and their neighbours: a line is a few points wide).
-        steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (self.CELL / 2)))
-        seen = set()
-        for t in range(steps + 1):
-            x, y = x0 + (x1 - x0) * t / steps, y0 + (y1 - y0) * t / steps
-            i, j = math.floor(x / self.CELL), math.floor(y / self.CELL)
-            for cell in ((i + a, j + b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
-                if cell not in seen:
-                    seen.add(cell)
-                    self.grid.setdefault(cell, []).append(k)
+        # The cells along the segment, sampled at a quarter cell (a query looks a few points further
+        # than its box, see hits, so a line that only grazes a cell's corner is still found).
+        steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (self.CELL / 4)))
+        t = np.linspace(0.0, 1.0, steps + 1)
+        i = np.floor((x0 + (x1 - x0) * t) / self.CELL).astype(int)
+        j = np.floor((y0 + (y1 - y0) * t) / self.CELL).astype(int)
+        grid = self.grid
+        for cell in set(zip(i.tolist(), j.tolist())):
+            grid.setdefault(cell, []).append(k)
 
     def hits(self, box):
         """How many things (marks, edges, texts) the box ``(x0, y0, x1, y1)`` (points) covers."""
         pad = self.PAD
         x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
         found = set()
-        for cell in self._cells(x0, y0, x1, y1):
+        reach = self.CELL / 4 + 4.0  # (lines are sampled a quarter cell apart, and are a few points wide)
+        for cell in self._cells(x0 - reach, y0 - reach, x1 + reach, y1 + reach):
             found.update(self.grid.get(cell, ()))
         n = 0
         if self.bounds is not None:
