@@ -213,11 +213,15 @@ def _spread(offs, fan):
     Each gap that is short grows outwards (a pair right of the parent pushes the
     siblings to its right, a pair to the left those to its left, a pair around
     the parent both halves), all gaps at once, so a mirrored family is spread
-    the mirrored way; then the parent is centred again.
+    the mirrored way; then the parent is centred again. A family is spread to at
+    most one and a half times its width.
     """
-    offs = list(offs)
+    orig = offs = list(offs)
     n = len(offs)
+    width0 = offs[-1] - offs[0]
     for _ in range(100):
+        if offs[-1] - offs[0] > _MOST_SPREAD * width0:
+            break
         push = [0.0] * n
         for i in range(n - 1):
             short = fan * max(abs(offs[i]), abs(offs[i + 1])) - (offs[i + 1] - offs[i])
@@ -246,7 +250,16 @@ def _spread(offs, fan):
         offs = [o + d for o, d in zip(offs, shift)]
         mid = (offs[0] + offs[-1]) / 2
         offs = [o - mid for o in offs]
+    width = offs[-1] - offs[0]
+    if width > _MOST_SPREAD * width0:
+        # A big family cannot fan out so far (its gaps would grow geometrically): spread it
+        # part of the way, to at most _MOST_SPREAD times its width (every gap still grows).
+        share = (_MOST_SPREAD - 1) * width0 / (width - width0)
+        offs = [a + share * (b - a) for a, b in zip(orig, offs)]
     return offs
+
+
+_MOST_SPREAD = 1.5  # fan spreads a family to at most one and a half times its packed width
 
 
 def _pack(conts, sep):
