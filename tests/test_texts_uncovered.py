@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from seeded_trees import DIFFICULTIES, KINDS, STUDENTS
 
 import gametrees as gt
 from gametrees.agents import MinimaxAgent
@@ -265,6 +266,21 @@ def test_random_trees_and_a_frame_of_their_search_cover_no_text(seed, branching,
     frame = gt.frame(result.trace, len(result.trace) // 2)
     drawing.paint(ax, geom, drawing.scene(frame), None)
     assert drawn(ax, result.graph) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_seeded_exercise_trees_cover_no_text(kind):
+    """The trees a course's seeds make (tests/seeded_trees.py), as an exercise sheet draws them."""
+    bad = {}
+    seeds = [(difficulty, seed) for difficulty in DIFFICULTIES for seed in (0, 7, 2025, "s1234567")]
+    seeds += [("medium", f"{sid}/A2") for sid in STUDENTS]
+    for difficulty, seed in seeds:
+        tree = gt.exercises.generate(kind, seed=seed, difficulty=difficulty).tree
+        problems = drawn(gt.draw(tree, values=False), tree)
+        plt.close("all")
+        if problems:
+            bad[difficulty, seed] = problems
+    assert bad == {}
 
 
 @pytest.mark.parametrize("n", [4, pytest.param(5, marks=pytest.mark.xfail(strict=True, reason=(
