@@ -1,6 +1,6 @@
 """No value, probability, label, α/β or visit count is ever covered, and no number spills out of its node.
 
-What a learner must read on a figure is measured as it is drawn (``gametrees.drawing.overlaps``: the ink
+What a learner must read on a figure is measured as it is drawn (``gametrees.drawing.clearance``: the ink
 box of every text, the outline of every mark and of the current node's ring, every edge as a segment of
 its width, in pixels): over the figures the lessons draw, every frame of the lessons' replays, the
 practice widget's trees in every mode over hundreds of seeds (with its answer boxes and ✂ on top), and

@@ -12,9 +12,11 @@ ones above it):
 ``layout``      :func:`tidy_layout`, :func:`tree_children` (networkx only)
 ``scene``       what to draw: the nodes kept and their kinds, and how each
                 node and edge looks at one moment (no matplotlib)
+``lettering``   texts as glyph outlines (:class:`TextCollection`), and where each
+                text goes so that it covers nothing (no figure of its own)
 ``painter``     the look: colours, styles, sizes, and the matplotlib artists
 ``figure``      :func:`draw`, :func:`side_by_side` and :class:`Drawing`
-``overlaps``    what covers what on a painted figure (:func:`overlaps`, :func:`marks`)
+``clearance``   what covers what on a painted figure (:func:`overlaps`, :func:`marks`)
 ==============  ============================================================
 
 The replay, the boards, the practice widget and the exports draw through
@@ -45,10 +47,19 @@ This package may import :mod:`gametrees.games`, :mod:`gametrees.trees`,
 matplotlib, which is why ``import gametrees`` loads it only on first use.
 """
 
+from .clearance import Marks, marks, overlaps, segment_meets_box
 from .figure import Drawing, draw, side_by_side
 from .layout import tidy_layout, tree_children
-from .overlaps import Marks, marks, overlaps, segment_meets_box
-from .painter import MAX_FIGURE_PX, MIN_TEXT_PT, PALETTE, Geometry, Painter, TextCollection, figure_limit, setup_axes
+from .painter import (
+    MAX_FIGURE_PX,
+    MIN_TEXT_PT,
+    PALETTE,
+    Geometry,
+    Painter,
+    TextCollection,
+    figure_limit,
+    setup_axes,
+)
 from .scene import (
     MAX_DRAWN_NODES,
     Prepared,

@@ -33,7 +33,6 @@ interface (:class:`gametrees.drawing.Drawing`) and the other widgets
 from __future__ import annotations
 
 import html
-import math
 import numbers
 
 import ipywidgets as widgets

@@ -9,16 +9,17 @@ many seeded trees, and the practice widget places its answer boxes clear of
 :func:`marks` (the texts, nodes and edges in pixels).
 
 Everything is measured in display pixels from the artists themselves: the
-outlines of each :class:`~gametrees.drawing.painter.TextCollection` item at
+outlines of each :class:`~gametrees.drawing.lettering.TextCollection` item at
 its offset, the marker outlines of the node collections at their sizes, the
 edge segments through ``transData``, and the title and legend with the
 renderer's ``get_window_extent``.
 
-It may import matplotlib, numpy and :mod:`gametrees.drawing.painter`.
+It may import matplotlib, numpy and :mod:`gametrees.drawing.lettering`.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 
-from .painter import TextCollection, ink_box
+from .lettering import TextCollection, ink_box
 
 __all__ = ["Marks", "marks", "overlaps", "segment_meets_box"]
 
@@ -191,7 +192,7 @@ def _segment_meets_polygon(p0, p1, poly, width):
     if path.contains_points(mid).any():
         return True
     # The border within half the line width of the segment (the polygon's edges, sampled).
-    border = np.concatenate([np.linspace(a, b, 12) for a, b in zip(poly[:-1], poly[1:])])
+    border = np.concatenate([np.linspace(a, b, 12) for a, b in itertools.pairwise(poly)])
     return bool((_point_segment_distance(border, p0, p1) < width / 2).any())
 
 
@@ -264,7 +265,7 @@ def overlaps(ax, G=None, renderer=None) -> list:
 
     inside = []
     for item in m.texts:
-        layer, owner, text, box = item
+        layer, owner, _, box = item
         own = m.inside and layer == _INSIDE and owner in polys
         inside.append(own)
         if own and not _box_inside_polygon(box, polys[owner]):
@@ -274,7 +275,7 @@ def overlaps(ax, G=None, renderer=None) -> list:
             if _boxes_meet(a[3], b[3]):
                 problems.append(f"{what(a)} overlaps {what(b)}")
     for item, own in zip(m.texts, inside):
-        layer, owner, text, box = item
+        layer, owner, _, box = item
         for n, poly in polys.items():
             if own and n == owner:
                 continue
