@@ -66,7 +66,8 @@ def test_the_measure_sees_a_label_moved_onto_a_node_an_edge_and_a_spilling_value
     ax = gt.draw(gt.tree_from_nested([[10, 20], [30, 40]]))
     assert drawn(ax) == []
     values = next(c for c in ax.collections if c.get_gid() == "values")
-    values.set_paths([p.transformed(matplotlib.transforms.Affine2D().scale(4, 1)) for p in values.get_paths()])
+    wider = matplotlib.transforms.Affine2D().scale(4, 1)
+    values.set_paths([p.transformed(wider) for p in values.get_paths()])
     assert any("spills out of its node's mark" in p for p in drawn(ax))
 
 

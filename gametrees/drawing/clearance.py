@@ -300,7 +300,8 @@ def overlaps(ax, G=None, renderer=None) -> list:
             if n in (u, v):
                 continue
             if _segment_meets_polygon(p0, p1, poly, width):
-                problems.append(f"the edge {_name(G, u)}–{_name(G, v)} runs through the mark of {_name(G, n)}")
+                problems.append(f"the edge {_name(G, u)}–{_name(G, v)} runs through the mark of "
+                                f"{_name(G, n)}")
         for name, other in m.boxes:
             if segment_meets_box(p0, p1, other):
                 problems.append(f"the edge {_name(G, u)}–{_name(G, v)} crosses the {name}")

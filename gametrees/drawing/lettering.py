@@ -271,7 +271,7 @@ HALOED = ("labels", "moves", "windows", "notes")
 
 
 def text_extent(text, size, ha, va, dx, dy, fit, weight):
-    """The ink box ``(x0, y0, x1, y1)`` of a text as :meth:`Texts.add` places it, in points from its anchor."""
+    """The ink box ``(x0, y0, x1, y1)`` of a text as :meth:`Texts.add` places it (points from its anchor)."""
     text = visible(text)
     size = round(max(size, MIN_TEXT_PT), 2)
     path, _ = _text_path(text, size, ha, va, round(dx, 2), round(dy, 2), round(fit, 2), weight)
@@ -326,7 +326,7 @@ class Placer:
                 yield i, j
 
     def add_box(self, box, owner=None, shape=None):
-        """Keep texts off ``box`` (points), or only off ``shape`` inside it (a Path in points: a mark's outline)."""
+        """Keep texts off ``box`` (points), or only off ``shape`` inside it (a mark's outline, in points)."""
         k = ("b", len(self.boxes))
         self.boxes.append((box, owner, shape))
         for cell in self._cells(*box):
@@ -362,7 +362,8 @@ class Placer:
             if kind == "b":
                 (a0, b0, a1, b1), _, shape = self.boxes[i]
                 if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and (
-                        shape is None or shape.intersects_bbox(Bbox.from_extents(x0, y0, x1, y1), filled=True)):
+                        shape is None
+                        or shape.intersects_bbox(Bbox.from_extents(x0, y0, x1, y1), filled=True)):
                     n += 1
             else:
                 p0, p1, grow, _ = self.segs[i]

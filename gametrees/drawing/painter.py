@@ -115,7 +115,8 @@ def _grow_to_fit(kind, text, size, fm):
     place in the grown mark (the wide part of a triangle: its offset grows too), and a
     point of the mark's fill is kept around its ink.
     """
-    e = text_extent(text, size, "center", "center", 0.0, 0.0, _SHAPE_ROOM[kind] * fm, "normal") if text else None
+    room = _SHAPE_ROOM[kind] * fm
+    e = text_extent(text, size, "center", "center", 0.0, 0.0, room, "normal") if text else None
     if e is None:
         return 1.0
     base = _SHAPE_SIZE[kind] * fm
@@ -240,7 +241,8 @@ class Geometry:
     PADX = 0.8          # x units left and right of the outermost nodes
     MAX_WIDTH = 16.0    # inches before marks shrink, without a limit
 
-    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None, labels=False):
+    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None,
+                 labels=False):
         self.prep = prep
         self.labels = labels  # node labels beside the inner nodes: room for them between neighbours
         mode = prep.mode
@@ -308,8 +310,8 @@ class Geometry:
     # -- what the marks need -------------------------------------------------------
 
     def _mark_size(self, kinds=None, grown=True):
-        """(width, height) of the largest mark of these kinds (default: all), in points, at the scale ``self.f``
-        (``grown``: as large as the longest value makes it, see :func:`_grow_to_fit`)."""
+        """(width, height) of the largest mark of these kinds (default: all), in points, at the scale
+        ``self.f`` (``grown``: as large as the longest value makes it, see :func:`_grow_to_fit`)."""
         prep, f = self.prep, self.f
         if prep.mode == "boards":
             side = _BOARD_SIDE * f
@@ -318,7 +320,8 @@ class Geometry:
                 return w + 5.0 * f, w * prep.boards.rows / prep.boards.cols + 5.0 * f
             return side, side
         fm = max(f, 0.7)
-        size = max(_SHAPE_SIZE[k] * (self._grow(k) if grown else 1.0) for k in (kinds or set(prep.kind.values())))
+        kinds = kinds or set(prep.kind.values())
+        size = max(_SHAPE_SIZE[k] * (self._grow(k) if grown else 1.0) for k in kinds)
         return size * fm, size * fm
 
     def _grow(self, kind):
@@ -352,8 +355,8 @@ class Geometry:
                  if self.prep.children[n] and G.nodes[n].get("label") is not None}
         widest = sorted(texts, key=len)[-3:]
         size = max(8.5 * self.f, MIN_TEXT_PT)
-        return max((text_extent(t, size, "left", "center", 0.0, 0.0, 0.0, "normal") or (0, 0, 0, 0))[2] for t in widest) \
-            if widest else 0.0
+        boxes = [text_extent(t, size, "left", "center", 0.0, 0.0, 0.0, "normal") for t in widest]
+        return max((box[2] for box in boxes if box is not None), default=0.0)
 
     def _ux_needed(self, gaps, windows=True):
         """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep apart."""
@@ -380,7 +383,8 @@ class Geometry:
         else:
             fm = max(f, 0.7)
             root = prep.kind[prep.root]
-            grow = max((_grow_to_fit(root, v, 10.0 * fm, fm) for v in self._values.get("root", ())), default=1.0)
+            grow = max((_grow_to_fit(root, v, 10.0 * fm, fm) for v in self._values.get("root", ())),
+                       default=1.0)
             top = _SHAPE_SIZE[root] * fm * grow * _HALO / 2 + 3.0
             leaf = _SHAPE_SIZE["leaf"] * max(f, 0.7) * self._grow("leaf")
             bottom = max(h * _HALO / 2, leaf / 2 + 3.0 * f + text) + 3.0
@@ -429,9 +433,9 @@ class Geometry:
         if self.wide:  # a search's frames write bounds ("≤ −1") in MAX and MIN nodes
             fm = max(self.f, 0.7)
             for kind in set(grow) & {MAX, MIN}:
+                values = self._values.get("leaf", ()) + self._values.get(kind, ())
                 grow[kind] = max([grow[kind]] + [_grow_to_fit(kind, "≤\u200a" + v, 10.0 * fm, fm)
-                                                 for v in self._values.get("leaf", ()) + self._values.get(kind, ())
-                                                 if v[:1] not in "≤≥"])
+                                                 for v in values if v[:1] not in "≤≥"])
         for u in prep.order:
             xu = prep.pos[u][0]
             for v in prep.children[u]:
@@ -571,20 +575,23 @@ class Painter:
                     (x0, y0), (x1, y1) = self._segment(u, v)
                     # Move labels nearer the parent (a cut mark sits at 0.6); chance
                     # edges are never cut, and lower down their labels have room.
-                    ts = (0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84)
+                    ts = ((0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge
+                          else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84))
                     side = -1 if x1 < x0 - 1e-9 else 1
                     # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
                     size = 7.5 * max(f, 1.0)
                     color = "#404040" if sc.style[v] != "todo" else _TODO_TEXT
                     # (clear of the line itself: half its width, and the placer's pad)
-                    lw = _EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6) * sc.weights.get((u, v), 1.0)
+                    lw = (_EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6)
+                          * sc.weights.get((u, v), 1.0))
                     c = lw / 2 + 1.5
                     for t in ts:
                         xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
                         choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
                                    for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
-                                   for va, dx, dy in (("center", (c + 2.5) * sd, 0.0), ("bottom", c * sd, c + 1.0),
-                                                      ("top", c * sd, -c - 1.0), ("center", (c + 9.0) * sd, 0.0))]
+                                   for va, dx, dy in (("center", (c + 2.5) * sd, 0.0),
+                                                      ("bottom", c * sd, c + 1.0), ("top", c * sd, -c - 1.0),
+                                                      ("center", (c + 9.0) * sd, 0.0))]
                         i, free = placer.place(xy, choices, claim=False)
                         if free or t == ts[-1]:
                             if not free:  # nowhere free along the edge: the first place
@@ -664,7 +671,8 @@ class Painter:
     def _put(self, texts, layer, xy, lines, colors, owner):
         """Add the lines of one placed choice (``(text, size, ha, va, dx, dy, fit, weight)``) to ``texts``."""
         for (text, size, ha, va, dx, dy, fit, weight), color in zip(lines, colors):
-            texts.add(layer, xy, text, color, size, ha=ha, va=va, dx=dx, dy=dy, fit=fit, weight=weight, owner=owner)
+            texts.add(layer, xy, text, color, size, ha=ha, va=va, dx=dx, dy=dy, fit=fit, weight=weight,
+                      owner=owner)
 
     def _block(self, layer, texts, xy, lines, colors, size, right, left, owner, first="right"):
         """Two short lines (α over β, visits over UCB1) beside a node, wherever they cover nothing.
@@ -696,8 +704,8 @@ class Painter:
                            [(ha, "top", dx, down), (ha, "top", dx, down - step)]]
         else:
             shapes += [[("center", "bottom", 0.0, up)], [("center", "top", 0.0, down)]]
-        choices = [[(text, size, ha, va, dx, dy, 0.0, "normal") for text, (ha, va, dx, dy) in zip(lines, shape)]
-                   for shape in shapes]
+        choices = [[(text, size, ha, va, dx, dy, 0.0, "normal")
+                    for text, (ha, va, dx, dy) in zip(lines, shape)] for shape in shapes]
         i = self.placer.place(xy, choices)[0]
         self._put(texts, layer, xy, choices[i], colors, owner)
 
@@ -932,7 +940,8 @@ class Painter:
             kind = prep.kind[n]
             if prep.is_leaf[n] and "player" not in G.nodes[n] and "utility" in G.nodes[n]:
                 kind = "leaf"
-            line = (f"{glyph[kind]} {value}".strip(), vsize, "center", "top", 0.0, -(bh / 2 + 4.5 * f), 0.0, "normal")
+            line = (f"{glyph[kind]} {value}".strip(), vsize, "center", "top", 0.0, -(bh / 2 + 4.5 * f), 0.0,
+                    "normal")
             placer.place(pos[n], [[line]])
             self._put(texts, "values", pos[n], [line], [_NODE_STYLE[style][4]], n)
         for n in prep.order:

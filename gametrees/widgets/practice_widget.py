@@ -305,7 +305,8 @@ class Practice(widgets.VBox):
 
         taken = [rect(box) for box in drawn.node_boxes.values()]
         taken += [rect(box) for *_, box in drawn.texts] + [rect(box) for _, box in drawn.boxes]
-        lines = [((p0[0], height - p0[1]), (p1[0], height - p1[1]), width) for _, (p0, p1), width in drawn.edges]
+        lines = [((p0[0], height - p0[1]), (p1[0], height - p1[1]), width)
+                 for _, (p0, p1), width in drawn.edges]
         children = [self.image]
         if mode in ("alphabeta", "pruning"):
             edges = [(u, v) for u in nodes.order for v in G.successors(u)]
@@ -366,7 +367,8 @@ class Practice(widgets.VBox):
         if len(others):
             o = np.asarray(others, dtype=float)
             mine = np.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y)
-            theirs = np.hypot(left[:, None] + _BOX_W / 2 - o[None, :, 0], top[:, None] + _BOX_H / 2 - o[None, :, 1])
+            theirs = np.hypot(left[:, None] + _BOX_W / 2 - o[None, :, 0],
+                              top[:, None] + _BOX_H / 2 - o[None, :, 1])
             cost += 200 * (theirs.min(axis=1) < mine)
         ok = (left >= 0) & (top >= 0) & (left + _BOX_W <= width) & (top + _BOX_H <= height)
         if taken:
@@ -381,7 +383,8 @@ class Practice(widgets.VBox):
         free = free[np.argsort(cost[free], kind="stable")]
         for i in free:  # the nearest that crosses no edge, else the nearest
             box = (left[i] + 1, top[i] + 1, left[i] + _BOX_W - 1, top[i] + _BOX_H - 1)
-            if not any(segment_meets_box(p0, p1, (box[0] - w / 2, box[1] - w / 2, box[2] + w / 2, box[3] + w / 2))
+            if not any(segment_meets_box(p0, p1, (box[0] - w / 2, box[1] - w / 2,
+                                                  box[2] + w / 2, box[3] + w / 2))
                        for p0, p1, w in lines):
                 return float(left[i]), float(top[i])
         return float(left[free[0]]), float(top[free[0]])
