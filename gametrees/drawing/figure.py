@@ -198,7 +198,8 @@ class Drawing:
         """
         wide = self.framed or bool(self.options["windows"]) or self.prep.G.graph.get("algorithm") == "mcts"
         max_size = figure_limit(dpi, max_px)
-        width_guess = Geometry(self.prep, legend_rows=0, wide=wide, max_size=max_size).width
+        labels = self.options["labels"] if self.options["labels"] is not None else self.auto_labels
+        width_guess = Geometry(self.prep, legend_rows=0, wide=wide, max_size=max_size, labels=labels).width
         entries = len(set(self.prep.kind.values())) + 3 + (2 if self.framed else 0)
         least = min(5.0, max_size[0]) if max_size[0] is not None else 5.0
         rows = _legend_rows(self.prep, entries, max(width_guess, least)) if self.options["legend"] else 0
@@ -207,7 +208,7 @@ class Drawing:
             chars = max(40, int(max(width_guess, least) * 72 / 5.6))
             title = "\n".join(textwrap.wrap(title, chars))
             lines = title.count("\n") + 1
-        geom = Geometry(self.prep, legend_rows=rows, title_lines=lines,
+        geom = Geometry(self.prep, legend_rows=rows, title_lines=lines, labels=labels,
                          note=bool(self.prep.note) and self.options["legend"], wide=wide, max_size=max_size)
         return geom, title
 

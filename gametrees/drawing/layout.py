@@ -79,7 +79,7 @@ def tree_children(G, root=None) -> dict:
     return children
 
 
-def tidy_layout(G, root=None, *, sep=1.0, level=1.0) -> dict:
+def tidy_layout(G, root=None, *, sep=1.0, level=1.0, fan=0.0) -> dict:
     """Positions ``{node: (x, y)}`` for a textbook drawing of the tree ``G``.
 
     Parameters
@@ -94,6 +94,14 @@ def tidy_layout(G, root=None, *, sep=1.0, level=1.0) -> dict:
     level : float
         The vertical distance between levels: a node at depth d has
         ``y = -d * level``.
+    fan : float
+        The least distance between two neighbouring siblings, as a fraction
+        of the farther one's horizontal distance from their parent (0: none).
+        A parent far to the side of two close children draws two edges that
+        run almost along each other, and the longer one through the nearer
+        child's mark (a leaf tucked in beside a deep sibling); ``fan`` spreads
+        such children apart (the figures use 0.5). Parents stay centred,
+        and the layout stays mirror-symmetric.
 
     Returns
     -------
@@ -114,10 +122,22 @@ def tidy_layout(G, root=None, *, sep=1.0, level=1.0) -> dict:
     >>> pos = tidy_layout(gt.tree_from_nested([7, [[1, 2], [3, 4]]]))
     >>> pos[(0,)], pos[(1,)], pos[()]
     ((0.5, -1.0), (1.5, -1.0), (1.0, 0.0))
+
+    A leaf beside a wide sibling, far right of their parent, is pushed out by ``fan``:
+
+    >>> spec = [[[1, 2], [3, 4], [5, 6]], [[1, 2], [3, 4], [5, 6]], 9]
+    >>> def leaf_gap_and_reach(pos):  # from its sibling, and from their parent
+    ...     return round(pos[(0, 2)][0] - pos[(0, 1)][0], 2), round(pos[(0, 2)][0] - pos[(0,)][0], 2)
+    >>> leaf_gap_and_reach(tidy_layout(gt.tree_from_nested([spec, 0])))
+    (1.0, 3.5)
+    >>> leaf_gap_and_reach(tidy_layout(gt.tree_from_nested([spec, 0]), fan=0.45))
+    (1.74, 3.87)
     """
     for name, value in (("sep", sep), ("level", level)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
             raise ValueError(f"{name} must be a positive number, got {value!r}")
+    if isinstance(fan, bool) or not isinstance(fan, (int, float)) or not 0 <= fan < 1:
+        raise ValueError(f"fan must be a number in [0, 1), got {fan!r}")
     if isinstance(G, dict):
         if root is None:
             raise ValueError("with a dict of children, pass root=...")
@@ -127,7 +147,7 @@ def tidy_layout(G, root=None, *, sep=1.0, level=1.0) -> dict:
     else:
         children = tree_children(G, root)
         root = G.graph["root"] if root is None else root
-    offsets = _offsets(children, root, float(sep))
+    offsets = _offsets(children, root, float(sep), float(fan))
     # Absolute x from the offsets (pre-order), y from the depth.
     pos = {}
     stack = [(root, 0.0, 0)]
@@ -153,7 +173,7 @@ def _postorder(children, root):
     return order
 
 
-def _offsets(children, root, sep):
+def _offsets(children, root, sep, fan=0.0):
     """x offset of every node relative to its parent (0 for the root).
 
     A contour is a list, per level below and including a subtree's root, of
@@ -172,6 +192,8 @@ def _offsets(children, root, sep):
         mid_l = (left[0] + left[-1]) / 2
         mid_r = (right[0] + right[-1]) / 2
         offs = [((a - mid_l) + (b - mid_r)) / 2 for a, b in zip(left, right)]
+        if fan and len(offs) > 1:
+            offs = _spread(offs, fan)
         merged = [(0.0, 0.0)]
         for v, o, c in zip(kids, offs, conts):
             offsets[v] = o
@@ -183,6 +205,61 @@ def _offsets(children, root, sep):
                     merged.append((lo + o, hi + o))
         contour[u] = merged
     return offsets
+
+
+def _spread(offs, fan):
+    """Sibling offsets pushed apart until neighbours are ``fan`` times the farther one's offset apart.
+
+    Each gap that is short grows outwards (a pair right of the parent pushes the
+    siblings to its right, a pair to the left those to its left, a pair around
+    the parent both halves), all gaps at once, so a mirrored family is spread
+    the mirrored way; then the parent is centred again. A family is spread to at
+    most one and a half times its width.
+    """
+    orig = offs = list(offs)
+    n = len(offs)
+    width0 = offs[-1] - offs[0]
+    for _ in range(100):
+        if offs[-1] - offs[0] > _MOST_SPREAD * width0:
+            break
+        push = [0.0] * n
+        for i in range(n - 1):
+            short = fan * max(abs(offs[i]), abs(offs[i + 1])) - (offs[i + 1] - offs[i])
+            if short <= 1e-9:
+                continue
+            if offs[i] >= 0:
+                push[i + 1] += short
+            elif offs[i + 1] <= 0:
+                push[i] -= short
+            else:
+                push[i] -= short / 2
+                push[i + 1] += short / 2
+        if not any(push):
+            break
+        # A push moves the pushed sibling and every one beyond it, outwards.
+        shift, acc = [0.0] * n, 0.0
+        for i in range(n):
+            if push[i] > 0:
+                acc += push[i]
+            shift[i] += acc
+        acc = 0.0
+        for i in reversed(range(n)):
+            if push[i] < 0:
+                acc += push[i]
+            shift[i] += acc
+        offs = [o + d for o, d in zip(offs, shift)]
+        mid = (offs[0] + offs[-1]) / 2
+        offs = [o - mid for o in offs]
+    width = offs[-1] - offs[0]
+    if width > _MOST_SPREAD * width0:
+        # A big family cannot fan out so far (its gaps would grow geometrically): spread it
+        # part of the way, to at most _MOST_SPREAD times its width (every gap still grows).
+        share = (_MOST_SPREAD - 1) * width0 / (width - width0)
+        offs = [a + share * (b - a) for a, b in zip(orig, offs)]
+    return offs
+
+
+_MOST_SPREAD = 1.5  # fan spreads a family to at most one and a half times its packed width
 
 
 def _pack(conts, sep):

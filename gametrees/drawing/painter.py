@@ -22,7 +22,6 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib.collections import LineCollection, PathCollection
-from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
 from matplotlib.path import Path
@@ -32,7 +31,8 @@ from matplotlib.transforms import Affine2D, IdentityTransform
 from ..games import CHANCE, MAX, MIN, ConnectFour, TicTacToe
 from ..search.engine import move_name
 from ..wording import fmt_prob, visible
-from .scene import format_number
+from .lettering import GAP, MIN_TEXT_PT, Placer, TextCollection, Texts, fontprops, text_extent
+from .scene import format_number, format_value
 
 __all__ = ["MAX_FIGURE_PX", "MIN_TEXT_PT", "PALETTE", "Geometry", "Painter", "TextCollection", "figure_limit",
            "setup_axes"]
@@ -90,6 +90,8 @@ _SHAPE_ROOM = {MAX: 17.0, MIN: 17.0, CHANCE: 20.0, "leaf": 18.0}
 _SHAPE_DY = {MAX: -7.0, MIN: 7.0, CHANCE: 0.0, "leaf": 0.0}
 
 _HALO = 1.55  # the current node's halo, relative to its marker
+# From a mark's centre to its farthest point, relative to its size (a triangle's and a square's corners).
+_CORNER = {MAX: 0.71, MIN: 0.71, CHANCE: 0.5, "leaf": 0.71}
 # The current node's halo: an orange disc (or board frame) with a vermilion ring, far from every
 # node fill, the MIN tint included, under each colour-vision deficiency (tests/test_figures_readable.py).
 _HALO_FACE, _HALO_RING = PALETTE["orange"], PALETTE["vermilion"]
@@ -98,209 +100,34 @@ _HALO_FACE, _HALO_RING = PALETTE["orange"], PALETTE["vermilion"]
 _UNIT = {"shapes": (0.52, 0.80), "boards": (1.02, 1.45)}
 
 
-# ----------------------------------------------------------------------------
-# Text as one collection of glyph outlines
-# ----------------------------------------------------------------------------
-
-
-def _fontprops(weight="normal"):
-    return FontProperties(weight=weight)
-
-
-@lru_cache(maxsize=1)
-def _digit_box():
-    """Vertical extent of a digit at size 1: texts are centred on digits."""
-    ext = TextPath((0, 0), "0", size=100, prop=_fontprops()).get_extents()
-    return ext.y0 / 100, ext.y1 / 100
-
-
-@lru_cache(maxsize=8192)
-def _text_path(s, size, ha, va, dx, dy, fit, weight):
-    """(the outline of ``s`` placed in points, its font size in points after shrinking to ``fit``)."""
-    s = s.replace("$", r"\$")
-    path = TextPath((0, 0), s, size=size, prop=_fontprops(weight))
-    if not len(path.vertices):
-        return path, size
-    ext = path.get_extents()
-    lo, hi = _digit_box()
-    ax_ = {"left": ext.x0, "right": ext.x1}.get(ha, (ext.x0 + ext.x1) / 2)
-    ay = {"bottom": lo * size, "top": hi * size}.get(va, (lo + hi) / 2 * size)
-    scale = 1.0
-    if fit and ext.width > fit:  # shrink to fit, but never below legibility
-        scale = min(1.0, max(fit / ext.width, 0.8, MIN_TEXT_PT / size))
-    t = Affine2D().translate(-ax_, -ay).scale(scale).translate(dx, dy)
-    return path.transformed(t), size * scale
-
-
-def _strokes(path, axis, widest):
-    """The straight strokes of a glyph outline across ``axis`` (0: stems, 1: bars), in the path's units.
-
-    ``(start, width, length)`` arrays: a stem starts at its left edge's x and
-    is as wide as the gap to the facing right edge (at most ``widest``), as
-    long as the two overlap (a bar: its lower edge's y, its thickness, its
-    length). Which side of an edge is inside is told by the outline's
-    turning direction (the outer contours dominate its signed area), so a
-    gap (between F's bars, inside B) is not a stroke.
-    """
-    v, codes = path.vertices, path.codes
-    if codes is None or len(v) < 3:
-        return (np.empty(0),) * 3
-    a, b = v[:-1], v[1:]
-    drawn = (codes[1:] != Path.MOVETO) & (codes[1:] != Path.CLOSEPOLY)
-    area = np.sum((a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1])[drawn])
-    # The inside lies right of the direction of travel on a clockwise outline, left on a counter-clockwise one.
-    turn = 1.0 if area < 0 else -1.0
-    fixed, span = axis, 1 - axis
-    d = b - a
-    edge = drawn & (codes[1:] == Path.LINETO) & (np.abs(d[:, fixed]) < 1e-9) & (np.abs(d[:, span]) > 1e-9)
-    pos = a[edge, fixed]
-    lo = np.minimum(a[edge, span], b[edge, span])
-    hi = np.maximum(a[edge, span], b[edge, span])
-    # Inward normal along ``fixed``: (dy, -dx) times turn. Positive: the edge is a stroke's lower side.
-    inward = turn * (d[edge, 1] if axis == 0 else -d[edge, 0])
-    starts, widths, lengths = [], [], []
-    for i in np.flatnonzero(inward > 0):
-        overlap = np.minimum(hi[i], hi) - np.maximum(lo[i], lo)
-        facing = (inward < 0) & (pos > pos[i]) & (overlap > 0)
-        if facing.any():
-            near = pos[facing].min()
-            if near - pos[i] <= widest:  # (the right edge may be in pieces: F's, beside its middle bar)
-                starts.append(pos[i])
-                widths.append(near - pos[i])
-                lengths.append(overlap[facing & (pos < near + 1e-9)].sum())
-    return np.array(starts), np.array(widths), np.array(lengths)
-
-
-@lru_cache(maxsize=8192)
-def _grid_strokes(s, size, ha, va, dx, dy, fit, weight):
-    """The stems and bars of a placed text (arguments as for :func:`_text_path`), for :func:`_grid_shifts`.
-
-    One row per stroke: axis (0 a stem, 1 a bar), start, width, length, in points.
-    """
-    path, drawn_size = _text_path(s, size, ha, va, dx, dy, fit, weight)
-    widest = 0.25 * drawn_size  # a stroke is thinner than a quarter of the font size (DejaVu Sans: a tenth)
-    rows = [np.column_stack([np.full(len(st[0]), axis), *st]) for axis, st in
-            ((0, _strokes(path, 0, widest)), (1, _strokes(path, 1, widest)))]
-    return np.concatenate(rows).reshape(-1, 4)
-
-
-# Candidate sub-pixel shifts, in pixels: the smallest first (it wins a tie; no strokes: no shift).
-_SHIFTS = np.array(sorted(np.linspace(-0.5, 0.5, 16, endpoint=False), key=lambda x: (abs(x), x)))
-
-
-def _peak(start, width):
-    """The darkest pixel of a stroke from ``start`` as wide as ``width`` (pixels): its coverage of one pixel."""
-    f = start - np.floor(start)
-    end = f + width
-    return np.where(end <= 1, width, np.where(end >= 2, 1.0, np.maximum(1 - f, end - 1)))
-
-
-def _grid_shifts(origin, starts, widths, lengths, item, n):
-    """The shift (pixels, one per text) that makes the texts' strokes darkest.
-
-    A stroke about a pixel wide straddling two pixels is drawn as two light
-    greys; on whole pixels, as one dark one. Each text takes the candidate
-    of :data:`_SHIFTS` under which its strokes (``origin[item] + starts``
-    onwards, ``widths`` wide, pixels) cover their darkest pixel most,
-    weighted by length.
-    """
-    if not len(starts):
-        return np.zeros(n)
-    k = len(_SHIFTS)
-    where = (origin[item] + starts)[:, None] + _SHIFTS[None, :]
-    # (Squared: one stroke wholly dark beats two half dark, as H's two stems cannot both be whole.)
-    dark = lengths[:, None] * _peak(where, widths[:, None]) ** 2
-    score = np.bincount((item[:, None] * k + np.arange(k)).ravel(), weights=dark.ravel(), minlength=n * k)
-    return _SHIFTS[np.argmax(score.reshape(n, k), axis=1)]
-
-
-class TextCollection(PathCollection):
-    """Many short texts drawn as one collection of glyph outlines.
-
-    Drawing a few hundred :class:`matplotlib.text.Text` artists costs tens of
-    milliseconds; one collection of cached outlines costs about one. Texts
-    are placed at data coordinates (``offsets``) and shifted and sized in
-    points, so they keep their size when the figure is zoomed or saved at
-    another dpi.
-
-    On a raster (Agg: PNG, GIF, the widgets' frames) each text is moved by
-    less than half a pixel so that its stems and bars start on pixel
-    boundaries: outlines are not hinted, and a stem about a pixel wide that
-    straddles two pixel columns is drawn as two light grey ones. F's stem
-    at 100 dpi was such a pair; a palette or a downscale that drops light
-    greys would leave "=". (Snapping the outlines themselves, matplotlib's
-    default, is worse: a stroke thinner than a pixel can vanish, and F read
-    as "=" and T as "I".) Vector output (SVG, PDF) is drawn where it is.
-
-    Attributes
-    ----------
-    texts : tuple of str
-        The strings, one per item.
-    nodes : tuple
-        What each string belongs to (a node id, or an edge).
-    fontsizes : tuple of float
-        The font size of each string in points, as drawn (after shrinking
-        to fit its mark); ``points * dpi / 72`` pixels.
-    """
-
-    def __init__(self, items, ax, *, colors, zorder, gid):
-        # items: (xy, text, size, ha, va, dx, dy, fit, weight, owner)
-        placed = [_text_path(t, size, ha, va, dx, dy, fit, w) for _, t, size, ha, va, dx, dy, fit, w, _ in items]
-        paths = [p for p, _ in placed]
-        self.fontsizes = tuple(size for _, size in placed)
-        offsets = np.array([xy for xy, *_ in items], dtype=float).reshape(-1, 2)
-        super().__init__(
-            paths, sizes=[1.0], offsets=offsets, offset_transform=ax.transData, transform=IdentityTransform(),
-            facecolors=colors, edgecolors="none", linewidths=0, zorder=zorder,
-        )
-        self.set_gid(gid)
-        # Glyphs made only of straight strokes (E, F, H, T) would be snapped to the pixel grid,
-        # which drops a bar thinner than a pixel at small sizes: E read as [ and T as I.
-        self.set_snap(False)
-        self.texts = tuple(t for _, t, *_ in items)
-        self.nodes = tuple(it[-1] for it in items)
-        # The stems and bars of every text (rows of _grid_strokes, and the text of each), for
-        # fitting the texts to the pixel grid (see draw).
-        strokes = [_grid_strokes(*it[1:-1]) for it in items]
-        self._strokes = (np.concatenate(strokes) if strokes else np.empty((0, 4)),
-                         np.repeat(np.arange(len(strokes)), [len(st) for st in strokes]))
-        self._fitted = None  # the offsets in pixels while drawing on a raster
-
-    def get_offsets(self):
-        return self._fitted if self._fitted is not None else super().get_offsets()
-
-    def get_offset_transform(self):
-        return IdentityTransform() if self._fitted is not None else super().get_offset_transform()
-
-    def draw(self, renderer):
-        if not self.get_visible() or not hasattr(renderer, "buffer_rgba") or not len(self.texts):
-            super().draw(renderer)
-            return
-        # Fit to the pixel grid: x pixels count from the left, y pixels from the top (Agg flips y).
-        offsets = np.asarray(super().get_offset_transform().transform(super().get_offsets()), dtype=float)
-        scale = renderer.points_to_pixels(1.0)  # the outlines are in points
-        n = len(self.texts)
-        strokes, item = self._strokes
-        stem = strokes[:, 0] == 0
-        bar = ~stem
-        _, x0, xw, xl = strokes[stem].T
-        _, y0, yw, yl = strokes[bar].T
-        fitted = offsets.copy()
-        fitted[:, 0] += _grid_shifts(offsets[:, 0], x0 * scale, xw * scale, xl, item[stem], n)
-        # A bar from y0 up (points) starts, counted from the top, at its upper edge.
-        top = renderer.height - offsets[:, 1]
-        fitted[:, 1] -= _grid_shifts(top, -(y0 + yw) * scale, yw * scale, yl, item[bar], n)
-        self._fitted = fitted
-        try:
-            super().draw(renderer)
-        finally:
-            self._fitted = None
-
-
 @lru_cache(maxsize=64)
 def _marker_path(marker):
     style = marker if isinstance(marker, MarkerStyle) else MarkerStyle(marker)
     return style.get_path().transformed(style.get_transform())
+
+
+@lru_cache(maxsize=4096)
+def _grow_to_fit(kind, text, size, fm):
+    """The factor (1 to 3) by which a node's mark grows so that its value fits inside.
+
+    The value is shrunk to fit the mark's room first, but never below
+    :data:`MIN_TEXT_PT`; what is still too wide grows the mark. The value keeps its
+    place in the grown mark (the wide part of a triangle: its offset grows too), and a
+    point of the mark's fill is kept around its ink.
+    """
+    room = _SHAPE_ROOM[kind] * fm
+    e = text_extent(text, size, "center", "center", 0.0, 0.0, room, "normal") if text else None
+    if e is None:
+        return 1.0
+    base = _SHAPE_SIZE[kind] * fm
+    outline = _marker_path(_SHAPE_MARKER[kind])  # spans -0.5 .. 0.5
+    x0, y0, x1, y1 = e[0] - 1.2, e[1] - 1.2, e[2] + 1.2, e[3] + 1.2
+    k = np.arange(1.0, 3.001, 0.05)
+    dy = _SHAPE_DY[kind] * fm * k
+    corners = np.stack([np.stack([np.full_like(k, x), y + dy], axis=1) / (base * k)[:, None]
+                        for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))], axis=1)
+    inside = outline.contains_points(corners.reshape(-1, 2)).reshape(len(k), 4).all(axis=1)
+    return float(k[np.argmax(inside)]) if inside.any() else 3.0
 
 
 def _scatter(ax, x, y, *, s, marker, facecolors, edgecolors, linewidths=1.0, linestyles="solid", zorder=4):
@@ -313,43 +140,6 @@ def _scatter(ax, x, y, *, s, marker, facecolors, edgecolors, linewidths=1.0, lin
     )
     ax.add_collection(coll, autolim=False)
     return coll
-
-
-class _Texts:
-    """Collects texts by layer, then adds one TextCollection per layer."""
-
-    def __init__(self):
-        self.layers = {}
-
-    def add(self, layer, xy, text, color, size, ha="center", va="center", dx=0.0, dy=0.0,
-            fit=0.0, weight="normal", owner=None):
-        if text == "" or text is None:
-            return
-        text = visible(text)  # a label's control characters as escapes (\x00): seen, and valid SVG
-        size = max(size, MIN_TEXT_PT)  # every text readable at 100% zoom
-        self.layers.setdefault(layer, []).append(
-            ((xy, text, round(size, 2), ha, va, round(dx, 2), round(dy, 2), round(fit, 2), weight, owner),
-             color))
-
-    def flush(self, ax, zorders):
-        out = []
-        for layer, entries in self.layers.items():
-            items = [e for e, _ in entries]
-            z = zorders.get(layer, 5)
-            if layer in _HALOED:
-                # A white outline underneath keeps small texts readable where an edge crosses them.
-                halo = TextCollection(items, ax, colors="white", zorder=z - 0.05, gid=f"{layer}:halo")
-                halo.set_edgecolor("white")
-                halo.set_linewidth(2.2)
-                ax.add_collection(halo, autolim=False)
-                out.append(halo)
-            coll = TextCollection(items, ax, colors=[c for _, c in entries], zorder=z, gid=layer)
-            ax.add_collection(coll, autolim=False)
-            out.append(coll)
-        return out
-
-
-_HALOED = ("labels", "moves", "windows", "notes")
 
 
 # ----------------------------------------------------------------------------
@@ -369,9 +159,6 @@ _HALOED = ("labels", "moves", "windows", "notes")
 #: the exports and :func:`gametrees.draw` (see :func:`figure_limit`).
 MAX_FIGURE_PX = (900, 480)
 
-#: The smallest text on a figure, in points: 7 pt is 9.7 px at the widgets'
-#: 100 dpi, readable at 100% zoom. Texts that shrink to fit never go below it.
-MIN_TEXT_PT = 7.0
 
 
 def figure_limit(dpi=100.0, size_px=MAX_FIGURE_PX):
@@ -406,11 +193,40 @@ def figure_limit(dpi=100.0, size_px=MAX_FIGURE_PX):
 @lru_cache(maxsize=1)
 def _window_text_width():
     """Width of the widest alpha/beta note ("α=−∞"), in points per point of font size."""
-    return max(TextPath((0, 0), t, size=1, prop=_fontprops()).get_extents().width for t in ("α=−∞", "β=+∞"))
+    return max(TextPath((0, 0), t, size=1, prop=fontprops()).get_extents().width for t in ("α=−∞", "β=+∞"))
 
 
 # The smallest scale of the marks: a tree that is still too wide gets a wider figure.
 _MIN_MARK_SCALE = {"shapes": 0.7, "boards": 0.42}
+
+
+def _widest_values(prep, frames):
+    """Per kind of node, the longest values its marks hold (a few, to size the figure).
+
+    The values the tree carries: utilities, a search's values and bounds. The root's
+    entry (``"root"``) adds, for the frames of a search (``frames``), a bound on the
+    widest utility and a mean with four decimals where means appear (Monte Carlo tree
+    search, chance nodes): room above the figure for the root's mark to grow.
+    """
+    G = prep.G
+    out = {}
+    for n in prep.order:
+        a = G.nodes[n]
+        texts = out.setdefault(prep.kind[n], set())
+        for key in ("utility", "value"):
+            if isinstance(a.get(key), numbers.Real):
+                texts.add(format_value(a[key], a.get("bound") if key == "value" else None))
+    root = set(out.get(prep.kind[prep.root], ()))
+    utilities = [a["utility"] for a in G.nodes.values() if isinstance(a.get("utility"), numbers.Real)]
+    if frames and utilities:
+        biggest = max(abs(u) for u in utilities)
+        whole = format_number(-biggest if any(u < 0 for u in utilities) else biggest)
+        root.add("≤\u200a" + whole)
+        if G.graph.get("algorithm") == "mcts" or CHANCE in prep.kind.values():
+            root.add(whole + ".3333")
+    out = {kind: tuple(sorted(texts, key=len)[-3:]) for kind, texts in out.items()}
+    out["root"] = tuple(sorted(root, key=len)[-3:])
+    return out
 
 
 class Geometry:
@@ -425,14 +241,17 @@ class Geometry:
     PADX = 0.8          # x units left and right of the outermost nodes
     MAX_WIDTH = 16.0    # inches before marks shrink, without a limit
 
-    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None):
+    def __init__(self, prep, *, legend_rows=1, title_lines=0, note=False, wide=False, max_size=None,
+                 labels=False):
         self.prep = prep
+        self.labels = labels  # node labels beside the inner nodes: room for them between neighbours
         mode = prep.mode
         ux0, uy0 = _UNIT[mode]
         self.wide = wide
         if wide and mode == "boards":  # room for alpha and beta beside the boards
             ux0 *= 1.4
         self.unit0 = (ux0, uy0)
+        self._values = _widest_values(prep, wide) if mode == "shapes" else {}
         max_w, max_h = max_size if max_size is not None else (None, None)
         if max_w is None:
             max_w = self.MAX_WIDTH
@@ -455,6 +274,7 @@ class Geometry:
                 ux = max(ux, self._ux_needed(gaps, windows=False))
             top, bottom = self._margins()
             uy = uy0 * (0.55 + 0.45 * f)
+            room = None
             if max_h is not None and prep.levels:
                 room = (max_h - self.legend_in - self.title_in - top - bottom) / prep.levels
                 uy = min(uy, room)
@@ -463,6 +283,18 @@ class Geometry:
                 if not last:
                     continue
                 uy = need_y
+            # No edge through a node it does not join: taller levels, as far as the page allows,
+            # then wider units (see _uy_clear); a tree that cannot have both keeps to the page.
+            widest = max(ux, max_w / span)
+            while self._uy_clear(ux) > uy and ux < widest:
+                if room is None or self._uy_clear(ux) <= room:
+                    uy = self._uy_clear(ux)
+                    break
+                uy = max(uy, room)
+                ux = min(widest, ux * 1.08)
+            else:
+                if room is None or self._uy_clear(ux) <= room:
+                    uy = max(uy, self._uy_clear(ux))
             break
         self.ux, self.uy = ux, uy
         self.top_in, self.bottom_in = top, bottom
@@ -477,8 +309,9 @@ class Geometry:
 
     # -- what the marks need -------------------------------------------------------
 
-    def _mark_size(self, kinds=None):
-        """(width, height) of the largest mark of these kinds (default: all), in points, at the scale ``self.f``."""
+    def _mark_size(self, kinds=None, grown=True):
+        """(width, height) of the largest mark of these kinds (default: all), in points, at the scale
+        ``self.f`` (``grown``: as large as the longest value makes it, see :func:`_grow_to_fit`)."""
         prep, f = self.prep, self.f
         if prep.mode == "boards":
             side = _BOARD_SIDE * f
@@ -486,8 +319,15 @@ class Geometry:
                 w = side * 1.12
                 return w + 5.0 * f, w * prep.boards.rows / prep.boards.cols + 5.0 * f
             return side, side
-        size = max(_SHAPE_SIZE[k] for k in (kinds or set(prep.kind.values())))
-        return size * max(f, 0.7), size * max(f, 0.7)
+        fm = max(f, 0.7)
+        kinds = kinds or set(prep.kind.values())
+        size = max(_SHAPE_SIZE[k] * (self._grow(k) if grown else 1.0) for k in kinds)
+        return size * fm, size * fm
+
+    def _grow(self, kind):
+        """How much the marks of this kind may grow to hold their values (see :func:`_grow_to_fit`)."""
+        fm = max(self.f, 0.7)
+        return max((_grow_to_fit(kind, v, 10.0 * fm, fm) for v in self._values.get(kind, ())), default=1.0)
 
     def _level_gaps(self):
         """(least x distance, is the left one an inner node, their kinds) for neighbours on a level."""
@@ -501,43 +341,125 @@ class Geometry:
             for a, b in zip(nodes, nodes[1:]):
                 d = prep.pos[b][0] - prep.pos[a][0]
                 if d > 0:
-                    key = (bool(prep.children[a]), frozenset((prep.kind[a], prep.kind[b])))
+                    key = (bool(prep.children[a]), frozenset((prep.kind[a], prep.kind[b])),
+                           bool(prep.children[a]) or bool(prep.children[b]))
                     out[key] = min(d, out.get(key, d))
-        return [(d, inner, kinds) for (inner, kinds), d in out.items()]
+        return [(d, inner, kinds, labelled) for (inner, kinds, labelled), d in out.items()]
+
+    def _label_width(self):
+        """The widest label of an inner node, in points (0 without labels): it stands beside its node."""
+        if not self.labels or self.prep.mode != "shapes":
+            return 0.0
+        G = self.prep.G
+        texts = {str(G.nodes[n]["label"]) for n in self.prep.order
+                 if self.prep.children[n] and G.nodes[n].get("label") is not None}
+        widest = sorted(texts, key=len)[-3:]
+        size = max(8.5 * self.f, MIN_TEXT_PT)
+        boxes = [text_extent(t, size, "left", "center", 0.0, 0.0, 0.0, "normal") for t in widest]
+        return max((box[2] for box in boxes if box is not None), default=0.0)
 
     def _ux_needed(self, gaps, windows=True):
         """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep apart."""
         need = 0.0
-        for d, inner, kinds in gaps:
+        label = self._label_width()
+        for d, inner, kinds, labelled in gaps:
             w, _ = self._mark_size(kinds)
             room = w + 4.0 + 0.15 * w
             if windows and inner and self.wide and self.prep.mode == "boards":
                 room += 3.0 + _window_text_width() * max(8.0 * self.f, MIN_TEXT_PT)
+            if labelled and label:  # an inner node's label beside it, clear of the neighbour
+                room = max(room, w + label + 2 * GAP + 2.0)
             need = max(need, room / d)
         return need / 72
 
     def _margins(self):
         """(top, bottom) in inches: the root's mark and halo; the leaves' marks, values and labels."""
         prep, f = self.prep, self.f
-        w, h = self._mark_size()
+        _, h = self._mark_size()
         text = max(9.5 * f, MIN_TEXT_PT) + 2.0
         if prep.mode == "boards":
             top = h / 2 + 9.0 * f + 4.0
             bottom = h / 2 + 4.5 * f + text + 4.0
         else:
-            top = h * _HALO / 2 + 3.0
-            bottom = max(h * _HALO / 2, _SHAPE_SIZE["leaf"] * max(f, 0.7) / 2 + 3.0 * f + text) + 3.0
+            fm = max(f, 0.7)
+            root = prep.kind[prep.root]
+            grow = max((_grow_to_fit(root, v, 10.0 * fm, fm) for v in self._values.get("root", ())),
+                       default=1.0)
+            top = _SHAPE_SIZE[root] * fm * grow * _HALO / 2 + 3.0
+            if self.wide and prep.children[prep.root]:
+                # α and β above the root, where the edges of a wide tree leave no room beside it
+                top += 2 * (7.5 * max(f, 1.0) + 1.2) + 2.0
+            leaf = _SHAPE_SIZE["leaf"] * max(f, 0.7) * self._grow("leaf")
+            bottom = max(h * _HALO / 2, leaf / 2 + 3.0 * f + text) + 3.0
         if any(not prep.children[n] for n in prep.hidden):  # "… 7" under a node
             bottom += text
         return top / 72, bottom / 72
 
     def _uy_needed(self):
-        """Inches per level: a mark, the line to the next level and (boards) the value and move under/over it."""
-        _, h = self._mark_size()
+        """Inches per level: a mark, the line to the next level and (boards) the value and move under/over it.
+
+        (The marks as they are before a value makes one grow: a few grown marks take room
+        from the line to the next level, not a taller figure.)
+        """
+        _, h = self._mark_size(grown=False)
         text = max(9.5 * self.f, MIN_TEXT_PT)
         if self.prep.mode == "boards":
             return (h + 4.5 * self.f + 2 * text + 18.0) / 72
         return (h + text + 6.0) / 72
+
+    def _uy_clear(self, ux):
+        """Inches per level so that no edge runs through a node it does not join (shapes).
+
+        An edge from u down to v passes the neighbours of v on v's level (and of u
+        on u's level) that lie towards the other end: a neighbour ``a`` units from
+        the end, on an edge ``b`` units wide, is ``a*X*H / sqrt((b*X)**2 + H**2)``
+        points from the line (X points per unit, H points per level), which must
+        exceed the neighbour's half mark and half the line: the least H that does.
+        (A tree whose parent fans out far over a small neighbour, as a leaf beside
+        a deep sibling, needs taller levels; wider ones cannot help enough.)
+        """
+        prep = self.prep
+        if prep.mode != "shapes" or ux <= 0:
+            return 0.0
+        X = ux * 72
+        fm = max(self.f, 0.7)
+        levels = {}
+        for n in prep.order:
+            levels.setdefault(prep.depth[n], []).append(n)
+        rank = {}
+        for nodes in levels.values():
+            nodes.sort(key=lambda n: prep.pos[n][0])
+            for i, n in enumerate(nodes):
+                rank[n] = (nodes, i)
+        need = 0.0
+        grow = {kind: self._grow(kind) for kind in set(prep.kind.values())}
+        if self.wide:  # a search's frames write bounds ("≤ −1") in MAX and MIN nodes
+            fm = max(self.f, 0.7)
+            for kind in set(grow) & {MAX, MIN}:
+                values = self._values.get("leaf", ()) + self._values.get(kind, ())
+                grow[kind] = max([grow[kind]] + [_grow_to_fit(kind, "≤\u200a" + v, 10.0 * fm, fm)
+                                                 for v in values if v[:1] not in "≤≥"])
+        for u in prep.order:
+            xu = prep.pos[u][0]
+            for v in prep.children[u]:
+                xv = prep.pos[v][0]
+                b = abs(xu - xv)
+                if b < 1e-9:
+                    continue
+                for end, other in ((v, xu), (u, xv)):
+                    nodes, i = rank[end]
+                    j = i - 1 if other < prep.pos[end][0] else i + 1
+                    if not 0 <= j < len(nodes):
+                        continue
+                    w = nodes[j]
+                    a = abs(prep.pos[w][0] - prep.pos[end][0])
+                    if a >= b:
+                        continue
+                    r = _SHAPE_SIZE[prep.kind[w]] * fm * grow[prep.kind[w]] * _CORNER[prep.kind[w]] + 2.0
+                    if a * X <= r * 1.05:
+                        continue
+                    need = max(need, r * b * X / math.sqrt((a * X) ** 2 - r ** 2))
+        return need / 72
 
     def fit_axes(self, ax):
         """Scale and units for an Axes of any size (a caller's own Axes)."""
@@ -589,13 +511,19 @@ class Painter:
     def __init__(self, prep, geom, *, labels, moves, windows, legend):
         self.prep, self.geom = prep, geom
         self.labels, self.moves, self.windows, self.legend = labels, moves, windows, legend
+        self._current = None
 
     def paint(self, ax, sc, title=None, legend=True):
         prep, g = self.prep, self.geom
         f = g.f
         pos = prep.pos
         artists = []
-        texts = _Texts()
+        texts = Texts()
+        # Where texts may go: clear of every mark, ring, edge and text (see Placer).
+        X, Y = g.ux * 72, g.uy * 72
+        self.placer = placer = Placer(X, Y, (g.xlim[0] * X, (g.ylim[0] + g.legend_in / g.uy) * Y,
+                                              g.xlim[1] * X, g.ylim[1] * Y))
+        self._current = sc.current
         # -- edges ---------------------------------------------------------
         groups = {}
         for (u, v), style in sc.edge.items():
@@ -608,7 +536,10 @@ class Painter:
             # MCTS: an edge is heavier the more playouts went through it (sc.weights).
             widths = ([lw * max(f, 0.6) * sc.weights.get(e, 1.0) for e in edges] if sc.weights and style != "best"
                       else lw * max(f, 0.6))
-            lc = LineCollection([self._segment(u, v) for u, v in edges], colors=color,
+            segments = [self._segment(u, v) for u, v in edges]
+            for e, (p0, p1), w in zip(edges, segments, np.broadcast_to(widths, (len(edges),))):
+                placer.add_segment(placer.pt(p0), placer.pt(p1), float(w), owner=e)
+            lc = LineCollection(segments, colors=color,
                                 linewidths=widths, linestyles=ls, zorder=z, capstyle="round")
             lc.set_gid(f"edges:{style}")
             lc.edges = tuple(edges)
@@ -616,7 +547,7 @@ class Painter:
             artists.append(lc)
             if style == "best":
                 # A white core makes the best line a double line: it reads without its colour.
-                core = LineCollection([self._segment(u, v) for u, v in edges], colors="white",
+                core = LineCollection(segments, colors="white",
                                       linewidths=_BEST_CORE * max(f, 0.6), zorder=z + 0.01, capstyle="butt")
                 core.set_gid("best-line-core")
                 core.edges = tuple(edges)
@@ -624,7 +555,7 @@ class Painter:
                 artists.append(core)
         if sc.cut:
             artists.append(self._cut_marks(ax, sc.cut))
-        # -- nodes -----------------------------------------------------------
+        # -- nodes (and the texts beside them) ---------------------------------------
         if prep.mode == "boards":
             artists += self._boards(ax, sc, texts)
         else:
@@ -647,12 +578,32 @@ class Painter:
                     (x0, y0), (x1, y1) = self._segment(u, v)
                     # Move labels nearer the parent (a cut mark sits at 0.6); chance
                     # edges are never cut, and lower down their labels have room.
-                    t = 0.62 if chance_edge else 0.42
-                    xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+                    ts = ((0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge
+                          else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84))
                     side = -1 if x1 < x0 - 1e-9 else 1
                     # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
-                    texts.add("moves", xy, label, "#404040" if sc.style[v] != "todo" else _TODO_TEXT,
-                              7.5 * max(f, 1.0), ha="left" if side > 0 else "right", dx=3.5 * side)
+                    size = 7.5 * max(f, 1.0)
+                    color = "#404040" if sc.style[v] != "todo" else _TODO_TEXT
+                    # (clear of the line itself: half its width, and the placer's pad)
+                    lw = (_EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6)
+                          * sc.weights.get((u, v), 1.0))
+                    c = lw / 2 + 1.5
+                    for t in ts:
+                        xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+                        choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
+                                   for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
+                                   for va, dx, dy in (("center", (c + 2.5) * sd, 0.0),
+                                                      ("bottom", c * sd, c + 1.0), ("top", c * sd, -c - 1.0),
+                                                      ("center", (c + 9.0) * sd, 0.0))]
+                        i, free = placer.place(xy, choices, claim=False)
+                        if free or t == ts[-1]:
+                            if not free:  # nowhere free along the edge: the first place
+                                xy = (x0 + ts[0] * (x1 - x0), y0 + ts[0] * (y1 - y0))
+                                i = placer.place(xy, choices)[0]
+                            else:
+                                placer.place(xy, choices[i:i + 1])
+                            self._put(texts, "moves", xy, choices[i], [color], (u, v))
+                            break
         # -- ellipsis markers for hidden children --------------------------------
         for n, h in prep.hidden.items():
             x, y = pos[n]
@@ -660,15 +611,18 @@ class Painter:
             if kids:
                 lx, ly = pos[kids[-1]]
                 xy = ((x + lx) / 2 + 0.32, (y + ly) / 2)
-                texts.add("ellipsis", xy, f"+{h} …", "#505050", 7.5 * max(f, 0.7), ha="left",
-                          owner=n)
+                line = (f"+{h} …", 7.5 * max(f, 0.7), "left", "center", 0.0, 0.0, 0.0, "normal")
+                choices = [[line], [line[:4] + (0.0, 9.0) + line[6:]], [line[:4] + (0.0, -9.0) + line[6:]]]
             else:
                 dy = -(self.half_height(n) + (19 if prep.mode == "boards" else 11) * f)
                 if n in sc.notes:  # below the visits (and the score) written under the node
                     lines = 1 if prep.mode == "boards" else sum(1 for x in sc.notes[n] if x)
                     dy -= lines * (7.5 * max(f, 0.75) + 1.5) + (9.0 * f if prep.mode == "shapes" else 0.0)
-                texts.add("ellipsis", (x, y), f"… {h}", "#505050", 8.0 * max(f, 0.7), va="top",
-                          dy=dy, owner=n)
+                xy = (x, y)
+                choices = [[(f"… {h}", 8.0 * max(f, 0.7), "center", "top", 0.0, dy, 0.0, "normal")],
+                           [(f"… {h}", 8.0 * max(f, 0.7), "left", "top", 4.0, dy, 0.0, "normal")]]
+            i = placer.place(xy, choices)[0]
+            self._put(texts, "ellipsis", xy, choices[i], ["#505050"], n)
         artists += texts.flush(ax, {"values": 6, "labels": 6, "windows": 6, "notes": 6, "moves": 6,
                                     "ellipsis": 6, "board-values": 6})
         if self.legend and legend:
@@ -694,8 +648,21 @@ class Painter:
             below = bh / 2 + 4.5 * f + max(9.5 * f, MIN_TEXT_PT) + 3.0  # under the value ("▲ 0")
             if self.prep.G.graph.get("algorithm") == "mcts":
                 below += max(7.5 * f, MIN_TEXT_PT) + 2.0  # and the visits under it
-            return (x0, y0 - below * py), (x1, y1 + (bh / 2 + 2.5 * f) * py)
+            top = bh / 2 + 2.5 * f
+            if self.moves and "move" in self.prep.G.edges[u, v]:
+                # Above the move written over the board ("O c1"): the edge ends where the words begin.
+                top = self._move_gap(v) + 0.8 * self._move_size() + 4.5  # (a best line is 4 points thick)
+            return (x0, y0 - below * py), (x1, y1 + top * py)
         return (x0, y0), (x1, y1)
+
+    def _move_size(self):
+        """The size of the move written over a board, in points."""
+        return 8.0 * max(self.geom.f, 0.94)
+
+    def _move_gap(self, n):
+        """From a board's centre to the foot of the move written over it, in points (clear of the halo)."""
+        bh = self._board_size()[1]
+        return bh / 2 + (9.0 * self.geom.f + 2.0 if n == self._current else 2.0)
 
     def half_height(self, n):
         """Half the height of node ``n``'s mark (its shape or its board), in points."""
@@ -704,76 +671,140 @@ class Painter:
             return self._board_size()[1] / 2
         return _SHAPE_SIZE[self.prep.kind[n]] * max(f, 0.7) / 2
 
+    def _put(self, texts, layer, xy, lines, colors, owner):
+        """Add the lines of one placed choice (``(text, size, ha, va, dx, dy, fit, weight)``) to ``texts``."""
+        for (text, size, ha, va, dx, dy, fit, weight), color in zip(lines, colors):
+            texts.add(layer, xy, text, color, size, ha=ha, va=va, dx=dx, dy=dy, fit=fit, weight=weight,
+                      owner=owner)
+
+    def _block(self, layer, texts, xy, lines, colors, size, right, left, owner, first="right"):
+        """Two short lines (α over β, visits over UCB1) beside a node, wherever they cover nothing.
+
+        ``right`` and ``left`` are the distances (points) from the node's centre to its
+        side; the lines straddle the centre's height, else stand above or below it.
+        """
+        step = size + 1.2
+        lines = [line for line in lines if line]
+        if not lines:
+            return
+        shapes = []
+        for side in ((1, -1) if first == "right" else (-1, 1)):
+            ha, dx = ("left", right) if side > 0 else ("right", -left)
+            if len(lines) == 2:
+                shapes += [[(ha, "bottom", dx, 0.8), (ha, "top", dx, -1.8)],
+                           [(ha, "bottom", dx, 0.8 + step), (ha, "bottom", dx, 0.8)],
+                           [(ha, "top", dx, -1.8), (ha, "top", dx, -1.8 - step)]]
+            else:
+                shapes += [[(ha, "center", dx, 0.0)], [(ha, "bottom", dx, 0.8)], [(ha, "top", dx, -1.8)]]
+        # Then above or below the mark, and further out to the sides.
+        up, down = max(right, left), -max(right, left)
+        if len(lines) == 2:
+            shapes += [[("center", "bottom", 0.0, up + step), ("center", "bottom", 0.0, up)],
+                       [("center", "top", 0.0, down), ("center", "top", 0.0, down - step)]]
+            for side in (1, -1):
+                ha, dx = ("left", right * 0.7) if side > 0 else ("right", -left * 0.7)
+                shapes += [[(ha, "bottom", dx, up + step), (ha, "bottom", dx, up)],
+                           [(ha, "top", dx, down), (ha, "top", dx, down - step)]]
+        else:
+            shapes += [[("center", "bottom", 0.0, up)], [("center", "top", 0.0, down)]]
+        choices = [[(text, size, ha, va, dx, dy, 0.0, "normal")
+                    for text, (ha, va, dx, dy) in zip(lines, shape)] for shape in shapes]
+        i = self.placer.place(xy, choices)[0]
+        self._put(texts, layer, xy, choices[i], colors, owner)
+
     def _shapes(self, ax, sc, texts):
         prep, f = self.prep, self.geom.f
         fm = max(f, 0.7)  # marks and values shrink less than the spacing: they stay legible
         pos = prep.pos
+        placer = self.placer
         artists = []
+        vsize = 10.0 * fm
+        # Each mark grows where its value would not fit inside it ("−10.56" in a chance node).
+        grow = {n: _grow_to_fit(prep.kind[n], sc.value.get(n, ""), vsize, fm) for n in prep.order}
+        size = {n: _SHAPE_SIZE[prep.kind[n]] * fm * grow[n] for n in prep.order}
         groups = {}
         for n in prep.order:
             groups.setdefault((prep.kind[n], sc.style[n]), []).append(n)
+        ring = {}
         if sc.current is not None and sc.current in pos:
-            kind = prep.kind[sc.current]
-            halo = _scatter(ax, *pos[sc.current], s=(_SHAPE_SIZE[kind] * fm * _HALO) ** 2,
-                              marker=_SHAPE_MARKER[kind], facecolors=_HALO_FACE,
-                              edgecolors=_HALO_RING, linewidths=2.4, zorder=3.5)
+            n = sc.current
+            kind = prep.kind[n]
+            ring[n] = size[n] * _HALO
+            halo = _scatter(ax, *pos[n], s=ring[n] ** 2, marker=_SHAPE_MARKER[kind], facecolors=_HALO_FACE,
+                            edgecolors=_HALO_RING, linewidths=2.4, zorder=3.5)
             halo.set_gid("current")
-            halo.nodes = (sc.current,)
+            halo.nodes = (n,)
             artists.append(halo)
         for (kind, style), ns in groups.items():
             face, edge, lw, ls, _ = _NODE_STYLE[style]
             if face is None:
                 face = _TINT[kind]
             xy = np.array([pos[n] for n in ns], dtype=float)
-            coll = _scatter(ax, xy[:, 0], xy[:, 1], s=(_SHAPE_SIZE[kind] * fm) ** 2, marker=_SHAPE_MARKER[kind],
-                              facecolors=face, edgecolors=edge, linewidths=lw * max(f, 0.7),
-                              linestyles=ls, zorder=4 if style != "todo" else 3.8)
+            coll = _scatter(ax, xy[:, 0], xy[:, 1], s=[size[n] ** 2 for n in ns], marker=_SHAPE_MARKER[kind],
+                            facecolors=face, edgecolors=edge, linewidths=lw * max(f, 0.7),
+                            linestyles=ls, zorder=4 if style != "todo" else 3.8)
             coll.set_gid(f"nodes:{style}")
             coll.nodes = tuple(ns)
             coll.kind, coll.status = kind, style
             artists.append(coll)
-        vsize = 10.0 * fm
+        # What the texts beside the nodes keep clear of: every mark and the ring (their boxes, with the line).
+        half = {n: (ring.get(n, size[n]) + 2.4) / 2 for n in prep.order}
+        for n in prep.order:
+            x, y = placer.pt(pos[n])
+            outline = _marker_path(_SHAPE_MARKER[prep.kind[n]])
+            shape = outline.transformed(Affine2D().scale(2 * half[n]).translate(x, y))
+            placer.add_box((x - half[n], y - half[n], x + half[n], y + half[n]), owner=n, shape=shape)
         for n in prep.order:
             kind, style = prep.kind[n], sc.style[n]
-            xy = pos[n]
-            color = _NODE_STYLE[style][4]
-            texts.add("values", xy, sc.value.get(n, ""), color, vsize, dy=_SHAPE_DY[kind] * fm,
-                      fit=_SHAPE_ROOM[kind] * fm, owner=n)
-            half = _SHAPE_SIZE[kind] * fm / 2
-            if self.labels:
-                label = prep.G.nodes[n].get("label")
-                color = {"todo": _TODO_TEXT, "pruned": _GREY}.get(style, "#333333")
-                if label is None:
-                    pass
-                elif prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
-                    below = half * _HALO + 3.0 if n == sc.current else half + 3.0 * f  # clear of the halo
-                    texts.add("labels", xy, str(label), color, 8.5 * f, va="top", dy=-below, owner=n)
-                else:
-                    # Beside the node, on the side its incoming edge does not come from: a right
-                    # child's edge arrives from the upper left, so its label goes right, unless α
-                    # and β are written there.
-                    side = -1.0
-                    pu = prep.parent.get(n)
-                    beside = n in sc.window and (self.windows or (self.windows is None and style == "active"))
-                    if pu is not None and pos[pu][0] < xy[0] - 1e-9 and not beside:
-                        side = 1.0
-                    texts.add("labels", xy, str(label), color, 8.5 * f, ha="right" if side < 0 else "left",
-                              dx=side * (half + 2.0 * f), dy=half * 0.45 if kind != MIN else -half * 0.1, owner=n)
+            texts.add("values", pos[n], sc.value.get(n, ""), _NODE_STYLE[style][4], vsize,
+                      dy=_SHAPE_DY[kind] * fm * grow[n], fit=_SHAPE_ROOM[kind] * fm, owner=n)
+        # α and β, then the visits and scores, then the labels: each where it covers nothing.
+        for n in prep.order:
+            style = sc.style[n]
             if n in sc.window and (self.windows or (self.windows is None and style == "active")):
                 a, b = sc.window[n]
-                wsize = 7.5 * max(f, 1.0)  # >= 10 px at 100 dpi, however small the tree is drawn
-                dx = (half * _HALO if n == sc.current else half) + 1.5 * f
-                texts.add("windows", xy, f"α={format_number(a)}", "#303030", wsize, ha="left", va="bottom",
-                          dx=dx, dy=0.8, owner=n)
-                texts.add("windows", xy, f"β={format_number(b)}", "#303030", wsize, ha="left", va="top",
-                          dx=dx, dy=-1.8, owner=n)
+                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
+                            ["#303030"] * 2, 7.5 * max(f, 1.0), half[n] + GAP, half[n] + GAP, n)
             if n in sc.notes:
                 under = None
                 if prep.is_leaf[n]:  # under the leaf's label
-                    under = (half * _HALO if n == sc.current else half) + 3.0 * f + (
+                    under = half[n] + GAP + (
                         8.5 * f + 2.0 if self.labels and prep.G.nodes[n].get("label") is not None else 0.0)
-                self._notes(texts, xy, sc.notes[n], (half * _HALO if n == sc.current else half) + 1.5 * f, style, n,
-                            under)
+                self._notes(texts, pos[n], sc.notes[n], half[n] + GAP, style, n, under)
+        if self.labels:
+            for n in prep.order:
+                label = prep.G.nodes[n].get("label")
+                if label is None:
+                    continue
+                style = sc.style[n]
+                color = {"todo": _TODO_TEXT, "pruned": _GREY}.get(style, "#333333")
+                lsize = 8.5 * f
+                h = half[n]
+                line = (str(label), lsize)
+                if prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
+                    choices = [[line + ("center", "top", 0.0, -(h + GAP), 0.0, "normal")],
+                               [line + ("left", "center", h + GAP, 0.0, 0.0, "normal")],
+                               [line + ("right", "center", -h - GAP, 0.0, 0.0, "normal")],
+                               [line + ("left", "top", h * 0.7, -h * 0.7, 0.0, "normal")],
+                               [line + ("right", "top", -h * 0.7, -h * 0.7, 0.0, "normal")]]
+                else:
+                    # Beside the node, on the side its incoming edge does not come from: a right
+                    # child's edge arrives from the upper left, so its label goes right.
+                    side = -1.0
+                    pu = prep.parent.get(n)
+                    if pu is not None and pos[pu][0] < pos[n][0] - 1e-9:
+                        side = 1.0
+                    dy = h * 0.45 if prep.kind[n] != MIN else -h * 0.1
+                    choices = []
+                    for sd in (side, -side):
+                        ha = "right" if sd < 0 else "left"
+                        choices += [[line + (ha, "center", sd * (h + GAP), dy, 0.0, "normal")],
+                                    [line + (ha, "bottom", sd * (h + GAP), h * 0.2, 0.0, "normal")],
+                                    [line + (ha, "top", sd * (h + GAP), -h * 0.2, 0.0, "normal")],
+                                    [line + (ha, "bottom", sd * h * 0.6, h + GAP, 0.0, "normal")],
+                                    [line + (ha, "top", sd * h * 0.6, -h - GAP, 0.0, "normal")]]
+                i = placer.place(pos[n], choices)[0]
+                self._put(texts, "labels", pos[n], choices[i], [color], n)
         return artists
 
     def _board_size(self):
@@ -852,7 +883,7 @@ class Painter:
                               linestyles=_NODE_STYLE[style][3], zorder=4)
             coll.set_gid(f"nodes:{style}")
             coll.nodes = tuple(ns)
-            coll.kind, coll.status = kind, style
+            coll.kind, coll.status, coll.board = kind, style, True
             artists.append(coll)
         if highlights:
             # The mark just played: a shaded cell (tic-tac-toe) or a ring (Connect Four).
@@ -894,7 +925,41 @@ class Painter:
                                   linewidths=0.6 * max(f, 0.7), zorder=4.3)
             coll.set_gid("board-o" if isinstance(game, TicTacToe) else f"board-discs:{mark}{':faded' if faded else ''}")
             artists.append(coll)
-        # the move that led to each board above it, as a player says it ("X c2", "O d")
+        # What the texts keep clear of: every board's frame and the current node's halo.
+        placer = self.placer
+        pad = 0.0 if isinstance(game, TicTacToe) else 5.0 * f
+        for n in prep.order:
+            x, y = placer.pt(pos[n])
+            hw, hh = (bw + pad) / 2 + 1.5, (bh + pad) / 2 + 1.5
+            if n == sc.current:
+                hw = hh = (max(bw, bh) + 14 * f) / 2 + 1.5
+            placer.add_box((x - hw, y - hh, x + hw, y + hh), owner=n)
+        # the value under each board, with the mover's shape
+        vsize = 9.5 * f
+        glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
+        for n in prep.order:
+            style = sc.style[n]
+            value = sc.value.get(n, "")
+            kind = prep.kind[n]
+            if prep.is_leaf[n] and "player" not in G.nodes[n] and "utility" in G.nodes[n]:
+                kind = "leaf"
+            line = (f"{glyph[kind]} {value}".strip(), vsize, "center", "top", 0.0, -(bh / 2 + 4.5 * f), 0.0,
+                    "normal")
+            placer.place(pos[n], [[line]])
+            self._put(texts, "values", pos[n], [line], [_NODE_STYLE[style][4]], n)
+        for n in prep.order:
+            style = sc.style[n]
+            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
+                a, b = sc.window[n]
+                side = bw / 2 + (9.0 if n == sc.current else 3.0) * f
+                side = max(side, (max(bw, bh) + 14 * f) / 2 + 1.5 + GAP if n == sc.current
+                           else (bw + pad) / 2 + 1.5 + GAP)
+                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
+                            ["#303030"] * 2, 7.5 * max(f, 1.0), side, side, n)
+            if n in sc.notes:  # under the value (boards stand close together)
+                self._notes(texts, pos[n], sc.notes[n], 0.0, style, n, under=bh / 2 + 4.5 * f + vsize + 1.5)
+        # the move that led to each board above it, as a player says it ("X c2", "O d"), beside
+        # the end of the edge that comes down to the board (on the side the edge does not come from)
         if self.moves:
             for n in prep.order:
                 pu = prep.parent.get(n)
@@ -902,55 +967,43 @@ class Painter:
                     continue
                 said = move_name(game, G.nodes[pu]["state"], G.edges[pu, n]["move"])
                 color = {"todo": _TODO_TEXT, "pruned": _TODO_TEXT}.get(sc.style[n], "#303030")
-                above = bh / 2 + (9.0 * f + 2.0 if n == sc.current else 2.0)  # clear of the current halo
-                texts.add("moves", pos[n], said, color, 8.0 * max(f, 0.94), va="bottom", dy=above, owner=n)
-        # the value under each board, with the mover's shape
-        vsize = 9.5 * f
-        glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
-        for n in prep.order:
-            style = sc.style[n]
-            color = _NODE_STYLE[style][4]
-            value = sc.value.get(n, "")
-            kind = prep.kind[n]
-            if prep.is_leaf[n] and "player" not in G.nodes[n] and "utility" in G.nodes[n]:
-                kind = "leaf"
-            texts.add("values", pos[n], f"{glyph[kind]} {value}".strip(), color, vsize, va="top",
-                      dy=-(bh / 2 + 4.5 * f), owner=n)
-            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
-                a, b = sc.window[n]
-                wsize = 7.5 * max(f, 1.0)  # >= 10 px at 100 dpi, however small the tree is drawn
-                dx = bw / 2 + (9.0 if n == sc.current else 3.0) * f
-                texts.add("windows", pos[n], f"α={format_number(a)}", "#303030", wsize, ha="left", va="bottom",
-                          dx=dx, dy=0.8, owner=n)
-                texts.add("windows", pos[n], f"β={format_number(b)}", "#303030", wsize, ha="left", va="top",
-                          dx=dx, dy=-1.8, owner=n)
-            if n in sc.notes:  # under the value (boards stand close together)
-                self._notes(texts, pos[n], sc.notes[n], 0.0, style, n, under=bh / 2 + 4.5 * f + vsize + 1.5)
+                above = self._move_gap(n)  # clear of the current halo
+                msize = self._move_size()
+                side = 1 if pos[pu][0] <= pos[n][0] + 1e-9 else -1
+                choices = [[(said, msize, "center", "bottom", 0.0, above, 0.0, "normal")]]
+                for sd in (side, -side):
+                    ha = "left" if sd > 0 else "right"
+                    choices += [[(said, msize, ha, "bottom", sd * k, above, 0.0, "normal")]
+                                for k in (3.0, bw / 4, bw / 2)]
+                i = placer.place(pos[n], choices)[0]
+                self._put(texts, "moves", pos[n], choices[i], [color], n)
         return artists
 
     def _notes(self, texts, xy, lines, dx, style, n, under=None):
-        """MCTS: visits, then the UCB1 score (or a playout's result): beside the node, or
-        ``under`` it (points below its centre: a leaf's row is too tight for text beside it)."""
+        """MCTS: visits, then the UCB1 score (or a playout's result): beside the node (``dx`` points
+        from its centre to its side), or ``under`` it (points below its centre: a leaf's row is too
+        tight for text beside it), wherever they cover nothing."""
         f = self.geom.f
         wsize = 7.5 * max(f, 0.75)
         color = _FAINT if style == "todo" else "#303030"
         top, bottom = lines
         bottom_color = PALETTE["vermilion"] if bottom.startswith("UCB") else "#303030"
-        if under is not None:
-            if bottom.startswith("UCB "):
-                bottom = bottom[4:]  # the colour and the legend say it is the score
-            if self.prep.mode == "boards" and top and bottom:  # one line under a board
-                texts.add("notes", xy, top, color, wsize, ha="right", va="top", dx=-1.5, dy=-under, owner=n)
-                texts.add("notes", xy, bottom, bottom_color, wsize, ha="left", va="top", dx=1.5, dy=-under, owner=n)
-                return
-            for i, line in enumerate(x for x in (top, bottom) if x):
-                texts.add("notes", xy, line, color if line == top else bottom_color, wsize, va="top",
-                          dy=-(under + i * (wsize + 1.5)), owner=n)
+        colors = [c for c, line in ((color, top), (bottom_color, bottom)) if line]
+        if under is None:
+            self._block("notes", texts, xy, [top, bottom], colors, wsize, dx, dx, n)
             return
-        if top:
-            texts.add("notes", xy, top, color, wsize, ha="left", va="bottom", dx=dx, dy=0.8, owner=n)
-        if bottom:
-            texts.add("notes", xy, bottom, bottom_color, wsize, ha="left", va="top", dx=dx, dy=-1.8, owner=n)
+        if bottom.startswith("UCB "):
+            bottom = bottom[4:]  # the colour and the legend say it is the score
+        if self.prep.mode == "boards" and top and bottom:  # one line under a board
+            choices = [[(top, wsize, "right", "top", -1.5, -under, 0.0, "normal"),
+                        (bottom, wsize, "left", "top", 1.5, -under, 0.0, "normal")]]
+        else:
+            stacked = [line for line in (top, bottom) if line]
+            choices = [[(line, wsize, ha, "top", x, -(under + i * (wsize + 1.5)), 0.0, "normal")
+                        for i, line in enumerate(stacked)] for ha, x in (("center", 0.0), ("left", 1.0),
+                                                                          ("right", -1.0))]
+        i = self.placer.place(xy, choices)[0]
+        self._put(texts, "notes", xy, choices[i], colors, n)
 
     def _cut_marks(self, ax, cut):
         """Two short strokes across each edge into a pruned subtree."""
@@ -970,6 +1023,10 @@ class Painter:
                 cx, cy = tx * s, ty * s
                 segs.append(((cx - nx_ * half, cy - ny_ * half), (cx + nx_ * half, cy + ny_ * half)))
                 offsets.append((x0 + 0.6 * (x1 - x0), y0 + 0.6 * (y1 - y0)))
+            # (no text may cover the cut)
+            cx, cy = self.placer.pt((x0 + 0.6 * (x1 - x0), y0 + 0.6 * (y1 - y0)))
+            reach = half + gap + 1.0
+            self.placer.add_box((cx - reach, cy - reach, cx + reach, cy + reach), owner=(u, v))
         lc = LineCollection(segs, offsets=offsets, offset_transform=ax.transData, colors=PALETTE["vermilion"],
                             linewidths=1.8 * max(f, 0.7), zorder=2.5)
         # points -> pixels at the dpi of the moment (savefig at another dpi, PDF/SVG at 72)

@@ -60,6 +60,9 @@ def format_value(x, bound=None) -> str:
 # ----------------------------------------------------------------------------
 
 
+# Siblings at least this fraction of their distance from their parent apart (tidy_layout's fan).
+_FAN = 0.5
+
 #: The most nodes a figure draws: ``max_nodes`` may be raised up to this. A figure of
 #: ``MAX_DRAWN_NODES // 2`` = 2,500 leaves side by side is already about 700 inches wide and takes
 #: about 10 s to write; 20,000 would take minutes and gigabytes.
@@ -158,7 +161,8 @@ class Prepared:
         self.children = {u: [v for v in full[u] if v in keep] for u in keep}
         self.hidden = {u: len(full[u]) - len(self.children[u]) for u in keep if len(full[u]) > len(self.children[u])}
         self.depth = depth
-        self.pos = tidy_layout(self.children, root)
+        # (fan: no edge runs along a sibling's and through its mark; see tidy_layout)
+        self.pos = tidy_layout(self.children, root, fan=_FAN)
         self.order = list(_bfs(self.children, root))
         xs = [x for x, _ in self.pos.values()]
         self.xmin, self.xmax = min(xs), max(xs)

@@ -33,13 +33,13 @@ interface (:class:`gametrees.drawing.Drawing`) and the other widgets
 from __future__ import annotations
 
 import html
-import math
 import numbers
 
 import ipywidgets as widgets
 import networkx as nx
+import numpy as np
 
-from ..drawing import Drawing
+from ..drawing import Drawing, marks, segment_meets_box
 from ..exercises.answers import BadAnswer, NodeNames, parse_value
 from ..exercises.by_hand import ExpectimaxExercise, PruningExercise, ValuesExercise, check_seed
 from ..exercises.feedback import ROLE_NAMES, Feedback, and_list, close
@@ -289,18 +289,24 @@ class Practice(widgets.VBox):
         return float(x), float(height - y)
 
     def _place_controls(self):
-        G, nodes, prep = self._G, self._nodes, self._drawing.prep
+        G, nodes = self._G, self._nodes
         mode = self.mode.value
-        pos = prep.pos
         ppt = self._dpi / 72  # pixels per point
         painter = self._drawing.painter(self._geom)
         half = {n: painter.half_height(n) * ppt for n in nodes.order}
-        centre = {n: self._pixels(pos[n]) for n in nodes.order}
-        # What a control must not cover: every node, the label beside it, the controls placed before.
-        taken = [(x - half[n], y - half[n], x + half[n], y + half[n]) for n, (x, y) in centre.items()]
-        taken += [(x - half[n] - 16, y - 10, x - half[n], y + 8) for n, (x, y) in centre.items() if G.out_degree(n)]
-        taken += [(x - 8, y + half[n], x + 8, y + half[n] + 14) for n, (x, y) in centre.items()
-                  if not G.out_degree(n)]
+        centre = {n: self._pixels(self._drawing.prep.pos[n]) for n in nodes.order}
+        # What a control must not cover, as painted (pixels from the top left): every node's mark, every
+        # text (values, labels, probabilities), the legend, the controls placed before; and no box on an edge.
+        drawn = marks(self._ax)
+        height = self.figure.canvas.get_width_height(physical=True)[1]
+
+        def rect(box, pad=1.0):
+            return (box.x0 - pad, height - box.y1 - pad, box.x1 + pad, height - box.y0 + pad)
+
+        taken = [rect(box) for box in drawn.node_boxes.values()]
+        taken += [rect(box) for *_, box in drawn.texts] + [rect(box) for _, box in drawn.boxes]
+        lines = [((p0[0], height - p0[1]), (p1[0], height - p1[1]), width)
+                 for _, (p0, p1), width in drawn.edges]
         children = [self.image]
         if mode in ("alphabeta", "pruning"):
             edges = [(u, v) for u in nodes.order for v in G.successors(u)]
@@ -326,7 +332,8 @@ class Practice(widgets.VBox):
             for n in nodes.order:
                 if not G.out_degree(n):
                     continue
-                left, top = self._box_slot(centre[n], half[n], taken)
+                others = [c for m, c in centre.items() if m != n]
+                left, top = self._box_slot(centre[n], half[n], taken, lines, others)
                 taken.append((left, top, left + _BOX_W, top + _BOX_H))
                 label = nodes.name(n)
                 box = widgets.Text(value="", placeholder=label, continuous_update=True,
@@ -341,29 +348,46 @@ class Practice(widgets.VBox):
         self._canvas.children = children
         self._sync_controls()
 
-    def _box_slot(self, centre, half, taken):
-        """``(left, top)`` of a node's value box: beside the node on the right where that is free;
-        else the free place nearest to the node (a ragged tree can put a leaf right beside it)."""
+    def _box_slot(self, centre, half, taken, lines=(), others=()):
+        """``(left, top)`` of a node's value box: the free place nearest to the node, beside it on the right
+        where that is free; free means covering no mark, text, legend or control (``taken``) and, where
+        any such place exists, no edge (``lines``: segments with their widths) either. A place nearer
+        to another node (``others``: their centres) than to its own is taken only if nothing else is free."""
         x, y = centre
         width, height = self.figure.canvas.get_width_height(physical=True)
-        rows = [y - _BOX_H + 4, y - half - _BOX_H - 1, y - _BOX_H / 2, y + 2]
-        lefts = [x + half + 2 + 4 * k for k in range(12)] + [x - half - 18 - _BOX_W - 4 * k for k in range(8)]
-        lefts += [x - _BOX_W / 2 + 4 * k for k in range(-12, 13)]
-        best = None
-        for i, top in enumerate(rows):
-            for left in lefts:
-                if left < 0 or top < 0 or left + _BOX_W > width or top + _BOX_H > height:
-                    continue
-                box = (left + 1, top + 1, left + _BOX_W - 1, top + _BOX_H - 1)
-                if any(box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3] for r in taken):
-                    continue
-                cost = (math.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y) + 30 * i
-                        + (20 if left + _BOX_W / 2 < x else 0))
-                if best is None or cost < best[0]:
-                    best = (cost, left, top)
-        if best is None:
+        # The usual places first (level with the node, above it, ...), then a grid further out.
+        rows = np.concatenate([[y - _BOX_H + 4, y - half - _BOX_H - 1, y - _BOX_H / 2, y + 2],
+                               y - _BOX_H / 2 + 6 * np.arange(-12, 13)])
+        lefts = np.concatenate([x + half + 2 + 4 * np.arange(16), x - half - 18 - _BOX_W - 4 * np.arange(12),
+                                x - _BOX_W / 2 + 4 * np.arange(-40, 41)])
+        row = np.repeat(np.arange(len(rows)), len(lefts))
+        top, left = rows[row], np.tile(lefts, len(rows))
+        cost = (np.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y) + 30 * np.minimum(row, 3)
+                + 20 * (left + _BOX_W / 2 < x))
+        if len(others):
+            o = np.asarray(others, dtype=float)
+            mine = np.hypot(left + _BOX_W / 2 - x, top + _BOX_H / 2 - y)
+            theirs = np.hypot(left[:, None] + _BOX_W / 2 - o[None, :, 0],
+                              top[:, None] + _BOX_H / 2 - o[None, :, 1])
+            cost += 200 * (theirs.min(axis=1) < mine)
+        ok = (left >= 0) & (top >= 0) & (left + _BOX_W <= width) & (top + _BOX_H <= height)
+        if taken:
+            r = np.asarray(taken, dtype=float)
+            x0, y0, x1, y1 = left, top, left + _BOX_W, top + _BOX_H
+            covers = ((x0[:, None] < r[None, :, 2]) & (r[None, :, 0] < x1[:, None])
+                      & (y0[:, None] < r[None, :, 3]) & (r[None, :, 1] < y1[:, None]))
+            ok &= ~covers.any(axis=1)
+        free = np.flatnonzero(ok)
+        if not len(free):
             return max(0.0, x + half + 2), max(0.0, y - _BOX_H + 4)
-        return best[1], best[2]
+        free = free[np.argsort(cost[free], kind="stable")]
+        for i in free:  # the nearest that crosses no edge, else the nearest
+            box = (left[i] + 1, top[i] + 1, left[i] + _BOX_W - 1, top[i] + _BOX_H - 1)
+            if not any(segment_meets_box(p0, p1, (box[0] - w / 2, box[1] - w / 2,
+                                                  box[2] + w / 2, box[3] + w / 2))
+                       for p0, p1, w in lines):
+                return float(left[i]), float(top[i])
+        return float(left[free[0]]), float(top[free[0]])
 
     def _edge_point(self, u, v):
         """Where an edge's ✂ sits: 45% of the way down (above the cut marks at 60%), in pixels."""
