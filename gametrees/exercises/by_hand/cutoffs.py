@@ -794,11 +794,8 @@ class WindowExercise(_AlphaBetaExercise):
                      f"{name}'s own children."),
                     None)
         path = set(nx.ancestors(self.tree, n)) | {n}
-        others = {
-            m
-            for m in G
-            if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)
-        }
+        others = {m for m in G
+                  if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)}
         own = {self.info.call_window[n][0 if which == "alpha" else 1]} | {
             (u.alpha if which == "alpha" else u.beta) for u in self.info.updates.get(n, [])}
         if (not constant and math.isfinite(x) and not any(close(x, v) for v in own if v is not None)

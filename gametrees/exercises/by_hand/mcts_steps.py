@@ -337,11 +337,8 @@ class MCTSExercise(Exercise):
         root = self.nodes.name(self.nodes.root)
         if not isinstance(answer, Mapping):
             return malformed(what, f"Could not read your answer: {self.answer_form}.")
-        blank = [
-            k
-            for k, v in answer.items()
-            if v is None or v is Ellipsis or (isinstance(v, str) and not v.strip())
-        ]
+        blank = [k for k, v in answer.items()
+                 if v is None or v is Ellipsis or (isinstance(v, str) and not v.strip())]
         if not answer or len(blank) == len(answer):
             return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
         rep = Report()

@@ -49,11 +49,8 @@ class Cut:
         if self.player == MIN:
             op = "<" if self.strict else "≤"
             bound = f"α = {fmt(self.alpha)}"
-            why = (
-                f" (MAX can already get {fmt(self.alpha)} at {nodes.name(self.source)})"
-                if self.source is not None
-                else ""
-            )
+            why = (f" (MAX can already get {fmt(self.alpha)} at {nodes.name(self.source)})"
+                   if self.source is not None else "")
         else:
             op = ">" if self.strict else "≥"
             bound = f"β = {fmt(self.beta)}"
