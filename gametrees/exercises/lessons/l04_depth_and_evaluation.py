@@ -418,11 +418,8 @@ def _quiet_status(game, state):
     "quiet"."""
     def wins_now(s):
         target = 1 if game.to_move(s) == MAX else -1
-        return [
-            m
-            for m, child in game.successors(s)
-            if game.is_terminal(child) and game.utility(child) * target > 0
-        ]
+        return [m for m, child in game.successors(s)
+                if game.is_terminal(child) and game.utility(child) * target > 0]
 
     if game.is_terminal(state):
         return "over", []

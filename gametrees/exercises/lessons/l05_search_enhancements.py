@@ -206,8 +206,7 @@ def _settles(flag):
 
 def _read(a):
     """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, ``("window", (α, β))``, or
-    None
-    when unreadable."""
+    None when unreadable."""
     if isinstance(a, str) and a.strip().lower() in ("search", "none", "no", "-"):
         return "search", None
     if isinstance(a, (tuple, list)):
@@ -296,26 +295,21 @@ def _table_twin(entry, queries):
         elif flag == "exact":
             why, does = "an exact value answers any window", f"answers {fmt(got)}"
         elif got is not None:
-            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower" else f"at most {fmt(v)} ≤ α = "
-                                                                                  f"{fmt(alpha)}")
+            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower"
+                   else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
             does = f"answers {fmt(got)}"
         elif narrowed == (alpha, beta):
             why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == "lower"
                    else f"at most {fmt(v)} is no news with β = {fmt(beta)}")
             does = "search with the window as it is"
         else:
-            why = (
-                f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}"
-                if flag == "lower"
-                else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}"
-            )
+            why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}"
+                   if flag == "lower"
+                   else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}")
             does = f"search with {_window_words(narrowed)}"
         lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: {does} ({why})")
-    return (
-        f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: "
-        + "; ".join(lines)
-        + "."
-    )
+    return (f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: "
+            + "; ".join(lines) + ".")
 
 
 def check_table_answers(entry, queries, answer):
@@ -349,14 +343,11 @@ def check_table_answers(entry, queries, answer):
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
         return unanswered(what, "Give one answer per search: the value the table answers with, or the window "
                                 "(alpha, beta) the search goes on with.")
-    if (
-        isinstance(answer, (str, bytes))
-        or not isinstance(answer, (list, tuple))
-        or len(answer) != len(queries)
-    ):
+    if (isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple))
+            or len(answer) != len(queries)):
         return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per "
-                               "search in order, each a number or a window (alpha, beta), such as [3, (0, "
-                               "4), ...].")
+                               "search in order, each a number or a window (alpha, beta), such as "
+                               "[3, (0, 4), ...].")
     rep = Report()
     readable = 0
     for i, ((alpha, beta, depth), a) in enumerate(zip(queries, answer), 1):

@@ -50,11 +50,8 @@ def check_order_preserving_flip(tree, f):
         images.append(out.value)
     if images == leaves:
         return blank
-    broken = [
-        (a, b, fa, fb_)
-        for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:]))
-        if not fa < fb_
-    ]
+    broken = [(a, b, fa, fb_) for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:]))
+              if not fa < fb_]
     if broken:
         a, b, fa, fb_ = broken[0]
         rep.bad(f"f does not keep the order: {fmt(a)} < {fmt(b)} but f gives {fmt(fa)} and {fmt(fb_)}.")
@@ -428,11 +425,8 @@ def _chance_twin(G, low, high):
                 steps.append(f"{names.name(k)} = {fmt(v)}")
                 alpha = v if alpha is None else max(alpha, v)
         listing = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
-        return (
-            f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: "
-            + "; ".join(steps)
-            + "."
-        )
+        return (f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: "
+                + "; ".join(steps) + ".")
     return None
 
 
