@@ -119,7 +119,8 @@ Examples
 ✓ B = 3
 ✓ C = 2
 ✗ D: you wrote 14. D is a MIN node: which of its children's values does MIN take? (the smallest)
-    Hint: Your 14 is the largest of D's children's values, as if the other player chose at D; but D is a MIN node, and MIN takes the smallest. Ask whose turn it is at D.
+    Hint: Your 14 is the largest of D's children's values, as if the other player chose at D; but D is a MIN
+    node, and MIN takes the smallest. Ask whose turn it is at D.
 >>> ex.check({"A": 3, "B": 3, "C": 2, "D": 14}).tags
 ('roles-inverted',)
 >>> print(ex.explain())
@@ -135,23 +136,22 @@ True
 
 from __future__ import annotations
 
-from .feedback import Feedback
-from .misconceptions import CATALOGUE, Misconception, misconception
 from .attempts import counts, escalate
 from .by_hand import (
+    KINDS,
+    PRESETS,
     BestMoveExercise,
     Exercise,
     ExpectimaxExercise,
-    KINDS,
     MCTSExercise,
     OrderExercise,
-    PRESETS,
     PruningExercise,
     ValuesExercise,
     WindowExercise,
     generate,
 )
 from .code_checks import check_alphabeta, check_evaluation, check_expectimax, check_minimax, check_ucb
+from .feedback import Feedback
 from .lessons import (
     check_after_two_moves,
     check_chance_pruning,
@@ -176,6 +176,7 @@ from .lessons import (
     check_win_depth,
     check_window_entries,
 )
+from .misconceptions import CATALOGUE, Misconception, misconception
 
 __all__ = [
     "BestMoveExercise",

@@ -38,7 +38,8 @@ _NESTING_LIMIT = 20    # brackets open at once in it
 
 
 def literal(text):
-    """``text`` read as a Python literal (a tuple, list, ...), or None when it is not one or is too long or deep.
+    """``text`` read as a Python literal (a tuple, list, ...), or None when it is not one or is too long or
+    deep.
 
     Never raises: ``ast.literal_eval`` on ``"(1," * 300`` runs out of memory, so long or deeply
     nested text is not read at all.
@@ -190,14 +191,15 @@ class NodeNames:
             else:
                 refs = list(answer)
         elif isinstance(answer, Mapping):
-            raise BadAnswer(f"give {what} as a list of labels or a string of labels separated by commas, not a dict")
+            raise BadAnswer(f"give {what} as a list of labels or a string of labels separated by commas, not "
+                            "a dict")
         elif answer is None:
             refs = []
         else:
             n = self.resolve(answer)
             if n is None:
-                raise BadAnswer(f"give {what} as a list of node labels or a string of labels separated by commas; "
-                           f"got {answer!r}")
+                raise BadAnswer(f"give {what} as a list of node labels or a string of labels separated by "
+                           f"commas; got {answer!r}")
             refs = [answer]
         nodes, unknown = [], []
         for ref in refs:
@@ -226,7 +228,9 @@ class NodeNames:
             r = repr(r)
             return r if len(r) <= 24 else r[:20] + "…" + r[-2:]
 
-        shown = ", ".join(short(r) for r in refs[:5]) + (f" (and {len(refs) - 5} more)" if len(refs) > 5 else "")
+        shown = ", ".join(short(r) for r in refs[:5]) + (
+            f" (and {len(refs) - 5} more)" if len(refs) > 5 else ""
+        )
         text = (f"There is no node {shown} in this tree: name nodes by their labels "
                 f"({self.span()}) or their ids, such as {self.root!r}.")
         glued = next((r for r in refs if isinstance(r, str) and len(r.strip()) > 1

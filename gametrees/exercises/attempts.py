@@ -57,7 +57,8 @@ The solution opens after your first attempt: write your answer and check it, the
 True
 >>> fb = escalate("demo", right())
 >>> fb.ok, fb.solved, fb.lines[0]
-(True, False, '• The solution was shown before this check (.solution()): a right answer now does not count as solved.')
+(True, False, '• The solution was shown before this check (.solution()): a right answer now does not count as
+solved.')
 >>> counts()["demo"]
 {'checks': 2, 'wrong': 1, 'solved': False, 'shown': '.solution()'}
 """

@@ -114,9 +114,9 @@ class Feedback:
         Keys: ``status``, ``ok``, ``score`` (``[right, checked]``), ``tags``,
         ``attempt``, ``title``, ``lines`` (the ✓/✗/• lines) and ``flags``.
         """
-        return {"status": self.status, "ok": bool(self.ok), "score": list(self.score), "tags": list(self.tags),
-                "attempt": self.attempt, "title": self.title, "lines": list(self.lines),
-                "flags": list(self.flags)}
+        return {"status": self.status, "ok": bool(self.ok), "score": list(self.score),
+                "tags": list(self.tags), "attempt": self.attempt, "title": self.title,
+                "lines": list(self.lines), "flags": list(self.flags)}
 
     @property
     def lines(self):
@@ -221,7 +221,8 @@ class Report:
 
 
 class Tagged(str):
-    """A hint that names a misconception: the text, with the catalogue tag in ``.tag`` (see :func:`tagged`)."""
+    """A hint that names a misconception: the text, with the catalogue tag in ``.tag`` (see
+    :func:`tagged`)."""
 
     tag = None
 
@@ -246,7 +247,8 @@ def tagged(text, tag):
 
 
 def malformed(what, message):
-    """A :class:`Feedback` saying the answer to ``what`` could not be read, and ``message`` (the form expected).
+    """A :class:`Feedback` saying the answer to ``what`` could not be read, and ``message`` (the form
+    expected).
 
     Its status is ``"unreadable"``; it names no misconception.
 
@@ -260,7 +262,8 @@ def malformed(what, message):
 
 
 def unanswered(what, message):
-    """A :class:`Feedback` saying ``what`` is not answered yet (status ``"unanswered"``); ``message`` says the form.
+    """A :class:`Feedback` saying ``what`` is not answered yet (status ``"unanswered"``); ``message`` says the
+    form.
 
     Examples
     --------

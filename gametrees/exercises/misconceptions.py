@@ -181,7 +181,8 @@ _ENTRIES = [
     Misconception(
         "reward-viewpoint", "Reward from a fixed or wrong viewpoint",
         "Backs up a win for the same player at every level, so selection favours the opponent's good moves.",
-        "Value each node for the player who moved into it (means kept for MAX: minus the mean at MIN's choice).",
+        "Value each node for the player who moved into it (means kept for MAX: minus the mean at MIN's "
+        "choice).",
         ("mcts",)),
     Misconception(
         "ucb-child-log", "UCB formula slips",
@@ -270,7 +271,8 @@ _ENTRIES = [
     Misconception(
         "selection-most-visited", "Selection by visit count",
         "Chose the most visited child as the one selection explores next.",
-        "The most visited child is the move to play after the search; selection takes the highest UCB1 score.",
+        "The most visited child is the move to play after the search; selection takes the highest UCB1 "
+        "score.",
         ("mcts",)),
     Misconception(
         "selection-exploit-only", "Selection by the best mean alone",
@@ -279,7 +281,8 @@ _ENTRIES = [
         ("mcts",)),
     Misconception(
         "backup-mean-averaged", "New mean as the average of the old mean and the result",
-        "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier ones.",
+        "Averaged the old mean with the playout's result, giving one playout the weight of all the earlier "
+        "ones.",
         "The new mean is (total + result) / (visits + 1).",
         ("mcts",)),
     # -- fail-hard, and a table's bounds under another window (issue 28) -------------------------
@@ -287,7 +290,8 @@ _ENTRIES = [
         "fail-hard-unclamped", "A fail-hard value outside the window",
         "Gave a node under fail-hard alpha-beta a value outside the window (α, β) it was given, such as its "
         "best child's value after every child failed low, or the value of the child that cut it off.",
-        "Fail-hard returns a value clamped into [α, β]: never below the α a node was given, never above its β.",
+        "Fail-hard returns a value clamped into [α, β]: never below the α a node was given, never above its "
+        "β.",
         ("check_fail_soft_hard",)),
     Misconception(
         "table-bound-unused", "A stored bound that cannot answer, thrown away",
@@ -319,4 +323,6 @@ def misconception(tag):
     try:
         return CATALOGUE[tag]
     except (KeyError, TypeError):
-        raise KeyError(f"no misconception tagged {tag!r} in the catalogue (known: {', '.join(CATALOGUE)})") from None
+        raise KeyError(
+            f"no misconception tagged {tag!r} in the catalogue (known: {', '.join(CATALOGUE)})"
+        ) from None

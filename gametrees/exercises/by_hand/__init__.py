@@ -31,7 +31,17 @@ from .exercise import RULES, Exercise, from_learner
 from .kinds import KINDS, generate
 from .mcts_steps import MCTSExercise
 from .search_info import SearchInfo
-from .trees import PRESETS, as_tree, check_seed, child_probs, inline, leaves_under, outline, random_spec, twin_trees
+from .trees import (
+    PRESETS,
+    as_tree,
+    check_seed,
+    child_probs,
+    inline,
+    leaves_under,
+    outline,
+    random_spec,
+    twin_trees,
+)
 from .values import ExpectimaxExercise, ValuesExercise
 
 __all__ = [

@@ -11,9 +11,10 @@ import networkx as nx
 
 from ...games import CHANCE, MAX, MIN
 from ...search import alphabeta, expectimax, minimax
-from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, fmt_prob, is_are, malformed, or_list
+from ..feedback import ROLE_NAMES, Feedback, Report, close, fmt, fmt_prob, is_are, malformed, or_list
 from .exercise import Exercise
 from .trees import child_probs, inline
+
 
 class BestMoveExercise(Exercise):
     """The best move at the root.
@@ -32,7 +33,8 @@ class BestMoveExercise(Exercise):
     'B'
     >>> ex.check("D")
     ✗ Best move: wrong.
-    ✗ D is not MAX's best move. Work out what each of B, C or D is worth to MAX (a child's value is its subtree's minimax value), then ask which one MAX prefers.
+    ✗ D is not MAX's best move. Work out what each of B, C or D is worth to MAX (a child's value is its
+    subtree's minimax value), then ask which one MAX prefers.
     """
 
     _what = "Best move"
@@ -62,7 +64,8 @@ class BestMoveExercise(Exercise):
 
     def _setup(self):
         if self.root_player not in (MAX, MIN):
-            raise ValueError(f"the root of a best-move exercise must be a MAX or MIN node, not {self.root_player!r}")
+            raise ValueError("the root of a best-move exercise must be a MAX or MIN node, not "
+                             f"{self.root_player!r}")
         self.result = self._search(self.tree)
         R = self.result.graph
         root = self.nodes.root
@@ -98,7 +101,10 @@ class BestMoveExercise(Exercise):
         n = None
         if isinstance(answer, str):
             for c in self.children:
-                if "move" in self.tree.edges[root, c] and str(self.tree.edges[root, c]["move"]) == answer.strip():
+                if (
+                    "move" in self.tree.edges[root, c]
+                    and str(self.tree.edges[root, c]["move"]) == answer.strip()
+                ):
                     n = c
         if n is None:
             n = self.nodes.resolve(answer) if not isinstance(answer, (list, set)) else None
@@ -111,12 +117,14 @@ class BestMoveExercise(Exercise):
         role = ROLE_NAMES[self.root_player]
         kids = or_list(self.nodes.name(c) for c in self.children)
         if n == root:
-            rep.bad(f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}.")
+            rep.bad(
+                f"{self.nodes.name(root)} is where {role} moves from: name the child it moves to, {kids}."
+            )
             return Feedback(f"{what}: wrong.", rep.items)
         if n not in self.children:
             path = nx.shortest_path(self.tree, root, n)
-            rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a child, "
-                    f"here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
+            rep.bad(f"{self.nodes.name(n)} is not one move from {self.nodes.name(root)}: a move goes to a "
+                    f"child, here {self.nodes.name(path[1])} on the way to {self.nodes.name(n)}.")
             return Feedback(f"{what}: wrong.", rep.items)
         if n in self.best:
             rep.good(f"{self.nodes.name(n)} is a best move for {role}.")
@@ -127,20 +135,20 @@ class BestMoveExercise(Exercise):
         name = self.nodes.name(n)
         values = [R.nodes[c]["value"] for c in self.children]
         worst = min(values) if self.root_player == MAX else max(values)
-        text = (f"{name} is not {role}'s best move. Work out what each of {kids} is worth to {role} (a child's "
-                f"value is its subtree's {'expectimax' if self._has_chance() else 'minimax'} value), then ask which "
-                f"one {role} prefers.")
+        text = (f"{name} is not {role}'s best move. Work out what each of {kids} is worth to {role} (a "
+                f"child's value is its subtree's {'expectimax' if self._has_chance() else 'minimax'} value), "
+                f"then ask which one {role} prefers.")
         ab = alphabeta(self.tree, trace=False, graph=True).graph if not self._has_chance() else None
         if (ab is not None and ab.nodes[n].get("bound", "exact") != "exact"
                 and close(ab.nodes[n]["value"], self.result.value)):
-            rep.bad(text, f"Alpha-beta leaves {name} with only a bound equal to the best value: that is not a tie. "
-                          f"A cut-short child's value is a bound; move only to a child whose value is exact and "
-                          f"best.", tag="value-right-move-wrong")
+            rep.bad(text, f"Alpha-beta leaves {name} with only a bound equal to the best value: that is not "
+                          "a tie. A cut-short child's value is a bound; move only to a child whose value is "
+                          "exact and best.", tag="value-right-move-wrong")
             self._last_wrong.append((n, "bound-tie", "value-right-move-wrong"))
         elif close(R.nodes[n]["value"], worst) and len({round(v, 9) for v in values}) > 2:
             other = "MIN" if self.root_player == MAX else "MAX"
-            rep.bad(text, f"{name} is the move {other} would like {role} to make: at {self.nodes.name(root)} it "
-                          f"is {role}'s turn. Which child does {role} prefer?", tag="roles-inverted")
+            rep.bad(text, f"{name} is the move {other} would like {role} to make: at {self.nodes.name(root)} "
+                          f"it is {role}'s turn. Which child does {role} prefer?", tag="roles-inverted")
             self._last_wrong.append((n, "roles", "roles-inverted"))
         else:
             rep.bad(text)
@@ -153,7 +161,9 @@ class BestMoveExercise(Exercise):
     def explain(self):
         """The worked solution: what each child of the root is worth, then the answer."""
         R = self.result.graph
-        lines = [f"{self._worth(c)}: {self.nodes.name(c)} = {fmt(R.nodes[c]['value'])}." for c in self.children]
+        lines = [
+            f"{self._worth(c)}: {self.nodes.name(c)} = {fmt(R.nodes[c]['value'])}." for c in self.children
+        ]
         role = ROLE_NAMES[self.root_player]
         lines.append(f"{role} moves to the child worth the {'most' if self.root_player == MAX else 'least'}: "
                      f"Answer: {self.solution()!r}")
@@ -166,5 +176,5 @@ class BestMoveExercise(Exercise):
         parts = "; ".join(f"{twin._worth(c)}, so {twin.nodes.name(c)} = {fmt(R.nodes[c]['value'])}"
                           for c in twin.children)
         role = ROLE_NAMES[twin.root_player]
-        return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: {parts}. {role} moves to "
-                f"{twin.nodes.name(twin.best_child)}.")
+        return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: {parts}. {role} "
+                f"moves to {twin.nodes.name(twin.best_child)}.")

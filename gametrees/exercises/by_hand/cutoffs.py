@@ -1,4 +1,5 @@
-"""Exercises by hand on alpha-beta's cutoffs: :class:`PruningExercise`, :class:`OrderExercise`, :class:`WindowExercise`.
+"""Exercises by hand on alpha-beta's cutoffs: :class:`PruningExercise`, :class:`OrderExercise`,
+:class:`WindowExercise`.
 
 Which leaves are pruned (and why, :func:`visited_reason`), the order nodes are
 visited in, and the (α, β) window at a node.
@@ -13,18 +14,19 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 
 import networkx as nx
-from collections.abc import Mapping
 
 from ...games import MAX, MIN
 from ...search import alphabeta, minimax
-from ..answers import BadAnswer, OP_TEXT, parse_value
+from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
 from .diagnoses import constant_answer
 from .exercise import RULES, Exercise
 from .search_info import SearchInfo
 from .trees import inline, leaves_under
+
 
 def _rule_text(rule):
     if rule == "textbook":
@@ -108,7 +110,9 @@ class _AlphaBetaExercise(Exercise):
     def _not_pruned(self, n):
         """Why the visited node ``n`` is not pruned: ``(text, hint)``."""
         text, hint = visited_reason(self.tree, self.nodes, self.info, n, self.strict)
-        counter = self._counterexample(n) if not self.tree.out_degree(n) and self._parent(n) is not None else None
+        counter = (
+            self._counterexample(n) if not self.tree.out_degree(n) and self._parent(n) is not None else None
+        )
         if counter and self.info.before.get(n) is not None:
             hint = f"{hint} {counter}" if hint else counter
         return text, hint
@@ -163,14 +167,17 @@ class PruningExercise(_AlphaBetaExercise):
     >>> ex.check("I, J, L")
     ✗ Pruned leaves: 8 of 9 leaves right.
     ✓ I and J are pruned: C stops early.
-    ✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
+    ✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value
+    outside D's window? A cut needs one.
     >>> ex.check(["I"]).lines[1]
-    "✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves lie below them?"
+    "✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves lie
+    below them?"
     """
 
     kind = "pruning"
     _what = "Pruned leaves"
-    answer_form = "give the pruned leaves as a list of labels or a string of labels separated by commas ([] if none)"
+    answer_form = ("give the pruned leaves as a list of labels or a string of labels separated by commas ([] "
+                   "if none)")
 
     def _setup(self):
         super()._setup()
@@ -182,8 +189,8 @@ class PruningExercise(_AlphaBetaExercise):
 
     def _question(self):
         return (f"Pruning{self._origin()}: {self._root_text()}. {self._rule_question()} Which leaves are "
-                f"never evaluated (pruned)? Answer with a list of labels or a string of labels separated by commas "
-                f"([] if none).")
+                "never evaluated (pruned)? Answer with a list of labels or a string of labels separated by "
+                "commas ([] if none).")
 
     def solution(self):
         return [self.nodes.name(n) for n in self.pruned]
@@ -202,8 +209,11 @@ class PruningExercise(_AlphaBetaExercise):
         except BadAnswer as exc:
             return malformed(what, f"Could not read your answer: {exc}.")
         if (unknown and not named) or _unreadable_text(answer):
-            return malformed(what, f"Could not read your answer: "
-                                   f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.")
+            return malformed(
+                what,
+                f"Could not read your answer: "
+                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
+            )
         rep = Report()
         self._last_wrong = []
         if unknown:
@@ -217,8 +227,10 @@ class PruningExercise(_AlphaBetaExercise):
                 below = leaves_under(self.tree, n)
                 claimed.update(below)  # the leaves are meant, but the question asks for leaves
                 if not subtrees:
-                    rep.bad(f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves alpha-beta never "
-                            f"evaluates: name the leaves below {self.nodes.name(n)} instead.")
+                    rep.bad(
+                        f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves "
+                        f"alpha-beta never evaluates: name the leaves below {self.nodes.name(n)} instead."
+                    )
             else:
                 claimed.add(n)
         truth = set(self.pruned)
@@ -249,16 +261,19 @@ class PruningExercise(_AlphaBetaExercise):
                        and any(x in claimed for x in leaves_under(self.tree, p))
                        and any(x not in claimed for x in leaves_under(self.tree, p))]
             if partial and not subtrees:
-                rep.bad(f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not all: "
-                        f"a cut skips every leaf below the child it prunes.", tag="pruned-subtree-partial")
+                rep.bad(
+                    f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not "
+                    "all: a cut skips every leaf below the child it prunes.",
+                    tag="pruned-subtree-partial",
+                )
                 self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
                 continue
             if tie_rule and cut.tie:
                 continue  # said above: the other rule
             if subtrees:
-                text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, does "
-                        f"its value fall outside {c}'s window? Then {c} never follows its remaining edges: "
-                        f"cut (✂) them.")
+                text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
+                        f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
+                        "edges: cut (✂) them.")
             elif right:
                 text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
                         f"at, and which leaves lie below them?")
@@ -268,8 +283,8 @@ class PruningExercise(_AlphaBetaExercise):
                         f"look at?")
             hint = None
             if cut.tie and not cut.strict:
-                hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only when "
-                        "v < α (or v > β).")
+                hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
+                        "when v < α (or v > β).")
             rep.bad(text, hint)
             self._last_wrong.append((cut.node, "missed", None))
         over = self.nodes.sorted(claimed - truth)
@@ -281,23 +296,27 @@ class PruningExercise(_AlphaBetaExercise):
             first = self.info.before.get(x) is None
             what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
             if first:
-                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search reaches it, "
-                        f"{pname} has no finished child yet, so nothing can be cut there. A cut needs evidence.")
+                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search "
+                        f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
+                        "needs evidence.")
             else:
-                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: when "
-                        f"{pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a value "
-                        f"outside {pname}'s window? A cut needs one.")
+                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
+                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
+                        f"value outside {pname}'s window? A cut needs one.")
             rep.bad(text, tag="prune-without-evidence")
             self._last_wrong.append((x, "over", "prune-without-evidence"))
         if not truth and not claimed and not unknown:
-            rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left to "
-                     "skip.")
+            rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left "
+                     "to skip.")
         rep.items = [item for item in rep.items if item[1]]
         fb = rep.feedback(what, count_ok=False)
         if not fb.ok:   # the title counts leaves, whatever the lines group: right = marked as they are
             right = sum((n in claimed) == (n in truth) for n in self.leaves)
-            fb.title = (f"{what}: {right} of {len(self.leaves)} leaves right." if right < len(self.leaves) else
-                        f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree.")
+            fb.title = (
+                f"{what}: {right} of {len(self.leaves)} leaves right."
+                if right < len(self.leaves)
+                else f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree."
+            )
         return fb
 
     def _ancestors(self, n):
@@ -358,12 +377,14 @@ class OrderExercise(_AlphaBetaExercise):
     >>> ex.check("A B E F G C H I D K L M")
     ✗ Visiting order: 1 of 2 right.
     ✓ The first 7 are right: A, B, E, F, G, C and H.
-    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which node has a finished child outside its window before I comes up?
+    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which node
+    has a finished child outside its window before I comes up?
     """
 
     kind = "order"
     _what = "Visiting order"
-    answer_form = "give the nodes in the order they are visited, as a list of labels or a string of labels separated by commas"
+    answer_form = ("give the nodes in the order they are visited, as a list of labels or a string of labels "
+                   "separated by commas")
 
     def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
@@ -384,7 +405,9 @@ class OrderExercise(_AlphaBetaExercise):
             self.result = alphabeta(self.tree, strict=self.strict, trace=True)
         self.info = SearchInfo(self.result, self.nodes)
         G = self.result.graph
-        seq = sorted((n for n in G if G.nodes[n].get("status") == "visited"), key=lambda n: G.nodes[n]["order"])
+        seq = sorted(
+            (n for n in G if G.nodes[n].get("status") == "visited"), key=lambda n: G.nodes[n]["order"]
+        )
         self.sequence = [n for n in seq if not self.leaves_only or not self.tree.out_degree(n)]
 
     def _question(self):
@@ -417,8 +440,11 @@ class OrderExercise(_AlphaBetaExercise):
         except BadAnswer as exc:
             return malformed(what, f"Could not read your answer: {exc}.")
         if (unknown and not named) or _unreadable_text(answer):
-            return malformed(what, f"Could not read your answer: "
-                                   f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.")
+            return malformed(
+                what,
+                f"Could not read your answer: "
+                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
+            )
         rep = Report()
         self._last_wrong = []
         if unknown:
@@ -448,47 +474,55 @@ class OrderExercise(_AlphaBetaExercise):
         after = f"after {self.nodes.name(prev)}" if prev is not None else "at the start"
         if self.algorithm == "alphabeta" and nodes == self._sequence_by(not self.strict):
             other = "strict" if self.rule == "textbook" else "textbook"
-            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.rule)}. Which "
-                    f"comparison in your search was a tie?", tag="tie-rule")
+            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.rule)}. "
+                    "Which comparison in your search was a tie?", tag="tie-rule")
             self._last_wrong.append((None, "tie", "tie-rule"))
         elif len(nodes) > 2 and self._breadth_first(nodes):
-            rep.bad("You listed the nodes level by level, but the search goes depth first: it finishes a child's "
-                    "whole subtree before it moves to the child's next sibling.", tag="breadth-first-order")
+            rep.bad(
+                "You listed the nodes level by level, but the search goes depth first: it finishes a "
+                "child's whole subtree before it moves to the child's next sibling.",
+                tag="breadth-first-order",
+            )
             self._last_wrong.append((None, "bfs", "breadth-first-order"))
         elif not nodes:
             rep.bad("Your list is empty: list every node the search visits, in order, starting at the root.")
         elif g is None:
-            rep.bad(f"Your list stops {after}, but the search goes on: where does it go next (depth first, left "
-                    f"to right, skipping only what a cut skips)?")
+            rep.bad(f"Your list stops {after}, but the search goes on: where does it go next (depth first, "
+                    "left to right, skipping only what a cut skips)?")
             self._last_wrong.append((prev, "stops", None))
         elif e is None:
-            rep.bad(f"Your list goes on with {self.nodes.name(g)} {after}, but the search is over by then: which "
-                    f"cut ends it?")
+            rep.bad(f"Your list goes on with {self.nodes.name(g)} {after}, but the search is over by then: "
+                    "which cut ends it?")
             self._last_wrong.append((g, "extra", None))
         elif g not in expected:
             rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but the search never reaches "
-                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which node has a finished child "
-                    f"outside its window before {self.nodes.name(g)} comes up?")
+                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which node has a finished "
+                    f"child outside its window before {self.nodes.name(g)} comes up?")
             self._last_wrong.append((g, "unvisited", None))
         elif expected.index(g) > i and all(x not in seen for x in expected[i:expected.index(g)]):
-            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, skipping nodes the search does visit {after}: "
-                    f"a cut needs a finished child whose value falls outside the window; is there one there?",
+            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, skipping nodes the search does visit "
+                    f"{after}: a cut needs a finished child whose value falls outside the window; is there "
+                    "one there?",
                     tag="prune-without-evidence")
             self._last_wrong.append((g, "skipped", "prune-without-evidence"))
         else:
-            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but that is not where the search goes {after}: "
-                    f"depth first means down to the first child before across to a sibling, left to right.")
+            rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but that is not where the search goes "
+                    f"{after}: depth first means down to the first child before across to a sibling, left to "
+                    "right.")
             self._last_wrong.append((g, "order", None))
         return rep.feedback(what)
 
     def _sequence_by(self, strict):
         R = (minimax(self.tree, trace=True) if self.algorithm == "minimax"
              else alphabeta(self.tree, strict=strict, trace=True)).graph
-        seq = sorted((n for n in R if R.nodes[n].get("status") == "visited"), key=lambda n: R.nodes[n]["order"])
+        seq = sorted(
+            (n for n in R if R.nodes[n].get("status") == "visited"), key=lambda n: R.nodes[n]["order"]
+        )
         return [n for n in seq if not self.leaves_only or not self.tree.out_degree(n)]
 
     def _breadth_first(self, nodes):
-        """Whether ``nodes`` are in breadth-first order (by depth, then left to right) and the search's are not."""
+        """Whether ``nodes`` are in breadth-first order (by depth, then left to right) and the search's are
+        not."""
         key = [(self.nodes.depth[n], self.nodes.index[n]) for n in nodes]
         depths = {self.nodes.depth[n] for n in nodes}
         return (key == sorted(key) and len(depths) > 1 and nodes != self.sequence[:len(nodes)]
@@ -505,7 +539,8 @@ class OrderExercise(_AlphaBetaExercise):
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         order = ", ".join(twin.solution())
-        where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}, is visited in the order {order}"
+        where = (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}, is visited in the "
+                 f"order {order}")
         if kind in ("unvisited", "extra", "skipped"):
             cut = twin.info.cut_for(n) if kind != "skipped" else None
             if kind != "skipped" and cut is None:
@@ -527,7 +562,9 @@ def _parse_window(answer):
         a = next((keys[k] for k in ("alpha", "α", "a") if k in keys), BadAnswer)
         b = next((keys[k] for k in ("beta", "β", "b") if k in keys), BadAnswer)
         if a is BadAnswer or b is BadAnswer:
-            raise BadAnswer(f"a dict answer needs the keys 'alpha' and 'beta', got {sorted(map(str, answer))}")
+            raise BadAnswer(
+                f"a dict answer needs the keys 'alpha' and 'beta', got {sorted(map(str, answer))}"
+            )
         return a, b
     if isinstance(answer, str):
         s = answer.replace("−", "-")
@@ -536,7 +573,8 @@ def _parse_window(answer):
         parts = [t for t in re.split(r"[,;]\s*|\s+", s) if t]
         parts = [t for t in parts if t]
         if len(parts) != 2:
-            raise BadAnswer(f"write two values, alpha then beta, separated by a comma; could not read {answer!r}")
+            raise BadAnswer("write two values, alpha then beta, separated by a comma; could not read "
+                            f"{answer!r}")
         return parts[0], parts[1]
     if isinstance(answer, (list, tuple)) and len(answer) == 2:
         return answer[0], answer[1]
@@ -568,7 +606,8 @@ class WindowExercise(_AlphaBetaExercise):
     >>> ex.check("alpha = 3, beta = 2")
     ✗ Window at D: 1 of 2 right.
     ✓ α = 3 at D.
-    ✗ β at D: you wrote 2. Your number is the value of the child that ends D's search with a cutoff; a cutoff returns at once, before β is updated. What was β just before that child?
+    ✗ β at D: you wrote 2. Your number is the value of the child that ends D's search with a cutoff; a cutoff
+    returns at once, before β is updated. What was β just before that child?
     """
 
     kind = "window"
@@ -585,7 +624,8 @@ class WindowExercise(_AlphaBetaExercise):
         if self._node_arg is not None:
             n = self.nodes.resolve(self._node_arg)
             if n is None:
-                raise ValueError(f"node {self._node_arg!r} is not a node of the tree (nodes: {self.nodes.span()})")
+                raise ValueError(f"node {self._node_arg!r} is not a node of the tree (nodes: "
+                                 f"{self.nodes.span()})")
             if n not in visited:
                 raise ValueError(
                     f"node {self._node_arg!r} is a leaf or is never visited by alpha-beta: "
@@ -594,7 +634,9 @@ class WindowExercise(_AlphaBetaExercise):
             self.node = n
         else:
             below = [n for n in visited if n != self.nodes.root]
-            finite = [n for n in below if any(math.isfinite(x) for x in (G.nodes[n]["alpha"], G.nodes[n]["beta"]))]
+            finite = [
+                n for n in below if any(math.isfinite(x) for x in (G.nodes[n]["alpha"], G.nodes[n]["beta"]))
+            ]
             self.node = self._rng.choice(finite or below or visited)
         self.window = (G.nodes[self.node]["alpha"], G.nodes[self.node]["beta"])
 
@@ -602,15 +644,15 @@ class WindowExercise(_AlphaBetaExercise):
         name = self.nodes.name(self.node)
         return (f"Window{self._origin()}: {self._root_text()}. {self._rule_question()} What are α and β at "
                 f"{name} when {name} returns its value (after its last child; a cutoff returns at once, "
-                f"before α or β changes)? Answer as a pair of numbers (alpha, beta); where there is no bound yet, "
-                f"write -math.inf (or \"-inf\") for α and math.inf (or \"+inf\") for β.")
+                "before α or β changes)? Answer as a pair of numbers (alpha, beta); where there is no bound "
+                "yet, write -math.inf (or \"-inf\") for α and math.inf (or \"+inf\") for β.")
 
     @property
     def _what(self):
         return f"Window at {self.nodes.name(self.node)}"
 
-    answer_form = ("give (α, β) as a pair of numbers; where there is no bound yet, write -math.inf (or \"-inf\") "
-                   "for α and math.inf (or \"+inf\") for β")
+    answer_form = ("give (α, β) as a pair of numbers; where there is no bound yet, write -math.inf (or "
+                   "\"-inf\") for α and math.inf (or \"+inf\") for β")
 
     def solution(self):
         return tuple(plain(x) for x in self.window)
@@ -634,8 +676,8 @@ class WindowExercise(_AlphaBetaExercise):
             from_where = f" (no {ROLE_NAMES[owner]} node above it has a value yet)"
         if player != owner:
             verb = "lowers β and never changes α" if player == MIN else "raises α and never changes β"
-            return (f"{name} is a {ROLE_NAMES[player]} node: {ROLE_NAMES[player]} {verb}, so {sym} stays {fmt(start)}, "
-                    f"the value {name} was entered with{from_where}."), None
+            return (f"{name} is a {ROLE_NAMES[player]} node: {ROLE_NAMES[player]} {verb}, so {sym} stays "
+                    f"{fmt(start)}, the value {name} was entered with{from_where}."), None
         steps, prev, cut_update = [], start, None
         for u in self.info.updates.get(n, []):
             now = u.alpha if which == "alpha" else u.beta
@@ -669,7 +711,7 @@ class WindowExercise(_AlphaBetaExercise):
             return malformed(what, f"Could not read your answer: {exc}.")
         rep = Report()
         values = []
-        for which, sym, x in (("alpha", "α", raw[0]), ("beta", "β", raw[1])):
+        for _which, sym, x in (("alpha", "α", raw[0]), ("beta", "β", raw[1])):
             if x is None:
                 rep.bad(f"{sym} at {name}: None is not a number: give a number for each bound.")
                 values.append(None)
@@ -701,8 +743,8 @@ class WindowExercise(_AlphaBetaExercise):
                 rep.good(f"{sym} = {fmt(x)} at {name}.")
                 continue
             if swapped:
-                rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. α is MAX's floor (the lower end of the window), β is "
-                        f"MIN's ceiling (the upper end): which of your two numbers is which?")
+                rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. α is MAX's floor (the lower end of the "
+                        "window), β is MIN's ceiling (the upper end): which of your two numbers is which?")
                 self._last_wrong.append((which, "swapped", None))
                 continue
             text, tag = self._window_slip(which, x, constant)
@@ -722,37 +764,46 @@ class WindowExercise(_AlphaBetaExercise):
         kid_values = [u.info[1] for u in self.info.updates.get(n, [])]
         cut_update = next((u for u in self.info.updates.get(n, []) if u.info[3]), None)
         rule = (f"{name} is entered with its parent's {sym} at that moment; "
-                + (f"as a {ROLE_NAMES[player]} node it {'raises α' if owner == MAX else 'lowers β'} with each "
-                   f"better child value, and a cutoff returns at once, before {sym} changes."
+                + (f"as a {ROLE_NAMES[player]} node it {'raises α' if owner == MAX else 'lowers β'} with "
+                   f"each better child value, and a cutoff returns at once, before {sym} changes."
                    if player == owner else
                    f"a {ROLE_NAMES[player]} node never changes {sym}: it only inherits it."))
         if not constant and player != owner and any(close(x, v) for v in kid_values):
-            return (f"{name} is a {ROLE_NAMES[player]} node, and your number is one of its children's values: but "
-                    f"MAX raises its floor α and MIN lowers its ceiling β, so at {name} {sym} is only inherited "
-                    f"from above. Which bound does {ROLE_NAMES[player]} move?", "wrong-bound-updated")
+            return (f"{name} is a {ROLE_NAMES[player]} node, and your number is one of its children's "
+                    f"values: but MAX raises its floor α and MIN lowers its ceiling β, so at {name} {sym} is "
+                    f"only inherited from above. Which bound does {ROLE_NAMES[player]} move?",
+                    "wrong-bound-updated")
         if not constant and cut_update is not None and close(x, cut_update.info[1]):
-            return (f"Your number is the value of the child that ends {name}'s search with a cutoff; a cutoff "
-                    f"returns at once, before {sym} is updated. What was {sym} just before that child?", None)
+            return (
+                f"Your number is the value of the child that ends {name}'s search with a cutoff; a "
+                f"cutoff returns at once, before {sym} is updated. What was {sym} just before that child?",
+                None,
+            )
         i = 0 if which == "alpha" else 1
         parent = next(iter(self.tree.predecessors(n)), None)
         start = self.info.call_window[n][i]
-        earlier = {self.info.call_window[m][i] for m in nx.ancestors(self.tree, n) if m in self.info.call_window}
+        earlier = {
+            self.info.call_window[m][i] for m in nx.ancestors(self.tree, n) if m in self.info.call_window
+        }
         if (not constant and parent is not None and not close(x, start)
                 and any(close(x, v) for v in earlier)):
             p = self.nodes.name(parent)
-            return ((f"Your number is a {sym} that an ancestor of {name} was entered with, before its children "
-                     f"moved it. {name} takes {sym} from its parent {p} at the moment {name} is entered: what had "
-                     f"{p}'s earlier children done to {p}'s {sym} by then? Then follow {name}'s own children."),
+            return ((f"Your number is a {sym} that an ancestor of {name} was entered with, before its "
+                     f"children moved it. {name} takes {sym} from its parent {p} at the moment {name} is "
+                     f"entered: what had {p}'s earlier children done to {p}'s {sym} by then? Then follow "
+                     f"{name}'s own children."),
                     None)
         path = set(nx.ancestors(self.tree, n)) | {n}
-        others = {m for m in G if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)}
+        others = {m for m in G
+                  if m not in path and G.nodes[m].get("status") == "visited" and self.tree.out_degree(m)}
         own = {self.info.call_window[n][0 if which == "alpha" else 1]} | {
             (u.alpha if which == "alpha" else u.beta) for u in self.info.updates.get(n, [])}
         if (not constant and math.isfinite(x) and not any(close(x, v) for v in own if v is not None)
                 and any(close(x, G.nodes[m][which]) for m in others)):
-            return (f"Your number is the {sym} of a node in another part of the tree, as if α and β were shared by "
-                    f"the whole search; but windows pass down only, as copies, from parent to child. Where did {name}'s "
-                    f"{sym} come from when {name} was entered, and what did {name}'s own children do to it?",
+            return (f"Your number is the {sym} of a node in another part of the tree, as if α and β were "
+                    "shared by the whole search; but windows pass down only, as copies, from parent to "
+                    f"child. Where did {name}'s {sym} come from when {name} was entered, and what did "
+                    f"{name}'s own children do to it?",
                     "bounds-global")
         return rule + f" Trace {name}'s {sym} from its parent through each of {name}'s children.", None
 

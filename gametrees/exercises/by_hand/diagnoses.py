@@ -63,7 +63,8 @@ def roles_hint(G, nodes, n, learner, kid_values):
         return None
     took, picks, extra = inverted
     player = ROLE_NAMES[G.nodes[n]["player"]]
-    return f"You took the {took} value, but {player} picks the {picks}. Ask whose turn it is at {nodes.name(n)}.{extra}"
+    return (f"You took the {took} value, but {player} picks the {picks}. Ask whose turn it is at "
+            f"{nodes.name(n)}.{extra}")
 
 
 def chance_hint(n_name, learner, kid_values, probs):
@@ -131,8 +132,11 @@ def value_slip(G, nodes, n, learner, kid_values, probs=None):
     equal = all(close(w, weights[0]) for w in weights)
     if len(set(kid_values)) > 1 and (close(learner, min(kid_values)) or close(learner, max(kid_values))):
         which = "smallest" if close(learner, min(kid_values)) else "largest"
-        return (f"Your {x} is the {which} of {name}'s outcomes, as if someone chose at {name}; but nobody "
-                f"chooses at a chance node: weight each outcome by its probability and add.", "chance-as-choice")
+        return (
+            f"Your {x} is the {which} of {name}'s outcomes, as if someone chose at {name}; but nobody "
+            f"chooses at a chance node: weight each outcome by its probability and add.",
+            "chance-as-choice",
+        )
     if not equal and close(learner, mean, 0.005):
         return (f"Your {x} is the plain average of {name}'s outcomes, but they are not equally likely: "
                 f"weight each by its probability.", "chance-unweighted")

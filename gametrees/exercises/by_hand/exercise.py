@@ -159,7 +159,8 @@ class Exercise:
             given = [k for k, v in overrides.items() if v is not None and k != "root_player"]
             if seed is not None or given:
                 raise ValueError(
-                    f"give either a tree or settings to draw one (seed, {', '.join(given) or 'depth, ...'}), not both"
+                    f"give either a tree or settings to draw one (seed, {', '.join(given) or 'depth, ...'}), "
+                    "not both"
                 )
             self.seed = None
             self.difficulty = None
@@ -211,7 +212,8 @@ class Exercise:
 
     @property
     def key(self):
-        """The key this exercise object's checks are counted under (:func:`gametrees.exercises.attempts.counts`):
+        """The key this exercise object's checks are counted under
+        (:func:`gametrees.exercises.attempts.counts`):
         ``"values:seed=3:easy#1"`` for a generated exercise, ``"values:A:max(...)#2"`` (the tree) for a given
         one; the number after ``#`` tells apart objects made in the same kernel (a cell run again)."""
         if self.seed is not None:
@@ -246,7 +248,8 @@ class Exercise:
         return type(self)(H, **self._twin_options())
 
     def _twin_text(self, twin, wrong):
-        """The learner's mistake (``wrong``: what the last check found) worked through on ``twin``; kinds override it."""
+        """The learner's mistake (``wrong``: what the last check found) worked through on ``twin``; kinds
+        override it."""
         return None
 
     def outline(self):
@@ -291,7 +294,8 @@ class Exercise:
         self._result = value
 
     def note_use(self, what):
-        """Record that the learner's code asked the library for the worked answer (``what``, e.g. ``".solution()"``)."""
+        """Record that the learner's code asked the library for the worked answer (``what``, e.g.
+        ``".solution()"``)."""
         if what not in self.library_uses:
             self.library_uses.append(what)
 
@@ -306,7 +310,8 @@ class Exercise:
 
     @property
     def what(self):
-        """What the answer gives, as feedback titles name it: ``"Minimax values"``, ``"Expectimax values"``, else ``"Answer"``."""
+        """What the answer gives, as feedback titles name it: ``"Minimax values"``, ``"Expectimax values"``,
+        else ``"Answer"``."""
         return self._what
 
     def __repr__(self):

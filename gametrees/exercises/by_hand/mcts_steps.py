@@ -129,8 +129,8 @@ class MCTSExercise(Exercise):
                     f"(visits, mean), 'next': child}}: the child selection takes at {root}, the node "
                     f"expansion adds, {root} and that child after the backup, and the child the next "
                     "selection takes")
-        return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the child "
-                f"selection takes at {root}, then {root} and that child after the backup")
+        return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the "
+                f"child selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
 
     def __init__(self, tree=None, *, full=False, **kwargs):
@@ -155,7 +155,8 @@ class MCTSExercise(Exercise):
         G = self.tree
         root = self.nodes.root
         if self.root_player not in (MAX, MIN):
-            raise ValueError(f"the root of an MCTS exercise must be a MAX or MIN node, not {self.root_player!r}")
+            raise ValueError("the root of an MCTS exercise must be a MAX or MIN node, not "
+                             f"{self.root_player!r}")
         kids = list(G.successors(root))
         if len(kids) < 2:
             raise ValueError("an MCTS exercise needs a root with at least two children")
@@ -208,7 +209,9 @@ class MCTSExercise(Exercise):
         name = self.nodes.name
         N = before[root][0]
         sign = 1.0 if self.root_player == MAX else -1.0
-        scores = {k: sign * before[k][1] / before[k][0] + c * math.sqrt(math.log(N) / before[k][0]) for k in kids}
+        scores = {
+            k: sign * before[k][1] / before[k][0] + c * math.sqrt(math.log(N) / before[k][0]) for k in kids
+        }
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] - ranked[1] < _MARGIN:
             return None
@@ -242,7 +245,8 @@ class MCTSExercise(Exercise):
             "interest": interest, "result": r, "c": c,
             "visits": {name(n): before[n][0] for n in [root, *kids]},
             "totals": {name(n): float(before[n][1]) for n in [root, *kids]},
-            "playout_result": result, "_chosen": name(chosen), "_scores": {name(k): s for k, s in scores.items()},
+            "playout_result": result, "_chosen": name(chosen),
+            "_scores": {name(k): s for k, s in scores.items()},
             "_children": [name(k) for k in kids],
         }
 
@@ -313,8 +317,8 @@ class MCTSExercise(Exercise):
                      f"{root}:")
         for label in (self._chosen, root):
             v, t = self.visits[label], self.totals[label]
-            lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) / "
-                         f"{v + 1} = {_f2((t + self.playout_result) / (v + 1))}")
+            lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) "
+                         f"/ {v + 1} = {_f2((t + self.playout_result) / (v + 1))}")
         if self.full:
             n_after = N + 1
             lines.append(f"Next selection at {root} (N = {n_after} now): UCB1 = {sign}mean + "
@@ -333,7 +337,8 @@ class MCTSExercise(Exercise):
         root = self.nodes.name(self.nodes.root)
         if not isinstance(answer, Mapping):
             return malformed(what, f"Could not read your answer: {self.answer_form}.")
-        blank = [k for k, v in answer.items() if v is None or v is Ellipsis or (isinstance(v, str) and not v.strip())]
+        blank = [k for k, v in answer.items()
+                 if v is None or v is Ellipsis or (isinstance(v, str) and not v.strip())]
         if not answer or len(blank) == len(answer):
             return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
         rep = Report()
@@ -379,10 +384,11 @@ class MCTSExercise(Exercise):
                 gv, gm = got
                 gv, gm = _number(gv), _number(gm)
             except (TypeError, ValueError):
-                return malformed(what, f"Could not read {label}'s {got!r}: give a pair (visits, mean) such as (5, 2.4).")
+                return malformed(what, f"Could not read {label}'s {got!r}: give a pair (visits, mean) such "
+                                       "as (5, 2.4).")
             if label != root and not right_choice:
-                rep.note(f"{label}: the backup updates the child selection takes; check {label}'s counts again "
-                         "once the selection is right.")
+                rep.note(f"{label}: the backup updates the child selection takes; check {label}'s counts "
+                         "again once the selection is right.")
                 continue
             self._backup_part(rep, label, gv, gm)
         others = [k for k in self._children if k in answer and k != chosen]
@@ -476,9 +482,12 @@ class MCTSExercise(Exercise):
         means = {k: self.totals[k] / self.visits[k] for k in kids}
         most = [k for k in kids if self.visits[k] == max(self.visits[j] for j in kids)]
         greedy = [k for k in kids if sign * means[k] == max(sign * means[j] for j in kids)]
-        as_max = _argmax_unique({k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]) for k in kids})
-        child_log = _argmax_unique({k: sign * means[k] + self.c * math.sqrt(math.log(self.visits[k]) / self.visits[k])
-                                    for k in kids})
+        as_max = _argmax_unique(
+            {k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]) for k in kids}
+        )
+        child_log = _argmax_unique(
+            {k: sign * means[k] + self.c * math.sqrt(math.log(self.visits[k]) / self.visits[k]) for k in kids}
+        )
         tag = None
         if self.root_player == MIN and chosen == as_max and chosen not in greedy and chosen not in most:
             tag = "reward-viewpoint"
@@ -498,18 +507,27 @@ class MCTSExercise(Exercise):
                    f"tried less often; add it for every child of {root} and take the highest")
         else:
             mean = "−mean" if self.root_player == MIN else "mean"
-            why = (f"compute {mean} + {_f2(self.c)}·√(ln {N} / n) for every child of {root} (N = {N}, the visits "
-                   f"of {root}; n each child's visits) and take the highest")
-        rep.bad(f"Selection at {root}: {chosen} is not the child with the highest UCB1 score: {why}.", tag=tag)
+            why = (f"compute {mean} + {_f2(self.c)}·√(ln {N} / n) for every child of {root} (N = {N}, the "
+                   f"visits of {root}; n each child's visits) and take the highest")
+        rep.bad(
+            f"Selection at {root}: {chosen} is not the child with the highest UCB1 score: {why}.", tag=tag
+        )
         self._last_wrong.append(("select", tag))
 
     def _backup_part(self, rep, label, gv, gm):
         v, t = self.visits[label], self.totals[label]
         right_v, right_m = self._after(label)
         problems = []
-        if gv == v and math.isclose(gm, t / v, abs_tol=_MEAN_TOL) and label == self.nodes.name(self.nodes.root):
-            rep.bad(f"{label} after the backup: unchanged, but the playout went through {label} too: every node "
-                    "on the path from the root counts it (visits and result).", tag="backprop-incomplete")
+        if (
+            gv == v
+            and math.isclose(gm, t / v, abs_tol=_MEAN_TOL)
+            and label == self.nodes.name(self.nodes.root)
+        ):
+            rep.bad(
+                f"{label} after the backup: unchanged, but the playout went through {label} too: every "
+                "node on the path from the root counts it (visits and result).",
+                tag="backprop-incomplete",
+            )
             self._last_wrong.append(("visits", "backprop-incomplete"))
             return
         if gv != right_v:
@@ -521,14 +539,20 @@ class MCTSExercise(Exercise):
             averaged = (t / v + self.playout_result) / 2
             negated = (t - self.playout_result) / (v + 1)
             telling = gm != 0  # a zero is a plainer slip (a blank), never a misconception
-            if telling and math.isclose(gm, averaged, abs_tol=_MEAN_TOL) and not math.isclose(averaged, right_m,
-                                                                                                abs_tol=_MEAN_TOL):
+            if (
+                telling
+                and math.isclose(gm, averaged, abs_tol=_MEAN_TOL)
+                and not math.isclose(averaged, right_m, abs_tol=_MEAN_TOL)
+            ):
                 tag = "backup-mean-averaged"
-                problems.append("the mean: you averaged the old mean with the result, as if each had the same "
-                                "weight; the new mean is (total + result) / (visits + 1): the old total counts "
-                                f"{v} playouts")
-            elif telling and math.isclose(gm, negated, abs_tol=_MEAN_TOL) and not math.isclose(negated, right_m,
-                                                                                                  abs_tol=_MEAN_TOL):
+                problems.append("the mean: you averaged the old mean with the result, as if each had the "
+                                "same weight; the new mean is (total + result) / (visits + 1): the old total "
+                                f"counts {v} playouts")
+            elif (
+                telling
+                and math.isclose(gm, negated, abs_tol=_MEAN_TOL)
+                and not math.isclose(negated, right_m, abs_tol=_MEAN_TOL)
+            ):
                 tag = "reward-viewpoint"
                 problems.append("the mean: the means here are kept for MAX at every node, so the result is "
                                 "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
@@ -559,15 +583,17 @@ class MCTSExercise(Exercise):
             N = twin.visits[root]
             sign = "" if twin.root_player == MAX else "−"
             scores = "; ".join(
-                f"{k}: {sign}{_f2(twin.totals[k] / twin.visits[k])} + {_f2(twin.c)}·√(ln {N} / {twin.visits[k]}) "
-                f"= {_f2(twin._scores[k])}" for k in twin._children)
-            parts.append(f"at {root} ({'MAX' if twin.root_player == MAX else 'MIN'}, N = {N}, c = {_f2(twin.c)}) "
-                         f"{scores}; the highest is {twin._chosen}, so selection takes {twin._chosen}")
+                f"{k}: {sign}{_f2(twin.totals[k] / twin.visits[k])} + {_f2(twin.c)}·√(ln {N} / "
+                f"{twin.visits[k]}) = {_f2(twin._scores[k])}" for k in twin._children)
+            parts.append(f"at {root} ({'MAX' if twin.root_player == MAX else 'MIN'}, N = {N}, c = "
+                         f"{_f2(twin.c)}) {scores}; the highest is {twin._chosen}, so selection takes "
+                         f"{twin._chosen}")
         if kinds & {"visits", "mean"}:
             v, t = twin.visits[root], twin.totals[root]
             parts.append(f"{root} had {v} visits and total {_f2(t)}; after a playout with result "
                          f"{_f2(twin.playout_result)} it has {v + 1} visits and mean ({_f2(t)} + "
-                         f"{_f2(twin.playout_result)}) / {v + 1} = {_f2((t + twin.playout_result) / (v + 1))}")
+                         f"{_f2(twin.playout_result)}) / {v + 1} = "
+                         f"{_f2((t + twin.playout_result) / (v + 1))}")
         if "expand" in kinds and twin.full:
             had = twin.in_tree[twin._chosen]
             already = (f"of {twin._chosen}'s children, {and_list(had)} {'is' if len(had) == 1 else 'are'} in "

@@ -1,4 +1,5 @@
-"""Reading an alpha-beta search from the engine's trace: windows, cutoffs and why they happen (:class:`SearchInfo`).
+"""Reading an alpha-beta search from the engine's trace: windows, cutoffs and why they happen
+(:class:`SearchInfo`).
 
 The exercises and the checks never search a tree themselves: what alpha-beta
 did at each node (the window it was searched with, the value its parent had so
@@ -48,7 +49,8 @@ class Cut:
         if self.player == MIN:
             op = "<" if self.strict else "≤"
             bound = f"α = {fmt(self.alpha)}"
-            why = f" (MAX can already get {fmt(self.alpha)} at {nodes.name(self.source)})" if self.source is not None else ""
+            why = (f" (MAX can already get {fmt(self.alpha)} at {nodes.name(self.source)})"
+                   if self.source is not None else "")
         else:
             op = ">" if self.strict else "≥"
             bound = f"β = {fmt(self.beta)}"
@@ -96,7 +98,7 @@ class SearchInfo:
                     return a
             return None
 
-        for k, e in enumerate(trace):
+        for _k, e in enumerate(trace):
             n = e.node
             if e.kind == "enter":
                 self.call_window[n] = (e.alpha, e.beta)

@@ -1,4 +1,5 @@
-"""The trees of the exercises by hand: presets, seeded random trees and their twins, given trees, the tree as text.
+"""The trees of the exercises by hand: presets, seeded random trees and their twins, given trees, the tree as
+text.
 
 The difficulty :data:`PRESETS` and :func:`settings_for` (a preset with a
 learner's overrides, checked), :func:`check_seed`, the seeded random trees
@@ -35,8 +36,8 @@ from ...games import CHANCE, MAX, MIN
 from ...trees import textbook_labels, tree_from_nested, validate_tree
 from ..feedback import ROLE_NAMES, fmt, fmt_prob
 
-__all__ = ["PRESETS", "as_tree", "check_seed", "child_probs", "inline", "leaves_under", "outline", "random_spec",
-           "settings_for", "twin_trees"]
+__all__ = ["PRESETS", "as_tree", "check_seed", "child_probs", "inline", "leaves_under", "outline",
+           "random_spec", "settings_for", "twin_trees"]
 
 PRESETS = {
     "easy": {"depth": 2, "branching": (3, 3), "values": (0, 20), "ragged": False,
@@ -60,7 +61,8 @@ _MAX_LEAVES = 1000
 
 
 def check_seed(seed):
-    """The seed as given (an int or a str), or a fresh random one for ``None``; a TypeError for anything else."""
+    """The seed as given (an int or a str), or a fresh random one for ``None``; a TypeError for anything
+    else."""
     if seed is None:
         return random.SystemRandom().randrange(1_000_000)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):

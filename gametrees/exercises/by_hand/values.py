@@ -1,4 +1,5 @@
-"""Exercises by hand on values: :class:`ValuesExercise` (minimax or alpha-beta values) and :class:`ExpectimaxExercise`.
+"""Exercises by hand on values: :class:`ValuesExercise` (minimax or alpha-beta values) and
+:class:`ExpectimaxExercise`.
 
 May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
@@ -13,12 +14,13 @@ from collections.abc import Mapping
 
 from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
-from ..answers import BadAnswer, OP_TEXT, parse_value
+from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain, unanswered
 from .diagnoses import constant_answer, rule_question, value_slip
 from .exercise import RULES, Exercise
 from .search_info import SearchInfo
 from .trees import child_probs, inline
+
 
 class ValuesExercise(Exercise):
     """The value of every inner node: minimax by default, or what alpha-beta returns.
@@ -45,9 +47,12 @@ class ValuesExercise(Exercise):
     >>> fb.status, fb.tags, fb.attempt
     ('wrong', ('bound-as-value',), 1)
     >>> print(fb.lines[2])
-    ✗ C: you wrote 2 as an exact value, but C's search is cut short, so alpha-beta knows only a bound there, not C's exact value. Write it as a bound: which side is still open, could C's true value be higher or lower than your number?
+    ✗ C: you wrote 2 as an exact value, but C's search is cut short, so alpha-beta knows only a bound there,
+    not C's exact value. Write it as a bound: which side is still open, could C's true value be higher or
+    lower than your number?
     >>> print(ex.check({"A": 3, "B": 3, "C": 2, "D": 2}).lines[-1])  # doctest: +ELLIPSIS
-    • Worked on a twin tree: the same tree with other leaf values, A:max(...): C is a MIN node; ... only an upper bound: C ≤ ...
+    • Worked on a twin tree: the same tree with other leaf values, A:max(...): C is a MIN node; ... only an
+    upper bound: C ≤ ...
     """
 
     kind = "values"
@@ -96,7 +101,8 @@ class ValuesExercise(Exercise):
         if self.algorithm == "expectimax":
             return (f"Expectimax{self._origin()}: {self._root_text()}; chance nodes average their "
                     f"outcomes, weighted by the probabilities shown. Give the value of every inner node "
-                    f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals if needed.")
+                    f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals "
+                    "if needed.")
         rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule == "textbook"
                 else "strict rule: prune only when v > β or v < α")
         return (f"Alpha-beta{self._origin()}: {self._root_text()}. Run alpha-beta ({rule}), children "
@@ -110,7 +116,8 @@ class ValuesExercise(Exercise):
         for n in self.asked:
             v = plain(G.nodes[n]["value"])
             bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
-            out[self.nodes.name(n)] = v if bound == "exact" else f"{'≤' if bound == 'upper' else '≥'} {fmt(v)}"
+            out[self.nodes.name(n)] = v if bound == "exact" else (f"{'≤' if bound == 'upper' else '≥'} "
+                                                                  f"{fmt(v)}")
         return out
 
     # -- checking -------------------------------------------------------------
@@ -151,9 +158,10 @@ class ValuesExercise(Exercise):
             return malformed(what, f"Could not read your answer: {self.nodes.unknown_text(unknown)} "
                                    f"({self.answer_form}).")
         if parsed and all(isinstance(p, BadAnswer) for p in parsed.values()):
-            return malformed(what, "Could not read any of your values: write plain numbers (digits, a decimal point "
-                                   "if needed, a minus sign for negatives)"
-                                   + (", or bounds: ≤ or ≥ before the number" if self.algorithm == "alphabeta" else "")
+            return malformed(what, "Could not read any of your values: write plain numbers (digits, a "
+                                   "decimal point if needed, a minus sign for negatives)"
+                                   + (", or bounds: ≤ or ≥ before the number"
+                                      if self.algorithm == "alphabeta" else "")
                                    + f" ({self.answer_form}).")
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
@@ -171,9 +179,10 @@ class ValuesExercise(Exercise):
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
-                rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a minus sign "
-                        f"for negatives)" + (", or a bound: ≤ or ≥ before the number." if self.algorithm == "alphabeta"
-                                             else "."))
+                rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a "
+                        "minus sign for negatives)"
+                        + (", or a bound: ≤ or ≥ before the number." if self.algorithm == "alphabeta"
+                           else "."))
             else:
                 self._judge(rep, n, parsed[n], parsed)
         for n in self.nodes.sorted(n for n in parsed if not self.tree.out_degree(n)):
@@ -312,8 +321,8 @@ class ValuesExercise(Exercise):
                     f"could {name}'s true value be higher or lower than your number?", tag="bound-as-value")
             wrong.append((n, "bound-as-value", "bound-as-value"))
         elif close(x, v, tol) and op in ("le", "ge") and bound == "exact":
-            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s search runs to the end (no cut at or "
-                    f"below it leaves it open), so its value is exact: write a plain number.")
+            rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s search runs to the end (no cut "
+                    "at or below it leaves it open), so its value is exact: write a plain number.")
             wrong.append((n, "exact-as-bound", None))
         elif close(x, v, tol) and op in ("lt", "gt"):
             rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}; the true value could equal your number: write "
@@ -326,24 +335,26 @@ class ValuesExercise(Exercise):
         else:
             exact = self._exact.nodes[n]["value"]
             a0, b0 = self.info.call_window.get(n, (None, None))
-            base = (f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}. {name} is a {ROLE_NAMES[player]} node: it returns the "
-                    f"{'largest' if player == MAX else 'smallest'} value among the children it looks at, and "
-                    f"stops as soon as one falls outside its window (then that value is only a bound).")
+            base = (f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}. {name} is a {ROLE_NAMES[player]} node: it "
+                    f"returns the {'largest' if player == MAX else 'smallest'} value among the children it "
+                    "looks at, and stops as soon as one falls outside its window (then that value is only a "
+                    "bound).")
             if bound != "exact" and close(x, exact) and not self._constant:
-                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf below "
-                        f"it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} {name} early. "
-                        f"What has it seen when {name} returns?", tag="cut-value-as-minimax")
+                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf "
+                        f"below it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} "
+                        f"{name} early. What has it seen when {name} returns?", tag="cut-value-as-minimax")
                 wrong.append((n, "value", "cut-value-as-minimax"))
             elif bound != "exact" and x in (a0, b0) and not self._constant and math.isfinite(x):
-                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, a bound of the window {name} was searched with "
-                        f"(fail-hard); this exercise follows AIMA's fail-soft alpha-beta: {name} returns the best "
-                        f"value it has seen.", tag="fail-hard-bound")
+                rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, a bound of the window {name} was searched "
+                        f"with (fail-hard); this exercise follows AIMA's fail-soft alpha-beta: {name} "
+                        "returns the best value it has seen.", tag="fail-hard-bound")
                 wrong.append((n, "value", "fail-hard-bound"))
             else:
                 self._wrong_value(rep, n, x, parsed, base)
 
     def _wrong_value(self, rep, n, x, parsed, text):
-        """A wrong number at ``n``: the rule to re-apply, and a misconception only when the answer shows one."""
+        """A wrong number at ``n``: the rule to re-apply, and a misconception only when the answer shows
+        one."""
         G = self.tree
         player = G.nodes[n]["player"]
         visited = [c for c in G.successors(n) if self.result.graph.nodes[c]["status"] == "visited"]
@@ -392,8 +403,10 @@ class ExpectimaxExercise(ValuesExercise):
     >>> ex.check({"A": 9.75, "B": 7.5, "C": 3})
     ✗ Expectimax values: 2 of 3 right.
     ✓ A = 9.75
-    ✗ B: you wrote 7.5. B is a chance node: nobody chooses there; its value is the sum, over its outcomes, of probability × the outcome's value. Recompute it from its children's values.
-        Hint: Your 7.5 is the plain average of B's outcomes, but they are not equally likely: weight each by its probability.
+    ✗ B: you wrote 7.5. B is a chance node: nobody chooses there; its value is the sum, over its outcomes, of
+    probability × the outcome's value. Recompute it from its children's values.
+        Hint: Your 7.5 is the plain average of B's outcomes, but they are not equally likely: weight each by
+        its probability.
     ✓ C = 3
     """
 

@@ -18,7 +18,7 @@ from ...games import CHANCE, MAX, MIN
 from ..answers import NodeNames
 from ..attempts import escalate
 from ..by_hand import chance_hint, child_probs, inline, roles_hint, value_slip
-from ..feedback import Feedback, ROLE_NAMES, and_list, close, fmt, fmt_prob, tagged
+from ..feedback import ROLE_NAMES, Feedback, and_list, close, fmt, fmt_prob, tagged
 from .harness import WRITE_IT_YOURSELF, CountingTree, Outcome, error_hint, exact_values, run_learner
 
 __all__ = ["checker_feedback", "deepest_wrong", "diagnose_tree", "explain_node", "group_line", "inline_tree",
@@ -47,8 +47,8 @@ def explain_node(G, nodes, truth, n, got, state_text=None, roles=(MAX, MIN), con
         u = G.nodes[n]["utility"]
         hint = "Return game.utility(state) unchanged at a terminal state."
         if close(got, -u) and u != 0:
-            hint = tagged("You negated the utility: utilities are from MAX's point of view, whoever is to move "
-                          "(negate only in negamax, and then consistently).", "wrong-viewpoint")
+            hint = tagged("You negated the utility: utilities are from MAX's point of view, whoever is to "
+                          "move (negate only in negamax, and then consistently).", "wrong-viewpoint")
         return (f"{where}, a terminal node, your function returned {fmt(got)}, but a terminal state is "
                 f"worth game.utility(state) = {fmt(u)}."), hint
     player = G.nodes[n]["player"]
@@ -70,29 +70,30 @@ def explain_node(G, nodes, truth, n, got, state_text=None, roles=(MAX, MIN), con
     hint = tagged(roles_hint(G, nodes, n, got, kid_values), "roles-inverted") if player in roles else None
     if hint is None:
         if got == 0 and all((k < 0) if player == MAX else (k > 0) for k in kid_values):
-            hint = tagged(f"0 is not the value of any child: does the best value so far (or α/β) start at 0 instead "
-                          f"of {'-math.inf' if player == MAX else 'math.inf'}? With children all "
+            hint = tagged("0 is not the value of any child: does the best value so far (or α/β) start at 0 "
+                          f"instead of {'-math.inf' if player == MAX else 'math.inf'}? With children all "
                           f"{'below' if player == MAX else 'above'} 0, a start of 0 is never replaced.",
                           "zero-as-infinity")
         elif math.isinf(got):
-            hint = ("That is a starting value that no child's value replaced: does the loop over the children "
-                    "run, and is the comparison the right way round?")
+            hint = ("That is a starting value that no child's value replaced: does the loop over the "
+                    "children run, and is the comparison the right way round?")
         elif len(kids) > 1 and player in roles and close(got, kid_values[0]):
             hint = "That is the first child's value: compare every child, keeping the best so far."
         elif len(kids) > 1 and player in roles and close(got, kid_values[-1]):
             hint = "That is the last child's value: keep the best so far instead of overwriting it."
         elif close(got, -v):
-            hint = tagged("That is the right value with the wrong sign: values are from MAX's point of view at "
-                          "every node.", "wrong-viewpoint")
+            hint = tagged("That is the right value with the wrong sign: values are from MAX's point of view "
+                          "at every node.", "wrong-viewpoint")
     if hint is None and context:
         same = [c for c in kids if G.nodes[c].get("player") == player]
         if same:
-            hint = (f"Turns need not alternate: {nodes.name(same[0])} is {ROLE_NAMES[player]} like its parent {name}. "
-                    f"Ask game.to_move(state) at every node instead of alternating MAX and MIN by depth.")
+            hint = (f"Turns need not alternate: {nodes.name(same[0])} is {ROLE_NAMES[player]} like its "
+                    f"parent {name}. Ask game.to_move(state) at every node instead of alternating MAX and "
+                    "MIN by depth.")
         else:
-            hint = (f"Called on their own, your function gets {name}'s children right, but not inside {name}'s "
-                    f"search: does it pass something down (a flag, a depth) or keep something between calls that "
-                    f"changes how they are scored? Ask game.to_move(state) at every node.")
+            hint = (f"Called on their own, your function gets {name}'s children right, but not inside "
+                    f"{name}'s search: does it pass something down (a flag, a depth) or keep something "
+                    "between calls that changes how they are scored? Ask game.to_move(state) at every node.")
     return text, hint
 
 
@@ -151,8 +152,8 @@ def group_line(rep, name, results):
     _, G, expected, out = min(wrong, key=lambda r: r[1].number_of_nodes())
     problem = out.problem()
     got = problem if problem else f"returned {fmt(out.value)}"
-    rep.bad(f"{name}: {len(results) - len(wrong)} of {len(results)} right; e.g. {inline_tree(G, 100)} is worth "
-            f"{fmt(expected)}, your function {got}.", error_hint(problem))
+    rep.bad(f"{name}: {len(results) - len(wrong)} of {len(results)} right; e.g. {inline_tree(G, 100)} is "
+            f"worth {fmt(expected)}, your function {got}.", error_hint(problem))
     return False
 
 

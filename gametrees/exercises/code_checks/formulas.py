@@ -1,4 +1,5 @@
-"""Checks of a learner's scoring formulas: :func:`check_evaluation` (tic-tac-toe open lines) and :func:`check_ucb`.
+"""Checks of a learner's scoring formulas: :func:`check_evaluation` (tic-tac-toe open lines) and
+:func:`check_ucb`.
 
 May import: :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`, and
 the harness, diagnosis and values modules of
@@ -40,7 +41,8 @@ def _positions(positions):
     if positions is None:
         positions = _EVAL_POSITIONS
     if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
-        raise TypeError(f"positions must be a list of tic-tac-toe positions such as 'X../.O./...', got {positions!r}")
+        raise TypeError("positions must be a list of tic-tac-toe positions such as 'X../.O./...', got "
+                        f"{positions!r}")
     out = []
     for p in positions:
         if isinstance(p, str):
@@ -48,7 +50,8 @@ def _positions(positions):
         elif isinstance(p, tuple):
             out.append(TicTacToe.check_state(p))
         else:
-            raise TypeError(f"a position must be a str such as 'X../.O./...' or a state (x_bits, o_bits), got {p!r}")
+            raise TypeError("a position must be a str such as 'X../.O./...' or a state (x_bits, o_bits), "
+                            f"got {p!r}")
     if not out:
         raise ValueError("positions is empty: give at least one position")
     return out
@@ -147,8 +150,8 @@ def check_evaluation(fn, positions=None):
     k = ratios[0] if ratios and ratios[0] > 0 and all(close(r, ratios[0], 1e-9) for r in ratios) else 1.0
     rep = Report()
     if k != 1:
-        rep.note(f"Your estimates are the open-line difference times {fmt(k)}: any positive scale works, as long "
-                 f"as wins score beyond every estimate.")
+        rep.note(f"Your estimates are the open-line difference times {fmt(k)}: any positive scale works, as "
+                 "long as wins score beyond every estimate.")
     for s, out, xo, oo, w in rows:
         pos = ttt_text(s)
         mover = "X" if game.to_move(s) == MAX else "O"
@@ -163,8 +166,8 @@ def check_evaluation(fn, positions=None):
             if close(v, want, 1e-9):
                 rep.good(f"{pos} ({mover} to move): {xo} - {oo} = {xo - oo}{scaled}.")
             else:
-                rep.bad(f"{pos} ({mover} to move): you returned {fmt(v)}, but {xo} lines are open for X and {oo} "
-                        f"for O, so the estimate is {xo} - {oo} = {xo - oo}"
+                rep.bad(f"{pos} ({mover} to move): you returned {fmt(v)}, but {xo} lines are open for X and "
+                        f"{oo} for O, so the estimate is {xo} - {oo} = {xo - oo}"
                         + (f" (times your scale {fmt(k)}: {fmt(want)})." if k != 1 else "."))
         elif w == 0:
             if close(v, 0, 1e-9):
@@ -176,14 +179,19 @@ def check_evaluation(fn, positions=None):
             if sign * v > 8 * k:
                 rep.good(f"{pos}: {side} has won, and you score it {fmt(v)}, beyond every estimate.")
             else:
-                hint = ("From X's point of view a win for O is the worst outcome: it must score below every estimate."
-                        if sign < 0 else "A win is the best outcome of all: it must score above every estimate.")
+                hint = ("From X's point of view a win for O is the worst outcome: it must score below "
+                        "every estimate."
+                        if sign < 0 else
+                        "A win is the best outcome of all: it must score above every estimate.")
                 hint = tagged(hint, "scale-mismatch")
                 if sign * v < 0:
-                    hint = tagged("The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint,
-                                  "wrong-viewpoint")
-                rep.bad(f"{pos}: {side} has three in a row, so it must score {'above' if sign > 0 else 'below'} "
-                        f"every estimate ({'more' if sign > 0 else 'less'} than {fmt(sign * 8 * k)}, e.g. "
+                    hint = tagged(
+                        "The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint,
+                        "wrong-viewpoint",
+                    )
+                rep.bad(f"{pos}: {side} has three in a row, so it must score "
+                        f"{'above' if sign > 0 else 'below'} every estimate "
+                        f"({'more' if sign > 0 else 'less'} than {fmt(sign * 8 * k)}, e.g. "
                         f"{'math.inf' if sign > 0 else '-math.inf'}); you returned {fmt(v)}.", hint)
     right = sum(kind == "good" for kind, _, _ in rep.items)
     # Patterns across positions (misconception 16: the wrong viewpoint).
@@ -195,15 +203,15 @@ def check_evaluation(fn, positions=None):
         # A sign diagnosis needs estimates that have a sign: an evaluation returning 0 gets neither.
         if all(close(x, r[0], 1e-9) for x in r) and r[0] < 0:
             rep.bad("Every one of your estimates has the opposite sign.",
-                    tagged("The evaluation is from X's (MAX's) point of view, like the utility: positive is good "
-                           "for X, whoever moves next.", "wrong-viewpoint"))
+                    tagged("The evaluation is from X's (MAX's) point of view, like the utility: positive is "
+                           "good for X, whoever moves next.", "wrong-viewpoint"))
         elif (any(m == MIN for m in movers) and any(m == MAX for m in movers) and not close(r[0], 0, 1e-9)
               and all(close(x * (1 if m == MAX else -1), abs(r[0]), 1e-9) for x, m in zip(r, movers))):
-            rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of view of "
-                    "the player to move.",
-                    tagged("The evaluation is always from X's (MAX's) point of view, whoever moves next; the search "
-                           "decides who maximises. (Negamax flips signs itself: do not flip them in the evaluation "
-                           "too.)", "wrong-viewpoint"))
+            rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of "
+                    "view of the player to move.",
+                    tagged("The evaluation is always from X's (MAX's) point of view, whoever moves next; the "
+                           "search decides who maximises. (Negamax flips signs itself: do not flip them in "
+                           "the evaluation too.)", "wrong-viewpoint"))
         elif all(close(v, k * open_lines(s)[0], 1e-9) for s, v, _ in open_rows):
                 rep.bad("Your estimates are the lines open for X only.", "Subtract the lines open for O.")
     printed_note(rep, printed)
@@ -247,7 +255,8 @@ _UCB_SLIPS = (
     ("N below the root instead of n", lambda w, n, N, c: w / n + c * math.sqrt(math.log(N) / N),
      "Divide by the child's visits n inside the root: c·√(ln N / n)."),
     ("no exploration term", lambda w, n, N, c: w / n,
-     "Add the exploration bonus c·√(ln N / n): without it a move that was unlucky once is never tried again."),
+     "Add the exploration bonus c·√(ln N / n): without it a move that was unlucky once is never tried "
+     "again."),
 )
 
 
@@ -285,18 +294,21 @@ def check_ucb(fn):
         if n == 0:
             if problem:
                 rep.bad(f"An unvisited child (n = 0): your function {problem}.",
-                        "An unvisited child must score +∞ (math.inf), so that every child is tried once first; "
-                        "test n == 0 before dividing.")
+                        "An unvisited child must score +∞ (math.inf), so that every child is tried once "
+                        "first; test n == 0 before dividing.")
             elif math.isinf(float(out.value)) and out.value > 0:
                 rep.good(f"An unvisited child (w = {fmt(w)}, n = 0, N = {N}): +∞.")
             else:
-                rep.bad(f"An unvisited child (n = 0): you returned {fmt(float(out.value))}, but it must score +∞.",
-                        tagged("Giving unvisited children a finite score (or a phantom visit) lets a lucky sibling be "
-                               "repeated before every child has been tried once.", "ucb-child-log"))
+                rep.bad(f"An unvisited child (n = 0): you returned {fmt(float(out.value))}, but it must "
+                        "score +∞.",
+                        tagged("Giving unvisited children a finite score (or a phantom visit) lets a lucky "
+                               "sibling be repeated before every child has been tried once.",
+                               "ucb-child-log"))
             continue
         formula = f"{fmt(w)}/{n} + {fmt(c)}·√(ln {N} / {n}) = {fmt(want)}"
         if problem:
-            rep.bad(f"ucb(w={fmt(w)}, n={n}, N={N}, c={fmt(c)}): your function {problem}; it should be {formula}.")
+            rep.bad(f"ucb(w={fmt(w)}, n={n}, N={N}, c={fmt(c)}): your function {problem}; it should be "
+                    f"{formula}.")
         elif close(float(out.value), want, 1e-9):
             rep.good(f"ucb(w={fmt(w)}, n={n}, N={N}, c={fmt(c)}) = {formula}.")
         else:

@@ -29,7 +29,7 @@ import random
 import re
 import traceback
 
-from ...games import CHANCE, Game, MAX, MIN, TicTacToe
+from ...games import CHANCE, MAX, MIN, Game, TicTacToe
 from ...search import expectimax
 from ...trees import TreeGame, tree_from_nested
 from ..by_hand import random_spec
@@ -96,7 +96,9 @@ def time_limit(seconds):
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
             if old_delay:  # an outer timer keeps the time it had left
-                signal.setitimer(signal.ITIMER_REAL, max(1e-3, old_delay - (time.monotonic() - deadline + seconds)))
+                signal.setitimer(
+                    signal.ITIMER_REAL, max(1e-3, old_delay - (time.monotonic() - deadline + seconds))
+                )
         return
 
     def tick(frame, event, arg):
@@ -163,7 +165,8 @@ class Printed:
 
 
 def run_learner(fn, args, printed, game=None, guard=True):
-    """Calls ``fn(*args)`` with its prints going to ``printed`` (and ``game``'s call count reset); an :class:`Outcome`.
+    """Calls ``fn(*args)`` with its prints going to ``printed`` (and ``game``'s call count reset); an
+    :class:`Outcome`.
 
     With ``guard`` (the default), a call into gametrees' own search or evaluation inside ``fn`` stops it
     (see :class:`~gametrees.exercises.code_checks.guard.LibraryGuard`) and is listed in ``printed.library``.
@@ -194,9 +197,14 @@ def _call(fn, args, printed, watch):
     except TypeError:  # unhashable callable
         key = hung = None
     if hung is not None and time.monotonic() - hung < 30 * TIME_LIMIT:
-        return Outcome(error=f"was not run again: it did not return within {TIME_LIMIT:g} s on an earlier call")
+        return Outcome(error=f"was not run again: it did not return within {TIME_LIMIT:g} s on an earlier "
+                             "call")
     try:
-        with contextlib.redirect_stdout(printed.buffer), (watch or contextlib.nullcontext()), time_limit(TIME_LIMIT):
+        with (
+            contextlib.redirect_stdout(printed.buffer),
+            watch or contextlib.nullcontext(),
+            time_limit(TIME_LIMIT),
+        ):
             value = fn(*args)
     except _TookTooLong:
         if key is not None:
@@ -230,7 +238,8 @@ def error_hint(error):
     if "RecursionError" in error:
         return "The recursion must stop: return game.utility(state) when game.is_terminal(state) is true."
     if "unhashable" in error:
-        return "This test game's states are lists (mutable, unhashable): do not use them as dict keys or in sets."
+        return ("This test game's states are lists (mutable, unhashable): do not use them as dict keys or in "
+                "sets.")
     if "is not a chance node" in error:
         return "Call game.chances(state) only where game.to_move(state) == 'chance'."
     if "not a state of this game" in error or "not a position" in error:
@@ -240,7 +249,8 @@ def error_hint(error):
 
 
 def check_callable(fn, where, signature, nargs):
-    """A TypeError if ``fn`` is not callable; a message (str) if it cannot take ``nargs`` arguments, else None."""
+    """A TypeError if ``fn`` is not callable; a message (str) if it cannot take ``nargs`` arguments, else
+    None."""
     if not callable(fn):
         raise TypeError(f"{where} expects your function {signature}, got {fn!r} ({type(fn).__name__})")
     try:
@@ -250,8 +260,9 @@ def check_callable(fn, where, signature, nargs):
     try:
         sig.bind(*range(nargs))
     except TypeError:
-        return (f"{where} calls your function as {signature}, with {nargs} argument{'s' if nargs > 1 else ''}, "
-                f"but {getattr(fn, '__name__', 'it')}{sig} cannot take that.")
+        return (f"{where} calls your function as {signature}, with {nargs} "
+                f"argument{'s' if nargs > 1 else ''}, but {getattr(fn, '__name__', 'it')}{sig} cannot take "
+                "that.")
     return None
 
 
@@ -551,7 +562,8 @@ def minimax_groups(variant=None):
              [nested_tree(7), nested_tree([4, 9]), nested_tree([4, 9], MIN), nested_tree([[1, 5], 6])]),
             ("MIN at the root", [nested_tree(TEXTBOOK, MIN), nested_tree([[2, 9], [7, 1, 8], [4]], MIN)]),
             ("turns that do not alternate (MIN moves twice in a row)",
-             [nested_tree({"max": [{"min": [{"min": [3, 8]}, {"min": [5, 1]}]}, {"min": [{"min": [4, 6]}, 2]}]})]),
+             [nested_tree({"max": [{"min": [{"min": [3, 8]}, {"min": [5, 1]}]},
+                                   {"min": [{"min": [4, 6]}, 2]}]})]),
             ("ragged trees (leaves at different depths)", ragged),
             ("negative and fractional values",
              [nested_tree([[-1.5, 2.25], [0.5, -3.75, 1]]),
@@ -567,9 +579,11 @@ def alphabeta_groups(variant=None):
     def build():
         return minimax_groups(variant) + [
             ("ties (a value equal to α or β)",
-             [nested_tree([[3, 5], [3, 9]]), nested_tree([[3, 1], [3, 0]], MIN), nested_tree([[5, 5], [5, 5, 5], [5]])]),
+             [nested_tree([[3, 5], [3, 9]]), nested_tree([[3, 1], [3, 0]], MIN),
+              nested_tree([[5, 5], [5, 5, 5], [5]])]),
             ("values of 0 (a bound of 0 must still cut)",
-             [nested_tree([[0, 1], [-1, 5]]), nested_tree([[0, -1], [1, -5]], MIN), nested_tree([[0, 0], [0, 0, 0]])]),
+             [nested_tree([[0, 1], [-1, 5]]), nested_tree([[0, -1], [1, -5]], MIN),
+              nested_tree([[0, 0], [0, 0, 0]])]),
             ("deeper trees (cutoffs far below the bound's owner)",
              [nested_tree([[[3, 5], [6, 9]], [[1, 2], [0, 8]]])]
              + [nested_tree(drawn_tree(drawn_seed(s, variant), depth=4, branching=(2, 3), ragged=False))
@@ -583,13 +597,19 @@ def expectimax_groups(variant=None):
     as in :func:`minimax_groups`)."""
     def build():
         d = lambda seed, **kw: drawn_tree(drawn_seed(seed, variant), **kw)  # noqa: E731
-        mixed = {"players": (MAX, CHANCE, MIN), "probabilities": "varied", "branching": (2, 3), "ragged": False}
+        mixed = {
+            "players": (MAX, CHANCE, MIN),
+            "probabilities": "varied",
+            "branching": (2, 3),
+            "ragged": False,
+        }
         return [
             ("a MAX node over two chance nodes",
              [nested_tree([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}])]),
             ("equal probabilities", [nested_tree([{"chance": [4, 8]}, {"chance": [3, 5, 10]}])]),
             ("a chance node at the root", [nested_tree({"chance": [[1, 9], [4, 6]], "p": [0.3, 0.7]})]),
-            ("MIN at the root", [nested_tree([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}], MIN)]),
+            ("MIN at the root",
+             [nested_tree([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}], MIN)]),
             ("chance under chance", [nested_tree([{"chance": [{"chance": [2, 6], "p": [0.5, 0.5]}, 10],
                                              "p": [0.4, 0.6]}, 5])]),
             ("MAX, chance and MIN nodes", [nested_tree(d(s, depth=3, **mixed)) for s in (31, 32)]),

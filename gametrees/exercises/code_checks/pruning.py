@@ -22,7 +22,7 @@ from ...games import MAX, MIN
 from ...search import alphabeta, minimax
 from ..answers import NodeNames
 from ..by_hand import RULES, SearchInfo, inline, visited_reason
-from ..feedback import Feedback, ROLE_NAMES, Report, and_list, close, fmt, tagged
+from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, tagged
 from .diagnosis import checker_feedback, deepest_wrong, group_line, inline_tree, printed_note
 from .harness import (
     CallLog,
@@ -58,7 +58,8 @@ def _same(x, y):
 
 
 def _window_text(a, b):
-    return f"α = {fmt(a) if isinstance(a, numbers.Real) else repr(a)}, β = {fmt(b) if isinstance(b, numbers.Real) else repr(b)}"
+    return (f"α = {fmt(a) if isinstance(a, numbers.Real) else repr(a)}, β = "
+            f"{fmt(b) if isinstance(b, numbers.Real) else repr(b)}")
 
 
 def restart_leaves(G, strict):
@@ -83,45 +84,53 @@ def _leaf_diagnosis(G, L, rule, zero_hint=True):
     ref = alphabeta(G, strict=strict, trace=True)
     info = SearchInfo(ref, nodes)
     R = visited_leaves(ref, G)
-    head = (f"On {inline(G, nodes)}, your function evaluates {len(L)} leaves ({and_list(nodes.name(x) for x in L)}); "
-            f"alpha-beta with the {rule} rule evaluates {len(R)} ({and_list(nodes.name(x) for x in R)}).")
+    head = (f"On {inline(G, nodes)}, your function evaluates {len(L)} leaves "
+            f"({and_list(nodes.name(x) for x in L)}); alpha-beta with the {rule} rule evaluates {len(R)} "
+            f"({and_list(nodes.name(x) for x in R)}).")
     i = 0
     while i < min(len(L), len(R)) and L[i] == R[i]:
         i += 1
     if i < len(L) and L[i] not in R:
         x = L[i]
         cut = info.cut_for(x)
-        text = head + f" The first extra one is {nodes.name(x)}: alpha-beta never evaluates it, because {cut.text(nodes)}."
+        text = head + (f" The first extra one is {nodes.name(x)}: alpha-beta never evaluates it, because "
+                       f"{cut.text(nodes)}.")
         bound = cut.alpha if cut.player == MIN else cut.beta
         if bound == 0 and zero_hint:
-            hint = tagged("The bound here is 0. A test like `if alpha and v <= alpha`, or None/0 standing for 'no "
-                          "bound yet', skips the cut when the bound is 0: use real infinities (-math.inf, math.inf) "
-                          "and compare numbers.", "zero-as-infinity")
+            hint = tagged("The bound here is 0. A test like `if alpha and v <= alpha`, or None/0 standing "
+                          "for 'no bound yet', skips the cut when the bound is 0: use real infinities "
+                          "(-math.inf, math.inf) and compare numbers.", "zero-as-infinity")
         else:
-            test = ("v ≤ α" if not strict else "v < α") if cut.player == MIN else ("v ≥ β" if not strict else "v > β")
-            hint = tagged(f"Check the cutoff test at {nodes.name(cut.node)} ({ROLE_NAMES[cut.player]}): it stops as "
-                          f"soon as {test}, with the α and β it inherited; and check that every node passes its "
-                          f"updated window on to its next child.", "expansions-off")
+            test = (
+                ("v ≤ α" if not strict else "v < α")
+                if cut.player == MIN
+                else ("v ≥ β" if not strict else "v > β")
+            )
+            hint = tagged(f"Check the cutoff test at {nodes.name(cut.node)} ({ROLE_NAMES[cut.player]}): it "
+                          f"stops as soon as {test}, with the α and β it inherited; and check that every "
+                          "node passes its updated window on to its next child.", "expansions-off")
         return text, hint, bound == 0
     if i < len(L):
-        return (head + f" You evaluate {nodes.name(L[i])} before {nodes.name(R[i])}: alpha-beta takes the children "
-                       f"in the order game.actions(state) gives them.",
-                tagged("Sorting or reordering the children changes which leaves are pruned: search them in the given "
-                       "order here (and do not call game.utility on a child before its turn).", "expansions-off"),
+        return (head + f" You evaluate {nodes.name(L[i])} before {nodes.name(R[i])}: alpha-beta takes the "
+                       "children in the order game.actions(state) gives them.",
+                tagged("Sorting or reordering the children changes which leaves are pruned: search them in "
+                       "the given order here (and do not call game.utility on a child before its turn).",
+                       "expansions-off"),
                 False)
     y = R[i]
     why, hint = visited_reason(G, nodes, info, y, strict)
     return (head + f" You never evaluate {nodes.name(y)}, but alpha-beta must: {why}",
-            tagged(hint or "Pruning needs evidence: a node stops only after a finished child's value falls outside "
-                           "the window it inherited; it cannot rule out a child by a 'maximum possible score'.",
+            tagged(hint or "Pruning needs evidence: a node stops only after a finished child's value falls "
+                           "outside the window it inherited; it cannot rule out a child by a 'maximum "
+                           "possible score'.",
                    "prune-without-evidence"), False)
 
 
 _KIND_RANK = {"global": 0, "premature": 1, "bound": 2, "none": 3, "other": 4, "restart": 5}
-_HINT_GLOBAL = tagged("Windows pass down only, as copies (function arguments); only values pass up. A global or "
-                      "shared α/β lets one subtree's bounds leak into another.", "bounds-global")
-_HINT_NONE = tagged("Use real infinities (-math.inf, math.inf) for 'no bound yet', not None or 0: 0 is a real score, "
-                    "and None cannot be compared.", "zero-as-infinity")
+_HINT_GLOBAL = tagged("Windows pass down only, as copies (function arguments); only values pass up. A global "
+                      "or shared α/β lets one subtree's bounds leak into another.", "bounds-global")
+_HINT_NONE = tagged("Use real infinities (-math.inf, math.inf) for 'no bound yet', not None or 0: 0 is a "
+                    "real score, and None cannot be compared.", "zero-as-infinity")
 
 
 def _window_diagnosis(G, calls, rule):
@@ -159,11 +168,14 @@ def _window_diagnosis(G, calls, rule):
         P = nodes.name(p)
         cmp = f"{fmt(r)} < β = {fmt(b)}" if pl == MAX else f"{fmt(r)} > α = {fmt(a)}"
         return (f"{P} ({ROLE_NAMES[pl]}) was searched with {_window_text(a, b)} and stopped after "
-                f"{nodes.name(called[-1])} with value {fmt(r)}, leaving {and_list(nodes.name(c) for c in rest)} "
-                f"unsearched; but {cmp}, so the window it was given does not allow a cut.",
-                tagged("A cut compares the node's value with its own β (at MAX) or α (at MIN): the copies passed to "
-                       "it. Comparing with another variable, or with a global or shared bound, cuts without evidence "
-                       "and lets one subtree's bounds leak into another.", "prune-without-evidence"), "premature")
+                f"{nodes.name(called[-1])} with value {fmt(r)}, leaving "
+                f"{and_list(nodes.name(c) for c in rest)} unsearched; but {cmp}, so the window it was given "
+                "does not allow a cut.",
+                tagged("A cut compares the node's value with its own β (at MAX) or α (at MIN): the copies "
+                       "passed to it. Comparing with another variable, or with a global or shared bound, "
+                       "cuts without evidence and lets one subtree's bounds leak into another.",
+                       "prune-without-evidence"),
+                "premature")
     for idx, (s, a, b, _) in enumerate(calls):
         if s == root:
             continue
@@ -175,7 +187,8 @@ def _window_diagnosis(G, calls, rule):
         p = next(iter(G.predecessors(s)))
         P, S = nodes.name(p), nodes.name(s)
         pl = G.nodes[p]["player"]
-        told = f"{P} searches {S} with {_window_text(a, b)}, but alpha-beta searches it with {_window_text(ra, rb)}"
+        told = (f"{P} searches {S} with {_window_text(a, b)}, but alpha-beta searches it with "
+                f"{_window_text(ra, rb)}")
         if a is None or b is None or (math.isinf(ra) and a == 0) or (math.isinf(rb) and b == 0):
             return told + ".", _HINT_NONE, "none"
         kids = list(G.successors(p))
@@ -193,8 +206,8 @@ def _window_diagnosis(G, calls, rule):
                 return (f"{told}. {P} passes on {kept_sym} = {fmt(kept)}, a bound from inside the search of "
                         f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
             return (f"{told}. {P} is a {ROLE_NAMES[pl]} node, but it changed {kept_sym}.",
-                    tagged(f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node passes on the "
-                           f"{kept_sym} it inherited.", "wrong-bound-updated"), "bound")
+                    tagged(f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node "
+                           f"passes on the {kept_sym} it inherited.", "wrong-bound-updated"), "bound")
         best = info.before.get(s)
         # What the learner's own update rule gives from the values its earlier children returned.
         mine = [r for t, _, _, r in calls[:idx] if t in earlier and isinstance(r, numbers.Real)]
@@ -205,30 +218,34 @@ def _window_diagnosis(G, calls, rule):
             if _same(moved, own) and not _same(own, moved_ref):
                 wrong = [c for c in earlier if c in info.call_window]
                 returned = {t: r for t, _, _, r in calls[:idx] if t in earlier}
-                shown = ", ".join(f"{nodes.name(c)} = {fmt(returned[c]) if isinstance(returned.get(c), numbers.Real) else '?'}"
+                shown = ", ".join(f"{nodes.name(c)} = "
+                                  f"{fmt(returned[c]) if isinstance(returned.get(c), numbers.Real) else '?'}"
                                   for c in wrong if c in returned)
-                return (f"{told}: {P} updates {moved_sym} correctly from the values your function returned for its "
-                        f"earlier children ({shown}), but one of them is not what alpha-beta returns there.",
-                        "Look at what your function returns after a cutoff: the value reached (fail-soft) or the "
-                        "bound it crossed (fail-hard), never the other bound.", "other")
+                return (f"{told}: {P} updates {moved_sym} correctly from the values your function returned "
+                        f"for its earlier children ({shown}), but one of them is not what alpha-beta returns "
+                        "there.",
+                        "Look at what your function returns after a cutoff: the value reached (fail-soft) or "
+                        "the bound it crossed (fail-hard), never the other bound.", "other")
         if any(_same(moved, y) for y in inside) and not _same(moved, best):
             return (f"{told}. {P} passes on {moved_sym} = {fmt(moved)}, a bound from inside the search of "
                     f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
         if moved == 0 and not _same(moved_ref, 0):
             return (f"{told}: where does {moved_sym} = 0 come from?",
-                    tagged(f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not 0.",
+                    tagged(f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not "
+                           "0.",
                            "zero-as-infinity"), "none")
         if p == root and _same(a, -INF) and _same(b, INF):
-            return (f"The root {P} searches {S} with α = -∞, β = +∞, the window it started with, but after its "
-                    f"earlier children alpha-beta searches {S} with {_window_text(ra, rb)}.",
-                    tagged("After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to the next "
-                           "child; restarting the window for every root child searches far more leaves.",
+            return (f"The root {P} searches {S} with α = -∞, β = +∞, the window it started with, but after "
+                    f"its earlier children alpha-beta searches {S} with {_window_text(ra, rb)}.",
+                    tagged("After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to "
+                           "the next child; restarting the window for every root child searches far more "
+                           "leaves.",
                            "root-window-restart"), "restart")
         verb = "raises" if owner == MAX else "lowers"
-        return (f"{told}: {P} ({ROLE_NAMES[pl]}) has {fmt(best)} so far, so it {verb} {moved_sym} to {fmt(moved_ref)} "
-                f"before searching {S}.",
-                "MAX raises its floor α (α = max(α, v)); MIN lowers its ceiling β (β = min(β, v)); the other bound "
-                "passes down unchanged.", "other")
+        return (f"{told}: {P} ({ROLE_NAMES[pl]}) has {fmt(best)} so far, so it {verb} {moved_sym} to "
+                f"{fmt(moved_ref)} before searching {S}.",
+                "MAX raises its floor α (α = max(α, v)); MIN lowers its ceiling β (β = min(β, v)); the other "
+                "bound passes down unchanged.", "other")
     return None
 
 
@@ -264,17 +281,19 @@ def _window_probe(fn, G, printed):
     if a < v < b:
         want = f"exactly {fmt(v)}"
     elif v <= a:
-        want = fmt(v) if v == a else f"a value from {fmt(v)} to {fmt(a)} ({fmt(v)} fail-soft, {fmt(a)} fail-hard)"
+        want = fmt(v) if v == a else (f"a value from {fmt(v)} to {fmt(a)} ({fmt(v)} fail-soft, {fmt(a)} "
+                                      "fail-hard)")
     else:
-        want = fmt(v) if v == b else f"a value from {fmt(b)} to {fmt(v)} ({fmt(v)} fail-soft, {fmt(b)} fail-hard)"
+        want = fmt(v) if v == b else (f"a value from {fmt(b)} to {fmt(v)} ({fmt(v)} fail-soft, {fmt(b)} "
+                                      "fail-hard)")
     out = outs[n]
     got = out.problem() or f"returned {fmt(out.value)}"
     name = nodes.name(n)
     return (f"Called at {name} with {_window_text(a, b)} (the window alpha-beta searches {name} with), your "
             f"function {got}; {name}'s value is {fmt(v)}, so a correct alpha-beta returns {want}.",
             error_hint(out.problem()) or
-            "A value outside the window is only a bound: below α it means 'at most this', above β 'at least this'. "
-            "Check the cutoff tests and what is returned after a cut.", (n, (a, b)))
+            "A value outside the window is only a bound: below α it means 'at most this', above β 'at least "
+            "this'. Check the cutoff tests and what is returned after a cut.", (n, (a, b)))
 
 
 _RULE_TEXT = {"textbook": "prune when v ≥ β or v ≤ α, as in AIMA",
@@ -343,7 +362,8 @@ def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
     >>> fb.ok
     True
     >>> print(fb.lines[-1])
-    ✓ Leaves evaluated: exactly alpha-beta's with the strict rule (prune only when v > β or v < α, as in CS188), on all 23 trees.
+    ✓ Leaves evaluated: exactly alpha-beta's with the strict rule (prune only when v > β or v < α, as in
+    CS188), on all 23 trees.
     """
     variant = checked_variant(variant)
     if rule is not None and rule not in RULES:
@@ -396,32 +416,40 @@ def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
             rep.bad("Leaves evaluated: checked once every root value is right.")
         else:
             rows = []
-            for G, ok, L, generated, calls in records:
-                seqs = {rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G) for rule in RULES}
+            for G, _ok, L, generated, calls in records:
+                seqs = {
+                    rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
+                    for rule in RULES
+                }
                 rows.append((G, L, seqs, calls, generated))
             unmatched = [r for r in rows if r[1] not in r[2].values()]
             deciding = [r for r in rows if r[2]["textbook"] != r[2]["strict"]]
             if unmatched:
-                rep.bad(f"Leaves evaluated: {len(rows) - len(unmatched)} of {len(rows)} trees match alpha-beta.")
-                restart = {id(r[0]): [restart_leaves(r[0], strict) for strict in (False, True)] for r in unmatched}
+                rep.bad(f"Leaves evaluated: {len(rows) - len(unmatched)} of {len(rows)} trees match "
+                        "alpha-beta.")
+                restart = {
+                    id(r[0]): [restart_leaves(r[0], strict) for strict in (False, True)] for r in unmatched
+                }
                 every = [r for r in unmatched if r[1] == _all_leaves(r[0])]
                 again = [r for r in unmatched if r[1] in restart[id(r[0])]]
                 telling_every = [r for r in every if _all_leaves(r[0]) not in restart[id(r[0])]]
                 telling_again = [r for r in again if _all_leaves(r[0]) not in restart[id(r[0])]]
                 if len(every) == len(unmatched) and telling_every:
                     G, L, seqs = min(telling_every, key=lambda r: r[0].number_of_nodes())[:3]
-                    rep.bad(f"Your function evaluates every leaf: on {inline_tree(G)} all {len(L)}, where alpha-beta "
-                            f"evaluates {len(seqs['textbook'])}. Nothing is pruned.",
-                            "A MAX node stops as soon as its value v ≥ β, a MIN node as soon as v ≤ α; and each node "
-                            "must pass its updated window (α raised at MAX, β lowered at MIN) to its next child.")
+                    rep.bad(f"Your function evaluates every leaf: on {inline_tree(G)} all {len(L)}, where "
+                            f"alpha-beta evaluates {len(seqs['textbook'])}. Nothing is pruned.",
+                            "A MAX node stops as soon as its value v ≥ β, a MIN node as soon as v ≤ α; and "
+                            "each node must pass its updated window (α raised at MAX, β lowered at MIN) to "
+                            "its next child.")
                 elif len(again) == len(unmatched) and telling_again:
                     G, L, seqs = min(telling_again, key=lambda r: r[0].number_of_nodes())[:3]
                     rep.bad(f"On {inline_tree(G)} your function evaluates {len(L)} leaves, alpha-beta "
-                            f"{len(seqs['textbook'])}: exactly the leaves of searching each of the root's children with "
-                            f"a fresh window (α = -∞, β = +∞). Your root restarts the window for every child.",
-                            tagged("Print the window each root child is searched with: after the first child, α (at a "
-                                   "MAX root) or β (at a MIN root) must carry the best value so far into the next "
-                                   "child's search.", "root-window-restart"))
+                            f"{len(seqs['textbook'])}: exactly the leaves of searching each of the root's "
+                            "children with a fresh window (α = -∞, β = +∞). Your root restarts the window "
+                            "for every child.",
+                            tagged("Print the window each root child is searched with: after the first "
+                                   "child, α (at a MAX root) or β (at a MIN root) must carry the best value "
+                                   "so far into the next child's search.", "root-window-restart"))
                 else:
                     diagnoses = []
                     for G, L, seqs, _, _ in sorted(unmatched, key=lambda r: r[0].number_of_nodes()):
@@ -453,32 +481,34 @@ def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
                          f"({_RULE_TEXT['strict']}), on all {len(rows)} trees.")
                 leaves_ok, rule_used = True, "strict"
             elif deciding:
-                t = min((r for r in deciding if r[1] == r[2]["textbook"]), key=lambda r: r[0].number_of_nodes())
+                t = min(
+                    (r for r in deciding if r[1] == r[2]["textbook"]), key=lambda r: r[0].number_of_nodes()
+                )
                 u = min((r for r in deciding if r[1] == r[2]["strict"]), key=lambda r: r[0].number_of_nodes())
                 rep.bad("Leaves evaluated: you mix the two tie conventions: on "
-                        f"{inline_tree(t[0])} you prune on a tie (textbook rule), on {inline_tree(u[0])} you do not "
-                        "(strict rule).",
-                        tagged("Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or v > β / "
-                               "v < α (CS188). Both give the same root value.", "tie-rule"))
+                        f"{inline_tree(t[0])} you prune on a tie (textbook rule), on {inline_tree(u[0])} you "
+                        "do not (strict rule).",
+                        tagged("Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or "
+                               "v > β / v < α (CS188). Both give the same root value.", "tie-rule"))
             else:
                 rep.good(f"Leaves evaluated: exactly alpha-beta's on all {len(rows)} trees.")
                 leaves_ok = True
             if leaves_ok:
-                for G, L, seqs, calls, generated in rows:
+                for G, _L, _seqs, _calls, generated in rows:
                     statuses = alphabeta(G, strict=rule_used == "strict", trace=True).graph.nodes
                     wasted = [c for c in dict.fromkeys(generated) if statuses[c]["status"] == "pruned"]
                     if wasted:
                         nodes = NodeNames(G)
-                        rep.note(f"Your function creates states it never searches (game.result for pruned children, "
-                                 f"e.g. {nodes.name(wasted[0])} on {inline(G, nodes)}): the value is right, but "
-                                 "generate each child only when you come to it.")
+                        rep.note("Your function creates states it never searches (game.result for pruned "
+                                 f"children, e.g. {nodes.name(wasted[0])} on {inline(G, nodes)}): the value "
+                                 "is right, but generate each child only when you come to it.")
                         break
         passed += leaves_ok
 
         # The windows the function passes to itself (when it recurses by its own name).
         if (failures or generic_leaves) and log.installed:
             found = []
-            for G, ok, L, generated, calls in records:
+            for G, _ok, _L, _generated, calls in records:
                 for rule in RULES:
                     d = _window_diagnosis(G, calls, rule) if calls else None
                     if d:

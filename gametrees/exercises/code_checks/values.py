@@ -15,7 +15,7 @@ from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, expectimax, minimax
 from ..answers import NodeNames
 from ..by_hand import RULES
-from ..feedback import Feedback, ROLE_NAMES, Report, close, fmt, tagged
+from ..feedback import ROLE_NAMES, Feedback, Report, close, fmt, tagged
 from .diagnosis import (
     checker_feedback,
     deepest_wrong,
@@ -27,13 +27,13 @@ from .diagnosis import (
     smallest_failure,
 )
 from .harness import (
+    TEXTBOOK,
+    TTT_POSITIONS,
     CountingTicTacToe,
     CountingTree,
     ListStateGame,
     Printed,
     StateError,
-    TEXTBOOK,
-    TTT_POSITIONS,
     check_callable,
     drawn_tree,
     error_hint,
@@ -88,7 +88,8 @@ def _run_suite(fn_call, groups, rep, printed, tol, engine):
 
 
 def report_smallest(rep, fn_call, failures, printed, tol, roles=(MAX, MIN), context=True):
-    """Reports the smallest failing tree and its deepest wrong node on ``rep``; ``(G, node)`` or ``(None, None)``."""
+    """Reports the smallest failing tree and its deepest wrong node on ``rep``; ``(G, node)`` or ``(None,
+    None)``."""
     G = smallest_failure(failures)
     if G is None:
         return None, None
@@ -125,11 +126,14 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
             what = {1: "X has three in a row", -1: "O has three in a row", 0: "a draw: the board is full"}[u]
             hint = error_hint(out.problem())
             if not out.problem() and u == 0 and out.value == -1:
-                hint = tagged("A draw is worth 0, between a win (+1) and a loss (-1): scoring it as a loss makes your "
-                              "player avoid safe draws.", "terminal-misscored")
+                hint = tagged("A draw is worth 0, between a win (+1) and a loss (-1): scoring it as a loss "
+                              "makes your player avoid safe draws.", "terminal-misscored")
             elif not out.problem() and close(float(out.value), -u) and u != 0:
-                hint = tagged("Utilities are from MAX's (X's) point of view, whoever is to move.", "wrong-viewpoint")
-            return f"At {pos} the game is over ({what}), so it is worth game.utility(state) = {fmt(u)}; your function {got}.", hint
+                hint = tagged(
+                    "Utilities are from MAX's (X's) point of view, whoever is to move.", "wrong-viewpoint"
+                )
+            return (f"At {pos} the game is over ({what}), so it is worth game.utility(state) = {fmt(u)}; "
+                    f"your function {got}."), hint
         kids = game.successors(s)
         below = None
         listing = []
@@ -145,15 +149,16 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
         player = game.to_move(s)
         v = truth(s)
         values = [t for _, t in listing]
-        text = (f"At {pos} ({'X' if player == MAX else 'O'} = {ROLE_NAMES[player]} to move), your function {got}, but "
-                f"its moves lead to positions worth {', '.join(f'cell {m}: {fmt(t)}' for m, t in listing)} (your "
-                f"function gets those right), so it is worth {fmt(v)}, the {'largest' if player == MAX else 'smallest'}.")
+        text = (f"At {pos} ({'X' if player == MAX else 'O'} = {ROLE_NAMES[player]} to move), your function "
+                f"{got}, but its moves lead to positions worth "
+                f"{', '.join(f'cell {m}: {fmt(t)}' for m, t in listing)} (your function gets those right), "
+                f"so it is worth {fmt(v)}, the {'largest' if player == MAX else 'smallest'}.")
         hint = error_hint(out.problem())
         if hint is None and not out.problem() and player in roles:
             other = min(values) if player == MAX else max(values)
             if close(float(out.value), other) and not close(other, v):
-                hint = tagged(f"You took the {'smallest' if player == MAX else 'largest'} value: ask whose turn it "
-                              f"is with game.to_move(state).", "roles-inverted")
+                hint = tagged(f"You took the {'smallest' if player == MAX else 'largest'} value: ask whose "
+                              "turn it is with game.to_move(state).", "roles-inverted")
         return text, hint
     return f"Your function gets {ttt_text(state)} wrong.", None
 
@@ -191,7 +196,8 @@ def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), rule=None):
             rep.good(f"tic-tac-toe positions: the same number of leaves as alpha-beta with the {used} rule "
                      f"({sum(learner)} in all).")
         else:
-            rep.bad(f"tic-tac-toe positions: your function evaluates {sum(learner)} terminal positions in all; "
+            rep.bad(f"tic-tac-toe positions: your function evaluates {sum(learner)} terminal positions "
+                    "in all; "
                     + (f"alpha-beta with the {rule} rule evaluates {sum(rules[rule])}." if rule else
                        f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or "
                        f"{sum(rules['strict'])} (strict rule)."))
@@ -246,7 +252,8 @@ def _mutable_group(fn_call, rep, printed, tol, diagnose=True):
     if after != list(n):
         did = f"{o.problem()}, leaving" if o.problem() else "returned with"
         rep.bad(f"{where}, your function {did} the state changed to {after}: a move made in "
-                f"{nodes.name(n)}'s loop was never undone, so the next child is searched from the wrong position.",
+                f"{nodes.name(n)}'s loop was never undone, so the next child is searched from the wrong "
+                "position.",
                 _RESTORE_HINT)
     elif o.problem() and isinstance(o.exc, StateError):
         rep.bad(f"{where}, your function {o.problem()}.", _RESTORE_HINT)
@@ -306,7 +313,9 @@ def check_minimax(fn, *, tictactoe=True, mutable=True, variant=None):
     >>> fb.ok
     False
     >>> print(fb.lines[-1])
-    ✗ Smallest failing tree: A:min(B=4, C=9). At A (state ()), your function returned 9, but A is a MIN node (game.to_move gives 'min') whose children are worth B = 4, C = 9 (your function gets those right), so A is worth 4, the smallest.
+    ✗ Smallest failing tree: A:min(B=4, C=9). At A (state ()), your function returned 9, but A is a MIN node
+    (game.to_move gives 'min') whose children are worth B = 4, C = 9 (your function gets those right), so A is
+    worth 4, the smallest.
     >>> print(fb.hints[-1])
     You took the largest value, but MIN picks the smallest. Ask whose turn it is at A.
     """
@@ -360,7 +369,8 @@ def check_expectimax(fn, *, variant=None):
     ...     return max(values) if player == "max" else min(values)
     >>> fb = check_expectimax(plain_mean)
     >>> print(fb.hints[-1])
-    You took the plain average, but B's outcomes are not equally likely: weight each by its probability, 0.25 × 3 + 0.75 × 12.
+    You took the plain average, but B's outcomes are not equally likely: weight each by its probability, 0.25
+    × 3 + 0.75 × 12.
     """
     problem = check_callable(fn, "check_expectimax", "fn(game, state)", 2)
     if problem:

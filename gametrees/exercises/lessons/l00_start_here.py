@@ -59,10 +59,12 @@ def check_value(tree, guess):
     player = ROLE_NAMES[G.nodes[root]["player"]]
     mark = "▲" if G.nodes[root]["player"] == MAX else "▼"
     rule = ("work from the bottom up. Which player moves at each node below the root, and which of its "
-            "children's values does that player take? Then which of those does " + player + f" at {label} take?")
+            "children's values does that player take? Then which of those does " + player + f" at {label} "
+                                                                                            "take?")
     if close(value, minimax(_roles_swapped(G), trace=False).value):
-        rep.bad(f"You wrote {fmt(value)} for the root {label}, a {player} node ({mark}): that is the value the tree "
-                f"would have with MAX and MIN swapped. Read each node's triangle: ▲ is MAX, ▼ is MIN; then {rule}",
+        rep.bad(f"You wrote {fmt(value)} for the root {label}, a {player} node ({mark}): that is the value "
+                "the tree would have with MAX and MIN swapped. Read each node's triangle: ▲ is MAX, ▼ is "
+                f"MIN; then {rule}",
                 tag="roles-inverted")
     else:
         rep.bad(f"You wrote {fmt(value)} for the root {label}, a {player} node ({mark}): {rule}")

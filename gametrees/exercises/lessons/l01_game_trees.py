@@ -78,14 +78,16 @@ def check_game_kinds(answer):
     information. For the lesson's four games (Ludo, Kriegspiel, Mastermind,
     Dominoes) a third item is asked: the number of the reason in
     :data:`GAME_KIND_REASONS` that decides the kinds (a pair alone is not
-    enough there, so that trying the four boxes does not pass). A wrong pair names the half that is wrong (chance, information
+    enough there, so that trying the four boxes does not pass). A wrong pair names the half that is wrong
+    (chance, information
     or both) with the question to ask again there;
     taking a hidden thing for chance, or an unrolled die for hidden
     information, is named as ``chance-vs-hidden``.
 
     Examples
     --------
-    >>> check_game_kinds({"chess": ("deterministic", "perfect"), "ludo": ("chance", "hidden")})   # doctest: +ELLIPSIS
+    >>> check_game_kinds({"chess": ("deterministic", "perfect"),
+    ...                   "ludo": ("chance", "hidden")})   # doctest: +ELLIPSIS
     ✗ Kinds of games: 1 of 2 right.
     ✓ chess: deterministic, perfect information.
     ✗ ludo: the information half is wrong. ...
@@ -102,7 +104,8 @@ def check_game_kinds(answer):
         if kind is None:
             rep.bad(f"{game}: not answered yet.")
             continue
-        key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect four")
+        key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect "
+                                                                                                   "four")
         key = {"domino": "dominoes", "dominos": "dominoes"}.get(key, key)
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
@@ -113,8 +116,8 @@ def check_game_kinds(answer):
         try:
             a, b = (_KIND_WORDS[str(w).strip().lower()] for w in kind)
         except (KeyError, TypeError, ValueError):
-            rep.bad(f"{game}: could not read {kind!r}: give a pair: 'deterministic' or 'chance', then 'perfect' "
-                    f"or 'hidden'.")
+            rep.bad(f"{game}: could not read {kind!r}: give a pair: 'deterministic' or 'chance', then "
+                    "'perfect' or 'hidden'.")
             continue
         if a in ("perfect", "hidden") and b in ("deterministic", "chance"):
             a, b = b, a  # accept the pair in either order
@@ -125,12 +128,13 @@ def check_game_kinds(answer):
         right = _GAME_KINDS[key]
         if (a, b) == right and key in _DECIDING_REASON:
             if reason is None:
-                rep.bad(f"{game}: give the number of the reason that decides it too: (kind, information, reason).")
+                rep.bad(f"{game}: give the number of the reason that decides it too: (kind, information, "
+                        "reason).")
             elif reason == _DECIDING_REASON[key]:
                 rep.good(f"{game}: {right[0]}, {right[1]} information: {GAME_KIND_REASONS[reason]}")
             else:
-                rep.bad(f"{game}: both kinds are right, but not the reason: which fact in its rules decides them? "
-                        f"Ask of each reason: is it true of this game, and would it hold of chess too?")
+                rep.bad(f"{game}: both kinds are right, but not the reason: which fact in its rules decides "
+                        "them? Ask of each reason: is it true of this game, and would it hold of chess too?")
             continue
         if (a, b) == right:
             rep.good(f"{game}: {right[0]}, {right[1]} information.")
@@ -140,8 +144,9 @@ def check_game_kinds(answer):
             half = "chance" if a != right[0] else "information"
             rep.bad(f"{game}: the {half} half is wrong. Chance and hidden information are two different "
                     f"questions: something "
-                    f"you do not know yet (a die not yet rolled) is not hidden, and something hidden (a card in "
-                    f"a hand, a secret choice) is not chance. Ask each apart: {_QUESTIONS}", tag="chance-vs-hidden")
+                    "you do not know yet (a die not yet rolled) is not hidden, and something hidden (a card "
+                    f"in a hand, a secret choice) is not chance. Ask each apart: {_QUESTIONS}",
+                    tag="chance-vs-hidden")
         elif a != right[0] and b != right[1]:
             rep.bad(f"{game}: both halves are wrong. Ask again from the game's rules: {_QUESTIONS}")
         elif a != right[0]:
@@ -156,8 +161,8 @@ def check_game_kinds(answer):
         other = next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
         return (f"{other}: {_KIND_WHY[other]}." if other else None)
 
-    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what), twin=twin,
-                    on="another game")
+    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what),
+                    twin=twin, on="another game")
 
 
 def _nim_counts(coins):
@@ -171,9 +176,9 @@ def _one_or_two(coins):
     while len(counts) <= coins:
         counts.append(counts[-1] + counts[-2])
     steps = ", ".join(f"L({n}) = {counts[n]}" for n in range(coins + 1))
-    return counts[coins], (f"a Nim where a move takes 1 or 2 coins (not 1, 2 or 3), with {coins} coins. The first move "
-                           f"leaves a game with 1 or 2 coins fewer, so L(n) = L(n - 1) + L(n - 2), with L(0) = 1 "
-                           f"(the game is over) and L(1) = 1: {steps}")
+    return counts[coins], (f"a Nim where a move takes 1 or 2 coins (not 1, 2 or 3), with {coins} coins. The "
+                           "first move leaves a game with 1 or 2 coins fewer, so L(n) = L(n - 1) + L(n - 2), "
+                           f"with L(0) = 1 (the game is over) and L(1) = 1: {steps}")
 
 
 def _worked_b_star(coins):
@@ -183,12 +188,12 @@ def _worked_b_star(coins):
     low = next(x / 10 for x in range(10, 31) if ((x + 1) / 10) ** d > count)   # b^d just below and above L
     high = round(low + 0.1, 1)
     b = count ** (1 / d)
-    return (f"{text}. Its depth d is its longest game, one coin at a time: {d} plies. b* is the branching of a "
-            f"uniform tree of depth {d} with as many leaves, {count}: try a branching, count that tree's leaves, "
-            f"and adjust. {fmt(low)}^{d} ≈ {low ** d:.1f} is too few and {fmt(high)}^{d} ≈ {high ** d:.1f} too "
-            f"many, so b* lies between {fmt(low)} and {fmt(high)}; the {d}th root of {count} gives {b:.3f}. It "
-            f"is below 2, the most moves a position has here: with 1 coin left there is 1 move, and most games "
-            f"are shorter than {d} plies")
+    return (f"{text}. Its depth d is its longest game, one coin at a time: {d} plies. b* is the branching of "
+            f"a uniform tree of depth {d} with as many leaves, {count}: try a branching, count that tree's "
+            f"leaves, and adjust. {fmt(low)}^{d} ≈ {low ** d:.1f} is too few and {fmt(high)}^{d} ≈ "
+            f"{high ** d:.1f} too many, so b* lies between {fmt(low)} and {fmt(high)}; the {d}th root of "
+            f"{count} gives {b:.3f}. It is below 2, the most moves a position has here: with 1 coin left "
+            f"there is 1 move, and most games are shorter than {d} plies")
 
 
 def check_nim_leaves(coins, answer):
@@ -214,20 +219,21 @@ def check_nim_leaves(coins, answer):
             "L(n) = L(n - 1) + L(n - 2) + L(n - 3), with L(0) = 1 (the game is over) and L(n) = 0 for n < 0.")
     rep = Report()
     if x == leaves:
-        rep.good(f"{leaves} complete games: the first move takes 1, 2 or 3 coins, and then the rest is a smaller "
-                 f"game, so {recursion} (with L(0) = 1: the game is over).")
+        rep.good(f"{leaves} complete games: the first move takes 1, 2 or 3 coins, and then the rest is a "
+                 f"smaller game, so {recursion} (with L(0) = 1: the game is over).")
         return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what))
     if x == nodes:
-        rep.bad(f"You wrote {fmt(x)}: is that the number of finished games, or of every position, the middle of a "
-                f"game included? Count only the leaves, the positions where the game is over.", rule,
+        rep.bad(f"You wrote {fmt(x)}: is that the number of finished games, or of every position, the middle "
+                "of a game included? Count only the leaves, the positions where the game is over.", rule,
                 tag="nodes-for-leaves")
     elif x == 3 ** coins:
-        rep.bad(f"You wrote {fmt(x)} = 3^{coins}: that counts 3 moves at every ply for {coins} plies, but a game "
-                f"ends as soon as the coins run out, and with 1 or 2 coins left there are fewer than 3 moves.",
+        rep.bad(f"You wrote {fmt(x)} = 3^{coins}: that counts 3 moves at every ply for {coins} plies, but a "
+                "game ends as soon as the coins run out, and with 1 or 2 coins left there are fewer than 3 "
+                "moves.",
                 rule, tag="uniform-branching")
     elif x == 2 ** (coins - 1):
-        rep.bad(f"You wrote {fmt(x)} = 2^{coins - 1}, the ways to take {coins} coins in pieces of any size; here "
-                f"a move takes at most 3.", rule)
+        rep.bad(f"You wrote {fmt(x)} = 2^{coins - 1}, the ways to take {coins} coins in pieces of any size; "
+                "here a move takes at most 3.", rule)
     else:
         rep.bad(f"You wrote {fmt(x)}. {rule} Work up from L(1) and L(2), then check your method on Nim with "
                 f"4 coins, whose tree above has 7 leaves.")
@@ -239,7 +245,8 @@ def check_nim_leaves(coins, answer):
 
 
 def check_effective_branching(coins, answer):
-    """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins`` (lesson 01).
+    """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins``
+    (lesson 01).
 
     Two decimals are asked: a number within 0.3 % of b* is right; one rounded
     too far, cut off instead of rounded, or otherwise just off is told so. A
@@ -262,8 +269,8 @@ def check_effective_branching(coins, answer):
     d = coins
     right = leaves ** (1 / d)
     average = (nodes - 1) / (nodes - leaves)
-    solve = (f"b* is the branching of the uniform tree of depth {d} with as many leaves as the game: count the "
-             f"complete games L as in exercise 1, then find the b* whose uniform tree of depth {d} has L "
+    solve = (f"b* is the branching of the uniform tree of depth {d} with as many leaves as the game: count "
+             f"the complete games L as in exercise 1, then find the b* whose uniform tree of depth {d} has L "
              f"leaves (b*^{d} = L).")
     rep = Report()
 
@@ -277,39 +284,41 @@ def check_effective_branching(coins, answer):
 
     check = f"{fmt(round(right, 3))}^{d} = {fmt(round(right ** d, 2))}"
     if abs(x - right) <= 0.003 * right:   # two decimals asked: within 0.3 % of b*
-        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves per "
-                 f"node has {check} leaves, as many as the game.")
+        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves "
+                 f"per node has {check} leaves, as many as the game.")
         return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
     if abs(x - right) <= 0.02 * right:
         if math.isclose(x, round(right, 1)) or math.isclose(x, round(right)):
             rep.bad(f"You wrote {fmt(x)}: rounded too far. Give b* to two decimals.", solve)
         elif math.isclose(x, math.floor(right * 100) / 100) or math.isclose(x, math.ceil(right * 100) / 100):
-            rep.bad(f"You wrote {fmt(x)}: close, but that is not b* rounded to two decimals: round to the nearest "
-                    f"(the third decimal decides), do not cut the digits off.", solve)
+            rep.bad(f"You wrote {fmt(x)}: close, but that is not b* rounded to two decimals: round to the "
+                    "nearest (the third decimal decides), do not cut the digits off.", solve)
         else:
-            rep.bad(f"You wrote {fmt(x)}: close, but not b* to two decimals. Compute the root again with more "
-                    f"digits, then round.", solve)
+            rep.bad(f"You wrote {fmt(x)}: close, but not b* to two decimals. Compute the root again with "
+                    "more digits, then round.", solve)
     elif near(right):
-        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves per "
-                 f"node has {check} leaves, as many as the game.")
+        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves "
+                 f"per node has {check} leaves, as many as the game.")
         return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
     if near(average):
-        rep.bad(f"You wrote {x:.3f}, the average number of moves of an inner node, (N - 1) / (N - L). A uniform "
-                f"tree of depth {d} with that branching has {x:.3f}^{d} ≈ {power_text(x)} leaves: is that how many "
-                f"complete games Nim with {coins} coins has? The average counts every inner node once; b^d "
-                f"multiplies one branching factor per ply.", solve, tag="average-as-branching")
+        rep.bad(f"You wrote {x:.3f}, the average number of moves of an inner node, (N - 1) / (N - L). A "
+                f"uniform tree of depth {d} with that branching has {x:.3f}^{d} ≈ {power_text(x)} leaves: is "
+                f"that how many complete games Nim with {coins} coins has? The average counts every inner "
+                "node once; b^d multiplies one branching factor per ply.", solve, tag="average-as-branching")
     elif near(nodes ** (1 / d)):
-        rep.bad(f"You wrote {x:.3f}, the {d}th root of the number of nodes (positions in the middle of a game "
-                f"included); the question uses the leaves, the complete games.", solve, tag="nodes-for-leaves")
+        rep.bad(f"You wrote {x:.3f}, the {d}th root of the number of nodes (positions in the middle of a "
+                "game included); the question uses the leaves, the complete games.", solve,
+                tag="nodes-for-leaves")
     elif near(3):
-        rep.bad(f"3 is the most moves a state has; 3^{d} = {3 ** d} leaves: does the game have that many? With "
-                f"1 or 2 coins left there are fewer moves, and games end at different depths.", solve,
+        rep.bad(f"3 is the most moves a state has; 3^{d} = {3 ** d} leaves: does the game have that many? "
+                "With 1 or 2 coins left there are fewer moves, and games end at different depths.", solve,
                 tag="uniform-branching")
     elif x <= 0:
         rep.bad(f"You wrote {fmt(round(x, 4))}, but a branching factor counts moves: it is positive.", solve)
     elif near(leaves / d):
-        rep.bad(f"You wrote {x:.3f}: the leaves divided by the depth? b* is the {d}th root of the leaves, not a "
-                f"quotient: a uniform tree with {x:.3f} moves per node has {x:.3f}^{d} ≈ {power_text(x)} leaves.",
+        rep.bad(f"You wrote {x:.3f}: the leaves divided by the depth? b* is the {d}th root of the leaves, "
+                f"not a quotient: a uniform tree with {x:.3f} moves per node has {x:.3f}^{d} ≈ "
+                f"{power_text(x)} leaves.",
                 solve)
     else:
         wrote = (fmt(round(x, 4)), fmt(round(x, 3))) if x < 1e6 else (f"{x:.3g}",) * 2

@@ -62,15 +62,15 @@ def _worked_position(game, text):
     safe = [m for m in game.actions(s) if not _wins_now(game, game.result(s, m))]
     parts = [f"'{text}', X to move: X has no win now"]
     if len(safe) == 1:
-        parts.append(f"O threatens to win at {_cell_name(safe[0])}, so after any other move O wins at once: X "
-                     f"must play {_cell_name(safe[0])}, even where another move would make two threats")
+        parts.append(f"O threatens to win at {_cell_name(safe[0])}, so after any other move O wins at once: "
+                     f"X must play {_cell_name(safe[0])}, even where another move would make two threats")
     else:
         parts.append(f"X's best move is {_cell_name(move)}")
     child = game.result(s, move)
     reply = minimax(game, child, trace=False).move
     word = {1: "won by X", 0: "a draw", -1: "won by O"}[best]
-    parts.append(f"O's best reply is {_cell_name(reply)}, and with best play on both sides the game is {word}: "
-                 f"value {'+1' if best == 1 else best}")
+    parts.append(f"O's best reply is {_cell_name(reply)}, and with best play on both sides the game is "
+                 f"{word}: value {'+1' if best == 1 else best}")
     return "; ".join(parts) + "."
 
 
@@ -99,9 +99,11 @@ def check_position(position, answer):
     game = TicTacToe()
     state = game.from_string(position)
     if game.is_terminal(state) or game.to_move(state) != MAX:
-        raise ValueError(f"check_position needs a position with X to move and the game not over, got {position!r}")
+        raise ValueError("check_position needs a position with X to move and the game not over, got "
+                         f"{position!r}")
     what = f"Value and best move of '{position}'"
-    form = "give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name a1-c3"
+    form = ("give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name "
+            "a1-c3")
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
         return unread
@@ -120,10 +122,10 @@ def check_position(position, answer):
         rep.good(f"The value: {fmt(right) if right <= 0 else '+1'}, "
                  f"{ {1: 'X wins', 0: 'a draw', -1: 'O wins'}[right]} with best play.")
     else:
-        rep.bad(f"The value: you wrote {'+1' if value == 1 else fmt(value)}. Apply the rules in order, for both "
-                f"sides: can X win now? If not, can O win at once after X's move, so that X must block? Then, "
-                f"after X's best move, does O have a reply to every threat X makes, or can O even win? The value "
-                f"is what X gets when O always gives its best reply.")
+        rep.bad(f"The value: you wrote {'+1' if value == 1 else fmt(value)}. Apply the rules in order, for "
+                "both sides: can X win now? If not, can O win at once after X's move, so that X must block? "
+                "Then, after X's best move, does O have a reply to every threat X makes, or can O even win? "
+                "The value is what X gets when O always gives its best reply.")
     cell = None if is_blank(move) else _read_cell(move)
     if is_blank(move):
         rep.bad("The move: not answered yet.")
@@ -134,11 +136,14 @@ def check_position(position, answer):
     elif values[cell] == right:
         rep.good(f"X {_cell_name(cell)} (cell {cell}) is a best move.")
     elif _wins_now(game, game.result(state, cell)):
-        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), O wins at once. Before X makes its own "
-                f"threats, look at O's: which of O's lines needs only one more O?", tag="opponent-reply-ignored")
+        rep.bad(
+            f"The move: after X {_cell_name(cell)} (cell {cell}), O wins at once. Before X makes its own "
+            f"threats, look at O's: which of O's lines needs only one more O?",
+            tag="opponent-reply-ignored",
+        )
     else:
-        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does X get "
-                f"after it? Compare that with what X's other moves get against O's best replies.")
+        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does "
+                "X get after it? Compare that with what X's other moves get against O's best replies.")
     if asks_reply:
         _check_reply(game, state, values, right, cell, answer.get("reply"), rep)
 
@@ -175,16 +180,16 @@ def _check_reply(game, state, values, right, cell, reply, rep):
     elif r is None:
         rep.bad(f"O's reply: could not read {reply!r}: give a cell 0-8 or its name a1-c3.")
     elif r not in replies:
-        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X {_cell_name(x_move)}; O can play only on "
-                f"an empty cell.")
+        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X {_cell_name(x_move)}; O can play "
+                "only on an empty cell.")
     elif replies[r] == best:
         rep.good(f"O's reply {_cell_name(r)} (cell {r}) is a best reply to X {_cell_name(x_move)}.")
     elif _wins_now(game, game.result(after, r)):
-        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), X wins at once. What does X's move threaten? "
-                f"Which of X's lines needs only one more X?", tag="opponent-reply-ignored")
+        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), X wins at once. What does X's move "
+                "threaten? Which of X's lines needs only one more X?", tag="opponent-reply-ignored")
     else:
-        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), what is X's best answer, and what does O get then? "
-                f"Compare O's other replies the same way.")
+        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), what is X's best answer, and what does O "
+                "get then? Compare O's other replies the same way.")
 
 
 def _first_fast_win():
@@ -225,8 +230,8 @@ def check_fast_wins(game):
     signs = [s for s in finals if (got[s] > 0) - (got[s] < 0) != base.utility(s)]
     if signs:
         s = signs[0]
-        rep.bad(f"{ttt_text(s)} scores {fmt(got[s])}, but its plain utility is {base.utility(s)}: keep a draw at 0, "
-                "a win for X positive and a win for O negative.", tag="terminal-misscored")
+        rep.bad(f"{ttt_text(s)} scores {fmt(got[s])}, but its plain utility is {base.utility(s)}: keep a "
+                "draw at 0, a win for X positive and a win for O negative.", tag="terminal-misscored")
     else:
         passed += 1
         rep.good("Draws score 0, X's wins are positive and O's wins negative.")
@@ -238,15 +243,16 @@ def check_fast_wins(game):
     slow = [(a, b) for a, b in zip(wins, wins[1:]) if empty(b) > empty(a) and not got[b] > got[a]]
     if slow:
         a, b = slow[0]
-        rep.bad(f"A win with {empty(b)} empty cells ({ttt_text(b)}) scores {fmt(got[b])}, no more than one with "
-                f"{empty(a)} ({ttt_text(a)}, {fmt(got[a])}): quicker wins should score more.",
+        rep.bad(f"A win with {empty(b)} empty cells ({ttt_text(b)}) scores {fmt(got[b])}, no more than one "
+                f"with {empty(a)} ({ttt_text(a)}, {fmt(got[a])}): quicker wins should score more.",
                 "Let the score of a win grow with the number of cells still empty when it ends.")
     else:
         passed += 1
         rep.good("Quicker wins score more.")
     losses = sorted((s for s in finals if base.utility(s) == -1), key=empty)
     if any(empty(b) > empty(a) and not got[b] < got[a] for a, b in zip(losses, losses[1:])):
-        rep.bad("A quicker loss should score lower (more negative) than a slow one, so that MAX delays losing.")
+        rep.bad("A quicker loss should score lower (more negative) than a slow one, so that MAX delays "
+                "losing.")
     else:
         passed += 1
         rep.good("Quicker losses score lower.")
@@ -258,15 +264,17 @@ def check_fast_wins(game):
         passed += 1
         rep.good(f"In {ttt_text(s)} minimax now wins at once (cell {out.value}).")
     else:
-        rep.bad(f"In {ttt_text(s)}, X can win at once at {or_list(now)}, but minimax with your utility plays {out.value}.")
+        rep.bad(f"In {ttt_text(s)}, X can win at once at {or_list(now)}, but minimax with your utility plays "
+                f"{out.value}.")
     printed_note(rep, printed)
 
     def twin(_fb):
-        return ("the tree [1, [[1, 0], [1, -1]]] read as a game: MAX can win at once (B, a leaf after 1 ply) or "
-                "later (under C, after 3 plies). With every win worth +1, B and C are both worth +1 and minimax "
-                "keeps the first it finds; put C first and it plays the slow win. Score a win by how early it "
-                "ends, e.g. +3 after 1 ply and +1 after 3 plies, and B (+3) beats C (+1) in any order; score a "
-                "loss the other way round (an early loss lowest), so that a losing MAX still plays on.")
+        return ("the tree [1, [[1, 0], [1, -1]]] read as a game: MAX can win at once (B, a leaf after 1 ply) "
+                "or later (under C, after 3 plies). With every win worth +1, B and C are both worth +1 and "
+                "minimax keeps the first it finds; put C first and it plays the slow win. Score a win by how "
+                "early it ends, e.g. +3 after 1 ply and +1 after 3 plies, and B (+3) beats C (+1) in any "
+                "order; score a loss the other way round (an early loss lowest), so that a losing MAX still "
+                "plays on.")
 
     fb = checker_feedback("check_fast_wins", rep, passed, 4)
     if rep.tags and not fb.tags:
@@ -278,13 +286,14 @@ def check_fast_wins(game):
 MINIMAX_CLAIMS = {
     "a": ("MinimaxAgent drew some of its games against the random player above, so it has a bug.", False,
           "What does the value of the empty board promise the minimax player: a win, or at least a draw?"),
-    "b": ("Against an opponent who plays badly, the minimax player can only end at the minimax value or better.",
+    "b": ("Against an opponent who plays badly, the minimax player can only end at the minimax value or "
+          "better.",
           True,
           "The minimax value assumes the opponent's best reply everywhere: what can a worse reply do to it?"),
-    "c": (("In a position where every move loses against best play, bare minimax (gt.minimax) may choose a move "
-           "that lets the opponent win at once, though another move would lose only later."), True,
-          ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses from "
-           "slow ones?")),
+    "c": (("In a position where every move loses against best play, bare minimax (gt.minimax) may choose a "
+           "move that lets the opponent win at once, though another move would lose only later."), True,
+          ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses "
+           "from slow ones?")),
     "d": ("The minimax player wins only the games in which its opponent plays its best.", False,
           "Against best play, what does the empty board's value say the game ends in?"),
 }
@@ -292,11 +301,12 @@ MINIMAX_CLAIMS = {
 # The reasons a learner chooses from (one decides each claim; the others are what a wrong verdict leans on).
 MINIMAX_REASONS = {
     1: "The empty board is worth 0: minimax promises a draw or better, not a win.",
-    2: "The value assumes the opponent's best reply everywhere; a worse reply can only leave the minimax player "
-       "more.",
-    3: "When every move is worth -1 they all tie, and bare minimax takes the first of them, however soon it loses.",
-    4: "Against best play tic-tac-toe is a draw, so every game the minimax player wins is one its opponent did not "
-       "play its best.",
+    2: "The value assumes the opponent's best reply everywhere; a worse reply can only leave the minimax "
+       "player more.",
+    3: "When every move is worth -1 they all tie, and bare minimax takes the first of them, however soon it "
+       "loses.",
+    4: "Against best play tic-tac-toe is a draw, so every game the minimax player wins is one its opponent "
+       "did not play its best.",
     5: "Minimax assumes the opponent plays its best, so against a bad player its promise no longer holds.",
     6: "Minimax always prefers the move that delays a loss the longest.",
     7: "A random opponent cannot reach a draw against a correct player.",
@@ -328,7 +338,9 @@ def check_minimax_claims(answer):
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
         return unread
-    if all(v is None or (isinstance(v, (tuple, list)) and all(x is None for x in v)) for v in answer.values()):
+    if all(
+        v is None or (isinstance(v, (tuple, list)) and all(x is None for x in v)) for v in answer.values()
+    ):
         return unanswered(what, f"Replace each None: {form}.")
     rep = Report()
     for key, given in answer.items():
@@ -341,7 +353,9 @@ def check_minimax_claims(answer):
             rep.bad(f"{key}: not answered yet.")
             continue
         if isinstance(given, bool):
-            rep.bad(f"{key}: a verdict alone: give (True or False, the number of the reason that decides it).")
+            rep.bad(
+                f"{key}: a verdict alone: give (True or False, the number of the reason that decides it)."
+            )
             continue
         pair = tuple(given) if isinstance(given, (tuple, list)) else None
         if (pair is None or len(pair) != 2 or not isinstance(pair[0], bool) or isinstance(pair[1], bool)
@@ -353,15 +367,17 @@ def check_minimax_claims(answer):
         if verdict == truth and reason == CLAIM_REASON[key]:
             rep.good(f"{key}: {'true' if truth else 'false'}, because: {MINIMAX_REASONS[reason]}")
         elif key == "a" and verdict != truth:
-            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Compare what happened in "
-                    f"those games with that promise.", tag="correct-read-as-bug")
+            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Compare what happened "
+                    "in those games with that promise.", tag="correct-read-as-bug")
         else:
-            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Which reason decides it?")
+            rep.bad(
+                f"{key}: not right (the verdict, the reason or both). {question} Which reason decides it?"
+            )
 
     def twin(_fb):
-        return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so it has "
-                "a bug'. Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every reply leaves "
-                "MAX a move back to a multiple of 4), so minimax promises MAX a win from the start whatever MIN "
-                "does: a loss would be a bug, and the claim is true.")
+        return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so "
+                "it has a bug'. Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every "
+                "reply leaves MAX a move back to a multiple of 4), so minimax promises MAX a win from the "
+                "start whatever MIN does: a loss would be a bug, and the claim is true.")
 
     return escalate("lesson02.minimax_claims", rep.feedback(what), twin=twin)

@@ -1,4 +1,5 @@
-"""Lesson 03 (alpha-beta): what nodes return under fail-soft and fail-hard; arranging a tree for the most pruning.
+"""Lesson 03 (alpha-beta): what nodes return under fail-soft and fail-hard; arranging a tree for the most
+pruning.
 
 The checks lesson 03 calls. A check on an unanswered exercise says only that it is
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
@@ -33,8 +34,8 @@ def _two_level(tree, what, fewest=2):
           and all(isinstance(c, (list, tuple)) and len(c) >= 1 for c in tree)
           and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for c in tree for x in c))
     if not ok:
-        raise ValueError(f"{what} must be a list of at least {fewest} lists of numbers (a MAX root over MIN nodes "
-                         f"over leaves), such as [[3, 12, 8], [2, 4, 6]]; got {tree!r}")
+        raise ValueError(f"{what} must be a list of at least {fewest} lists of numbers (a MAX root over MIN "
+                         f"nodes over leaves), such as [[3, 12, 8], [2, 4, 6]]; got {tree!r}")
     return [list(c) for c in tree]
 
 
@@ -43,7 +44,8 @@ def _leaves_evaluated(nested):
 
 
 def _fewest(nested):
-    """The arrangement that prunes the most: the best MIN node first, and the smallest leaf first under each."""
+    """The arrangement that prunes the most: the best MIN node first, and the smallest leaf first under
+    each."""
     return [sorted(c) for c in sorted(nested, key=lambda c: (-min(c), len(c)))]
 
 
@@ -74,8 +76,8 @@ _NOT_ASKED = object()   # check_pruning_order's worst when the caller does not a
 
 # Why no order evaluates fewer leaves (lesson 03, exercise 4): the learner chooses one; 1 decides it.
 FEWEST_REASONS = {
-    1: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one needs at "
-       "least one leaf before it can be compared with α.",
+    1: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one "
+       "needs at least one leaf before it can be compared with α.",
     2: "Alpha-beta evaluates half of the leaves at best, whatever the tree.",
     3: "The best MIN node must be searched last, so that α is as high as possible when it is reached.",
     4: "Every MIN node can stop after its first leaf once the leaves are sorted, the first one included.",
@@ -113,7 +115,8 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     True
     >>> check_pruning_order(tree, None)
     ✗ Order for the most pruning: not answered yet.
-    ✗ Give the tree with its children rearranged: nested lists, one list of leaves per MIN node, in the order alpha-beta should search them.
+    ✗ Give the tree with its children rearranged: nested lists, one list of leaves per MIN node, in the order
+    alpha-beta should search them.
     """
     what = "Order for the most pruning"
     tree = _two_level(tree, "tree")
@@ -121,8 +124,8 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     worst = None if worst is _NOT_ASKED else worst
     if ((answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst)
             and (why is _NOT_ASKED or is_blank(why))):
-        return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of leaves per "
-                                "MIN node, in the order alpha-beta should search them.")
+        return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of "
+                                "leaves per MIN node, in the order alpha-beta should search them.")
     key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
     total = sum(len(c) for c in tree)
     rep = Report()
@@ -134,9 +137,11 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
             mine = _two_level(answer, "your answer", fewest=1)
         except ValueError:
             if is_blank(worst):
-                return malformed(what, f"Could not read {answer!r}: give nested lists of numbers with the same "
-                                       f"shape as the tree, one list per MIN node, such as [[3, 12, 8], [2, 4, 6]].")
-            rep.bad(f"The order: could not read {answer!r}: give nested lists of numbers, one list per MIN node.")
+                return malformed(what, f"Could not read {answer!r}: give nested lists of numbers with the "
+                                       "same shape as the tree, one list per MIN node, such as [[3, 12, 8], "
+                                       "[2, 4, 6]].")
+            rep.bad(f"The order: could not read {answer!r}: give nested lists of numbers, one list per MIN "
+                    "node.")
     if mine is not None:
         # The same tree: the same MIN nodes (as multisets of leaves), in any order.
         want = sorted(sorted(c) for c in tree)
@@ -146,37 +151,41 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
             missing = [c for c in tree if sorted(c) not in got]
             wrong_shape = Report()
             if len(mine) != len(tree):
-                wrong_shape.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has {len(mine)}.")
+                wrong_shape.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has "
+                                f"{len(mine)}.")
             if extra:
-                wrong_shape.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only reorder a "
-                                f"node's leaves and the nodes themselves, never move a leaf to another node or "
-                                f"change it.")
+                wrong_shape.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only "
+                                "reorder a node's leaves and the nodes themselves, never move a leaf to "
+                                "another node or change it.")
             if missing:
                 wrong_shape.bad(f"The tree's MIN node with leaves {missing[0]} is missing from your answer.")
             if not wrong_shape.items:
-                wrong_shape.bad("Your answer repeats one MIN node and leaves out another: each must appear once.")
+                wrong_shape.bad("Your answer repeats one MIN node and leaves out another: each must appear "
+                                "once.")
             return escalate(key, Feedback(f"{what}: not a rearrangement of the tree.", wrong_shape.items))
         fewest, used = _leaves_evaluated(_fewest(tree)), _leaves_evaluated(mine)
         if used == fewest:
             rep.good(f"Alpha-beta evaluates {used} leaves, the fewest any order allows: the best MIN "
-                     f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and every "
-                     f"later MIN node stops at its first leaf, which is at most α.")
+                     f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and "
+                     "every later MIN node stops at its first leaf, which is at most α.")
         else:
             rep.bad(f"Alpha-beta evaluates {used} leaves in your order; another order needs fewer.")
             top = max(min(c) for c in tree)
             if min(mine[0]) < top:
-                rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), and it "
-                        f"sets α for the rest of the search: is it the MIN node worth the most to MAX? A later MIN "
-                        f"node worth more than α cannot stop early: none of its leaves is at most α.",
-                        "MAX's best child should be searched first: the higher α is early, the sooner later MIN "
-                        "nodes stop.")
+                rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), "
+                        "and it sets α for the rest of the search: is it the MIN node worth the most to MAX? "
+                        "A later MIN node worth more than α cannot stop early: none of its leaves is at most "
+                        "α.",
+                        "MAX's best child should be searched first: the higher α is early, the sooner later "
+                        "MIN nodes stop.")
             alpha = -math.inf
             for i, c in enumerate(mine):
                 if i and c[0] > alpha and min(c) <= alpha:
-                    rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = {fmt(alpha)}, "
-                            f"so it cannot stop after its first leaf. Which of its leaves would let it stop at once?",
-                            "Under a MIN node searched later, put a leaf at most α first: MIN can then already "
-                            "hold MAX to α or less, and the other leaves cannot matter.")
+                    rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = "
+                            f"{fmt(alpha)}, so it cannot stop after its first leaf. Which of its leaves "
+                            "would let it stop at once?",
+                            "Under a MIN node searched later, put a leaf at most α first: MIN can then "
+                            "already hold MAX to α or less, and the other leaves cannot matter.")
                 alpha = max(alpha, min(c))
     if worst_asked and is_blank(worst) and mine is not None:
         rep.bad("The worst order: not answered yet.")
@@ -188,15 +197,17 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
             rep.bad(f"The worst order: could not read {worst!r}: give a number of leaves.")
         elif w == most:
             rep.good(f"The worst order: {most} leaves: a MIN node stops only at a leaf at most α; "
-                     f"searched from the worst MIN node to the best, every leaf of a later node is above α, so "
-                     f"none stops before its end.")
+                     "searched from the worst MIN node to the best, every leaf of a later node is above α, "
+                     "so none stops before its end.")
         elif w in (best_count, total / 2):
-            rep.bad(f"The worst order: you wrote {fmt(w)}. Does the order of the children change nothing, or only "
-                    f"halve the work? Arrange the tree so that no MIN node ever meets a leaf at most α before its "
-                    f"last leaf, and count what alpha-beta then evaluates.", tag="ordering-halves-work")
+            rep.bad(f"The worst order: you wrote {fmt(w)}. Does the order of the children change nothing, or "
+                    "only halve the work? Arrange the tree so that no MIN node ever meets a leaf at most α "
+                    "before its last leaf, and count what alpha-beta then evaluates.",
+                    tag="ordering-halves-work")
         else:
-            rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: arrange "
-                    f"the MIN nodes and their leaves so that this happens as late as possible, and count.")
+            rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: "
+                    "arrange the MIN nodes and their leaves so that this happens as late as possible, and "
+                    "count.")
     why_asked = why is not _NOT_ASKED
     if why_asked:
         if is_blank(why):
@@ -207,8 +218,8 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
         elif why == 1:
             rep.good(f"Why no order does better: {FEWEST_REASONS[1]}")
         else:
-            rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched while α "
-                    f"is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
+            rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched "
+                    "while α is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
                     tag="ordering-halves-work" if why == 2 else None)
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
@@ -220,10 +231,13 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
         asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
-        worst_right = not is_blank(worst) and any(k == "good" and t.startswith("The worst order") for k, t, _ in
-                                                  rep.items)
+        worst_right = not is_blank(worst) and any(
+            k == "good" and t.startswith("The worst order") for k, t, _ in rep.items
+        )
         why_right = why_asked and why == 1 and not isinstance(why, bool)
-        fb = Feedback(f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags)
+        fb = Feedback(
+            f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags
+        )
     return escalate(key, fb, twin=twin)
 
 
@@ -234,7 +248,9 @@ def _twin_numbers(tree, seed):
     low, high = int(min(flat)), int(max(flat)) + 3
     for _ in range(500):
         twin = [[rng.randint(low, high) for _ in c] for c in tree]
-        if len({min(c) for c in twin}) == len(twin) and sorted(map(sorted, twin)) != sorted(map(sorted, tree)):
+        if len({min(c) for c in twin}) == len(twin) and sorted(map(sorted, twin)) != sorted(
+            map(sorted, tree)
+        ):
             return twin
     return [[x + 1 for x in c] for c in tree]  # pragma: no cover
 
@@ -244,9 +260,9 @@ def _worked_order(tree, mine):
     best = _fewest(twin)
     worths = ", ".join(f"{c} is worth {min(c)}" for c in twin)
     top = min(best[0])
-    return (f"{twin}: MIN takes each node's smallest leaf, so {worths}. Search the one worth {top} first: it is "
-            f"searched to its end ({len(best[0])} leaves; α is still -∞ there) and sets α = {top}. Every other "
-            f"MIN node has a leaf at most {top}: put it first and the node stops after one leaf. Order "
+    return (f"{twin}: MIN takes each node's smallest leaf, so {worths}. Search the one worth {top} first: it "
+            f"is searched to its end ({len(best[0])} leaves; α is still -∞ there) and sets α = {top}. Every "
+            f"other MIN node has a leaf at most {top}: put it first and the node stops after one leaf. Order "
             f"{best}.")
 
 
@@ -276,7 +292,11 @@ def _returns(G, hard, window=(-math.inf, math.inf)):
 def _entered(G, window):
     """``{label: (α, β)}``: the window each inner node alpha-beta visits is entered with."""
     r = alphabeta(G, trace=True, window=window)
-    return {G.nodes[e.node]["label"]: (e.alpha, e.beta) for e in r.trace if e.kind == "enter" and G.out_degree(e.node)}
+    return {
+        G.nodes[e.node]["label"]: (e.alpha, e.beta)
+        for e in r.trace
+        if e.kind == "enter" and G.out_degree(e.node)
+    }
 
 
 def _number(x):
@@ -293,14 +313,16 @@ def _number(x):
 
 def _check_window(window):
     ok = (isinstance(window, (list, tuple)) and len(window) == 2
-          and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in window) and window[0] < window[1])
+          and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in window)
+          and window[0] < window[1])
     if not ok:
         raise ValueError(f"window must be a pair (alpha, beta) of numbers with alpha < beta, got {window!r}")
     return tuple(window)
 
 
 def check_fail_soft_hard(tree, window, answer, nodes=None):
-    """Check what nodes return under fail-soft and under fail-hard alpha-beta searched with ``window`` (lesson 03).
+    """Check what nodes return under fail-soft and under fail-hard alpha-beta searched with ``window`` (lesson
+    03).
 
     ``tree`` is nested lists (MAX at the root, textbook rule, children left to
     right), searched from the root with the window ``window = (α, β)`` (a narrow
@@ -328,7 +350,8 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     ✓ B: fail-soft 2, fail-hard 4.
     ✓ A: fail-soft 7, fail-hard 6.
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
-    '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α, β]: which bound of its window did E cross?'
+    '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
+    β]: which bound of its window did E cross?'
     """
     window = _check_window(window)
     G = tree_from_nested(tree)
@@ -342,7 +365,8 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
                                           ("," in nodes or " " in nodes) else nodes)]
         for x in asked:
             if x not in soft:
-                raise ValueError(f"nodes must name inner nodes the search visits ({', '.join(soft)}), got {x!r}")
+                raise ValueError(f"nodes must name inner nodes the search visits ({', '.join(soft)}), got "
+                                 f"{x!r}")
     what = "Fail-soft and fail-hard returns"
     form = "give a dict {'A': (fail_soft, fail_hard), ...}, a pair of numbers for each node"
     answer, unread = dict_answer(answer, what, form)
@@ -374,9 +398,10 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         mine = [_number(v) if not is_blank(v) else None for v in pair]
         goods = []
         if lab == "full" and None not in mine and mine[0] != mine[1]:
-            rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched with "
-                    f"(−∞, +∞), can fail-soft and fail-hard give the root different values? Clamping into "
-                    f"[−∞, +∞] changes nothing, and alpha-beta's root value with the full window is minimax's.",
+            rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched "
+                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? Clamping "
+                    "into [−∞, +∞] changes nothing, and alpha-beta's root value with the full window is "
+                    "minimax's.",
                     tag="pruning-changes-value")
             continue
         for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
@@ -393,33 +418,34 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
                 right_numbers += 1
                 continue
             if lab == "full":
-                rep.bad(f"{root} with the full window, under {name}: you wrote {fmt(x)}. With (−∞, +∞) at the "
-                        f"root, what does alpha-beta return there, either way?")
+                rep.bad(f"{root} with the full window, under {name}: you wrote {fmt(x)}. With (−∞, +∞) at "
+                        "the root, what does alpha-beta return there, either way?")
                 continue
             if x == right:
                 goods.append(f"{name} {fmt(x)}")
                 right_numbers += 1
                 continue
             if name == "fail-soft" and cut and x == exact[lab]:
-                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at every "
-                        f"child. Does {lab} look at every child with the window it was given? What does `value` "
-                        f"hold when its loop returns?", tag="cut-value-as-minimax")
+                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at "
+                        f"every child. Does {lab} look at every child with the window it was given? What "
+                        "does `value` hold when its loop returns?", tag="cut-value-as-minimax")
             elif name == "fail-soft" and x == hard[lab] and soft[lab] != hard[lab]:
                 rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, a bound of the window {lab} was given. "
                         f"Fail-soft returns `value`, the best {lab} had found when it stopped: which is it?",
                         tag="fail-hard-bound")
             elif name == "fail-soft":
-                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is given: "
-                        f"after each child, is its value so far outside the window? What does `value` hold "
-                        f"when the loop ends or returns?")
+                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
+                        "given: after each child, is its value so far outside the window? What does `value` "
+                        "hold when the loop ends or returns?")
             elif not a <= x <= b:
                 rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
-                        f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} cross?",
+                        f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} "
+                        "cross?",
                         tag="fail-hard-unclamped")
             else:
                 rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}. Which window is {lab} given when it is "
-                        f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value clamped "
-                        f"into it: α if the value is at most α, β if at least β, else the value.")
+                        f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value "
+                        "clamped into it: α if the value is at most α, β if at least β, else the value.")
         where = f"{root} with the full window" if lab == "full" else lab
         if len(goods) == 2:
             rep.good(f"{where}: {goods[0]}, {goods[1]}.")
@@ -435,7 +461,8 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         return _worked_soft_hard(tree, window, soft, hard, wrong)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
-    title = f"all {total} numbers right." if right_numbers == total else f"{right_numbers} of {total} numbers right."
+    title = f"all {total} numbers right." if right_numbers == total else (f"{right_numbers} of {total} "
+                                                                          "numbers right.")
     fb = Feedback(f"{what}: {title}", rep.items, tags=rep.tags)
     return escalate(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", fb, twin=twin)
 
@@ -457,9 +484,9 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
             return None
         root = H.nodes[H.graph["root"]]["label"]
         value = _minimax_values(H)[root]
-        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever outside "
-                f"it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s minimax value, "
-                f"{fmt(value)}. A narrow window is what makes them differ.")
+        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever "
+                f"outside it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s "
+                f"minimax value, {fmt(value)}. A narrow window is what makes them differ.")
     asked = [lab for lab in wrong if lab != "full"]
     found = None
     for H in twin_trees(G, rng, tries=300):
@@ -480,9 +507,9 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
     n = next(k for k in H if H.nodes[k]["label"] == lab)
     player = H.nodes[n]["player"].upper()
     side = "at most α" if s[lab] <= a else "at least β"
-    return (f"{nested_text(H)} searched with the window {_window_text(window)}, at {lab}: {lab} ({player}) is "
-            f"entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value {lab} "
-            f"reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
+    return (f"{nested_text(H)} searched with the window {_window_text(window)}, at {lab}: {lab} ({player}) "
+            f"is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value "
+            f"{lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
             f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
 
 

@@ -1,4 +1,5 @@
-"""Lesson 04 (depth and evaluation): the ply that sees a forced result, which move each depth plays on which scale, quiet positions.
+"""Lesson 04 (depth and evaluation): the ply that sees a forced result, which move each depth plays on which
+scale, quiet positions.
 
 The checks lesson 04 calls; each compares the learner's answer with what the engine or
 the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
@@ -17,7 +18,8 @@ from ..attempts import counts, escalate
 from ..feedback import Feedback, Report, fmt, malformed, unanswered
 from .reading import is_blank, number_answer
 
-__all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth", "scale_moves"]
+__all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth",
+           "scale_moves"]
 
 
 def _proof_depth(game, state, limit=14):
@@ -31,9 +33,10 @@ def _proof_depth(game, state, limit=14):
 
 #: Twin positions for check_win_depth: (moves, how the forced line goes).
 _DEPTH_TWINS = (
-    ([0, 6, 1, 6, 2, 5], "X, to move, has three in the bottom row with column 3 open: X's winning move is the "
-                         "first ply of the line"),
-    ([3, 0, 3, 0, 3, 1], "X, to move, has three in column 3: X's winning move on top of them is the first ply"),
+    ([0, 6, 1, 6, 2, 5], "X, to move, has three in the bottom row with column 3 open: X's winning move is "
+                         "the first ply of the line"),
+    ([3, 0, 3, 0, 3, 1], "X, to move, has three in column 3: X's winning move on top of them is the first "
+                         "ply"),
 )
 
 
@@ -45,7 +48,8 @@ def _count_plies_twin(game, depth):
         twin = game.from_moves(moves)
         d, v = _proof_depth(game, twin)
         if d != depth:
-            rows = [f"depth {k}: {fmt(alphabeta(game, twin, depth=k, evaluate=lambda s: 0, trace=False).value)}"
+            rows = [f"depth {k}: "
+                    f"{fmt(alphabeta(game, twin, depth=k, evaluate=lambda s: 0, trace=False).value)}"
                     for k in range(1, d + 1)]
             return (f"after the moves {moves}, {story}. Counting every ply of both sides up to the move that "
                     f"completes four gives {d}, and the searches agree: {'; '.join(rows)}.")
@@ -128,8 +132,8 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
                 rep.bad(f"{fmt(x)} is not a search depth: a depth is a whole number of plies, 1 or more.")
             elif not direction:
                 rep.bad(f"Depth {fmt(x)} is not the depth asked for, the smallest that proves the win. Find "
-                        "the forced line on the board first (which move starts it?), then count its plies, both "
-                        "sides' moves, up to the move that completes four.")
+                        "the forced line on the board first (which move starts it?), then count its plies, "
+                        "both sides' moves, up to the move that completes four.")
             elif x < depth:
                 rep.bad(f"At depth {fmt(x)} the search still ends before the forced line is over: it returns "
                         "0, not a win. Play the line out on the board: the winner's moves and every forced "
@@ -168,8 +172,8 @@ SCALE_QUESTIONS = ("depth 1, utility ±1", "depth 2, utility ±1", "depth 1, one
 def _scale_tree(moves):
     """``moves`` checked: ``{name: "win"}`` or ``{name: (estimate, [estimates after each reply])}``."""
     if not isinstance(moves, dict) or len(moves) < 2:
-        raise ValueError(f"moves must be a dict of at least two moves, each 'win' or (estimate, [estimates after "
-                         f"each reply]), such as {{'a': 'win', 'b': (2, [0, 1])}}; got {moves!r}")
+        raise ValueError("moves must be a dict of at least two moves, each 'win' or (estimate, [estimates "
+                         f"after each reply]), such as {{'a': 'win', 'b': (2, [0, 1])}}; got {moves!r}")
     for name, spec in moves.items():
         ok = spec == "win" or (
             isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[0], numbers.Real)
@@ -198,7 +202,8 @@ def _scale_values(moves, depth, win):
 
 
 def _inverted_choice(moves, win):
-    """The depth-2 choice if O picked the reply best for X (roles inverted), or None when that is not one move."""
+    """The depth-2 choice if O picked the reply best for X (roles inverted), or None when that is not one
+    move."""
     values = {m: win if spec == "win" else max(spec[1]) for m, spec in moves.items()}
     top = max(values.values())
     best = [m for m, v in values.items() if v == top]
@@ -210,8 +215,8 @@ def _scale_choice(moves, depth, win):
     top = max(values.values())
     best = [m for m, v in values.items() if v == top]
     if len(best) != 1:
-        raise ValueError(f"moves {best} tie at depth {depth} with a win worth {fmt(win)}: the question needs one "
-                         f"best move")
+        raise ValueError(f"moves {best} tie at depth {depth} with a win worth {fmt(win)}: the question needs "
+                         "one best move")
     return best[0]
 
 
@@ -276,12 +281,13 @@ def check_scale_choices(moves, answer, win=100):
             continue
         tag = None
         if mine == win_move and w == 1:
-            text = (f"{key}: the search does not play the win here. A finished game never reaches the evaluation: "
-                    f"what is the win worth to this search, and how does that compare with the estimates?")
+            text = (f"{key}: the search does not play the win here. A finished game never reaches the "
+                    "evaluation: what is the win worth to this search, and how does that compare with the "
+                    "estimates?")
             tag = "scale-mismatch"
         elif depth == 2 and mine == _scale_choice(moves, 1, w):
-            text = (f"{key}: at depth 2 O replies before any estimate is taken: did you score each move by the "
-                    f"estimates after O's replies, or by its own estimate?")
+            text = (f"{key}: at depth 2 O replies before any estimate is taken: did you score each move by "
+                    "the estimates after O's replies, or by its own estimate?")
         elif depth == 2 and mine == _inverted_choice(moves, w):
             text = f"{key}: which of its replies does O choose: the best one for X, or the worst?"
             tag = "roles-inverted"
@@ -301,13 +307,14 @@ def check_scale_choices(moves, answer, win=100):
                 "as that search does (its depth, its worth of a win), then take the largest.")
     title = (f"{what}: right." if right == len(SCALE_QUESTIONS)
              else f"{what}: {right} of {len(SCALE_QUESTIONS)} right"
-                  + (f" ({len(SCALE_QUESTIONS) - answered} not answered yet)." if answered < len(SCALE_QUESTIONS)
-                     else "."))
+                  + (f" ({len(SCALE_QUESTIONS) - answered} not answered yet)."
+                     if answered < len(SCALE_QUESTIONS) else "."))
     if right == len(SCALE_QUESTIONS) and any(kind == "bad" for kind, _, _ in rep.items):
         title = f"{what}: all four right, but see below."
     if right == len(SCALE_QUESTIONS) and not any(kind == "bad" for kind, _, _ in rep.items):
         rep.good("Every search plays the move its depth and its worth of a win choose.")
-    fb = Feedback(title, rep.items, tags=rep.tags, status="unreadable" if answered and not right and not wrong_keys
+    fb = Feedback(title, rep.items, tags=rep.tags,
+                  status="unreadable" if answered and not right and not wrong_keys
                   and any(kind == "bad" for kind, _, _ in rep.items) else None)
     return escalate("l04.scale_choices", fb, twin=lambda _: _scale_twin(moves, wrong_keys, win),
                     on="another position")
@@ -378,8 +385,10 @@ def _scale_twin(moves, keys, win):
         if twin == moves:
             continue
         try:
-            theirs = {k: _scale_choice(twin, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
-                      for k in keys}
+            theirs = {
+                k: _scale_choice(twin, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
+                for k in keys
+            }
         except ValueError:
             continue
         win_move = next(m for m, v in twin.items() if v == "win")
@@ -390,22 +399,27 @@ def _scale_twin(moves, keys, win):
     if best is None:
         return None
     twin = best[1]
-    spec = ", ".join(f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
-                     for m, v in twin.items())
+    spec = ", ".join(
+        f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
+        for m, v in twin.items()
+    )
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2
         w = 1 if key.endswith("±1") else win
         _, shown = _scale_values(twin, depth, w)
-        parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays {_scale_choice(twin, depth, w)}")
+        parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays "
+                     f"{_scale_choice(twin, depth, w)}")
     return f"moves {spec}. " + "; ".join(parts) + "."
 
 
 def _quiet_status(game, state):
-    """``(kind, moves)``: "over", "wins" (the mover's winning moves), "lost", "forced" (the one safe move), "quiet"."""
+    """``(kind, moves)``: "over", "wins" (the mover's winning moves), "lost", "forced" (the one safe move),
+    "quiet"."""
     def wins_now(s):
         target = 1 if game.to_move(s) == MAX else -1
-        return [m for m, child in game.successors(s) if game.is_terminal(child) and game.utility(child) * target > 0]
+        return [m for m, child in game.successors(s)
+                if game.is_terminal(child) and game.utility(child) * target > 0]
 
     if game.is_terminal(state):
         return "over", []
@@ -423,7 +437,8 @@ def _labels(answer):
         return [p for p in answer.replace(",", " ").split() if p]
     if isinstance(answer, (set, frozenset, list, tuple)):
         return [str(p) for p in answer]
-    raise BadAnswer(f"give the names of the quiet positions as a set, such as {{'A', 'C'}}; you gave {answer!r}")
+    raise BadAnswer(f"give the names of the quiet positions as a set, such as {{'A', 'C'}}; you gave "
+                    f"{answer!r}")
 
 
 def check_quiet_positions(game, positions, answer):
@@ -474,13 +489,14 @@ def check_quiet_positions(game, positions, answer):
     if called_not:
         n = len(called_not)
         rep.bad(f"{n} of the positions you called quiet {'are' if n > 1 else 'is'} not. Look at each again: "
-                "whose move is it, can that side win at once, and how many of its moves leave the opponent no "
-                "win at once?", tag="horizon-effect" if set(called_not) & {"wins", "forced", "lost"} else None)
+                "whose move is it, can that side win at once, and how many of its moves leave the opponent "
+                "no win at once?",
+                tag="horizon-effect" if set(called_not) & {"wins", "forced", "lost"} else None)
     if left_out:
         n = len(left_out)
         rep.bad(f"You left out {n} quiet position{'s' if n > 1 else ''}. Quiet is about the next move only: "
-                "can the side to move win at once, and does it have more than one move that leaves the opponent "
-                "no win at once? (A cell can be played only when the column below it is full.)")
+                "can the side to move win at once, and does it have more than one move that leaves the "
+                "opponent no win at once? (A cell can be played only when the column below it is full.)")
     if not any(kind == "bad" for kind, _, _ in rep.items):
         return Feedback(f"{what}: right.", [("good", "Each quiet position found, and no other.", None)])
     fb = Feedback(f"{what}: {right} of {len(status)} right.", rep.items, tags=rep.tags)
@@ -511,8 +527,8 @@ def _quiet_reason(game, state, kind, moves):
         "wins": f"{mover}, to move, wins at once ({unit} {listed}): not quiet",
         "lost": f"after every move of {mover}, {other} wins at once: not quiet",
         "forced": f"only {unit} {listed} leaves {other} no win at once: {mover}'s move is forced, not quiet",
-        "quiet": f"{mover} cannot win at once, and {len(moves)} moves ({unit}s {listed}) leave {other} no win at "
-                 f"once: quiet",
+        "quiet": f"{mover} cannot win at once, and {len(moves)} moves ({unit}s {listed}) leave {other} no "
+                 "win at once: quiet",
     }[kind]
 
 

@@ -1,4 +1,5 @@
-"""Lesson 05 (search enhancements): positions after two moves, negamax, what a table entry answers, a table search.
+"""Lesson 05 (search enhancements): positions after two moves, negamax, what a table entry answers, a table
+search.
 
 The checks lesson 05 calls; each compares the learner's answer with what the engine or
 the lesson's rule computes, and a check on an unanswered exercise says only that it is unanswered.
@@ -21,8 +22,8 @@ from ..code_checks.harness import Printed, check_callable, error_hint, run_learn
 from ..code_checks.values import ttt_text
 from ..feedback import Feedback, Report, and_list, close, fmt, malformed, unanswered
 
-__all__ = ["check_after_two_moves", "check_negamax", "check_table_answers", "check_table_search", "check_window_entries",
-           "table_answer"]
+__all__ = ["check_after_two_moves", "check_negamax", "check_table_answers", "check_table_search",
+           "check_window_entries", "table_answer"]
 
 
 def check_after_two_moves(after_two, classes):
@@ -38,8 +39,8 @@ def check_after_two_moves(after_two, classes):
     """
     what = "After two moves"
     if after_two is None and classes is None:
-        return unanswered(what, "Give after_two (a set of states) and classes (a set of canonical states), in place "
-                                "of None.")
+        return unanswered(what, "Give after_two (a set of states) and classes (a set of canonical states), "
+                                "in place of None.")
     game = TicTacToe()
     truth = {s2 for _, s1 in game.successors(game.initial) for _, s2 in game.successors(s1)}
     canon = {game.canonical(s) for s in truth}
@@ -61,19 +62,21 @@ def check_after_two_moves(after_two, classes):
             continue
         strangers = [s for s in got if s not in truth and s not in canon]
         if strangers:
-            rep.bad(f"{name}: {len(strangers)} of your {len(got)} elements are not tic-tac-toe states after two "
-                    f"moves.", "A state is what game.result or game.successors gives: apply two moves, one of X "
-                               "and one of O, to game.initial.")
+            rep.bad(f"{name}: {len(strangers)} of your {len(got)} elements are not tic-tac-toe states after "
+                    "two moves.", "A state is what game.result or game.successors gives: apply two moves, "
+                               "one of X and one of O, to game.initial.")
         elif name.startswith("classes") and got == truth:
             rep.bad(f"{name}: these are the positions themselves, not their classes.",
-                    "Symmetric positions form one class: map each position through game.canonical and keep the "
-                    "distinct results.")
+                    "Symmetric positions form one class: map each position through game.canonical and keep "
+                    "the distinct results.")
         elif name.startswith("classes"):
             rep.bad(f"{name}: not the set of canonical forms of the positions after two moves.",
-                    "Take every position after two moves and map it through game.canonical; keep each result once.")
+                    "Take every position after two moves and map it through game.canonical; keep each result "
+                    "once.")
         else:
             missing = len(truth - got) > 0
-            rep.bad(f"{name}: {'some positions are missing' if missing else 'some of these are not after two moves'}.",
+            rep.bad(f"{name}: " + ("some positions are missing" if missing
+                                   else "some of these are not after two moves") + ".",
                     "Every first move of X, then every reply of O: game.successors twice from game.initial.")
     fb = rep.feedback(what)
     if readable == 0 and fb.status == "wrong":
@@ -125,8 +128,8 @@ def check_negamax(fn):
         out = run_learner(fn, (game, s), printed)
         if not out.problem() and out.value == game.utility(s):
             rep.bad(f"At a finished game where O is to move ({ttt_text(s)}), your function returns "
-                    f"{fmt(out.value)}, the utility from MAX's point of view; negamax needs it from the point of "
-                    f"view of the player to move: {-game.utility(s):+d}.",
+                    f"{fmt(out.value)}, the utility from MAX's point of view; negamax needs it from the "
+                    f"point of view of the player to move: {-game.utility(s):+d}.",
                     "Multiply game.utility(state) by +1 when MAX is to move and -1 when MIN is.")
     printed_note(rep, printed)
     return checker_feedback("check_negamax", rep, passed, len(positions), unit="positions right")
@@ -144,7 +147,8 @@ def _entry(entry):
 
 
 def table_answer(entry, alpha, beta, depth):
-    """What a table entry answers for a search of ``state`` with window (alpha, beta) and ``depth`` plies left.
+    """What a table entry answers for a search of ``state`` with window (alpha, beta) and ``depth`` plies
+    left.
 
     The stored value if the entry settles the search (an exact value, a lower
     bound at or above beta, or an upper bound at or below alpha, from a
@@ -201,8 +205,8 @@ def _settles(flag):
 
 
 def _read(a):
-    """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, ``("window", (α, β))``, or None
-    when unreadable."""
+    """A learner's reading of one entry: ``("search", None)``, ``("value", v)``, ``("window", (α, β))``, or
+    None when unreadable."""
     if isinstance(a, str) and a.strip().lower() in ("search", "none", "no", "-"):
         return "search", None
     if isinstance(a, (tuple, list)):
@@ -223,50 +227,55 @@ def _read(a):
 
 
 def _judge_read(e, alpha, beta, depth, mine, name, rep):
-    """One reading of the entry ``e`` by a search with (alpha, beta) and ``depth`` plies: a ✓ or a ✗ in ``rep``."""
+    """One reading of the entry ``e`` by a search with (alpha, beta) and ``depth`` plies: a ✓ or a ✗ in
+    ``rep``."""
     kind, value = mine
     right, narrowed = table_window(e, alpha, beta, depth)
     deep_enough = e["depth"] >= depth
     w = (alpha, beta)
     if right is not None:
         if kind == "value" and close(value, right):
-            deeper = (f" The {e['depth']}-ply entry stands in for a {depth}-ply search with its {e['depth']}-ply "
-                      f"value: accepted practice (it is better informed), though it can differ from what the "
-                      f"{depth}-ply search itself would find (search instability)." if e["depth"] > depth else "")
+            deeper = (f" The {e['depth']}-ply entry stands in for a {depth}-ply search with its "
+                      f"{e['depth']}-ply value: accepted practice (it is better informed), though it can "
+                      f"differ from what the {depth}-ply search itself would find (search instability)."
+                      if e["depth"] > depth else "")
             return rep.good(f"{name}: the table answers {fmt(right)}, right.{deeper}")
         if kind == "value":
-            return rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an entry answer "
-                           f"with?")
-        return rep.bad(f"{name}: you search on, but the entry already settles this search. Ask both questions "
-                       f"again: is it deep enough, and does it settle the window {_window_words(w)}? "
-                       f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
+            return rep.bad(f"{name}: the table may answer here, but not with {fmt(value)}: what does an "
+                           "entry answer with?")
+        return rep.bad(f"{name}: you search on, but the entry already settles this search. Ask both "
+                       "questions again: is it deep enough, and does it settle the window "
+                       f"{_window_words(w)}? {_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}.")
     if kind == "value":
         return rep.bad(f"{name}: you let the table answer, but it cannot answer this search. "
-                       + (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?" if not deep_enough else
+                       + (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?"
+                          if not deep_enough else
                           f"Does the entry settle the window {_window_words(w)}? "
                           f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}."),
                        tag="bound-as-value" if deep_enough and e["flag"] != "exact" else None)
     if not deep_enough:
         if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
-            return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say anything "
-                            f"about this search), right.")
-        return rep.bad(f"{name}: you change the window, but can a {e['depth']}-ply result tell anything about a "
-                       f"{depth}-ply search?")
+            return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say "
+                            "anything about this search), right.")
+        return rep.bad(f"{name}: you change the window, but can a {e['depth']}-ply result tell anything "
+                       f"about a {depth}-ply search?")
     if kind == "window" and all(close(x, y) for x, y in zip(value, narrowed)):
         return rep.good(f"{name}: search with the window {_window_words(narrowed)}, right: the "
-                        f"{'lower' if e['flag'] == 'lower' else 'upper'} bound cannot answer, but it narrows the "
-                        f"window.")
+                        f"{'lower' if e['flag'] == 'lower' else 'upper'} bound cannot answer, but it narrows "
+                        "the window.")
     if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
-        return rep.bad(f"{name}: the entry cannot answer, right; but does it tell the search nothing? A bound that "
-                       f"cannot answer still narrows the window: which end does "
+        return rep.bad(f"{name}: the entry cannot answer, right; but does it tell the search nothing? A "
+                       "bound that cannot answer still narrows the window: which end does "
                        f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
                        tag="table-bound-unused")
-    wrong_side = ((e["flag"] == "lower" and close(value[0], alpha) and close(value[1], min(beta, e["value"])))
-                  or (e["flag"] == "upper" and close(value[1], beta) and close(value[0], max(alpha, e["value"]))))
+    wrong_side = (
+        e["flag"] == "lower" and close(value[0], alpha) and close(value[1], min(beta, e["value"]))
+    ) or (e["flag"] == "upper" and close(value[1], beta) and close(value[0], max(alpha, e["value"])))
     if wrong_side:
         return rep.bad(f"{name}: you moved the wrong end of the window. "
-                       f"{'At least' if e['flag'] == 'lower' else 'At most'} {fmt(e['value'])} says nothing about "
-                       f"how {'high' if e['flag'] == 'lower' else 'low'} the value may be: which bound can it move?",
+                       f"{'At least' if e['flag'] == 'lower' else 'At most'} {fmt(e['value'])} says nothing "
+                       f"about how {'high' if e['flag'] == 'lower' else 'low'} the value may be: which bound "
+                       "can it move?",
                        tag="table-bound-wrong-side")
     return rep.bad(f"{name}: not the window the search goes on with. A lower bound v raises α to v (if v is "
                    f"above α), an upper bound v lowers β to v (if v is below β); the other end stays.")
@@ -286,19 +295,21 @@ def _table_twin(entry, queries):
         elif flag == "exact":
             why, does = "an exact value answers any window", f"answers {fmt(got)}"
         elif got is not None:
-            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower" else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
+            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower"
+                   else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
             does = f"answers {fmt(got)}"
         elif narrowed == (alpha, beta):
             why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == "lower"
                    else f"at most {fmt(v)} is no news with β = {fmt(beta)}")
             does = "search with the window as it is"
         else:
-            why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}" if flag == "lower"
+            why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}"
+                   if flag == "lower"
                    else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}")
             does = f"search with {_window_words(narrowed)}"
         lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: {does} ({why})")
-    return (f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: " + "; ".join(lines)
-            + ".")
+    return (f"an entry {{value {fmt(v)}, flag {flag!r}, depth {d}}} read by four searches: "
+            + "; ".join(lines) + ".")
 
 
 def check_table_answers(entry, queries, answer):
@@ -324,16 +335,19 @@ def check_table_answers(entry, queries, answer):
     True
     >>> check_table_answers(entry, [(0, 2, 4)], None)
     ✗ Table answers: not answered yet.
-    ✗ Give one answer per search: the value the table answers with, or the window (alpha, beta) the search goes on with.
+    ✗ Give one answer per search: the value the table answers with, or the window (alpha, beta) the search
+    goes on with.
     """
     e = _entry(entry)
     what = "Table answers"
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
         return unanswered(what, "Give one answer per search: the value the table answers with, or the window "
                                 "(alpha, beta) the search goes on with.")
-    if isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple)) or len(answer) != len(queries):
-        return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per search "
-                               f"in order, each a number or a window (alpha, beta), such as [3, (0, 4), ...].")
+    if (isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple))
+            or len(answer) != len(queries)):
+        return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per "
+                               "search in order, each a number or a window (alpha, beta), such as "
+                               "[3, (0, 4), ...].")
     rep = Report()
     readable = 0
     for i, ((alpha, beta, depth), a) in enumerate(zip(queries, answer), 1):
@@ -357,12 +371,13 @@ def check_table_answers(entry, queries, answer):
 # check_window_entries: a table entry stored under one window, read under another
 # ============================================================================
 
-_FLAG_WORDS = {"exact": "exact", "lower": "lower", "upper": "upper", "=": "exact", "≥": "lower", ">=": "lower",
-               "≤": "upper", "<=": "upper"}
+_FLAG_WORDS = {"exact": "exact", "lower": "lower", "upper": "upper", "=": "exact", "≥": "lower",
+               ">=": "lower", "≤": "upper", "<=": "upper"}
 
 
 def _stored(G, window):
-    """``{node: (value, flag)}`` of every node the engine's fail-soft alpha-beta stores, searched with ``window``."""
+    """``{node: (value, flag)}`` of every node the engine's fail-soft alpha-beta stores, searched with
+    ``window``."""
     r = alphabeta(G, window=window, trace=False, graph=True)
     out = {}
     for n, d in r.graph.nodes(data=True):
@@ -383,8 +398,8 @@ def _worked(G, r, n, names):
     side = (f"{fmt(v)} ≤ α = {fmt(a)}" if v <= a else f"{fmt(v)} ≥ β = {fmt(b)}" if v >= b
             else f"{fmt(a)} < {fmt(v)} < {fmt(b)}")
     return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
-            f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, so "
-            f"the entry is {flag!r}")
+            f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, "
+            f"so the entry is {flag!r}")
 
 
 def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
@@ -411,7 +426,7 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
         if any(n not in twin or twin[n][1] != stored[n][1] or twin[n][0] == stored[n][0] for n in asked):
             continue
         if any(_answers_later(twin[n], later) != _answers_later(stored[n], later) for n in wrong_nodes):
-            continue   # the same reading as the exercise's entries: an answer where they answer, else a window
+            continue  # the same reading as the exercise's entries: an answer where they answer, else a window
         r = alphabeta(H, window=w, trace=True)
         leaves_text = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
         parts = []
@@ -422,13 +437,17 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
                     f"cannot answer, and the search goes on with {_window_words(narrowed)}")
             parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(later[0])}, "
                          f"{fmt(later[1])}) it {does}.")
-        return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, {fmt(w[1])}). "
+        return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, "
+                f"{fmt(w[1])}). "
                 + " ".join(parts))
     return None
 
 
 def _answers_later(value_flag, later):
-    return table_window({"value": value_flag[0], "flag": value_flag[1], "depth": 0}, later[0], later[1], 0)[0] is not None
+    return (
+        table_window({"value": value_flag[0], "flag": value_flag[1], "depth": 0}, later[0], later[1], 0)[0]
+        is not None
+    )
 
 
 def _entry_answer(x):
@@ -471,7 +490,8 @@ def check_window_entries(tree, window, later, stored, reread):
     >>> blank = {"A": (None, None), "B": (None, None), "C": (None, None)}
     >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), blank, {"A": None, "B": None, "C": None})
     ✗ Entries stored under one window: not answered yet.
-    ✗ For each of A, B and C give (value returned, flag) in stored, and the later answer (a value, or the window (alpha, beta) the search goes on with) in reread.
+    ✗ For each of A, B and C give (value returned, flag) in stored, and the later answer (a value, or the
+    window (alpha, beta) the search goes on with) in reread.
     >>> right = {"A": (8, "lower"), "B": (5, "exact"), "C": (3, "upper")}
     >>> later = {"A": (8, math.inf), "B": 5, "C": (-math.inf, 3)}
     >>> check_window_entries(T, (4, 7), (-math.inf, math.inf), right, later).ok
@@ -487,8 +507,8 @@ def check_window_entries(tree, window, later, stored, reread):
         raise ValueError(f"stored names a node the tree does not have: {list(stored)}")
     labels = [names.name(n) for n in asked]
     truth, _ = _stored(G, window)
-    how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a value, or "
-           f"the window (alpha, beta) the search goes on with) in reread.")
+    how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a "
+           "value, or the window (alpha, beta) the search goes on with) in reread.")
 
     def blank(x):
         return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
@@ -501,7 +521,8 @@ def check_window_entries(tree, window, later, stored, reread):
     for n, lab in zip(asked, labels):
         given = stored.get(lab)
         if n not in truth:
-            raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched inner nodes")
+            raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched "
+                             "inner nodes")
         v_true, f_true = truth[n]
         parent = next(iter(G.predecessors(n)), None)
         v = flag = None
@@ -520,25 +541,32 @@ def check_window_entries(tree, window, later, stored, reread):
                     rep.good(f"{lab}: value {fmt(v)}, right.")
                 else:
                     wrong_nodes.append(n)
-                    inherited = (f"the window {'it inherits from ' + names.name(parent) + ' at that moment' if parent is not None else 'given at the root'}")
+                    inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
+                                                 if parent is not None else "given at the root")
                     if f_true != "exact" and close(v, minimax_v):
-                        rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not find it: "
-                                f"follow {lab} with {inherited}: where does it stop, and what has it seen by then?",
+                        rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
+                                f"find it: follow {lab} with {inherited}: where does it stop, and what has "
+                                "it seen by then?",
                                 tag="cut-value-as-minimax")
-                    elif f_true != "exact" and (close(v, window[0]) or close(v, window[1])) and not close(v, v_true):
-                        rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a node "
-                                f"returns the best value it found itself, even outside its window.",
+                    elif (
+                        f_true != "exact"
+                        and (close(v, window[0]) or close(v, window[1]))
+                        and not close(v, v_true)
+                    ):
+                        rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
+                                "node returns the best value it found itself, even outside its window.",
                                 tag="fail-hard-bound")
                     else:
-                        rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with {inherited}: "
-                                f"which children does it look at, and when does it stop?")
+                        rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with "
+                                f"{inherited}: which children does it look at, and when does it stop?")
                 if flag == f_true:
                     rep.good(f"{lab}: flag {flag!r}, right.")
                 else:
                     if n not in wrong_nodes:
                         wrong_nodes.append(n)
-                    rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the window {lab} "
-                            f"was given (not the one it ends with): at or below α, at or above β, or inside?",
+                    rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
+                            f"window {lab} was given (not the one it ends with): at or below α, at or above "
+                            "β, or inside?",
                             tag="bound-as-value" if flag == "exact" else None)
         got = reread.get(lab)
         if got is None:
@@ -551,9 +579,12 @@ def check_window_entries(tree, window, later, stored, reread):
         readable += 1
         before = len(rep.items)
         own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
-        entry = {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
+        entry = (
+            {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
+        )
         _judge_read(entry, later[0], later[1], 0, mine,
-                    f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own else f"{lab}, read later", rep)
+                    f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own
+                    else f"{lab}, read later", rep)
         if rep.items[before][0] == "bad" and n not in wrong_nodes:
             wrong_nodes.append(n)
     fb = rep.feedback(what)
@@ -574,7 +605,8 @@ def _positions(limit=60):
 
 
 def _truth(game, state):
-    """The negamax value (for the player to move) of a tic-tac-toe position (the engine reports MAX's view)."""
+    """The negamax value (for the player to move) of a tic-tac-toe position (the engine reports MAX's
+    view)."""
     return (1 if game.to_move(state) == MAX else -1) * negamax(game, state, trace=False).value
 
 
@@ -596,7 +628,8 @@ def _expect(true, alpha, beta):
 
 
 def _all_values(game):
-    """``{state: negamax value for the player to move}`` of every tic-tac-toe position (one memoised solve)."""
+    """``{state: negamax value for the player to move}`` of every tic-tac-toe position (one memoised
+    solve)."""
     values = {}
 
     def solve(s):
@@ -610,7 +643,8 @@ def _all_values(game):
 
 
 def _reversed_flag(table, values):
-    """An entry of a learner's ``table`` whose flag says the wrong side: ``(state, value, flag, true)`` or None.
+    """An entry of a learner's ``table`` whose flag says the wrong side: ``(state, value, flag, true)`` or
+    None.
 
     Read only where the table holds ``state -> (value, flag, ...)`` with a flag 'lower' or 'upper' (the
     lesson's layout); a lower bound above the true value, or an upper bound below it, is reversed.
@@ -640,7 +674,8 @@ class _ForgetfulTable(dict):
         pass
 
 
-#: A solution of lesson 05's exercise 4, shown by ``check_table_search(fn, show_code=True)`` after a real attempt.
+# : A solution of lesson 05's exercise 4, shown by ``check_table_search(fn, show_code=True)`` after a real
+# attempt.
 TABLE_SEARCH_CODE = """\
 def negamax_with_table(game, state, alpha, beta, table):
     if state in table:
@@ -718,17 +753,19 @@ def check_table_search(fn, show_code=False):
     if show_code:
         held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
         if held is not None:
-            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself and "
-                                    "check it (check_table_search(negamax_with_table)) first.")
+            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
+                                    "and check it (check_table_search(negamax_with_table)) first.")
     problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
     if problem:
-        return Feedback(f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable")
+        return Feedback(
+            f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable"
+        )
     game = TicTacToe()
     printed = Printed()
     probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), printed)
     if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
-        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError or "
-                                "returns None).")
+        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError "
+                                "or returns None).")
     printed = Printed()
     rep = Report()
     states = _positions()
@@ -749,9 +786,9 @@ def check_table_search(fn, show_code=False):
         err, v = run(s, alpha, beta, _ForgetfulTable())
         return err is None and _in_window(v, truth[s], alpha, beta)
 
-    blame_hint = ("When the search stopped at a cut, or found nothing inside its window, is the value it returned "
-                  "the position's value? What must the table remember with it, and which later windows may it "
-                  "answer?")
+    blame_hint = ("When the search stopped at a cut, or found nothing inside its window, is the value it "
+                  "returned the position's value? What must the table remember with it, and which later "
+                  "windows may it answer?")
     # Part 1: a fresh table for every call (transpositions inside one search still meet the table).
     # Part 2: one table shared by all calls, narrow windows first, as a program reuses its table.
     parts = (("With a fresh table for every search", [(s, a, b) for s in states for a, b in windows], False),
@@ -769,8 +806,8 @@ def check_table_search(fn, show_code=False):
                 bad = (s, alpha, beta, err, v)
         passed_all, total_all = passed_all + passed, total_all + len(calls)
         if bad is None:
-            rep.good(f"{label}: all {len(calls)} searches right ({len(states)} positions, {len(windows)} windows "
-                     f"each).")
+            rep.good(f"{label}: all {len(calls)} searches right ({len(states)} positions, {len(windows)} "
+                     "windows each).")
             continue
         s, alpha, beta, err, v = bad
         if reversed_entry is None and err is None:
@@ -786,32 +823,36 @@ def check_table_search(fn, show_code=False):
         if reversed_entry is not None:
             rs, rv, rflag, rtrue = reversed_entry
             rmover = "X" if game.to_move(rs) == MAX else "O"
-            rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), but "
-                           f"that position is worth {fmt(rtrue)} to {rmover}: "
-                           + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so {fmt(rv)} "
-                              f"is a lower bound" if rflag == "upper" else
-                              f"'at least {fmt(rv)}' is false; the search that stored it failed low, so {fmt(rv)} "
-                              f"is an upper bound")
+            rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
+                           f"but that position is worth {fmt(rtrue)} to {rmover}: "
+                           + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
+                              f"{fmt(rv)} is a lower bound" if rflag == "upper" else
+                              f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
+                              f"{fmt(rv)} is an upper bound")
                            + ": a flag the wrong way round.",
-                    "Which α and β decide the flag: the window the search was given, or the α the loop raised?",
+                    "Which α and β decide the flag: the window the search was given, or the α the loop "
+                    "raised?",
                     tag="table-flag-reversed")
         elif err is None and table_to_blame(s, alpha, beta):
             source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
                       if shared else
-                      "an entry stored earlier in this same search, when a position was reached by another move "
-                      "order with another window,")
+                      "an entry stored earlier in this same search, when a position was reached by another "
+                      "move order with another window,")
             rep.bad(line + f" With a table that keeps nothing the same search is right: {source} answered "
-                           "although it did not settle the window it was asked for: a bound used as if it were "
-                           "exact.",
+                           "although it did not settle the window it was asked for: a bound used as if it "
+                           "were exact.",
                     blame_hint)
         else:
             rep.bad(line, error_hint(err) if err else
-                    "Check the recursion first (it is wrong even when the table keeps nothing): negamax values "
-                    "are for the player to move, utility × (+1 if MAX is to move, else -1); a child's value is "
-                    "negated, and its window is (-β, -α).")
+                    "Check the recursion first (it is wrong even when the table keeps nothing): negamax "
+                    "values are for the player to move, utility × (+1 if MAX is to move, else -1); a child's "
+                    "value is negated, and its window is (-β, -α).")
             if err is None and v == -truth[s] and truth[s] != 0:
-                rep.bad("That value has the opposite sign: it is from the other player's point of view.",
-                        "In negamax every value is for the player to move at that position.", tag="wrong-viewpoint")
+                rep.bad(
+                    "That value has the opposite sign: it is from the other player's point of view.",
+                    "In negamax every value is for the player to move at that position.",
+                    tag="wrong-viewpoint",
+                )
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
@@ -827,10 +868,10 @@ def _table_search_twin(fb):
     careless = "a bound used as if it were exact" in " ".join(fb.lines)
     if careless:
         return ("a position P has two moves, worth 0 and 1 to its mover, so P is worth 1. A search of P with "
-                "the window (-1, 0) looks at the first move, 0 ≥ β = 0, and stops: it returns 0, which says only "
-                "'P is worth at least 0'. Stored as (0, 'lower'), it answers a later search only if 0 ≥ that "
-                "search's β; a search with the window (−∞, +∞) searches P again and finds 1. Stored as a bare 0, "
-                "the table would answer that search with 0: wrong.")
-    return ("in negamax every value is for the player to move: a finished position where MIN is to move and X has "
-            "won (utility +1) is worth -1 to MIN; the parent, X to move, negates it back to +1, and passes the "
-            "child the window (-β, -α).")
+                "the window (-1, 0) looks at the first move, 0 ≥ β = 0, and stops: it returns 0, which says "
+                "only 'P is worth at least 0'. Stored as (0, 'lower'), it answers a later search only if 0 ≥ "
+                "that search's β; a search with the window (−∞, +∞) searches P again and finds 1. Stored as "
+                "a bare 0, the table would answer that search with 0: wrong.")
+    return ("in negamax every value is for the player to move: a finished position where MIN is to move and "
+            "X has won (utility +1) is worth -1 to MIN; the parent, X to move, negates it back to +1, and "
+            "passes the child the window (-β, -α).")

@@ -10,11 +10,11 @@ import math
 from collections.abc import Mapping
 
 from ...search import expectimax
+from ...trees import tree_from_nested
 from ..answers import NodeNames
+from ..attempts import escalate
 from ..by_hand.base import as_tree
 from ..code_checks.harness import Printed, run_learner
-from ...trees import tree_from_nested
-from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, unanswered
 from .reading import is_blank
 
@@ -38,7 +38,8 @@ def check_order_preserving_flip(tree, f):
     G = as_tree(tree, None)
     rep, printed = Report(), Printed()
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
-    blank = unanswered("Order-preserving flip", "f leaves every value as it is: change its body to your function.")
+    blank = unanswered("Order-preserving flip", "f leaves every value as it is: change its body to your "
+                                                "function.")
     if f is None:
         return blank
     images = []
@@ -49,7 +50,8 @@ def check_order_preserving_flip(tree, f):
         images.append(out.value)
     if images == leaves:
         return blank
-    broken = [(a, b, fa, fb_) for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:])) if not fa < fb_]
+    broken = [(a, b, fa, fb_) for (a, fa), (b, fb_) in zip(zip(leaves, images), zip(leaves[1:], images[1:]))
+              if not fa < fb_]
     if broken:
         a, b, fa, fb_ = broken[0]
         rep.bad(f"f does not keep the order: {fmt(a)} < {fmt(b)} but f gives {fmt(fa)} and {fmt(fb_)}.")
@@ -67,15 +69,15 @@ def check_order_preserving_flip(tree, f):
             if math.isclose(after_run.graph.nodes[k]["value"], after_run.value, rel_tol=1e-9, abs_tol=1e-9)]
     if len(tied) > 1:   # a tie is not a flip: the search picks by the order of the moves
         after = before
-        rep.bad(f"After f, {' and '.join(nodes.name(k) for k in tied)} tie at {fmt(after_run.value)}: a tie is "
-                "not a flip (the search then takes the first of the tied moves). Make the other move's average "
-                "strictly better.")
+        rep.bad(f"After f, {' and '.join(nodes.name(k) for k in tied)} tie at {fmt(after_run.value)}: a tie "
+                "is not a flip (the search then takes the first of the tied moves). Make the other move's "
+                "average strictly better.")
     elif before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
     else:
         rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "
-                f"average has to fall below the other, and what must f do to the largest leaf, compared with the "
-                f"gaps between the others, for that to happen?")
+                "average has to fall below the other, and what must f do to the largest leaf, compared with "
+                "the gaps between the others, for that to happen?")
     if not broken and before != after:
         rep.note("Minimax's choice would not change: it only compares values, and f keeps their order.")
     flipped = before != after
@@ -179,11 +181,13 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": None})
     ✗ Expectimax after rescaling: not answered yet.
     ✗ For each change write the child you predict (B or C): {'v + 10': ...}.
-    >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": ("B", 14, 13.5)}, with_averages=True).ok
+    >>> check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": ("B", 14, 13.5)},
+    ...                        with_averages=True).ok
     True
     >>> print(check_rescaled_choices(T, {"v + 10": lambda v: v + 10}, {"v + 10": ("B", 4, 3.5)},
     ...                              with_averages=True).lines[0])
-    ✗ v + 10: the child is right, but not every average: apply the change to every leaf, then average each chance node again.
+    ✗ v + 10: the child is right, but not every average: apply the change to every leaf, then average each
+    chance node again.
     """
     G = as_tree(tree, None)
     if not isinstance(rescalings, Mapping) or not rescalings:
@@ -201,8 +205,8 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
                            f"For each change write the child you predict ({' or '.join(labels)}): {form}.")
     if not isinstance(answer, Mapping):
         return malformed("Expectimax after rescaling",
-                         f"Could not read your answer: give a dict {form}, with B or C for each change; you gave "
-                         f"{type(answer).__name__}.")
+                         f"Could not read your answer: give a dict {form}, with B or C for each change; you "
+                         f"gave {type(answer).__name__}.")
     leaves = sorted({G.nodes[n]["utility"] for n in G if not G.out_degree(n)})
     original = nodes.name(expectimax(G, trace=False).move)
     rep = Report()
@@ -230,7 +234,8 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
                     raise ValueError
             except (TypeError, ValueError):
                 unread += 1
-                rep.bad(f"{name}: could not read {answer.get(name)!r}: give {each or 'the child, then each average'}.")
+                rep.bad(f"{name}: could not read {answer.get(name)!r}: give "
+                        f"{each or 'the child, then each average'}.")
                 continue
         got = str(got).strip().upper()
         if got not in labels:
@@ -240,19 +245,21 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
         if got in right and given_averages is not None and not all(
                 math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
             wrong.append(name)
-            rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, then "
-                    "average each chance node again.")
+            rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, "
+                    "then average each chance node again.")
             continue
         if got in right:
             rep.good(f"{name}: {got}, right ({averages}).")
             continue
         kind = _kind_of_change(f, leaves)
         hint = {
-            "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the choice?",
+            "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the "
+                       "choice?",
             "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
-            "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to every "
-                          f"leaf, then average each chance node again.",
-            "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average again.",
+            "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to "
+            "every leaf, then average each chance node again.",
+            "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average "
+            "again.",
             "other": "Apply the change to every leaf, then average each chance node again.",
         }[kind]
         wrong.append(name)
@@ -262,13 +269,19 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     if fb.status == "wrong":   # one count per change asked, however many lines the answer takes
         fb.title = (f"Expectimax after rescaling: {sum(kind == 'good' for kind, _, _ in rep.items)} of "
                     f"{len(rescalings)} right.")
-    if fb.status == "wrong" and not any(k == "good" for k, _, _ in rep.items) and not wrong and unread == len(rescalings):
+    if (
+        fb.status == "wrong"
+        and not any(k == "good" for k, _, _ in rep.items)
+        and not wrong
+        and unread == len(rescalings)
+    ):
         fb.status = "unreadable"
     return escalate("l06.rescaled_choices", fb, twin=lambda _: _rescaled_twin(G, rescalings, wrong))
 
 
 def _rescaled_twin(G, rescalings, wrong):
-    """The changes the learner got wrong, worked through on a twin: the root's children in reverse, leaves + 1."""
+    """The changes the learner got wrong, worked through on a twin: the root's children in reverse, leaves +
+    1."""
     root = G.graph["root"]
     kids = list(G.successors(root))
     if not wrong or not all(all(not G.out_degree(n) for n in G.successors(k)) for k in kids):
@@ -278,12 +291,13 @@ def _rescaled_twin(G, rescalings, wrong):
         outs = list(G.successors(k))
         spec.append({G.nodes[k]["player"]: [G.nodes[n]["utility"] + 1 for n in outs],
                      "p": [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]}
-                    if G.nodes[k].get("player") == "chance" else {G.nodes[k]["player"]: [G.nodes[n]["utility"] + 1
-                                                                                          for n in outs]})
+                    if G.nodes[k].get("player") == "chance"
+                    else {G.nodes[k]["player"]: [G.nodes[n]["utility"] + 1 for n in outs]})
     T = tree_from_nested(spec)
     names = NodeNames(T)
     tk = list(T.successors(T.graph["root"]))
-    leaves = ", ".join(f"{names.name(k)} over {', '.join(fmt(T.nodes[n]['utility']) for n in T.successors(k))}" for k in tk)
+    leaves = ", ".join(f"{names.name(k)} over "
+                       f"{', '.join(fmt(T.nodes[n]['utility']) for n in T.successors(k))}" for k in tk)
     parts = []
     for name in wrong:
         r = expectimax(_mapped(T, rescalings[name]), trace=False, graph=True)
@@ -302,14 +316,16 @@ def _chance_shape(G):
     root = G.graph["root"]
     kids = list(G.successors(root))
     ok = G.nodes[root].get("player") == "max" and kids and all(
-        G.nodes[k].get("player") == "chance" and all(not G.out_degree(n) for n in G.successors(k)) for k in kids)
+        G.nodes[k].get("player") == "chance" and all(not G.out_degree(n) for n in G.successors(k))
+        for k in kids)
     if not ok:
         raise ValueError("check_chance_pruning needs a MAX root whose children are chance nodes over leaves")
     return root, kids
 
 
 def chance_pruned(tree, low, high):
-    """The leaves a left-to-right expectimax search never needs to look at, when every leaf lies in [low, high].
+    """The leaves a left-to-right expectimax search never needs to look at, when every leaf lies in [low,
+    high].
 
     MAX at the root searches its chance children in order; ``alpha`` is the
     best value found so far. Below a chance node, after each outcome the most
@@ -333,7 +349,8 @@ def chance_pruned(tree, low, high):
     _, kids = _chance_shape(G)
     for n in G:
         if not G.out_degree(n) and not low <= G.nodes[n]["utility"] <= high:
-            raise ValueError(f"leaf {G.nodes[n].get('label', n)} = {G.nodes[n]['utility']} is outside [{low}, {high}]")
+            raise ValueError(f"leaf {G.nodes[n].get('label', n)} = {G.nodes[n]['utility']} is outside "
+                             f"[{low}, {high}]")
     alpha, pruned, info = -math.inf, [], {}
     for k in kids:
         outs = list(G.successors(k))
@@ -402,18 +419,20 @@ def _chance_twin(G, low, high):
             outs = list(H.successors(k))
             if early:
                 steps.append(f"{names.name(k)}: after its first outcomes it can be worth at most {fmt(v)} "
-                             f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX already has: "
-                             f"skip {', '.join(names.name(n) for n in outs if n in pruned)}")
+                             f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX "
+                             f"already has: skip {', '.join(names.name(n) for n in outs if n in pruned)}")
             else:
                 steps.append(f"{names.name(k)} = {fmt(v)}")
                 alpha = v if alpha is None else max(alpha, v)
         listing = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
-        return f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: " + "; ".join(steps) + "."
+        return (f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: "
+                + "; ".join(steps) + ".")
     return None
 
 
 def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
-    """Check which leaves a search below chance nodes may skip, with and without bounds on the leaves (lesson 06).
+    """Check which leaves a search below chance nodes may skip, with and without bounds on the leaves (lesson
+    06).
 
     ``with_bounds``: the leaves never looked at when every leaf is known to lie
     in ``bounds`` = (low, high) (see :func:`chance_pruned`); ``without_bounds``:
@@ -440,18 +459,23 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
     names = NodeNames(G)
     _, kids = _chance_shape(G)
     if with_bounds is None and without_bounds is None:
-        return unanswered(what, "Give two sets of leaf labels (set() for none): with_bounds and without_bounds.")
+        return unanswered(what, "Give two sets of leaf labels (set() for none): with_bounds and "
+                                "without_bounds.")
     rep = Report()
     leaf_set = {n for n in G if not G.out_degree(n)}
     readable = 0
-    for part, answer, right in (("with the bounds", with_bounds, set(truth)), ("without bounds", without_bounds, set())):
+    for part, answer, right in (
+        ("with the bounds", with_bounds, set(truth)),
+        ("without bounds", without_bounds, set()),
+    ):
         if answer is None:
             rep.bad(f"{part}: not answered yet.")
             continue
         if isinstance(answer, str):
             answer = [a for a in answer.replace(",", " ").split() if a]
         if not isinstance(answer, (set, frozenset, list, tuple)):
-            rep.bad(f"{part}: could not read {answer!r}: give a set of leaf labels, such as {{'H'}}, or set().")
+            rep.bad(f"{part}: could not read {answer!r}: give a set of leaf labels, such as {{'H'}}, or "
+                    "set().")
             continue
         mine, unknown = set(), []
         for a in answer:
@@ -462,15 +486,15 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
                 mine.add(n)
         readable += 1
         if unknown:
-            rep.bad(f"{part}: {', '.join(map(repr, unknown))} {'is not a leaf' if len(unknown) == 1 else 'are not leaves'} of "
-                    f"the tree.")
+            rep.bad(f"{part}: {', '.join(map(repr, unknown))} "
+                    f"{'is not a leaf' if len(unknown) == 1 else 'are not leaves'} of the tree.")
         if part == "without bounds":
             if not mine:
                 rep.good(f"{part}: nothing can be skipped, right.")
             else:
                 rep.bad(f"{part}: you skip {', '.join(names.name(n) for n in sorted(mine, key=names.name))}. "
-                        f"With nothing known about the leaves, could an unseen outcome still be large enough to "
-                        f"lift its chance node above what MAX already has?", tag="chance-pruned")
+                        "With nothing known about the leaves, could an unseen outcome still be large enough "
+                        "to lift its chance node above what MAX already has?", tag="chance-pruned")
             continue
         if mine == right:
             rep.good(f"{part}: right.")
@@ -491,15 +515,15 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
                 continue
             extra = got - want
             if extra:
-                rep.bad(f"{part}: under {names.name(k)} you skip {', '.join(sorted(names.name(n) for n in extra))}, "
-                        f"but the search must look there. After the outcomes before it, what is the most "
-                        f"{names.name(k)} can still be worth, with every unseen outcome at {fmt(high)}? Is that "
-                        f"more than MAX already has?",
+                rep.bad(f"{part}: under {names.name(k)} you skip "
+                        f"{', '.join(sorted(names.name(n) for n in extra))}, but the search must look there. "
+                        f"After the outcomes before it, what is the most {names.name(k)} can still be worth, "
+                        f"with every unseen outcome at {fmt(high)}? Is that more than MAX already has?",
                         tag="chance-pruned" if mine == like_ab and mine != right else None)
             else:
                 rep.bad(f"{part}: under {names.name(k)} the search can stop earlier than you say. After each "
-                        f"outcome, what is the most {names.name(k)} can still be worth, with every unseen outcome at "
-                        f"{fmt(high)}? Compare it with what MAX already has.")
+                        f"outcome, what is the most {names.name(k)} can still be worth, with every unseen "
+                        f"outcome at {fmt(high)}? Compare it with what MAX already has.")
     fb = rep.feedback(what)
     parts_right = sum(kind == "good" for kind, _, _ in rep.items)
     if fb.status == "wrong":   # one count per part asked (two), however many lines a wrong part takes

@@ -41,11 +41,13 @@ from ..by_hand import twin_trees
 from ..feedback import fmt, malformed
 from ..feedback import unanswered as _unanswered
 
-__all__ = ["dict_answer", "is_blank", "nested_text", "number_answer", "tree_key", "twin_tree", "unanswered", "worked_minimax"]
+__all__ = ["dict_answer", "is_blank", "nested_text", "number_answer", "tree_key", "twin_tree", "unanswered",
+           "worked_minimax"]
 
 
 def unanswered(what, how):
-    """The feedback for an exercise not answered yet (status ``"unanswered"``): ``what`` is not answered, and ``how``."""
+    """The feedback for an exercise not answered yet (status ``"unanswered"``): ``what`` is not answered, and
+    ``how``."""
     return _unanswered(what, how)
 
 
@@ -59,8 +61,8 @@ def number_answer(x, what):
     if is_blank(x):
         return None, unanswered(what, "Replace None with your answer (a number) and run the cell again.")
     if isinstance(x, str):
-        return None, malformed(what, f"Could not read {x!r}: it is text, in quotes. Give a number, or write the "
-                                     f"expression without quotes and Python computes it.")
+        return None, malformed(what, f"Could not read {x!r}: it is text, in quotes. Give a number, or write "
+                                     "the expression without quotes and Python computes it.")
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
         return None, malformed(what, f"Could not read {x!r} ({type(x).__name__}): give a number (an int or a "
                                      f"float).")
@@ -109,13 +111,15 @@ def worked_minimax(G):
 
 
 def tree_key(prefix, G):
-    """A key for :func:`~gametrees.exercises.attempts.escalate` that is the same for the same tree, however built."""
+    """A key for :func:`~gametrees.exercises.attempts.escalate` that is the same for the same tree, however
+    built."""
     nodes = sorted((repr(n), G.nodes[n].get("player"), G.nodes[n].get("utility")) for n in G)
     return f"{prefix}:{hashlib.sha1(repr(nodes).encode()).hexdigest()[:10]}"   # the same in every kernel
 
 
 def nested_text(G, n=None):
-    """``G`` (or the subtree at ``n``) written as nested lists, as :func:`gametrees.tree_from_nested` reads them."""
+    """``G`` (or the subtree at ``n``) written as nested lists, as :func:`gametrees.tree_from_nested` reads
+    them."""
     n = G.graph["root"] if n is None else n
     if not G.out_degree(n):
         return fmt(G.nodes[n]["utility"])
