@@ -84,7 +84,7 @@ class MCTSExercise(Exercise):
     Parameters
     ----------
     tree, seed, difficulty, root_player, depth, branching, values, ragged
-        See :class:`~gametrees.exercises.by_hand.base.Exercise` (the depth is
+        See :class:`~gametrees.exercises.by_hand.Exercise` (the depth is
         at most 3: a few playouts grow a small tree).
     full : bool, default False
         Also ask which node the playout's expansion adds, and which child of

@@ -16,7 +16,7 @@ from ...search.transposition import table_probe
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
 from ..attempts import escalate, open_solution
-from ..by_hand.base import as_tree
+from ..by_hand import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
 from ..code_checks.values import ttt_text

@@ -13,7 +13,7 @@ from ...search import expectimax
 from ...trees import tree_from_nested
 from ..answers import NodeNames
 from ..attempts import escalate
-from ..by_hand.base import as_tree
+from ..by_hand import as_tree
 from ..code_checks.harness import Printed, run_learner
 from ..feedback import Report, fmt, malformed, unanswered
 from .reading import is_blank
