@@ -254,7 +254,8 @@ def test_a_box_is_kept_off_the_edges_where_there_is_room():
        values=st.sampled_from([(0, 9), (-20, 20), (-999, 999)]))
 def test_random_trees_and_a_frame_of_their_search_cover_no_text(seed, branching, depth, algorithm, values):
     """Every text clear. (An edge grazing a node it does not join is asserted for the lessons' trees and the
-    practice trees above, not here: a very ragged random tree can still have one; see the report of issue 28.)"""
+    practice trees above, not here: a very ragged random tree can still have one; see the report of issue
+    28.)"""
     players = (MAX, CHANCE, MIN, CHANCE) if algorithm == "expectimax" else (MAX, MIN)
     tree = gt.random_tree(branching, depth, seed=seed, values=values, players=players)
     result = getattr(gt, algorithm)(tree, trace=True)

@@ -63,7 +63,8 @@ def _as_graph(tree, what):
         return tree.graph
     if isinstance(tree, nx.DiGraph):
         return tree
-    raise TypeError(f"{what} must be a game tree (networkx.DiGraph) or a SearchResult, got {type(tree).__name__}")
+    raise TypeError(f"{what} must be a game tree (networkx.DiGraph) or a SearchResult, "
+                    f"got {type(tree).__name__}")
 
 
 def _resolve(x, k, tree):
@@ -183,7 +184,8 @@ class Drawing:
         self.auto_moves = moves is None and (
             (prep.mode == "boards" and any("move" in d for _, _, d in edges))
             or (prep.mode == "shapes"
-                and (any("prob" in d for _, _, d in edges) or any(G.nodes[n].get("player") == "chance" for n in G)
+                and (any("prob" in d for _, _, d in edges)
+                     or any(G.nodes[n].get("player") == "chance" for n in G)
                      or (game_tree and any("move" in d for _, _, d in edges)))))
         self.options = {"labels": labels, "moves": moves, "windows": windows, "legend": legend}
         self.framed = framed
@@ -430,7 +432,8 @@ def side_by_side(left, right, *, titles=None, **options):
         items.append((x, G))
     if titles is None:
         titles = (None, None)
-    elif not isinstance(titles, (list, tuple)) or len(titles) != 2 or not all(isinstance(t, str) for t in titles):
+    elif (not isinstance(titles, (list, tuple)) or len(titles) != 2
+          or not all(isinstance(t, str) for t in titles)):
         raise TypeError(f"titles must be a pair of strings, got {titles!r}")
     titles = [summary(x, label) or "" for (x, _), label in zip(items, titles)]
     gap = 0.4

@@ -188,7 +188,7 @@ def _offsets(children, root, sep, fan=0.0):
             continue
         conts = [contour.pop(v) for v in kids]
         left = _pack(conts, sep)
-        right = [-x for x in reversed(_pack([[(-r, -l) for l, r in c] for c in reversed(conts)], sep))]
+        right = [-x for x in reversed(_pack([[(-r, -lo) for lo, r in c] for c in reversed(conts)], sep))]
         mid_l = (left[0] + left[-1]) / 2
         mid_r = (right[0] + right[-1]) / 2
         offs = [((a - mid_l) + (b - mid_r)) / 2 for a, b in zip(left, right)]

@@ -84,7 +84,8 @@ def _strokes(path, axis, widest):
     a, b = v[:-1], v[1:]
     drawn = (codes[1:] != Path.MOVETO) & (codes[1:] != Path.CLOSEPOLY)
     area = np.sum((a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1])[drawn])
-    # The inside lies right of the direction of travel on a clockwise outline, left on a counter-clockwise one.
+    # The inside lies right of the direction of travel on a clockwise outline, left on a
+    # counter-clockwise one.
     turn = 1.0 if area < 0 else -1.0
     fixed, span = axis, 1 - axis
     d = b - a
@@ -125,7 +126,8 @@ _SHIFTS = np.array(sorted(np.linspace(-0.5, 0.5, 16, endpoint=False), key=lambda
 
 
 def _peak(start, width):
-    """The darkest pixel of a stroke from ``start`` as wide as ``width`` (pixels): its coverage of one pixel."""
+    """The darkest pixel of a stroke from ``start`` as wide as ``width`` (pixels): its coverage of
+    one pixel."""
     f = start - np.floor(start)
     end = f + width
     return np.where(end <= 1, width, np.where(end >= 2, 1.0, np.maximum(1 - f, end - 1)))
@@ -181,7 +183,8 @@ class TextCollection(PathCollection):
 
     def __init__(self, items, ax, *, colors, zorder, gid):
         # items: (xy, text, size, ha, va, dx, dy, fit, weight, owner)
-        placed = [_text_path(t, size, ha, va, dx, dy, fit, w) for _, t, size, ha, va, dx, dy, fit, w, _ in items]
+        placed = [_text_path(t, size, ha, va, dx, dy, fit, w)
+                  for _, t, size, ha, va, dx, dy, fit, w, _ in items]
         paths = [p for p, _ in placed]
         self.fontsizes = tuple(size for _, size in placed)
         offsets = np.array([xy for xy, *_ in items], dtype=float).reshape(-1, 2)

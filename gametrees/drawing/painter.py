@@ -359,7 +359,8 @@ class Geometry:
         return max((box[2] for box in boxes if box is not None), default=0.0)
 
     def _ux_needed(self, gaps, windows=True):
-        """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep apart."""
+        """Inches per x unit so that neighbouring marks (and alpha and beta beside inner boards) keep
+        apart."""
         need = 0.0
         label = self._label_width()
         for d, inner, kinds, labelled in gaps:
@@ -534,8 +535,8 @@ class Painter:
                 continue
             color, lw, ls, z = _EDGE_STYLE[style]
             # MCTS: an edge is heavier the more playouts went through it (sc.weights).
-            widths = ([lw * max(f, 0.6) * sc.weights.get(e, 1.0) for e in edges] if sc.weights and style != "best"
-                      else lw * max(f, 0.6))
+            widths = ([lw * max(f, 0.6) * sc.weights.get(e, 1.0) for e in edges]
+                      if sc.weights and style != "best" else lw * max(f, 0.6))
             segments = [self._segment(u, v) for u, v in edges]
             for e, (p0, p1), w in zip(edges, segments, np.broadcast_to(widths, (len(edges),))):
                 placer.add_segment(placer.pt(p0), placer.pt(p1), float(w), owner=e)
@@ -867,10 +868,12 @@ class Painter:
                     else:
                         discs.setdefault((mark, faded), []).append((cx, cy))
         # board backgrounds and frames, grouped by player and style
-        frame_color = {MAX: PALETTE["blue"], MIN: PALETTE["vermilion"], CHANCE: PALETTE["green"], "leaf": _INK}
+        frame_color = {MAX: PALETTE["blue"], MIN: PALETTE["vermilion"], CHANCE: PALETTE["green"],
+                       "leaf": _INK}
         for (kind, style), ns in frames.items():
             face = {"todo": "#FFFFFF", "pruned": _PRUNED_FILL}.get(style, "#FFFFFF")
-            edge = frame_color[kind] if style not in ("todo", "pruned") else (_GREY if style == "pruned" else _FAINT)
+            edge = (frame_color[kind] if style not in ("todo", "pruned")
+                    else (_GREY if style == "pruned" else _FAINT))
             lw = {"active": 2.6, "todo": 0.9}.get(style, 1.6)
             xy = np.array([pos[n] for n in ns], dtype=float)
             pad = 0.0 if isinstance(game, TicTacToe) else 5.0 * f  # room around Connect Four's discs
@@ -893,8 +896,9 @@ class Painter:
                 coll = _scatter(ax, hl[:, 0], hl[:, 1], s=(cell_pt * 0.98) ** 2, marker="s",
                                   facecolors="#FFF3A8", edgecolors="none", zorder=4.1)
             else:
-                coll = _scatter(ax, hl[:, 0], hl[:, 1], s=(cell_pt * 0.92) ** 2, marker="o", facecolors="none",
-                                  edgecolors=_INK, linewidths=1.8 * max(f, 0.7), zorder=4.4)
+                coll = _scatter(ax, hl[:, 0], hl[:, 1], s=(cell_pt * 0.92) ** 2, marker="o",
+                                  facecolors="none", edgecolors=_INK, linewidths=1.8 * max(f, 0.7),
+                                  zorder=4.4)
             coll.set_gid("last-moves")
             artists.append(coll)
         if grid:
@@ -913,9 +917,9 @@ class Painter:
         for (mark, faded), pts in discs.items():
             pts = np.array(pts)
             if isinstance(game, TicTacToe):
-                coll = _scatter(ax, pts[:, 0], pts[:, 1], s=(cell_pt * 0.62) ** 2, marker="o", facecolors="none",
-                                  edgecolors=_GREY if faded else _PIECE["O"], linewidths=1.6 * max(f, 0.7),
-                                  zorder=4.3)
+                coll = _scatter(ax, pts[:, 0], pts[:, 1], s=(cell_pt * 0.62) ** 2, marker="o",
+                                  facecolors="none", edgecolors=_GREY if faded else _PIECE["O"],
+                                  linewidths=1.6 * max(f, 0.7), zorder=4.3)
             else:
                 face = {"X": _PIECE["X"], "O": PALETTE["yellow"], ".": "#FFFFFF"}[mark]
                 if faded and mark != ".":
@@ -923,7 +927,8 @@ class Painter:
                 coll = _scatter(ax, pts[:, 0], pts[:, 1], s=(cell_pt * 0.8) ** 2, marker="o", facecolors=face,
                                   edgecolors="#606060" if mark != "." else "#C8C8C8",
                                   linewidths=0.6 * max(f, 0.7), zorder=4.3)
-            coll.set_gid("board-o" if isinstance(game, TicTacToe) else f"board-discs:{mark}{':faded' if faded else ''}")
+            coll.set_gid("board-o" if isinstance(game, TicTacToe)
+                         else f"board-discs:{mark}{':faded' if faded else ''}")
             artists.append(coll)
         # What the texts keep clear of: every board's frame and the current node's halo.
         placer = self.placer
@@ -1048,7 +1053,8 @@ class Painter:
             for kind in (MAX, MIN, CHANCE, "leaf"):
                 if kind in kinds:
                     handles.append(Line2D([], [], ls="none", marker=_SHAPE_MARKER[kind], markersize=8,
-                                          markerfacecolor=_TINT[kind], markeredgecolor=_INK, label=names[kind]))
+                                          markerfacecolor=_TINT[kind], markeredgecolor=_INK,
+                                          label=names[kind]))
         else:  # the frame's colour, and the glyph under the board (▲ MAX, ▼ MIN)
             for kind, name in ((MAX, "MAX to move"), (MIN, "MIN to move")):
                 if kind in kinds:
@@ -1076,19 +1082,21 @@ class Painter:
         if sc.notes or "visits" in extra:
             where = "inside" if prep.mode == "shapes" else "under the board"
             handles.append(Line2D([], [], ls="none", label=f"n: visits; {where}: mean for MAX"))
-            handles.append(Line2D([], [], color=_EDGE_STYLE["plain"][0], lw=3.0, label="heavier: more visits"))
+            handles.append(Line2D([], [], color=_EDGE_STYLE["plain"][0], lw=3.0,
+                                  label="heavier: more visits"))
         if any(bottom.startswith("UCB") for _, bottom in sc.notes.values()) or "ucb" in extra:
             handles.append(Line2D([], [], ls="none", marker="$1.2$", markersize=9, color=PALETTE["vermilion"],
                                   label="UCB1 score"))
-        if (sc.window and (self.windows or any(sc.style[n] == "active" for n in sc.window))) or "window" in extra:
+        if ((sc.window and (self.windows or any(sc.style[n] == "active" for n in sc.window)))
+                or "window" in extra):
             handles.append(Line2D([], [], ls="none", label="α, β: the window"))
         if not handles:
             return None
         ncol = max(1, min(len(handles), int(self.geom.width / 1.45)))
         labels = ["best line" if isinstance(h, tuple) else h.get_label() for h in handles]
-        leg = ax.legend(handles=handles, labels=labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=8,
-                        frameon=False, handlelength=1.6, columnspacing=1.2, borderaxespad=0.2,
-                        handletextpad=0.4)
+        leg = ax.legend(handles=handles, labels=labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                        ncol=ncol, fontsize=8, frameon=False, handlelength=1.6, columnspacing=1.2,
+                        borderaxespad=0.2, handletextpad=0.4)
         leg.set_gid("legend")
         return leg
 

@@ -39,7 +39,8 @@ __all__ = ["MAX_DRAWN_NODES", "Prepared", "Scene", "TreeTooWide", "check_count",
 
 
 def format_number(x) -> str:
-    """A value for a small figure: :func:`gametrees.wording.fmt` with the true minus sign (3, −2, 4.3333, +∞)."""
+    """A value for a small figure: :func:`gametrees.wording.fmt` with the true minus sign
+    (3, −2, 4.3333, +∞)."""
     if x is None:
         return ""
     return fmt(x, true_minus=True)
@@ -159,7 +160,8 @@ class Prepared:
                          "(… marks hidden subtrees; choose with max_depth= or max_children=)")
         self.keep = keep
         self.children = {u: [v for v in full[u] if v in keep] for u in keep}
-        self.hidden = {u: len(full[u]) - len(self.children[u]) for u in keep if len(full[u]) > len(self.children[u])}
+        self.hidden = {u: len(full[u]) - len(self.children[u])
+                       for u in keep if len(full[u]) > len(self.children[u])}
         self.depth = depth
         # (fan: no edge runs along a sibling's and through its mark; see tidy_layout)
         self.pos = tidy_layout(self.children, root, fan=_FAN)
@@ -202,7 +204,8 @@ class Prepared:
             try:
                 keep = set(nodes)
             except TypeError:
-                raise TypeError(f"nodes must be a collection of node ids, got {type(nodes).__name__}") from None
+                raise TypeError("nodes must be a collection of node ids, "
+                                f"got {type(nodes).__name__}") from None
             if root not in keep:
                 raise ValueError(f"nodes must include the root {root!r}")
             parent = {v: u for u, kids in full.items() for v in kids}
@@ -574,7 +577,8 @@ def summary(x, label=None):
                 f"{x.stats['playouts']} playouts, {x.stats['tree_nodes']} nodes in the tree")
     if isinstance(x, nx.DiGraph) and x.graph.get("algorithm") == "mcts":
         root = x.graph["root"]
-        return (f"{label or 'mcts'}: value {format_number(x.nodes[root].get('value'))} (the root's mean for MAX), "
+        return (f"{label or 'mcts'}: value {format_number(x.nodes[root].get('value'))} "
+                "(the root's mean for MAX), "
                 f"{x.graph.get('playouts')} playouts, {x.number_of_nodes()} nodes in the tree")
     if isinstance(x, SearchResult):
         algo, value, stats = x.algorithm, x.value, x.stats

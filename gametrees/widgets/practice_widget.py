@@ -111,7 +111,8 @@ class Practice(widgets.VBox):
         if isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not 40 <= dpi <= 300:
             raise ValueError(f"dpi must be a number of dots per inch in 40..300, got {dpi!r}")
         if tree is not None and not isinstance(tree, (nx.DiGraph, list, tuple, dict)):
-            raise TypeError(f"tree must be a game tree (networkx.DiGraph) or nested lists, got {type(tree).__name__}")
+            raise TypeError("tree must be a game tree (networkx.DiGraph) or nested lists, "
+                            f"got {type(tree).__name__}")
         self._tree_arg = tree
         self._dpi = dpi
         self._solutions = solutions
@@ -124,23 +125,27 @@ class Practice(widgets.VBox):
 
         self.mode = widgets.Dropdown(options=[(v, k) for k, v in MODES.items()], value=mode,
                                      description="practise", layout=widgets.Layout(width="330px"))
-        self.difficulty = widgets.Dropdown(options=list(_DIFFICULTIES), value=difficulty, description="difficulty",
-                                           layout=widgets.Layout(width="190px"))
+        self.difficulty = widgets.Dropdown(options=list(_DIFFICULTIES), value=difficulty,
+                                           description="difficulty", layout=widgets.Layout(width="190px"))
         self.rule = widgets.ToggleButtons(options=[("textbook", "textbook"), ("strict", "strict")],
                                           value=rule, description="rule", style={"button_width": "80px"},
                                           tooltips=["prune when v ≥ β or v ≤ α (AIMA): ties prune too",
                                                     "prune only when v > β or v < α (CS188)"])
         self.root = widgets.ToggleButtons(options=[("MAX", MAX), ("MIN", MIN)], value=root_player,
                                           description="root", style={"button_width": "56px"})
-        self.new = widgets.Button(description="New tree", button_style="primary", tooltip="a new tree (next seed)")
+        self.new = widgets.Button(description="New tree", button_style="primary",
+                                  tooltip="a new tree (next seed)")
         self.question = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="none", grid_area="1 / 1 / 2 / 2"))
-        self._canvas = widgets.GridBox(layout=widgets.Layout(justify_items="flex-start", align_items="flex-start",
+        self.image = widgets.Image(format="png",
+                                   layout=widgets.Layout(max_width="none", grid_area="1 / 1 / 2 / 2"))
+        self._canvas = widgets.GridBox(layout=widgets.Layout(justify_items="flex-start",
+                                                             align_items="flex-start",
                                                              grid_template_columns="auto",
                                                              grid_template_rows="auto"))
         scroller = widgets.Box([self._canvas], layout=widgets.Layout(overflow="auto", width="100%"))
         self.check_button = widgets.Button(description="Check", button_style="success", icon="check")
-        self.solution_button = widgets.Button(description="Show solution", tooltip="replay the search step by step")
+        self.solution_button = widgets.Button(description="Show solution",
+                                              tooltip="replay the search step by step")
         self.clear_button = widgets.Button(description="Clear", tooltip="empty the boxes and the cuts")
         self.feedback = widgets.HTML()
         self.solution_box = widgets.VBox()
@@ -154,7 +159,8 @@ class Practice(widgets.VBox):
         for control in (self.mode, self.difficulty, self.rule, self.root):
             control.observe(self._on_setting, names="value")
 
-        settings = widgets.HBox([self.mode, self.difficulty, self.new], layout=widgets.Layout(flex_flow="row wrap"))
+        settings = widgets.HBox([self.mode, self.difficulty, self.new],
+                                layout=widgets.Layout(flex_flow="row wrap"))
         roles = widgets.HBox([self.root, self.rule], layout=widgets.Layout(flex_flow="row wrap"))
         buttons = widgets.HBox([self.check_button, self.solution_button, self.clear_button])
         super().__init__([settings, roles, self.question, scroller, buttons, self.feedback, self.solution_box,
@@ -192,7 +198,8 @@ class Practice(widgets.VBox):
             chance = (any(p == CHANCE for _, p in G.nodes(data="player")) if G is not None
                       else _has_chance(tree))
             if chance:
-                raise ValueError(f"the tree has chance nodes: practise it with mode='expectimax', not {mode!r}")
+                raise ValueError("the tree has chance nodes: practise it with mode='expectimax', "
+                                 f"not {mode!r}")
         if mode == "minimax":
             return ValuesExercise(**base), None
         if mode == "expectimax":
@@ -236,19 +243,20 @@ class Practice(widgets.VBox):
         rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule.value == "textbook"
                 else "strict rule: prune only when v > β or v < α")
         if mode == "minimax":
-            text = ("Type the minimax value of every inner node in the box beside it; whose turn it is shows in "
-                    "the shape (▲ MAX, ▼ MIN).")
+            text = ("Type the minimax value of every inner node in the box beside it; whose turn it is "
+                    "shows in the shape (▲ MAX, ▼ MIN).")
         elif mode == "expectimax":
             text = ("Type the value of every inner node in the box beside it: MAX takes the largest, MIN the "
-                    "smallest, a chance node (●) the average of its outcomes weighted by the probabilities on its "
-                    "edges (round to 2 decimals).")
+                    "smallest, a chance node (●) the average of its outcomes weighted by the probabilities "
+                    "on its edges (round to 2 decimals).")
         elif mode == "pruning":
-            text = (f"Run alpha-beta, children left to right ({rule}), and cut (✂) every edge it never follows: "
-                    "the subtree below is pruned.")
+            text = (f"Run alpha-beta, children left to right ({rule}), and cut (✂) every edge it never "
+                    "follows: the subtree below is pruned.")
         else:
-            text = (f"Run alpha-beta, children left to right ({rule}). Type the value each visited inner node "
-                    "returns (only a bound? write ≤ 2 or ≥ 5) and cut (✂) every edge it never follows.")
-        return f"{ex.nodes.name(ex.nodes.root)} is a {role} node at the root.{origin} {text} Then press Check."
+            text = (f"Run alpha-beta, children left to right ({rule}). Type the value each visited inner "
+                    "node returns (only a bound? write ≤ 2 or ≥ 5) and cut (✂) every edge it never follows.")
+        return (f"{ex.nodes.name(ex.nodes.root)} is a {role} node at the root.{origin} {text} "
+                "Then press Check.")
 
     # -- the figure -------------------------------------------------------------------------
 
@@ -319,9 +327,10 @@ class Practice(widgets.VBox):
                 label = nodes.name(v)
                 left, top = x - w / 2, y - _CUT_H / 2
                 taken.append((left, top, left + w, top + _CUT_H))
-                cut = widgets.ToggleButton(value=False, description="✂", tooltip=f"prune the edge {nodes.name(u)}–"
-                                                                                  f"{label}: {label} is never visited",
-                                           layout=widgets.Layout(width=f"{w}px", height=f"{_CUT_H}px", padding="0",
+                tooltip = f"prune the edge {nodes.name(u)}–{label}: {label} is never visited"
+                cut = widgets.ToggleButton(value=False, description="✂", tooltip=tooltip,
+                                           layout=widgets.Layout(width=f"{w}px", height=f"{_CUT_H}px",
+                                                                 padding="0",
                                                                  margin=f"{round(top)}px 0 0 {round(left)}px",
                                                                  grid_area="1 / 1 / 2 / 2"))
                 cut.style.font_size = "11px"
@@ -489,15 +498,19 @@ class Practice(widgets.VBox):
         ex = self.values_exercise
         fb = ex.check(values)
         pruned = self._pruned_set()
-        missing = [text.split(":")[0] for kind, text, _ in fb.items if kind == "bad" and text.endswith(": no value given.")]
-        hidden = [label for label in missing if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
+        missing = [text.split(":")[0] for kind, text, _ in fb.items
+                   if kind == "bad" and text.endswith(": no value given.")]
+        hidden = [label for label in missing
+                  if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
         empty = [label for label in missing if label not in hidden]
         if not missing:
             return fb
-        items = [item for item in fb.items if not (item[0] == "bad" and item[1].endswith(": no value given."))]
+        items = [item for item in fb.items
+                 if not (item[0] == "bad" and item[1].endswith(": no value given."))]
         good = sum(kind == "good" for kind, _, _ in items)
         bad = sum(kind == "bad" for kind, _, _ in items)
-        left = [f"{len(empty)} still empty"] * bool(empty) + [f"{len(hidden)} hidden under a ✂"] * bool(hidden)
+        left = ([f"{len(empty)} still empty"] * bool(empty)
+                + [f"{len(hidden)} hidden under a ✂"] * bool(hidden))
         if good + bad:
             title = f"{ex.what}: {good} of {good + bad} right so far; {' and '.join(left)}."
         elif empty and not hidden:
@@ -511,8 +524,9 @@ class Practice(widgets.VBox):
             cuts = self._nodes.sorted({self._cut_above(self._nodes.by_label[label]) for label in hidden})
             edges = and_list([f"{self._nodes.name(self._parent[n])}–{self._nodes.name(n)}" for n in cuts])
             items.append(("note", f"{and_list(hidden)} {'is' if len(hidden) == 1 else 'are'} under your ✂ on "
-                                  f"{edges}, so {'its box is' if len(hidden) == 1 else 'their boxes are'} hidden "
-                                  f"and not checked (take the ✂ off to type {'it' if len(hidden) == 1 else 'them'}).", None))
+                                  f"{edges}, so {'its box is' if len(hidden) == 1 else 'their boxes are'} "
+                                  "hidden and not checked (take the ✂ off to type "
+                                  f"{'it' if len(hidden) == 1 else 'them'}).", None))
         out = Feedback(title, items, tags=fb.tags)
         out.ok, out.status, out.attempt = False, "wrong" if good + bad else "unanswered", fb.attempt
         return out
@@ -544,7 +558,8 @@ class Practice(widgets.VBox):
                     try:
                         op, x = parse_value(text, allow_pruned=allow)
                         want_op, want = parse_value(solution[label])
-                        right = op == want_op and x is not None and close(x, want, tol)  # a bound is not a value
+                        # a bound is not a value
+                        right = op == want_op and x is not None and close(x, want, tol)
                     except BadAnswer:
                         right = False
                 box.style.background = _GOOD if right else _BAD
@@ -599,8 +614,8 @@ class Practice(widgets.VBox):
                   else self.exercise.result)
         replay = Replay(result, dpi=self._dpi)
         words = html.escape(self._solution_words())
-        self.solution_box.children = (widgets.HTML(f"<p style='margin: 0.3em 0'><b>Solution:</b> {words}</p>"),
-                                      replay)
+        caption = widgets.HTML(f"<p style='margin: 0.3em 0'><b>Solution:</b> {words}</p>")
+        self.solution_box.children = (caption, replay)
         self.solution_button.description = "Hide solution"
         return replay
 
@@ -639,8 +654,8 @@ class Practice(widgets.VBox):
         data = super()._repr_mimebundle_(**kwargs)
         text = repr(self) + "\n(run the notebook to type your answers on the figure)"
         return bundle_with_png(self, data, self.image.value, text, alt="a practice tree",
-                               note="The practice tree as saved: run the cell to type your answers on the figure "
-                                    "and check them.")
+                               note="The practice tree as saved: run the cell to type your answers on the "
+                                    "figure and check them.")
 
 
 def _has_chance(spec):
@@ -704,8 +719,9 @@ def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook",
     >>> w.check().ok
     True
     >>> w.cuts["L"].value = True        # L is evaluated: D must look on
-    >>> print(w.check().lines[-1])
-    ✗ The edge D–L is cut, but alpha-beta follows that edge: when D reaches L, has any finished child of D a value outside D's window? A cut needs one.
+    >>> print(w.check().lines[-1])  # doctest: +NORMALIZE_WHITESPACE
+    ✗ The edge D–L is cut, but alpha-beta follows that edge: when D reaches L, has any finished child of D
+    a value outside D's window? A cut needs one.
     >>> w.new_tree(seed=7); w.seed
     7
     """
