@@ -498,15 +498,18 @@ class Practice(widgets.VBox):
         ex = self.values_exercise
         fb = ex.check(values)
         pruned = self._pruned_set()
-        missing = [text.split(":")[0] for kind, text, _ in fb.items
-                   if kind == "bad" and text.endswith(": no value given.")]
+        if fb.status == "unanswered":   # no box typed in: the exercise's one line, the page names the boxes
+            missing, items = list(self.boxes), []
+        else:
+            missing = [text.split(":")[0] for kind, text, _ in fb.items
+                       if kind == "bad" and text.endswith(": no value given.")]
+            items = [item for item in fb.items
+                     if not (item[0] == "bad" and item[1].endswith(": no value given."))]
         hidden = [label for label in missing
                   if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
         empty = [label for label in missing if label not in hidden]
         if not missing:
             return fb
-        items = [item for item in fb.items
-                 if not (item[0] == "bad" and item[1].endswith(": no value given."))]
         good = sum(kind == "good" for kind, _, _ in items)
         bad = sum(kind == "bad" for kind, _, _ in items)
         left = ([f"{len(empty)} still empty"] * bool(empty)
