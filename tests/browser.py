@@ -242,8 +242,8 @@ _JS_CELLS = """
 }
 """
 
-# Mark the widgets of interest with data attributes (found by their structure, see gametrees/widgets/replay_widget.py,
-# board_widget.py and practice_widget.py) and count them.
+# Mark the widgets of interest with data attributes (found by their structure, see
+# gametrees/widgets/replay_widget.py, board_widget.py and practice_widget.py) and count them.
 _JS_MARK = """
 () => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');

@@ -649,7 +649,8 @@ def test_a3s_bar_passes_the_reference_and_fails_a_weak_evaluation_on_a_sample_of
 def test_the_command_line(tmp_path, capsys):
     assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 0
     assert "wrote" in capsys.readouterr().out
-    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 2  # exists: not overwritten
+    # exists: not overwritten
+    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 2
     assert "does not overwrite without force=True (--force)" in capsys.readouterr().err
     assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path), "--force"]) == 0
     capsys.readouterr()

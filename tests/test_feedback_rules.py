@@ -132,7 +132,7 @@ def test_try_first_the_solution_opens_after_an_attempt_and_a_check_after_it_is_n
     for held in (e.solution(), e.explain(), e.show_solution()):
         assert isinstance(held, attempts.NotYet) and not held and "after your first attempt" in repr(held)
     with pytest.raises(attempts.SolutionNotYet, match="after your first attempt"):
-        e.result
+        _ = e.result
     fb = e.check(e.solution())
     assert fb.status == "unanswered" and "not an answer" in repr(fb) and not fb.solved
     assert e.check(None).status == "unanswered" and e.check("???").status == "unreadable"
@@ -164,7 +164,8 @@ def test_try_first_a_right_first_attempt_is_solved_and_objects_are_apart():
     other = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
     fb = e.check({"A": 3, "B": 3, "C": 2, "D": 2})
     assert fb.solved is True and not any(line.startswith(SHOWN) for line in fb.lines)
-    assert "Answer:" in e.explain()                               # after a right attempt, the worked answer opens
+    # after a right attempt, the worked answer opens
+    assert "Answer:" in e.explain()
     assert isinstance(other.explain(), attempts.NotYet)            # per exercise object
     assert attempts.counts()[e.key]["solved"] is True and attempts.counts()[e.key]["shown"] == ".explain()"
     late = e.check({"A": 3, "B": 3, "C": 2, "D": 14})             # a wrong check after the solution: said too
@@ -176,7 +177,8 @@ def test_without_try_first_nothing_is_held_back_and_the_library_is_never_held_ba
     assert e.try_first is False and e.check(e.solution()).solved is True
     locked = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
     locked.check({"A": 3, "B": 3, "C": 2, "D": 14})
-    second = locked.check({"A": 3, "B": 3, "C": 2, "D": 14})   # the twin is worked by the library: not held back
+    # the twin is worked by the library: not held back
+    second = locked.check({"A": 3, "B": 3, "C": 2, "D": 14})
     assert second.lines[-1].startswith(TWIN) and attempts.shown(locked.key) is None
     with pytest.raises(TypeError, match="try_first"):
         ex.generate("values", seed=1, try_first="yes")
@@ -279,7 +281,7 @@ def test_pruning_feedback_follows_the_rules(seed, difficulty, rule):
         assert fb.status == "unreadable" and not fb.tags
         assert not labels_in(first_text(fb), sol)
     answers = {"all_wrong": visited, "partly": sol[: len(sol) // 2] + visited[:1]}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("pruning", seed, difficulty, rule=rule)
         fb = seen(e.check(answer))
         assert fb.status == "wrong" and fb.attempt == 1
@@ -320,7 +322,7 @@ def test_order_feedback_follows_the_rules(seed, difficulty):
     swapped = list(sol)
     swapped[2], swapped[3] = swapped[3], swapped[2]
     answers = {"all_wrong": list(reversed(sol)), "partly": swapped}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("order", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"
@@ -345,7 +347,7 @@ def test_window_feedback_follows_the_rules(seed, difficulty):
     bump = lambda x, d: x + d if math.isfinite(x) else 0  # noqa: E731
     answers = {"all_wrong": (bump(a, 1), bump(b, -1) if bump(b, -1) != bump(a, 1) else bump(b, -2)),
                "partly": (a, bump(b, -1) if bump(b, -1) != a else bump(b, 1))}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("window", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"

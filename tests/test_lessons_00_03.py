@@ -176,7 +176,8 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
         lines = kind_lines(first, game)
         assert len(lines) == 1 and ("half is wrong" in lines[0] or "both halves are wrong" in lines[0])
         assert f"{a}, {b}" not in lines[0] and f"{a} and {b}" not in lines[0]
-    assert "the chance half is wrong" in kind_lines(first, "Mastermind")[0]       # the code is chosen, not drawn
+    # the code is chosen, not drawn
+    assert "the chance half is wrong" in kind_lines(first, "Mastermind")[0]
     assert "both halves are wrong" in kind_lines(first, "Ludo")[0]
     assert first.tags == ("chance-vs-hidden",)            # only Mastermind's answer is that confusion
     assert "chance and hidden information are two different questions" in kind_lines(first, "Mastermind")[0].lower()
@@ -231,7 +232,8 @@ def test_position_answer_is_what_the_lesson_says():
         assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
     after = game.result(s, 5)
     replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
-    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}   # O must play a2
+    # O must play a2
+    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}
     answer = {"value": 0, "move": "c2", "reply": "a2"}
     fold = fold_text("02_minimax.ipynb", "8014066f")
     assert pasteable(fold) == [] and "Answer" not in fold                 # reasoning, nothing to paste
@@ -282,7 +284,8 @@ def test_position_all_wrong_then_twin():
     second = ex.check_position(POSITION, answer)
     assert_rules(first, second)
     twin = twins(second)[0]
-    assert "c2" not in twin and "value 0" not in twin and "value +1" in twin   # another position, another value
+    # another position, another value
+    assert "c2" not in twin and "value 0" not in twin and "value +1" in twin
 
 
 def test_position_partly_right():
@@ -564,7 +567,8 @@ def test_minimax_claims_are_true_as_stated():
     assert {k: v[1] for k, v in MINIMAX_CLAIMS.items()} == {"a": False, "b": True, "c": True, "d": False}
     game = TicTacToe()
     assert gt.minimax(game).value == 0        # a and d: the promise is a draw or better
-    # c: a lost position where bare minimax plays a move after which O wins at once, though another move does not
+    # c: a lost position where bare minimax plays a move after which O wins at once,
+    # though another move does not
     found = None
     for s in gt.expand(game, merge=True):
         if game.is_terminal(s) or game.to_move(s) != "max" or len(game.actions(s)) not in (3, 5):
@@ -635,7 +639,7 @@ def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root, 
     assert l03_alpha_beta._returns(G, hard=True, window=window) == {label[p]: hard[p] for p in inner}
 
 
-# --------------------------------------------------------------------------------- the lessons' folded solutions
+# ------------------------------------------------------------------------- the lessons' folded solutions
 
 def labelled(result, tree):
     return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
@@ -676,7 +680,8 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert "fail-soft returning the larger leaf, and fail-hard α" in flat and soft["E"] == max(0, 2)
     assert "A returns its minimax value either way" in flat and exact["A"] == soft["A"]
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
-        gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"   # the node the lesson names
+        # the node the lesson names
+        gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
     no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
     assert no_cut.check([]).ok
     assert "✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip." in (
@@ -788,7 +793,8 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
     best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
     right = ex.check_pruning_order(TREE, best, worst=9, why=1)
     assert right.ok and "Why no order does better: The first MIN node" in text(right)
-    # the fact the reason states, against the engine: the first MIN node needs all its leaves, every later one one
+    # the fact the reason states, against the engine: the first MIN node needs all its leaves,
+    # every later one one
     assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
     for reason in (2, 3, 4):
         attempts.reset()
@@ -812,7 +818,8 @@ def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     fold = fold_text("03_alpha_beta.ipynb", "4489368f")
     flat = " ".join(fold.split())
     assert pasteable(fold) == [] and "Answer" not in fold
-    # the order the fold describes, built from its words: the node worth 6 first, a leaf at most 6 first elsewhere
+    # the order the fold describes, built from its words: the node worth 6 first,
+    # a leaf at most 6 first elsewhere
     first = next(c for c in TREE if min(c) == 6)
     rest = [sorted(c) for c in TREE if c is not first]
     described = [first] + rest

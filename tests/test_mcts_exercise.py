@@ -114,7 +114,8 @@ def test_partly_right_names_only_the_wrong_part():
 
 def test_misconceptions_are_named_only_when_the_answer_shows_them():
     found = set()
-    for seed in [*range(60), 112]:  # seed 112 (MIN at the root): a best mean that is neither the choice nor the most visited
+    # seed 112 (MIN at the root): a best mean that is neither the choice nor the most visited
+    for seed in [*range(60), 112]:
         ex = gt.exercises.generate("mcts", seed=seed, root_player="min" if seed % 2 == 0 else "max")
         root = ex.nodes.name(ex.nodes.root)
         kids = ex._children
@@ -225,7 +226,8 @@ def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
     twin = second.lines[-1]
     assert second.attempt == 2 and twin.startswith("• Worked on another range of results: with results from 0 to 1")
     assert not SHOWN_RIGHT & numbers_in(twin)
-    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does not
+    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does
+    # not
     assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
 
 
@@ -324,7 +326,8 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
             assert sorted(kids) == sorted(ex.nodes.name(k) for k in ex.tree.successors(node) if fr.visits.get(k))
             # a node's visits: the one that added it to the tree (its playout ran from it), and its children's
             assert fr.visits[node] == 1 + sum(fr.visits.get(k, 0) for k in ex.tree.successors(node))
-        assert sol["expand"] not in re.findall(r"\b[A-Z]\b", ex.question)   # never named: it is not in the tree
+        # never named: it is not in the tree
+        assert sol["expand"] not in re.findall(r"\b[A-Z]\b", ex.question)
 
 
 def test_full_cycle_wrong_parts_are_named_with_the_rule():
