@@ -4,8 +4,8 @@ For each lesson check: an unanswered answer says only that; junk is "could not r
 (status unreadable, no misconception); an all-wrong and a partly right answer get a
 first check that names every wrong part and none of the right values, labels or choices
 the learner did not give; a second wrong check adds a worked twin ("Worked on a twin tree:
-...", or "Worked on another position: ..." for a Connect Four position); a misconception tag is given only where the answer is what it produces, and every
-tag is in the catalogue.
+...", or "Worked on another position: ..." for a Connect Four position); a misconception
+tag is given only where the answer is what it produces, and every tag is in the catalogue.
 """
 
 import math
@@ -81,7 +81,8 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
 
 def test_win_depth_with_the_first_move_of_the_forced_line():
     """Lesson 04's Exercise 3 asks for the depth and X's first move: an open three (2 or 5), not a search."""
-    assert ex.check_win_depth(C4, THREAT, 3, first_move=2).ok and ex.check_win_depth(C4, THREAT, 3, first_move=5).ok
+    assert (ex.check_win_depth(C4, THREAT, 3, first_move=2).ok
+            and ex.check_win_depth(C4, THREAT, 3, first_move=5).ok)
     assert ex.check_win_depth(C4, THREAT, None, first_move=None).status == "unanswered"
     assert ex.check_win_depth(C4, THREAT, "x", first_move="y").status == "unreadable"
     for move in (0, 1, 3, 4, 6):   # none of these leaves O two threats to block
@@ -181,7 +182,8 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert "quiet" in second.lines[-1] and "[3, 3, 4, 4]" not in second.lines[-1]
     attempts.reset()
     partly = ex.check_quiet_positions(C4, QUIET, {"A"})
-    assert partly.title == "Quiet positions: 4 of 5 right." and "left out 1 quiet position" in bad_text(partly)
+    assert (partly.title == "Quiet positions: 4 of 5 right."
+            and "left out 1 quiet position" in bad_text(partly))
     assert not partly.tags     # leaving a quiet one out is not the horizon misconception
     attempts.reset()
     empty = ex.check_quiet_positions(C4, QUIET, set())                     # the reader's probe: nothing named
@@ -235,7 +237,8 @@ RIGHT_REREAD = {"A": (8, math.inf), "B": 5, "C": (-math.inf, 3)}   # the bounds 
 def test_window_entries_right_unanswered_junk():
     T = gt.tree_from_nested(WINDOW_TREE)
     assert ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, RIGHT_REREAD).ok
-    blank = ex.check_window_entries(T, (4, 7), FULL, {k: (None, None) for k in "ABC"}, {k: None for k in "ABC"})
+    blank = ex.check_window_entries(T, (4, 7), FULL, {k: (None, None) for k in "ABC"},
+                                    {k: None for k in "ABC"})
     assert blank.status == "unanswered" and len(blank.items) == 1
     junk = ex.check_window_entries(T, (4, 7), FULL, {k: "zz" for k in "ABC"}, {k: "?" for k in "ABC"})
     assert junk.status == "unreadable" and not junk.tags
@@ -284,7 +287,8 @@ def test_window_entries_read_under_another_window_narrow_it():
     assert fb.title.endswith("7 of 9 right.") and fb.tags == ("table-bound-unused",)
     assert "A bound that cannot answer still narrows the window" in bad_text(fb)
     attempts.reset()
-    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
+    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED,
+                                 {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
     assert fb.tags == ("table-bound-wrong-side",) and fb.title.endswith("7 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb).replace("At least 8", "").replace("At most 3", ""))
     attempts.reset()
@@ -394,7 +398,8 @@ def test_chance_pruning_each_way():
     assert ex.check_chance_pruning(T, (0, 10), None, None).status == "unanswered"
     junk = ex.check_chance_pruning(T, (0, 10), 5, 7)
     assert junk.status == "unreadable" and not junk.tags
-    first, second = twice(lambda: ex.check_chance_pruning(T, (0, 10), {"H", "I", "K", "L"}, {"H", "I", "K", "L"}))
+    first, second = twice(lambda: ex.check_chance_pruning(T, (0, 10), {"H", "I", "K", "L"},
+                                                          {"H", "I", "K", "L"}))
     text = bad_text(first)
     assert "under D" in text and "without bounds" in text and "under C" not in text
     assert "chance-pruned" in first.tags
@@ -405,7 +410,8 @@ def test_chance_pruning_each_way():
     assert first.title == "Pruning below chance nodes: 0 of 2 right."   # one count per part, not per line
     partly = ex.check_chance_pruning(T, (0, 10), {"H", "I"}, set())
     bad = [t for k, t, _ in partly.items if k == "bad"]
-    assert len(bad) == 1 and "under D" in bad[0] and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", ""))
+    assert (len(bad) == 1 and "under D" in bad[0]
+            and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", "")))
 
 
 def test_chance_pruning_with_plain_means_is_named():
@@ -570,7 +576,8 @@ def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
     for lab, window in said.items():
         value, flag = by_label[lab]
         assert table_window({"value": value, "flag": flag, "depth": 0}, 2, 9, 0) == (None, window), lab
-    assert "only the exact entry answers: B with 5" in " ".join(fold.split()) and by_label["B"] == (5, "exact")
+    assert ("only the exact entry answers: B with 5" in " ".join(fold.split())
+            and by_label["B"] == (5, "exact"))
     fold = fold_text("05_search_enhancements.ipynb", "4f677fd3")
     assert pasteable(fold) == [] and "Answer" not in fold
     said = [ast_or_word(x) for x in bold(fold)]
