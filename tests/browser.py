@@ -242,23 +242,28 @@ _JS_CELLS = """
 }
 """
 
-# Mark the widgets of interest with data attributes (found by their structure, see gametrees/widgets/replay_widget.py,
-# board_widget.py and practice_widget.py) and count them.
+# Mark the widgets of interest with data attributes (found by their structure, see
+# gametrees/widgets/replay_widget.py, board_widget.py and practice_widget.py) and count them.
 _JS_MARK = """
 () => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
   const text = el => (el.textContent || '').trim();
   const buttons = [...panel.querySelectorAll('button.widget-button')];
-  const mark = (roots, attr) => { roots.forEach((r, i) => r.setAttribute(attr, String(i))); return roots.length; };
+  const mark = (roots, attr) => {
+    roots.forEach((r, i) => r.setAttribute(attr, String(i)));
+    return roots.length;
+  };
   const uniq = xs => [...new Set(xs.filter(Boolean))];
-  // Replay: VBox[controls HBox(Play, reset, back, step, next cutoff), sliders, sentence, window, info, image box]
+  // Replay: VBox[controls HBox(Play, reset, back, step, next cutoff), sliders, sentence, window, info,
+  // image box]
   const replays = uniq(buttons.filter(b => text(b) === 'step ▶').map(b => b.parentElement?.parentElement));
   // Board (tic-tac-toe): VBox[top, status, GridBox of 9 cell buttons, why, why text, why image]
   const ttt = uniq([...panel.querySelectorAll('.widget-gridbox')]
     .filter(g => g.children.length === 9 && [...g.children].every(c => c.matches('button.widget-button')))
     .map(g => g.parentElement));
   // Board (Connect Four): VBox[top, status, VBox[HBox of ▼ buttons, picture], ...]
-  const c4 = uniq(buttons.filter(b => text(b) === '▼').map(b => b.parentElement?.parentElement?.parentElement));
+  const c4 = uniq(buttons.filter(b => text(b) === '▼')
+    .map(b => b.parentElement?.parentElement?.parentElement));
   // Practice: VBox[settings, roles, question, figure, HBox(Check, Show solution, Clear), feedback, solution]
   const practice = uniq(buttons.filter(b => text(b) === 'Check' && b.parentElement &&
     [...b.parentElement.children].some(s => text(s) === 'Clear')).map(b => b.parentElement.parentElement));
@@ -283,7 +288,9 @@ _JS_REPLAY = """
     const ctx = canvas.getContext('2d');
     ctx.drawImage(img, 0, 0);
     const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    for (let k = 0; k < data.length; k += 4) hash = (Math.imul(hash, 31) + data[k] + 3 * data[k + 1] + 7 * data[k + 2]) | 0;
+    for (let k = 0; k < data.length; k += 4) {
+      hash = (Math.imul(hash, 31) + data[k] + 3 * data[k + 1] + 7 * data[k + 2]) | 0;
+    }
   }
   return {sentence: (root.children[2]?.innerText || '').trim(), src: img ? img.src : '',
           loaded: !!img && img.complete && img.naturalWidth > 0, hash,
@@ -308,7 +315,10 @@ _JS_OVERFLOW = """
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
       found.push(`${name(el)} scrolls sideways: content ${el.scrollWidth} px in ${el.clientWidth} px`);
     }
-    if (r.right > right + 1) found.push(`${name(el)} ends at x = ${Math.round(r.right)}, past the output area (${Math.round(right)})`);
+    if (r.right > right + 1) {
+      found.push(`${name(el)} ends at x = ${Math.round(r.right)}, ` +
+                 `past the output area (${Math.round(right)})`);
+    }
   }
   return {found: found.slice(0, 5), outputWidth: Math.round(out.getBoundingClientRect().width)};
 }
@@ -320,11 +330,13 @@ _JS_SAVED_OUTPUTS = """
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
   // (Outputs restored from a saved notebook carry no data-mime-type: find them by what they show.)
   return [...panel.querySelectorAll('.jp-OutputArea-output')]
-    .filter(out => out.querySelector('.jupyter-widgets') || /widget|model not found/i.test(out.innerText || ''))
+    .filter(out => out.querySelector('.jupyter-widgets') ||
+                   /widget|model not found/i.test(out.innerText || ''))
     .filter(out => !out.parentElement.closest('.jp-OutputArea-output'))
     .map(out => ({text: (out.innerText || '').slice(0, 200),
                   widget: !!out.querySelector('.jupyter-widgets'),
-                  images: [...out.querySelectorAll('img')].map(img => img.complete && img.naturalWidth > 0)}));
+                  images: [...out.querySelectorAll('img')]
+                    .map(img => img.complete && img.naturalWidth > 0)}));
 }
 """
 
@@ -418,9 +430,11 @@ class NotebookPage:
             const idle = [...document.querySelectorAll('.jp-StatusBar-TextItem')]
               .some(e => /\\| Idle$/.test(e.textContent.trim()));
             if (!idle) return false;
-            const failed = panel.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]');
+            const failed = panel.querySelector(
+              '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]');
             return !!failed || prompts.every((p, i) => !toRun[i] || /\\[\\d+\\]/.test(p));
-          }""", arg=code_cells_to_run, timeout=timeout, what="every cell has run (no [*]) and the kernel is Idle")
+          }""", arg=code_cells_to_run, timeout=timeout,
+            what="every cell has run (no [*]) and the kernel is Idle")
         return self.cells()
 
     def cells(self) -> list[dict]:

@@ -36,7 +36,8 @@ import browser
 REPO = Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy" / "jupyterhub"
 COURSE_ID = "gametrees-test"
-CHP_HINT = ("configurable-http-proxy (npm) is missing: `npm install --prefix .ci/node configurable-http-proxy` "
+CHP_HINT = ("configurable-http-proxy (npm) is missing: "
+            "`npm install --prefix .ci/node configurable-http-proxy` "
             "(.ci/run does this), or put it on PATH")
 
 
@@ -51,7 +52,8 @@ USER_SETTINGS = {
 
 def chp_path() -> str | None:
     """The configurable-http-proxy command, or None."""
-    for candidate in (os.environ.get("GT_CHP"), REPO / ".ci" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"):
+    for candidate in (os.environ.get("GT_CHP"),
+                      REPO / ".ci" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"):
         if candidate and Path(candidate).exists():
             return str(candidate)
     return shutil.which("configurable-http-proxy")
@@ -267,7 +269,8 @@ class HubCourse:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise browser.PageTimeout(f"the hub did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+                raise browser.PageTimeout(f"the hub did not answer within {timeout:.0f} s:\n"
+                                          f"{self.log_tail()}")
             time.sleep(0.3)
 
     def instructor_runs(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -63,5 +63,6 @@ def _solution_with(old, new):
 
 
 # lesson 05: the flag compared with the α the loop raised (a fail-high stored as "upper")
-flag_from_raised_alpha = _solution_with('"lower" if value >= beta0 else "upper" if value <= alpha0 else "exact"',
-                                        '"upper" if value <= alpha else "lower" if value >= beta0 else "exact"')
+flag_from_raised_alpha = _solution_with(
+    '"lower" if value >= beta0 else "upper" if value <= alpha0 else "exact"',
+    '"upper" if value <= alpha else "lower" if value >= beta0 else "exact"')

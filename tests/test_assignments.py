@@ -54,7 +54,8 @@ def run(nb, cwd, student=None):
 
 
 def outcome(nb):
-    """``{grade_id or index: (is a test cell, error output or None, text of all outputs, the check's record)}``.
+    """``{grade_id or index: (is a test cell, error output or None, text of all outputs,
+    the check's record)}``.
 
     A graded check's record (see ``ga.score``) holds its feedback as text (``"text"``), what nbgrader
     scores (``"earned"``), the misconceptions it named, its flags and id warnings.
@@ -230,7 +231,8 @@ def test_student_version_runs_and_every_check_fails_helpfully(student_runs, key)
     broken = {k: v[1]["ename"] for k, v in results.items() if v[1] is not None and not v[0]}
     assert broken == {}, f"cells other than the checks failed: {broken}"
     checks = {k: v for k, v in results.items() if v[0]}
-    assert checks and not [k for k, v in checks.items() if v[1] is not None], "a check fails without a traceback"
+    assert checks and not [k for k, v in checks.items() if v[1] is not None], \
+        "a check fails without a traceback"
     for grade_id, (_, _, text, rec) in checks.items():
         assert text == "0" and not rec["ok"] and rec["earned"] == 0  # nbgrader: no point
         message = rec["text"]
@@ -332,8 +334,8 @@ def _ab(game, state, alpha, beta):
     # The strict rule's pruned leaves: the tie at I (11 ≥ β = 11) is not pruned.
     "a2-q1-answer": 'def pruned_leaves():\n    return ["Q", "R", "AG", "AH", "AI"]\n',
     # D's minimax value, where alpha-beta only learns a bound.
-    "a2-q2-answer": ('def returned_values():\n    return {"A": 11, "B": 9, "C": 11, "D": 7, "E": 12, "F": "≥ 15", '
-                     '"G": 9, "H": 11, "I": "≥ 11", "J": 13, "K": 9}\n'),
+    "a2-q2-answer": ('def returned_values():\n    return {"A": 11, "B": 9, "C": 11, "D": 7, "E": 12, '
+                     '"F": "≥ 15", "G": 9, "H": 11, "I": "≥ 11", "J": 13, "K": 9}\n'),
 }
 
 
@@ -353,7 +355,8 @@ def test_a2_wrong_but_plausible_answers_are_named(a2_wrong):
         return rec["text"]
 
     assert "You pruned with the strict rule; this exercise uses the textbook rule" in message("a2-q1-check")
-    assert "D: you wrote 7, the value D would have if every leaf below it were looked at" in message("a2-q2-check")
+    assert ("D: you wrote 7, the value D would have if every leaf below it were looked at"
+            in message("a2-q2-check"))
     wrong_side = message("a2-q4-check")
     assert "the window it was given does not allow a cut" in wrong_side
     assert "compares the node's value with its own β (at MAX) or α (at MIN)" in wrong_side
@@ -368,7 +371,8 @@ def test_a1_minimax_that_forgets_to_alternate_and_a_max_choice_at_a_min_root(tmp
     nb = read("A1")
     tree2 = gt.exercises.generate("best_move", seed="practice/A1/2", difficulty="medium", root_player="min")
     worst = max(tree2.children, key=lambda c: tree2.result.graph.nodes[c]["value"])
-    nb = with_solution(nb, "a1-q2-answer", f"def best_move_at_root():\n    return {tree2.nodes.name(worst)!r}")
+    nb = with_solution(nb, "a1-q2-answer",
+                       f"def best_move_at_root():\n    return {tree2.nodes.name(worst)!r}")
     nb = with_solution(nb, "a1-q3-answer", '''def minimax_value(game, state, maximizing=True):
     if game.is_terminal(state):
         return game.utility(state)
@@ -483,7 +487,8 @@ def test_nbgrader_generates_and_autogrades_against_the_submitters_tree(tmp_path)
 
 
 def test_student_id_sources_in_order(monkeypatch, tmp_path):
-    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER", "GAMETREES_STUDENT_LIST", "GAMETREES_ROLE"):
+    for var in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER", "GAMETREES_STUDENT_LIST",
+                "GAMETREES_ROLE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.chdir(tmp_path)
     assert ga.student_id(" jdoe ") == ga.student_id("JDoe") == "jdoe" and not ga.id_warnings()
@@ -555,7 +560,8 @@ def _windows_evaluation():
 
     def evaluate(state):
         x, o = state
-        cell = {(r, c): "X" if x >> (c * (rows + 1) + r) & 1 else "O" if o >> (c * (rows + 1) + r) & 1 else "."
+        cell = {(r, c): ("X" if x >> (c * (rows + 1) + r) & 1
+                         else "O" if o >> (c * (rows + 1) + r) & 1 else ".")
                 for r in range(rows) for c in range(cols)}
         score = 0
         for w in windows:
@@ -649,7 +655,8 @@ def test_a3s_bar_passes_the_reference_and_fails_a_weak_evaluation_on_a_sample_of
 def test_the_command_line(tmp_path, capsys):
     assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 0
     assert "wrote" in capsys.readouterr().out
-    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 2  # exists: not overwritten
+    # exists: not overwritten
+    assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path)]) == 2
     assert "does not overwrite without force=True (--force)" in capsys.readouterr().err
     assert ga.main(["release", str(FOLDER / "A1_minimax.ipynb"), str(tmp_path), "--force"]) == 0
     capsys.readouterr()

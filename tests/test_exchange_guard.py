@@ -29,4 +29,5 @@ def test_the_report_names_a_set_aside_submission_and_who_wrote_it(tmp_path, caps
 
     assert ga.main(["report", str(course), "A1", "--no-chart"]) == 0
     out = capsys.readouterr().out
-    assert f"SET ASIDE, not collected: a submission filed under ann by the account bob (a copy in {aside})" in out
+    assert ("SET ASIDE, not collected: a submission filed under ann by the account bob "
+            f"(a copy in {aside})") in out

@@ -93,8 +93,9 @@ def test_feedback_record_status_and_tags():
     fb = rep.feedback("Minimax values")
     assert fb.tags == ("roles-inverted",) and fb.status == "wrong" and fb.attempt is None and fb.flags == []
     record = fb.to_record()
-    assert record == {"status": "wrong", "ok": False, "score": [1, 3], "tags": ["roles-inverted"], "attempt": None,
-                      "title": "Minimax values: 1 of 3 right.", "lines": fb.lines, "flags": []}
+    assert record == {"status": "wrong", "ok": False, "score": [1, 3], "tags": ["roles-inverted"],
+                      "attempt": None, "title": "Minimax values: 1 of 3 right.", "lines": fb.lines,
+                      "flags": []}
     import json
     assert json.loads(json.dumps(record)) == record
     with pytest.raises(ValueError, match="status"):
@@ -132,7 +133,7 @@ def test_try_first_the_solution_opens_after_an_attempt_and_a_check_after_it_is_n
     for held in (e.solution(), e.explain(), e.show_solution()):
         assert isinstance(held, attempts.NotYet) and not held and "after your first attempt" in repr(held)
     with pytest.raises(attempts.SolutionNotYet, match="after your first attempt"):
-        e.result
+        _ = e.result
     fb = e.check(e.solution())
     assert fb.status == "unanswered" and "not an answer" in repr(fb) and not fb.solved
     assert e.check(None).status == "unanswered" and e.check("???").status == "unreadable"
@@ -144,7 +145,8 @@ def test_try_first_the_solution_opens_after_an_attempt_and_a_check_after_it_is_n
     assert not isinstance(answer, attempts.NotYet) and e.result is not None
     after = e.check(answer)
     assert after.ok and after.status == "right" and after.solved is False
-    assert after.lines[0].startswith(SHOWN + " (.solution())") and "does not count as solved" in after.lines[0]
+    assert (after.lines[0].startswith(SHOWN + " (.solution())")
+            and "does not count as solved" in after.lines[0])
     assert attempts.counts()[e.key] == {"checks": 5, "wrong": 1, "solved": False, "shown": ".solution()"}
     assert e.library_uses[:2] == [".solution()", ".explain()"]   # still recorded for the graded notebooks
 
@@ -155,7 +157,8 @@ def test_try_first_an_empty_dict_is_no_attempt(kind):
     e = ex.generate(kind, seed=3, difficulty="medium", try_first=True)
     for empty in ({}, dict.fromkeys(e.nodes.sorted(e.inner))):
         fb = e.check(empty)
-        assert fb.status == "unanswered" and fb.title.endswith("not answered yet.") and "right" not in fb.title
+        assert (fb.status == "unanswered" and fb.title.endswith("not answered yet.")
+                and "right" not in fb.title)
     assert isinstance(e.solution(), attempts.NotYet) and attempts.counts()[e.key]["wrong"] == 0
 
 
@@ -164,7 +167,8 @@ def test_try_first_a_right_first_attempt_is_solved_and_objects_are_apart():
     other = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
     fb = e.check({"A": 3, "B": 3, "C": 2, "D": 2})
     assert fb.solved is True and not any(line.startswith(SHOWN) for line in fb.lines)
-    assert "Answer:" in e.explain()                               # after a right attempt, the worked answer opens
+    # after a right attempt, the worked answer opens
+    assert "Answer:" in e.explain()
     assert isinstance(other.explain(), attempts.NotYet)            # per exercise object
     assert attempts.counts()[e.key]["solved"] is True and attempts.counts()[e.key]["shown"] == ".explain()"
     late = e.check({"A": 3, "B": 3, "C": 2, "D": 14})             # a wrong check after the solution: said too
@@ -176,7 +180,8 @@ def test_without_try_first_nothing_is_held_back_and_the_library_is_never_held_ba
     assert e.try_first is False and e.check(e.solution()).solved is True
     locked = ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True)
     locked.check({"A": 3, "B": 3, "C": 2, "D": 14})
-    second = locked.check({"A": 3, "B": 3, "C": 2, "D": 14})   # the twin is worked by the library: not held back
+    # the twin is worked by the library: not held back
+    second = locked.check({"A": 3, "B": 3, "C": 2, "D": 14})
     assert second.lines[-1].startswith(TWIN) and attempts.shown(locked.key) is None
     with pytest.raises(TypeError, match="try_first"):
         ex.generate("values", seed=1, try_first="yes")
@@ -225,7 +230,8 @@ def values_answers(e):
     return {"junk": [["Z9"], {"Z9": 0}, "[[["], "all_wrong": plus, "partly": half}
 
 
-@pytest.mark.parametrize("kind,kw", [("values", {}), ("values", {"algorithm": "alphabeta"}), ("expectimax", {})])
+@pytest.mark.parametrize("kind,kw",
+                         [("values", {}), ("values", {"algorithm": "alphabeta"}), ("expectimax", {})])
 @pytest.mark.parametrize("seed,difficulty", CASES)
 def test_values_feedback_follows_the_rules(kind, kw, seed, difficulty):
     e = make(kind, seed, difficulty, **kw)
@@ -234,8 +240,9 @@ def test_values_feedback_follows_the_rules(kind, kw, seed, difficulty):
     for junk in answers["junk"]:
         fb = seen(ex.generate(kind, seed=seed, difficulty=difficulty, **kw).check(junk))
         assert fb.status == "unreadable" and not fb.tags and "could not read" in repr(fb).lower()
-        assert not (numbers_in(first_text(fb)) & {number_text(v if not isinstance(v, str) else float(v.split()[-1]))
-                                                  for v in sol.values()} - typed_numbers({}))
+        assert not (numbers_in(first_text(fb))
+                    & {number_text(v if not isinstance(v, str) else float(v.split()[-1]))
+                       for v in sol.values()} - typed_numbers({}))
     for name in ("all_wrong", "partly"):
         e = make(kind, seed, difficulty, **kw)
         answer = answers[name]
@@ -263,7 +270,8 @@ def test_an_all_zero_answer_names_no_misconception():
     e = ex.ValuesExercise([[0, 12, 8], [2, 0, 6], [14, 5, 0]])  # 0 is each MIN node's smallest child
     fb = seen(e.check({"A": 0, "B": 0, "C": 0, "D": 0}))
     assert fb.tags == () and "smallest of" not in repr(fb)
-    fb = seen(ex.ExpectimaxExercise([{"chance": [0, 12]}, {"chance": [0, 4]}]).check({"A": 0, "B": 0, "C": 0}))
+    fb = seen(ex.ExpectimaxExercise([{"chance": [0, 12]}, {"chance": [0, 4]}])
+              .check({"A": 0, "B": 0, "C": 0}))
     assert fb.tags == ()
 
 
@@ -279,7 +287,7 @@ def test_pruning_feedback_follows_the_rules(seed, difficulty, rule):
         assert fb.status == "unreadable" and not fb.tags
         assert not labels_in(first_text(fb), sol)
     answers = {"all_wrong": visited, "partly": sol[: len(sol) // 2] + visited[:1]}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("pruning", seed, difficulty, rule=rule)
         fb = seen(e.check(answer))
         assert fb.status == "wrong" and fb.attempt == 1
@@ -287,10 +295,11 @@ def test_pruning_feedback_follows_the_rules(seed, difficulty, rule):
         leaked = labels_in(text, sol) - set(answer)
         assert not leaked, (leaked, fb)
         for x in set(answer) - set(sol):  # every over-pruned leaf is named (or the other rule is)
-            assert any(line.startswith(f"✗ {x} is marked pruned") for line in fb.lines) or "tie-rule" in fb.tags
+            assert (any(line.startswith(f"✗ {x} is marked pruned") for line in fb.lines)
+                    or "tie-rule" in fb.tags)
         for cut in e.info.cuts:  # every cut with missed leaves is named by the node that cuts
-            missed = [e.nodes.name(x) for p in cut.pruned for x in gt.exercises.by_hand.leaves_under(e.tree, p)
-                      if e.nodes.name(x) not in answer]
+            missed = [e.nodes.name(x) for p in cut.pruned
+                      for x in gt.exercises.by_hand.leaves_under(e.tree, p) if e.nodes.name(x) not in answer]
             if missed and "tie-rule" not in fb.tags:
                 c = e.nodes.name(cut.node)
                 assert any(line.startswith(f"✗ {c}'s ") or "below" in line for line in fb.lines), (c, fb)
@@ -320,7 +329,7 @@ def test_order_feedback_follows_the_rules(seed, difficulty):
     swapped = list(sol)
     swapped[2], swapped[3] = swapped[3], swapped[2]
     answers = {"all_wrong": list(reversed(sol)), "partly": swapped}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("order", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"
@@ -345,7 +354,7 @@ def test_window_feedback_follows_the_rules(seed, difficulty):
     bump = lambda x, d: x + d if math.isfinite(x) else 0  # noqa: E731
     answers = {"all_wrong": (bump(a, 1), bump(b, -1) if bump(b, -1) != bump(a, 1) else bump(b, -2)),
                "partly": (a, bump(b, -1) if bump(b, -1) != a else bump(b, 1))}
-    for name, answer in answers.items():
+    for _name, answer in answers.items():
         e = make("window", seed, difficulty)
         fb = seen(e.check(answer))
         assert fb.status == "wrong"
@@ -501,7 +510,8 @@ def _not_written(*args):
 
 
 CODE_CASES = {
-    "check_minimax": (ex.check_minimax, _minimax_ok, lambda g, s: "Z", lambda g, s: 0, _alternating, "roles-inverted"),
+    "check_minimax": (ex.check_minimax, _minimax_ok, lambda g, s: "Z", lambda g, s: 0, _alternating,
+                      "roles-inverted"),
     "check_alphabeta": (ex.check_alphabeta, _ab(), lambda g, s, a, b: "Z", lambda g, s, a, b: 0,
                         _ab(restart=True), "root-window-restart"),
     "check_expectimax": (ex.check_expectimax, _expecti(), lambda g, s: "Z", lambda g, s: 0,
@@ -509,7 +519,8 @@ CODE_CASES = {
     "check_evaluation": (ex.check_evaluation, _open_lines, lambda s: "Z", lambda s: 7,
                          lambda s: -_open_lines(s), "wrong-viewpoint"),
     "check_ucb": (ex.check_ucb, _ucb, lambda w, n, N, c: "Z", lambda w, n, N, c: 0,
-                  lambda w, n, N, c: math.inf if n == 0 else w / n + c * math.sqrt(math.log(n) / n), "ucb-child-log"),
+                  lambda w, n, N, c: math.inf if n == 0 else w / n + c * math.sqrt(math.log(n) / n),
+                  "ucb-child-log"),
 }
 
 
@@ -547,7 +558,8 @@ TRIGGERS = {
     "bounds-global": ("window", lambda: ex.WindowExercise(TEXTBOOK, node="A").check((3, 5))),
     "tie-rule": ("pruning", lambda: ex.PruningExercise([[3, 5], [3, 9]], rule="strict").check(["G"])),
     "prune-without-evidence": ("pruning", lambda: ex.PruningExercise(TEXTBOOK).check(["H", "I", "J"])),
-    "bound-as-value": ("values", lambda: _values(TEXTBOOK, {"A": 3, "B": 3, "C": 2, "D": 2}, algorithm="alphabeta")),
+    "bound-as-value": ("values",
+                       lambda: _values(TEXTBOOK, {"A": 3, "B": 3, "C": 2, "D": 2}, algorithm="alphabeta")),
     "root-window-restart": ("check_alphabeta", lambda: ex.check_alphabeta(_ab(restart=True))),
     "value-right-move-wrong": ("best_move", lambda: ex.BestMoveExercise([[3, 12, 8], [3, 1, 6]]).check("C")),
     "expansions-off": ("check_alphabeta",
@@ -555,13 +567,16 @@ TRIGGERS = {
     "wrong-viewpoint": ("check_evaluation", lambda: ex.check_evaluation(lambda s: -_open_lines(s))),
     "scale-mismatch": ("check_evaluation", lambda: ex.check_evaluation(lambda s: _open_lines(s, win=1))),
     "chance-unweighted": ("expectimax",
-                          lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}])
+                          lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]},
+                                                         {"chance": [2, 4]}])
                           .check({"A": 9.75, "B": 7.5, "C": 3})),
     "chance-as-choice": ("expectimax",
-                         lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}])
+                         lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]},
+                                                        {"chance": [2, 4]}])
                          .check({"A": 9.75, "B": 3, "C": 3})),
     "chance-summed": ("expectimax",
-                      lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]}, {"chance": [2, 4]}])
+                      lambda: ex.ExpectimaxExercise([{"chance": [3, 12], "p": [0.25, 0.75]},
+                                                     {"chance": [2, 4]}])
                       .check({"A": 15, "B": 15, "C": 3})),
     "ucb-child-log": ("check_ucb", lambda: ex.check_ucb(CODE_CASES["check_ucb"][4])),
     "cut-value-as-minimax": ("values", lambda: _values([[3, 12], [2, 1]], {"A": 3, "B": 3, "C": 1},
@@ -570,7 +585,8 @@ TRIGGERS = {
                                                   algorithm="alphabeta")),
     "zero-as-infinity": ("check_minimax", lambda: ex.check_minimax(_zero_start)),
     "breadth-first-order": ("order", lambda: ex.OrderExercise(TEXTBOOK).check("A B C D E F G H K L M")),
-    "pruned-subtree-partial": ("pruning", lambda: ex.PruningExercise([[3, 4], [[1, 2], [8, 9]]]).check(["J"])),
+    "pruned-subtree-partial": ("pruning",
+                               lambda: ex.PruningExercise([[3, 4], [[1, 2], [8, 9]]]).check(["J"])),
 }
 
 # Entries only a lesson's own check can detect (their modules belong to the lesson engineers, who add
@@ -629,7 +645,8 @@ def test_random_wrong_values_give_no_right_value_away(seed, difficulty, root, ki
     e = make(kind, seed, difficulty, root_player=root, **kw)
     sol = e.solution()
     exact = {k: (float(v.split()[-1]) if isinstance(v, str) else v) for k, v in sol.items()}
-    answer = {k: (x + shifts[i % len(shifts)] if math.isfinite(x) else 0) for i, (k, x) in enumerate(exact.items())}
+    answer = {k: (x + shifts[i % len(shifts)] if math.isfinite(x) else 0)
+              for i, (k, x) in enumerate(exact.items())}
     fb = seen(e.check(answer))
     right = {number_text(v) for v in exact.values()}
     leaked = (numbers_in(first_text(fb)) & right) - typed_numbers(answer)

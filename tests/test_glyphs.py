@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted([*(ROOT / "gametrees" / "widgets").rglob("*.py"), *(ROOT / "gametrees" / "site").rglob("*.py")])
+SOURCES = sorted([*(ROOT / "gametrees" / "widgets").rglob("*.py"),
+                  *(ROOT / "gametrees" / "site").rglob("*.py")])
 TEMPLATES = sorted(p for p in (ROOT / "gametrees" / "site" / "templates").rglob("*") if p.is_file())
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
@@ -88,7 +89,8 @@ def test_the_widgets_and_the_site_use_only_glyphs_an_installed_font_has():
 
 
 def test_the_scan_finds_a_glyph_no_font_has():
-    """The check itself: ⏸ (the old pause button), written as a JavaScript escape, is found and not covered."""
+    """The check itself: ⏸ (the old pause button), written as a JavaScript escape, is found and not
+    covered."""
     assert _shown("play.textContent = '\\\\u23f8 pause';") == {"⏸"}
     if ord("⏸") in installed_coverage():
         pytest.skip("a font installed here has ⏸")

@@ -29,10 +29,10 @@ GUIDE = REPO / "INSTRUCTORS.md"
 HUB_CONFIG = DEPLOY / "jupyterhub" / "jupyterhub_config.py"
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-import hub_storm
+import hub_storm  # noqa: E402 (found on the sys.path entry added above)
 
 sys.path.insert(0, str(DEPLOY / "jupyterhub"))
-import prestart
+import prestart  # noqa: E402 (found on the sys.path entry added above)
 
 
 def pinned_version() -> str:

@@ -37,7 +37,8 @@ def text(fb):
 
 
 def has_number(fb, x):
-    """Whether the number ``x`` appears in the feedback's lines and hints as a whole number (not inside 16 or 2.5).
+    """Whether the number ``x`` appears in the feedback's lines and hints as a whole number
+    (not inside 16 or 2.5).
 
     The title is left out: it counts the parts ("0 of 3 right").
     """
@@ -50,7 +51,8 @@ def twins(fb):
 
 
 def assert_rules(first, second):
-    """The first wrong check has no twin; the second has one; both are 'wrong' with tags from the catalogue."""
+    """The first wrong check has no twin; the second has one; both are 'wrong' with tags from the
+    catalogue."""
     assert first.status == second.status == "wrong" and not first.ok
     assert first.attempt == 1 and second.attempt == 2
     assert not twins(first) and len(twins(second)) == 1
@@ -80,7 +82,8 @@ def test_value_blank_junk_right():
 
 def test_value_wrong_names_the_rule_not_the_value_then_a_twin():
     first = ex.check_value(min_tree(), 5)
-    assert "You wrote 5 for the root A, a MIN node" in text(first) and "which of its children's values" in text(first)
+    assert ("You wrote 5 for the root A, a MIN node" in text(first)
+            and "which of its children's values" in text(first))
     for right in (6, 12, 14):   # the root's value and the MAX nodes' values: none given
         assert not has_number(first, right)
     second = ex.check_value(min_tree(), 5)      # rebuilt: the same exercise, counted together
@@ -99,7 +102,8 @@ def test_value_roles_inverted_is_named_only_for_the_swapped_value():
 # --------------------------------------------------------------------------------- lesson 01
 
 def test_nim_leaves_each_way():
-    assert [ex.check_nim_leaves(n, leaves).ok for n, leaves in [(1, 1), (2, 2), (3, 4), (4, 7), (5, 13)]] == [True] * 5
+    assert [ex.check_nim_leaves(n, leaves).ok
+            for n, leaves in [(1, 1), (2, 2), (3, 4), (4, 7), (5, 13)]] == [True] * 5
     assert gt.minimax(gt.Nim(5)).stats["leaves_evaluated"] == 13
     assert "L(5) = L(4) + L(3) + L(2) = 7 + 4 + 2 = 13" in text(ex.check_nim_leaves(5, 13))
     for blank in (None, "", " "):
@@ -126,8 +130,8 @@ def test_effective_branching_each_way():
     for blank in (None, ""):
         assert ex.check_effective_branching(7, blank).status == "unanswered"
     assert ex.check_effective_branching(7, "1.7").status == "unreadable"
-    cases = {(N - 1) / (N - L): "average-as-branching", N ** (1 / 7): "nodes-for-leaves", 3: "uniform-branching",
-             L / 7: None, 2: None, 0: None, -2: None, 1e50: None}
+    cases = {(N - 1) / (N - L): "average-as-branching", N ** (1 / 7): "nodes-for-leaves",
+             3: "uniform-branching", L / 7: None, 2: None, 0: None, -2: None, 1e50: None}
     for wrong, tag in cases.items():
         attempts.reset()
         first, second = ex.check_effective_branching(7, wrong), ex.check_effective_branching(7, wrong)
@@ -176,10 +180,12 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
         lines = kind_lines(first, game)
         assert len(lines) == 1 and ("half is wrong" in lines[0] or "both halves are wrong" in lines[0])
         assert f"{a}, {b}" not in lines[0] and f"{a} and {b}" not in lines[0]
-    assert "the chance half is wrong" in kind_lines(first, "Mastermind")[0]       # the code is chosen, not drawn
+    # the code is chosen, not drawn
+    assert "the chance half is wrong" in kind_lines(first, "Mastermind")[0]
     assert "both halves are wrong" in kind_lines(first, "Ludo")[0]
     assert first.tags == ("chance-vs-hidden",)            # only Mastermind's answer is that confusion
-    assert "chance and hidden information are two different questions" in kind_lines(first, "Mastermind")[0].lower()
+    assert ("chance and hidden information are two different questions"
+            in kind_lines(first, "Mastermind")[0].lower())
     second = ex.check_game_kinds(all_wrong)
     assert_rules(first, second)
     twin = twins(second)[0]
@@ -210,10 +216,11 @@ def test_game_kinds_partly_right():
     assert kind_lines(fb, "Ludo")[0].startswith("✗ Ludo: the information half is wrong.")   # the axis named
     attempts.reset()
     one = ex.check_game_kinds({**RIGHT_KINDS, "Kriegspiel": ("deterministic", "perfect", 2)})
-    assert kind_lines(one, "Kriegspiel")[0] == ("✗ Kriegspiel: the information half is wrong (the chance half is "
-                                                "right). Ask again: can every player see the whole state?")
-    assert ("✓ Kriegspiel: deterministic, hidden information: Nothing is random, but each player sees only their "
-            "own pieces on the board.") in fb.lines
+    assert kind_lines(one, "Kriegspiel")[0] == ("✗ Kriegspiel: the information half is wrong "
+                                                "(the chance half is right). "
+                                                "Ask again: can every player see the whole state?")
+    assert ("✓ Kriegspiel: deterministic, hidden information: Nothing is random, "
+            "but each player sees only their own pieces on the board.") in fb.lines
 
 
 # --------------------------------------------------------------------------------- lesson 02
@@ -231,20 +238,24 @@ def test_position_answer_is_what_the_lesson_says():
         assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
     after = game.result(s, 5)
     replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
-    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}   # O must play a2
+    # O must play a2
+    assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}
     answer = {"value": 0, "move": "c2", "reply": "a2"}
     fold = fold_text("02_minimax.ipynb", "8014066f")
     assert pasteable(fold) == [] and "Answer" not in fold                 # reasoning, nothing to paste
     # the fold's reasoning, against the engine: O threatens c2, X must block there, a2 loses at once to O c2,
     # O then blocks a2, and the value is a draw
-    assert "threatens c2 (cell 5), so X must block there" in fold and [m for m, v in values.items() if v == 0] == [5]
+    assert ("threatens c2 (cell 5), so X must block there" in fold
+            and [m for m, v in values.items() if v == 0] == [5])
     flat = " ".join(fold.split())
-    assert "even a2 (cell 3), which would give X two threats, loses to O c2 at once" in flat and values[3] == -1
+    assert ("even a2 (cell 3), which would give X two threats, loses to O c2 at once" in flat
+            and values[3] == -1)
     lost = game.result(s, 3)
     assert game.is_terminal(game.result(lost, 5)) and game.utility(game.result(lost, 5)) == -1
     assert "O blocks it" in fold and "the value is a draw, 0" in fold
     fb = ex.check_position(POSITION, answer)
-    assert fb.ok and fb.title.endswith("all 3 right.") and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb)
+    assert (fb.ok and fb.title.endswith("all 3 right.")
+            and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb))
 
 
 def test_position_reply_names_the_threat_not_the_cell():
@@ -282,7 +293,8 @@ def test_position_all_wrong_then_twin():
     second = ex.check_position(POSITION, answer)
     assert_rules(first, second)
     twin = twins(second)[0]
-    assert "c2" not in twin and "value 0" not in twin and "value +1" in twin   # another position, another value
+    # another position, another value
+    assert "c2" not in twin and "value 0" not in twin and "value +1" in twin
 
 
 def test_position_partly_right():
@@ -366,8 +378,8 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
     _, _, ref_soft = reference_alphabeta(NARROW, alpha=4, beta=6)
     hard = reference_fail_hard(NARROW, alpha=4, beta=6)
     label = {n: T.nodes[n]["label"] for n in T}
-    assert {k: v[0] for k, v in RIGHT.items()} == {k: soft[k] for k in RIGHT} == {label[p]: ref_soft[p] for p in hard
-                                                                                   if label[p] in RIGHT}
+    assert ({k: v[0] for k, v in RIGHT.items()} == {k: soft[k] for k in RIGHT}
+            == {label[p]: ref_soft[p] for p in hard if label[p] in RIGHT})
     assert {k: v[1] for k, v in RIGHT.items()} == {label[p]: v for p, v in hard.items() if label[p] in RIGHT}
     assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="ABCDE")
@@ -449,8 +461,10 @@ def test_pruning_order_blank_junk_right():
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
     assert first.title.endswith(": 0 of 1 right.")   # counted in parts asked, as every other check of it
-    assert f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer." in text(first)
-    assert "Your first MIN node is worth 5 to MAX" in text(first) and "is it the MIN node worth the most" in text(first)
+    assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
+            in text(first))
+    assert ("Your first MIN node is worth 5 to MAX" in text(first)
+            and "is it the MIN node worth the most" in text(first))
     assert "worth 6" not in text(first) and "third" not in text(first) and "needs only" not in text(first)
     second = ex.check_pruning_order(TREE, TREE)
     assert_rules(first, second)
@@ -500,7 +514,8 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
 # --------------------------------------------------------------------------------- lesson 03's figures
 
 def test_inner_labels_sit_away_from_the_incoming_edge_and_keep_their_bars():
-    """03's tie figure: a right child's label goes right of it, clear of the edge from its parent above left."""
+    """03's tie figure: a right child's label goes right of it, clear of the edge from its parent above
+    left."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -564,7 +579,8 @@ def test_minimax_claims_are_true_as_stated():
     assert {k: v[1] for k, v in MINIMAX_CLAIMS.items()} == {"a": False, "b": True, "c": True, "d": False}
     game = TicTacToe()
     assert gt.minimax(game).value == 0        # a and d: the promise is a draw or better
-    # c: a lost position where bare minimax plays a move after which O wins at once, though another move does not
+    # c: a lost position where bare minimax plays a move after which O wins at once,
+    # though another move does not
     found = None
     for s in gt.expand(game, merge=True):
         if game.is_terminal(s) or game.to_move(s) != "max" or len(game.actions(s)) not in (3, 5):
@@ -624,7 +640,8 @@ _SPECS = st.recursive(st.integers(-9, 9), lambda kids: st.lists(kids, min_size=1
 
 @settings(max_examples=400, deadline=None)
 @given(spec=st.lists(_SPECS, min_size=1, max_size=3), root=st.sampled_from(["max", "min"]),
-       window=st.sampled_from([(-math.inf, math.inf), (0, 1), (-2, 3), (4, 6), (-math.inf, 0), (2, math.inf)]))
+       window=st.sampled_from([(-math.inf, math.inf), (0, 1), (-2, 3), (4, 6), (-math.inf, 0),
+                               (2, math.inf)]))
 def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root, window):
     G = gt.tree_from_nested(spec, root_player=root)
     label = {n: G.nodes[n]["label"] for n in G}
@@ -635,7 +652,7 @@ def test_fail_soft_and_fail_hard_returns_match_independent_searches(spec, root, 
     assert l03_alpha_beta._returns(G, hard=True, window=window) == {label[p]: hard[p] for p in inner}
 
 
-# --------------------------------------------------------------------------------- the lessons' folded solutions
+# ------------------------------------------------------------------------- the lessons' folded solutions
 
 def labelled(result, tree):
     return {tree.nodes[n]["label"]: result.graph.nodes[n] for n in tree}
@@ -656,7 +673,8 @@ def test_lesson_02_values_fold_opens_after_an_attempt_and_explain_works_it_throu
 def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_what_the_engine_does():
     for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "no_cut")):
         fold = fold_text("03_alpha_beta.ipynb", cell)
-        assert pasteable(fold) == [] and f"{name}.explain()" in fold and "after your first attempt" in fold, cell
+        assert (pasteable(fold) == [] and f"{name}.explain()" in fold
+                and "after your first attempt" in fold), cell
     fold = fold_text("03_alpha_beta.ipynb", "5bb44faf")
     flat = " ".join(fold.split())
     assert pasteable(fold) == [] and "Answer" not in fold
@@ -676,11 +694,12 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert "fail-soft returning the larger leaf, and fail-hard α" in flat and soft["E"] == max(0, 2)
     assert "A returns its minimax value either way" in flat and exact["A"] == soft["A"]
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
-        gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"   # the node the lesson names
+        # the node the lesson names
+        gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
     no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
     assert no_cut.check([]).ok
-    assert "✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip." in (
-        text(no_cut.check([])))
+    assert ("✓ Nothing is pruned: no node's value leaves its window "
+            "while the node has a child left to skip.") in text(no_cut.check([]))
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
@@ -702,7 +721,8 @@ def test_window_feedback_names_a_bound_from_elsewhere_in_plain_words():
         for which in ("alpha", "beta"):
             text, tag = w._window_slip(which, -123456, False)
             for m in w.result.graph:
-                if tag is None and w.result.graph.nodes[m].get("status") == "visited" and w.tree.out_degree(m):
+                if (tag is None and w.result.graph.nodes[m].get("status") == "visited"
+                        and w.tree.out_degree(m)):
                     x = w.result.graph.nodes[m][which]
                     text, tag = w._window_slip(which, x, False)
                     if tag == "bounds-global":
@@ -729,7 +749,8 @@ def test_position_reply_is_judged_after_the_learners_own_move():
     assert "✗ O's reply: c2 (cell 5) is taken after X c2; O can play only on an empty cell." in taken.lines
     attempts.reset()
     no_move = ex.check_position(POSITION, {"value": 0, "move": None, "reply": "a2"})
-    assert "✗ O's reply: it is judged as the reply to your move; give a legal move for X first." in no_move.lines
+    assert ("✗ O's reply: it is judged as the reply to your move; give a legal move for X first."
+            in no_move.lines)
 
 
 def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
@@ -788,7 +809,8 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
     best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
     right = ex.check_pruning_order(TREE, best, worst=9, why=1)
     assert right.ok and "Why no order does better: The first MIN node" in text(right)
-    # the fact the reason states, against the engine: the first MIN node needs all its leaves, every later one one
+    # the fact the reason states, against the engine: the first MIN node needs all its leaves,
+    # every later one one
     assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
     for reason in (2, 3, 4):
         attempts.reset()
@@ -812,7 +834,8 @@ def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     fold = fold_text("03_alpha_beta.ipynb", "4489368f")
     flat = " ".join(fold.split())
     assert pasteable(fold) == [] and "Answer" not in fold
-    # the order the fold describes, built from its words: the node worth 6 first, a leaf at most 6 first elsewhere
+    # the order the fold describes, built from its words: the node worth 6 first,
+    # a leaf at most 6 first elsewhere
     first = next(c for c in TREE if min(c) == 6)
     rest = [sorted(c) for c in TREE if c is not first]
     described = [first] + rest

@@ -4,8 +4,8 @@ For each lesson check: an unanswered answer says only that; junk is "could not r
 (status unreadable, no misconception); an all-wrong and a partly right answer get a
 first check that names every wrong part and none of the right values, labels or choices
 the learner did not give; a second wrong check adds a worked twin ("Worked on a twin tree:
-...", or "Worked on another position: ..." for a Connect Four position); a misconception tag is given only where the answer is what it produces, and every
-tag is in the catalogue.
+...", or "Worked on another position: ..." for a Connect Four position); a misconception
+tag is given only where the answer is what it produces, and every tag is in the catalogue.
 """
 
 import math
@@ -70,7 +70,7 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
     assert ex.check_win_depth(C4, THREAT, 3).ok
     for wrong in (1, 2, 5, 9):
         attempts.reset()
-        first, second = twice(lambda: ex.check_win_depth(C4, THREAT, wrong), POSITION)
+        first, second = twice(lambda wrong=wrong: ex.check_win_depth(C4, THREAT, wrong), POSITION)
         text = bad_text(first)
         assert "3" not in numbers_in(text), text          # the right depth is never given
         assert str(wrong) in text                          # the wrong part is named
@@ -81,7 +81,8 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
 
 def test_win_depth_with_the_first_move_of_the_forced_line():
     """Lesson 04's Exercise 3 asks for the depth and X's first move: an open three (2 or 5), not a search."""
-    assert ex.check_win_depth(C4, THREAT, 3, first_move=2).ok and ex.check_win_depth(C4, THREAT, 3, first_move=5).ok
+    assert (ex.check_win_depth(C4, THREAT, 3, first_move=2).ok
+            and ex.check_win_depth(C4, THREAT, 3, first_move=5).ok)
     assert ex.check_win_depth(C4, THREAT, None, first_move=None).status == "unanswered"
     assert ex.check_win_depth(C4, THREAT, "x", first_move="y").status == "unreadable"
     for move in (0, 1, 3, 4, 6):   # none of these leaves O two threats to block
@@ -91,7 +92,8 @@ def test_win_depth_with_the_first_move_of_the_forced_line():
         text = bad_text(fb)
         assert f"plays {move}" in text and not {"2", "5"} & numbers_in(text)
         again = ex.check_win_depth(C4, THREAT, 3, first_move=move)
-        assert not any(t.startswith("Worked on") for _, t, _ in again.items)   # the depth was right: no ply twin
+        # the depth was right: no ply twin
+        assert not any(t.startswith("Worked on") for _, t, _ in again.items)
     attempts.reset()
     fb = ex.check_win_depth(C4, THREAT, None, first_move=5)
     assert fb.title == "Forced line: 1 of 2 right." and "✗ The depth: not answered yet." in fb.lines
@@ -138,8 +140,10 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     partly = dict(right, **{"depth 2, utility ±1": "b"})
     fb = ex.check_scale_choices(moves, partly)
     assert fb.title.endswith("3 of 4 right.") and len([1 for k, _, _ in fb.items if k == "bad"]) == 1
-    assert fb.tags == () and not re.findall(r"\b[bc]\b", bad_text(fb))   # b is also the depth-1 choice: no tag
-    assert not [text for kind, text, _ in fb.items if kind == "good"]      # right answers are not marked one by one
+    # b is also the depth-1 choice: no tag
+    assert fb.tags == () and not re.findall(r"\b[bc]\b", bad_text(fb))
+    # right answers are not marked one by one
+    assert not [text for kind, text, _ in fb.items if kind == "good"]
     upper = {k: v.upper() for k, v in right.items()}
     assert ex.check_scale_choices(moves, upper).ok                          # "B" is b
     attempts.reset()
@@ -178,7 +182,8 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert "quiet" in second.lines[-1] and "[3, 3, 4, 4]" not in second.lines[-1]
     attempts.reset()
     partly = ex.check_quiet_positions(C4, QUIET, {"A"})
-    assert partly.title == "Quiet positions: 4 of 5 right." and "left out 1 quiet position" in bad_text(partly)
+    assert (partly.title == "Quiet positions: 4 of 5 right."
+            and "left out 1 quiet position" in bad_text(partly))
     assert not partly.tags     # leaving a quiet one out is not the horizon misconception
     attempts.reset()
     empty = ex.check_quiet_positions(C4, QUIET, set())                     # the reader's probe: nothing named
@@ -191,7 +196,8 @@ def test_quiet_twin_is_quiet_for_the_reason_a_is():
     """The quiet twin, like A, has a three of the other side whose fourth cell cannot be played yet: one move
     (the one below that cell) loses at once, and the others are safe."""
     from gametrees.exercises.lessons.l04_depth_and_evaluation import _QUIET_TWINS, _quiet_status
-    quiet = [m for m in _QUIET_TWINS if _quiet_status(C4, C4.from_moves(m))[0] == "quiet"]   # the first is used
+    # the first is used
+    quiet = [m for m in _QUIET_TWINS if _quiet_status(C4, C4.from_moves(m))[0] == "quiet"]
     state = C4.from_moves(quiet[0])
     _, safe = _quiet_status(C4, state)
     unsafe = [m for m in C4.actions(state) if m not in safe]
@@ -231,7 +237,8 @@ RIGHT_REREAD = {"A": (8, math.inf), "B": 5, "C": (-math.inf, 3)}   # the bounds 
 def test_window_entries_right_unanswered_junk():
     T = gt.tree_from_nested(WINDOW_TREE)
     assert ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, RIGHT_REREAD).ok
-    blank = ex.check_window_entries(T, (4, 7), FULL, {k: (None, None) for k in "ABC"}, {k: None for k in "ABC"})
+    blank = ex.check_window_entries(T, (4, 7), FULL, {k: (None, None) for k in "ABC"},
+                                    {k: None for k in "ABC"})
     assert blank.status == "unanswered" and len(blank.items) == 1
     junk = ex.check_window_entries(T, (4, 7), FULL, {k: "zz" for k in "ABC"}, {k: "?" for k in "ABC"})
     assert junk.status == "unreadable" and not junk.tags
@@ -252,7 +259,8 @@ def test_window_entries_all_wrong_names_every_part_and_no_right_value():
     assert "A, read later from your entry (10, 'exact'): the table answers 10, right." in good
     assert any(t.startswith("B, read later from your entry (5, 'upper')") for t in bad)
     assert not {"8", "3"} & numbers_in(text), text           # A's and C's stored values never given
-    for flag in ("'lower'", "'upper'", '"lower"', '"upper"'):   # no right flag given (the learner's own is echoed)
+    # no right flag given (the learner's own is echoed)
+    for flag in ("'lower'", "'upper'", '"lower"', '"upper"'):
         assert flag not in text.replace("from your entry (5, 'upper')", ""), flag
     assert set(first.tags) == {"cut-value-as-minimax", "bound-as-value"}
     assert_tags_catalogued(first)
@@ -264,8 +272,8 @@ def test_window_entries_fail_hard_and_partly_right():
     T = gt.tree_from_nested(WINDOW_TREE)
     fb = ex.check_window_entries(T, (4, 7), FULL, {"A": (7, "lower"), "B": (5, "exact"), "C": (5, "upper")},
                                  RIGHT_REREAD)
-    # the later reads are judged from the learner's entries: (8, +inf) does not follow from their (7, 'lower'),
-    # nor (-inf, 3) from their (5, 'upper')
+    # the later reads are judged from the learner's entries: (8, +inf) does not follow
+    # from their (7, 'lower'), nor (-inf, 3) from their (5, 'upper')
     assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("5 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb))
     attempts.reset()
@@ -279,7 +287,8 @@ def test_window_entries_read_under_another_window_narrow_it():
     assert fb.title.endswith("7 of 9 right.") and fb.tags == ("table-bound-unused",)
     assert "A bound that cannot answer still narrows the window" in bad_text(fb)
     attempts.reset()
-    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
+    fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED,
+                                 {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
     assert fb.tags == ("table-bound-wrong-side",) and fb.title.endswith("7 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb).replace("At least 8", "").replace("At most 3", ""))
     attempts.reset()
@@ -298,10 +307,12 @@ LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 def test_table_answers_each_way():
     fb = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3])
     assert fb.ok
-    deeper = [t for k, t, _ in fb.items if k == "good" and "search instability" in t]   # the 4-ply entry, 3 plies
+    # the 4-ply entry, 3 plies
+    deeper = [t for k, t, _ in fb.items if k == "good" and "search instability" in t]
     assert len(deeper) == 1 and "The 4-ply entry stands in for a 3-ply search" in deeper[0]
     assert [d for _, _, d in LATER].count(3) == 1 and ENTRY["depth"] == 4
-    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (0, 2), 3]).ok      # too shallow: the window as it is
+    # too shallow: the window as it is
+    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), (0, 2), 3]).ok
     assert ex.check_table_answers(ENTRY, LATER, None).status == "unanswered"
     assert ex.check_table_answers(ENTRY, LATER, "3").status == "unreadable"
     assert ex.check_table_answers(ENTRY, LATER, ["?", "x", "y", "z"]).status == "unreadable"
@@ -335,14 +346,16 @@ def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
 
 
 def test_table_search_names_a_flag_the_wrong_way_round():
-    fb = ex.check_table_search(flag_from_raised_alpha)   # a fail-high stored as "upper": the α the loop raised
+    # a fail-high stored as "upper": the α the loop raised
+    fb = ex.check_table_search(flag_from_raised_alpha)
     assert not fb.ok and fb.tags == ("table-flag-reversed",)
     line = next(t for k, t, _ in fb.items if k == "bad")
     assert "a flag the wrong way round" in line and "'upper'" in line and "failed high" in line
     assert "a bound used as if it were exact" not in line
     assert_tags_catalogued(fb)
     attempts.reset()
-    assert "table-flag-reversed" not in ex.check_table_search(careless).tags   # the careless table is another bug
+    # the careless table is another bug
+    assert "table-flag-reversed" not in ex.check_table_search(careless).tags
 
 
 def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the_rule():
@@ -385,7 +398,8 @@ def test_chance_pruning_each_way():
     assert ex.check_chance_pruning(T, (0, 10), None, None).status == "unanswered"
     junk = ex.check_chance_pruning(T, (0, 10), 5, 7)
     assert junk.status == "unreadable" and not junk.tags
-    first, second = twice(lambda: ex.check_chance_pruning(T, (0, 10), {"H", "I", "K", "L"}, {"H", "I", "K", "L"}))
+    first, second = twice(lambda: ex.check_chance_pruning(T, (0, 10), {"H", "I", "K", "L"},
+                                                          {"H", "I", "K", "L"}))
     text = bad_text(first)
     assert "under D" in text and "without bounds" in text and "under C" not in text
     assert "chance-pruned" in first.tags
@@ -396,7 +410,8 @@ def test_chance_pruning_each_way():
     assert first.title == "Pruning below chance nodes: 0 of 2 right."   # one count per part, not per line
     partly = ex.check_chance_pruning(T, (0, 10), {"H", "I"}, set())
     bad = [t for k, t, _ in partly.items if k == "bad"]
-    assert len(bad) == 1 and "under D" in bad[0] and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", ""))
+    assert (len(bad) == 1 and "under D" in bad[0]
+            and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", "")))
 
 
 def test_chance_pruning_with_plain_means_is_named():
@@ -448,7 +463,8 @@ def test_rescaled_choices_with_averages_as_lesson_06_asks():
              "10 - v": ("C", 5, 5.5)}
     assert check(right).ok
     assert check(dict.fromkeys(resc)).status == "unanswered"
-    labels_only = check({name: pick for name, (pick, *_) in right.items()})   # the right children, no averages
+    # the right children, no averages
+    labels_only = check({name: pick for name, (pick, *_) in right.items()})
     assert not labels_only.ok and labels_only.title.endswith("0 of 4 right.")
     guessed = check({name: (pick, 0, 0) for name, (pick, *_) in right.items()})
     assert not guessed.ok and guessed.title.endswith("0 of 4 right.")
@@ -560,7 +576,8 @@ def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
     for lab, window in said.items():
         value, flag = by_label[lab]
         assert table_window({"value": value, "flag": flag, "depth": 0}, 2, 9, 0) == (None, window), lab
-    assert "only the exact entry answers: B with 5" in " ".join(fold.split()) and by_label["B"] == (5, "exact")
+    assert ("only the exact entry answers: B with 5" in " ".join(fold.split())
+            and by_label["B"] == (5, "exact"))
     fold = fold_text("05_search_enhancements.ipynb", "4f677fd3")
     assert pasteable(fold) == [] and "Answer" not in fold
     said = [ast_or_word(x) for x in bold(fold)]
@@ -568,4 +585,5 @@ def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
     assert said == [answer if answer is not None else (window if ENTRY["depth"] >= d else "search")
                     for (answer, window), (_, _, d) in zip(want, LATER)]
     assert "search instability" in fold and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
-    assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1       # "A is worth 10", "C is worth 1"
+    # "A is worth 10", "C is worth 1"
+    assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1

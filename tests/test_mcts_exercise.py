@@ -107,14 +107,16 @@ def test_partly_right_names_only_the_wrong_part():
     answer[child] = (sol[child][0], sol[child][1] + 1)
     fb = first_check(ex, answer)
     assert fb.status == "wrong"
-    assert [line.split(":")[0] for line in fb.lines if line.startswith("✗")] == [f"✗ {child} after the backup"]
+    assert ([line.split(":")[0] for line in fb.lines if line.startswith("✗")]
+            == [f"✗ {child} after the backup"])
     assert any(line.startswith(f"✓ Selection at {root}") for line in fb.lines)
     assert not {round(float(sol[child][1]), 2)} & numbers_in(repr(fb).split(f"{child} after the backup")[1])
 
 
 def test_misconceptions_are_named_only_when_the_answer_shows_them():
     found = set()
-    for seed in [*range(60), 112]:  # seed 112 (MIN at the root): a best mean that is neither the choice nor the most visited
+    # seed 112 (MIN at the root): a best mean that is neither the choice nor the most visited
+    for seed in [*range(60), 112]:
         ex = gt.exercises.generate("mcts", seed=seed, root_player="min" if seed % 2 == 0 else "max")
         root = ex.nodes.name(ex.nodes.root)
         kids = ex._children
@@ -178,7 +180,8 @@ def test_generated_exercises_check_their_own_solution(seed, root, difficulty):
     # the UCB1 choice recomputed here from the numbers the question gives
     N = ex.visits[ex.nodes.name(ex.nodes.root)]
     sign = 1 if root == "max" else -1
-    scores = {k: sign * ex.totals[k] / ex.visits[k] + ex.c * math.sqrt(math.log(N) / ex.visits[k]) for k in ex._children}
+    scores = {k: sign * ex.totals[k] / ex.visits[k] + ex.c * math.sqrt(math.log(N) / ex.visits[k])
+              for k in ex._children}
     assert max(scores, key=scores.get) == ex.solution()["select"]
     assert f"{ex.visits[ex.solution()['select']]} visit" in ex.question
 
@@ -223,9 +226,11 @@ def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
     assert not SHOWN_RIGHT & numbers_in(repr(fb))
     second = gt.exercises.check_exploration_c(answer, RESULTS)
     twin = second.lines[-1]
-    assert second.attempt == 2 and twin.startswith("• Worked on another range of results: with results from 0 to 1")
+    assert second.attempt == 2 and twin.startswith("• Worked on another range of results: "
+                                                   "with results from 0 to 1")
     assert not SHOWN_RIGHT & numbers_in(twin)
-    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does not
+    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does
+    # not
     assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
 
 
@@ -321,10 +326,12 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
                                             if e.kind == "backup" and e.info[0] == n))
         for child, kids in ex.in_tree.items():
             node = ex.nodes.by_label[child]
-            assert sorted(kids) == sorted(ex.nodes.name(k) for k in ex.tree.successors(node) if fr.visits.get(k))
+            assert sorted(kids) == sorted(ex.nodes.name(k) for k in ex.tree.successors(node)
+                                          if fr.visits.get(k))
             # a node's visits: the one that added it to the tree (its playout ran from it), and its children's
             assert fr.visits[node] == 1 + sum(fr.visits.get(k, 0) for k in ex.tree.successors(node))
-        assert sol["expand"] not in re.findall(r"\b[A-Z]\b", ex.question)   # never named: it is not in the tree
+        # never named: it is not in the tree
+        assert sol["expand"] not in re.findall(r"\b[A-Z]\b", ex.question)
 
 
 def test_full_cycle_wrong_parts_are_named_with_the_rule():
@@ -345,7 +352,8 @@ def test_full_cycle_wrong_parts_are_named_with_the_rule():
     assert sol["next"] not in re.findall(r"\b[A-Z]\b", nxt.replace(f"at {root}", "").replace(f"{root}'s", ""))
     second = ex.check(stale)
     twin = second.lines[-1]
-    assert twin.startswith("• Worked on a twin tree: ") and "expansion adds the first one not yet in it" in twin
+    assert (twin.startswith("• Worked on a twin tree: ")
+            and "expansion adds the first one not yet in it" in twin)
     assert "the next selection takes" in twin and "after the backup (N = " in twin
     not_child = next(ex.nodes.name(n) for n in ex.tree if ex.tree.out_degree(n) == 0
                      and ex.nodes.name(next(iter(ex.tree.predecessors(n)))) != chosen)

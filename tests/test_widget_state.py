@@ -141,14 +141,16 @@ def _reopened(server, context, shots: Path, n: int, expected: int) -> tuple[Note
     page = _open(server, context, n)
     page.wait(f"""(n) => [...document.querySelectorAll('{PANEL} .jp-OutputArea-output')]
                  .filter(o => o.querySelector('.jupyter-widgets') || /Error displaying widget|model not found/
-                 .test(o.innerText)).length >= n && !/Loading widget/.test(document.querySelector('{PANEL}').innerText)""",
+                 .test(o.innerText)).length >= n &&
+                 !/Loading widget/.test(document.querySelector('{PANEL}').innerText)""",
               expected, timeout=WIDGET_TIMEOUT, what=f"the {expected} widget outputs render (reopen {n})")
     page.settle_images()
     outputs = page.page.evaluate(f"""() => [...document.querySelectorAll('{PANEL} .jp-OutputArea-output')]
         .filter(o => o.querySelector('.jupyter-widgets') || /widget|model not found/i.test(o.innerText))
         .filter(o => !o.parentElement.closest('.jp-OutputArea-output'))
         .map(o => ({{text: o.innerText.slice(0, 300), widget: !!o.querySelector('.gt-widget'),
-                    note: [...o.querySelectorAll('.gt-widget > .gt-note')].filter(e => e.getBoundingClientRect().height > 0)
+                    note: [...o.querySelectorAll('.gt-widget > .gt-note')]
+                      .filter(e => e.getBoundingClientRect().height > 0)
                       .map(e => e.innerText.trim()).join('|'),
                     cells: [...o.querySelectorAll('.widget-gridbox > button')].map(b => b.textContent.trim()),
                     images: [...o.querySelectorAll('img')].filter(i => i.getBoundingClientRect().width > 0)
@@ -163,7 +165,8 @@ def _check(outputs: list[dict], expected: int, where: str) -> None:
 
     assert len(outputs) == expected, f"{where}: {outputs}"
     for out in outputs:
-        assert "model not found" not in out["text"] and "Error displaying" not in out["text"], f"{where}: {out}"
+        assert "model not found" not in out["text"] and "Error displaying" not in out["text"], \
+            f"{where}: {out}"
         assert out["widget"], f"{where}: no widget shown: {out}"
         # the picture: a replay's figure, or the nine cells of the board
         assert (out["images"] and all(out["images"])) or len(out["cells"]) == 9, f"{where}: no picture: {out}"
@@ -187,7 +190,8 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
         found = page.mark_widgets()
         assert found["replay"] == 1 and found["ttt"] == 1, found
         page.page.locator("[data-gt-ttt='0'] .widget-gridbox > button").nth(4).click()
-        page.wait("() => document.querySelector(\"[data-gt-ttt='0'] .widget-gridbox\").innerText.includes('X')",
+        page.wait("() => document.querySelector(\"[data-gt-ttt='0'] .widget-gridbox\")"
+                  ".innerText.includes('X')",
                   timeout=WIDGET_TIMEOUT, what="the board takes a move")
         page.wait("""() => [...document.querySelectorAll("[data-gt-ttt='0'] .widget-gridbox > button")]
                    .filter(b => b.textContent.trim()).length === 2""", timeout=WIDGET_TIMEOUT,
@@ -214,7 +218,8 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
     before, after = first_state[STATE]["state"], now["metadata"]["widgets"][STATE]["state"]
     assert all(after[m] == before[m] for m in after), "a save of the reopened notebook changed widget state"
     links = [m for m, s in before.items() if s["model_name"] == "LinkModel"]  # the replay's Play and slider
-    assert links and all(m in after for m in links), "a save of the reopened notebook dropped the replay's link"
+    assert links and all(m in after for m in links), \
+        "a save of the reopened notebook dropped the replay's link"
 
     # Cycle 3: run the replay's cell again, autosave.
     _set_autosave(server, AUTOSAVE_INTERVAL)
@@ -228,7 +233,8 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
         page.command("notebook:run-all-above")  # what the replay's cell needs, then the cell
         page.command("notebook:run-cell")
         page.wait(f"""(i) => {{
-            const note = document.querySelectorAll('{PANEL} .jp-CodeCell')[i].querySelector('.gt-widget > .gt-note');
+            const note = document.querySelectorAll('{PANEL} .jp-CodeCell')[i]
+              .querySelector('.gt-widget > .gt-note');
             return note && !note.classList.contains('jupyter-widgets-disconnected'); }}""", replay_cell,
                   timeout=RUN_TIMEOUT, what="the replay's cell runs again (a live widget)")
         # No save command: autosave writes the notebook with the new replay and the board as saved.
@@ -258,7 +264,8 @@ def test_widgets_survive_two_saves_one_by_autosave(lab):
 
 def _notebook(shown: list[str], state: dict) -> dict:
     outputs = [{"output_type": "display_data", "metadata": {},
-                "data": {"text/plain": "Replay(...)", VIEW: {"model_id": m, "version_major": 2, "version_minor": 0}}}
+                "data": {"text/plain": "Replay(...)",
+                         VIEW: {"model_id": m, "version_major": 2, "version_minor": 0}}}
                for m in shown]
     return {"cells": [{"cell_type": "code", "id": "c1", "metadata": {}, "source": "gt.replay(r)",
                        "execution_count": 1, "outputs": outputs}],
@@ -267,8 +274,8 @@ def _notebook(shown: list[str], state: dict) -> dict:
 
 
 def _model(module: str, **state) -> dict:
-    return {"model_name": module, "model_module": "@jupyter-widgets/controls", "model_module_version": "2.0.0",
-            "state": state}
+    return {"model_name": module, "model_module": "@jupyter-widgets/controls",
+            "model_module_version": "2.0.0", "state": state}
 
 
 @pytest.fixture
@@ -291,7 +298,8 @@ def _save(manager, nb: dict) -> dict:
 
 def test_a_save_keeps_the_saved_state_of_every_widget_still_shown(contents):
     box = _model("VBoxModel", children=["IPY_MODEL_b1", "IPY_MODEL_b2"])
-    first = {"box": box, "b1": _model("PlayModel"), "b2": _model("IntSliderModel"), "gone": _model("ButtonModel"),
+    first = {"box": box, "b1": _model("PlayModel"), "b2": _model("IntSliderModel"),
+             "gone": _model("ButtonModel"),
              "link": _model("LinkModel", source=["IPY_MODEL_b1", "value"], target=["IPY_MODEL_b2", "value"])}
     assert not _missing_state(_save(contents, _notebook(["box"], first)))
     # Saved again as JupyterLab does it for a reopened notebook: the outputs, no live widget.
