@@ -429,3 +429,14 @@ def test_bad_input_gets_a_clear_error():
         gt.side_by_side(r, r, titles="x")
     with pytest.raises(TypeError, match="must be a game tree"):
         gt.side_by_side(r, 3)
+
+
+def test_empty_labels_draw_as_no_text():
+    """A label set to "" (lesson 05 blanks every label but the table's) draws, and leaves no text."""
+    T = gt.tree_from_nested([[1, 2], [3]])
+    for n in T:
+        T.nodes[n]["label"] = "" if n != (1,) else "table"
+    ax = gt.draw(T, labels=True, values=False)
+    assert texts(ax, "labels") == {(1,): ["table"]}    # the blank labels leave no text at all
+    assert gt.drawing.overlaps(ax, T) == []
+    plt.close(ax.figure)

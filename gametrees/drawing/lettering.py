@@ -53,6 +53,8 @@ def _digit_box():
 @lru_cache(maxsize=8192)
 def _text_path(s, size, ha, va, dx, dy, fit, weight):
     """(the outline of ``s`` placed in points, its font size in points after shrinking to ``fit``)."""
+    if not s.strip():   # an empty label (matplotlib cannot make the outline of no text)
+        return Path(np.zeros((0, 2))), size
     s = s.replace("$", r"\$")
     path = TextPath((0, 0), s, size=size, prop=fontprops(weight))
     if not len(path.vertices):
