@@ -165,8 +165,8 @@ class CleanGrades(NbGraderPreprocessor):
     """Decide the grade cells' points outside the kernel and write them into the gradebook."""
 
     call_limit = Float(CALL_LIMIT, help="Seconds one call of a student's function may take.").tag(config=True)
-    question_limit = Float(QUESTION_LIMIT, help="Seconds one question's check may take in all (a tournament's "
-                                                "games included).").tag(config=True)
+    question_limit = Float(QUESTION_LIMIT, help="Seconds one question's check may take in all (a "
+                                                "tournament's games included).").tag(config=True)
     submission_limit = Float(SUBMISSION_LIMIT, help="Seconds the grading of one submission may take, its "
                                                     "questions together.").tag(config=True)
 
@@ -189,7 +189,8 @@ class CleanGrades(NbGraderPreprocessor):
         record = verdict.record()
         record["isolation"] = walls.kind
         submitted = self._submitted(resources, student, assignment, notebook,
-                                    self.config.get("CourseDirectory", {}).get("submitted_directory", "submitted"))
+                                    self.config.get("CourseDirectory", {}).get("submitted_directory",
+                                                                               "submitted"))
         record["counts_submitted"] = kernel_counts(submitted) if submitted is not None else {}
         comments = {}
         with Gradebook(info["db_url"]) as gb:
@@ -456,7 +457,13 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         Before anything is graded, when the sandbox cannot be made here.
     """
     # every argument, the folder, the gradebook: first
-    from .course import QUESTION_LIMITS, SUBMISSION_LIMITS, autograde_arguments, check_course, seconds_in_range
+    from .course import (
+        QUESTION_LIMITS,
+        SUBMISSION_LIMITS,
+        autograde_arguments,
+        check_course,
+        seconds_in_range,
+    )
 
     jobs, students, call_limit = autograde_arguments(course, assignment, jobs=jobs, students=students,
                                                      call_limit=call_limit)
@@ -501,7 +508,8 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
             student, seconds, error = row["student"], row["seconds"], row["error"]
             if row["success"]:
                 echo(f"{student}: {row['earned']:g} of {row['points']:g} points"
-                     + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}" if row["flags"] else "")
+                     + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}"
+                        if row["flags"] else "")
                      + f" ({seconds:.1f} s)")
             else:
                 echo(f"{student}: not graded: {error.strip().splitlines()[-1] if error.strip() else '?'}")

@@ -52,7 +52,8 @@ MAX_FILES = 64 * 2**20
 #: The run inside the sandbox: a script (never imported here), so that it loads no more than it needs.
 RUNNER = Path(__file__).with_name("notebook_run.py")
 #: The settings of nbgrader's ``Execute`` passed to the run inside (notebook_run.py's ``SETTINGS``).
-_SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout", "error_on_timeout", "extra_arguments",
+_SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout",
+             "error_on_timeout", "extra_arguments",
              "startup_timeout", "iopub_timeout", "kernel_name")
 
 

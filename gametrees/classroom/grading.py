@@ -84,7 +84,8 @@ class GradeReport:
         return sum(c["points"] for c in self.cells)
 
     def __repr__(self):
-        lines = [f"{self.path.name} (student {self.student!r}): {fmt(self.score)} of {fmt(self.total)} points"]
+        lines = [f"{self.path.name} (student {self.student!r}): {fmt(self.score)} of {fmt(self.total)} "
+                 "points"]
         for c in self.cells:
             mark = "✓" if c["earned"] == c["points"] else "✗"
             lines.append(f"{mark} {c['grade_id']}: {fmt(c['earned'])}/{fmt(c['points'])}")
@@ -158,7 +159,8 @@ def _save_target(save, path, force):
     if save.suffix != ".ipynb":
         raise ValueError(f"--save {str(save)!r}: give a notebook file name ending in .ipynb")
     if save.exists() and save.resolve() == path.resolve():
-        raise ValueError(f"--save {str(save)!r} is the notebook being graded: grade never writes over its input")
+        raise ValueError(f"--save {str(save)!r} is the notebook being graded: grade never writes over its "
+                         "input")
     if not save.parent.is_dir():
         raise ValueError(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
     if save.exists():
@@ -171,8 +173,8 @@ def _save_target(save, path, force):
         except (OSError, ValueError, AttributeError):
             own = False
         if not own and not force:
-            raise ValueError(f"--save {str(save)!r} exists and is not an earlier output of grade: give --force to "
-                             "replace it")
+            raise ValueError(f"--save {str(save)!r} exists and is not an earlier output of grade: give "
+                             "--force to replace it")
     if not os.access(save.parent, os.W_OK):
         raise ValueError(f"--save {str(save)!r}: the folder is not writable")
     return save

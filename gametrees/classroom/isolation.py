@@ -456,8 +456,9 @@ class Isolation:
             return
         if self.kind == "docker":
             if shutil.which("docker") is None:
-                raise IsolationUnavailable("--isolation docker needs Docker (the docker command and a running "
-                                           "engine); bubblewrap is the default: apt-get install bubblewrap")
+                raise IsolationUnavailable("--isolation docker needs Docker (the docker command and a "
+                                           "running engine); bubblewrap is the default: apt-get install "
+                                           "bubblewrap")
             for image in (self.docker_image, self.docker_child_image):
                 probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True, check=False,
                                        timeout=60)
@@ -479,9 +480,10 @@ class Isolation:
                 code = box.proc.returncode
         if code != 0:
             said = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-            raise IsolationUnavailable(f"bubblewrap is installed but cannot make a sandbox here ({said[0]}): user "
-                                       "namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1); "
-                                       "or pass --unsafe-no-isolation to grade without walls")
+            raise IsolationUnavailable(f"bubblewrap is installed but cannot make a sandbox here ({said[0]}): "
+                                       "user namespaces may be disabled (sysctl "
+                                       "kernel.unprivileged_userns_clone=1); or pass --unsafe-no-isolation "
+                                       "to grade without walls")
 
 
 def _outer_env():

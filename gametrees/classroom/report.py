@@ -139,7 +139,8 @@ class ClassReport:
         timeouts = sorted({r["student"] for r in self.rows if any("did not return" in e for e in r["errors"])})
         lines.append(f"timeouts: {len(timeouts)}" + (": " + ", ".join(timeouts) if timeouts else ""))
         if self.undecided:
-            lines.append("autograded without the grader (nbgrader's kernel score only): " + ", ".join(self.undecided))
+            lines.append("autograded without the grader (nbgrader's kernel score only): "
+                         + ", ".join(self.undecided))
         if self.csv:
             lines.append(f"wrote {self.csv}")
         if self.chart:
@@ -150,7 +151,8 @@ class ClassReport:
 def _submissions(course, assignment):
     if not isinstance(assignment, str) or not assignment.strip() or Path(assignment).name != assignment \
             or assignment in (".", ".."):
-        raise ValueError(f"assignment must be an assignment's name such as 'A2' (not a path), got {assignment!r}")
+        raise ValueError("assignment must be an assignment's name such as 'A2' (not a path), got "
+                         f"{assignment!r}")
     base = Path(course) / "autograded"
     if not base.is_dir():
         raise ValueError(f"no autograded submissions: {str(base)!r} is not a folder (run autograde first)")

@@ -68,8 +68,8 @@ class QuestionTimedOut(CallTimedOut):
     """The whole question (every call of its check, a tournament's included) ran past its own limit."""
 
     def __init__(self, seconds, name=""):
-        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and was "
-                                     "stopped there")
+        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and "
+                                     "was stopped there")
         self.seconds, self.name = seconds, name
 
 

@@ -70,7 +70,8 @@ _INTEGRITY = (
 
 # Calls in the student's own cells worth showing the instructor: (pattern on the call's dotted name, sentence).
 _SUSPICIOUS = (
-    (r"(^|\.)sys\.settrace$|(^|\.)settrace$|(^|\.)setprofile$", "changes tracing (sys.settrace / setprofile)"),
+    (r"(^|\.)sys\.settrace$|(^|\.)settrace$|(^|\.)setprofile$", "changes tracing (sys.settrace / "
+                                                                "setprofile)"),
     (r"(^|\.)Thread$|start_new_thread$|(^|\.)ThreadPoolExecutor$", "starts a thread"),
     (r"(^|\.)(subprocess\.\w+|system|popen|Popen|run|spawn\w*|fork|exec\w+)$", "starts a process"),
     (r"(^|\.)chdir$", "changes the working folder (os.chdir)"),
@@ -148,8 +149,8 @@ class Verdict:
     def text(self):
         """What the student and the instructor read under the grade cell."""
         if not self.decided:
-            return ("• Not decided outside your notebook: this grade cell is not one of the assignment's known "
-                    "checks, so nbgrader's own score stands.")
+            return ("• Not decided outside your notebook: this grade cell is not one of the assignment's "
+                    "known checks, so nbgrader's own score stands.")
         mark = "✓" if self.earned == self.points else "✗"
         lines = [f"{mark} Graded outside your notebook: {fmt(self.earned)} of {fmt(self.points)} points."]
         if self.feedback is not None and (self.kernel is None or bool(self.kernel.get("ok")) != self.feedback.ok
@@ -166,8 +167,8 @@ class Verdict:
         colour = "#0072B2" if self.earned == self.points else "#D55E00"
         return {"output_type": "display_data", "metadata": {},
                 "data": {"text/plain": text, VERDICT_MIME: self.record(),
-                         "text/html": f'<div class="gametrees-verdict" style="border-left: 3px solid {colour}; '
-                                      f'padding-left: 0.5em; white-space: pre-wrap">{body}</div>'}}
+                         "text/html": '<div class="gametrees-verdict" style="border-left: 3px solid '
+                                      f'{colour}; padding-left: 0.5em; white-space: pre-wrap">{body}</div>'}}
 
 
 class NotebookVerdict:
@@ -190,7 +191,8 @@ class NotebookVerdict:
                 "verdicts": [v.record() for v in self.verdicts]}
 
     def __repr__(self):
-        lines = [f"{self.student}: {fmt(self.earned)} of {fmt(self.points)} points (decided outside the notebook)"]
+        lines = [f"{self.student}: {fmt(self.earned)} of {fmt(self.points)} points (decided outside the "
+                 "notebook)"]
         for v in self.verdicts:
             lines.append(f"  {v.grade_id}: {fmt(v.earned)} of {fmt(v.points)} [{v.status}]"
                          + "".join(f"\n    ⚑ {f}" for f in v.flags) + "".join(f"\n    ⚠ {e}" for e in v.errors))
@@ -410,7 +412,8 @@ def _refusals(sandbox):
             if event == prefix or (prefix.endswith(".") and event.startswith(prefix)):
                 if pattern and not re.search(pattern, detail):
                     errors.append(f"your code imported {detail}, which is not available while grading (the "
-                                  "standard library's math, itertools, functools, collections, heapq, random are)")
+                                  "standard library's math, itertools, functools, collections, heapq, random "
+                                  "are)")
                     break
                 s = sentence.format(detail=detail, event=event)
                 if phase == "call":
@@ -420,8 +423,9 @@ def _refusals(sandbox):
                 break
         else:
             if event == "import":
-                errors.append(f"your code imported {detail}, which is not available while grading (the standard "
-                              "library's math, itertools, functools, collections, heapq, random are)")
+                errors.append(f"your code imported {detail}, which is not available while grading (the "
+                              "standard library's math, itertools, functools, collections, heapq, random "
+                              "are)")
     return [list(dict.fromkeys(x)) for x in (integrity, notebook, errors)]
 
 
@@ -543,7 +547,8 @@ def _run_code(question, assignment, cells, nb, limits):
         if fn is None:
             fb = _fail(f"{question.function}: not written.",
                        f"There is no function {question.function} in your notebook (or its cell did not run: "
-                       + (", ".join(f"{lab}: {kind} {msg}" for lab, kind, msg in box.load_errors[:2]) or "no error")
+                       + (", ".join(f"{lab}: {kind} {msg}" for lab, kind, msg in box.load_errors[:2])
+                          or "no error")
                        + ").", "unanswered")
             integrity, notebook, other = _refusals(box)
             return fb, integrity, errors + other, notebook + _forged(box.broken, "when loaded for grading")
@@ -582,15 +587,16 @@ def _run_code(question, assignment, cells, nb, limits):
             box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
-                       f"{exc} (it was stopped there; a search that never reaches a terminal state, or a loop that "
-                       "never ends, does this).")
+                       f"{exc} (it was stopped there; a search that never reaches a terminal state, or a "
+                       "loop that never ends, does this).")
             errors.append(str(exc))
         except ChannelForged as exc:
             fb = _fail(f"{question.function}: {exc.what} the grader's channel.",
                        f"Your code {exc.what} the grader's channel ({exc.why}). It was stopped there: this "
                        "question earns nothing.")
         except ChildBroken as exc:
-            fb = _fail(f"{question.function}: grading stopped.", f"The process running your code stopped: {exc}.")
+            fb = _fail(f"{question.function}: grading stopped.",
+                       f"The process running your code stopped: {exc}.")
             errors.append(f"grading stopped: {exc}")
         integrity, notebook, other = _refusals(box)
         return fb, integrity + _forged(box.broken), errors + other, notebook
@@ -698,8 +704,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
     nb_flags, per_exercise = scan(cells, set(exercises))
     typed = typed_id(cells)
     if typed and typed != student:
-        nb_flags.append(f"the id typed in the notebook ({typed!r}) is not the submission's ({student!r}): graded "
-                        f"against {student!r}'s trees")
+        nb_flags.append(f"the id typed in the notebook ({typed!r}) is not the submission's ({student!r}): "
+                        f"graded against {student!r}'s trees")
     results = []
     for cell in grade_cells:
         meta = _meta(cell)
@@ -734,7 +740,8 @@ def finish(prepared, nb, *, kernel=True):
         If ``nb``'s :func:`inputs` are not the ones ``prepared`` ran (then :func:`decide` it instead).
     """
     if inputs(nb) != prepared.inputs:
-        raise ValueError("the notebook is not the one prepared: its cells' sources or nbgrader metadata differ")
+        raise ValueError("the notebook is not the one prepared: its cells' sources or nbgrader metadata "
+                         "differ")
     student, assignment = prepared.student, prepared.assignment
     counts = kernel_counts(nb)
     records = {}
@@ -754,8 +761,8 @@ def finish(prepared, nb, *, kernel=True):
             seen = sum(v.get("checks", 0) for k, v in counts.items()
                        if k.split("#")[0] == base and isinstance(v.get("checks"), int))
             if seen > 3:
-                flags.append(f"the graded exercise was checked {seen} times when the notebook ran for grading "
-                             "(its check cell runs once)")
+                flags.append(f"the graded exercise was checked {seen} times when the notebook ran for "
+                             "grading (its check cell runs once)")
         v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
         v.counted = (prepared.exercise_keys[question.exercise].split("#")[0] if question.kind == "answer"
                      else question.options.get("checker"))
@@ -764,8 +771,8 @@ def finish(prepared, nb, *, kernel=True):
             v.earned = 0.0
         if kernel:
             if record is None:
-                v.flags.append("the notebook's own check of this question left no record (the check cell did not "
-                               "run to its end, or its output was replaced)")
+                v.flags.append("the notebook's own check of this question left no record (the check cell did "
+                               "not run to its end, or its output was replaced)")
             elif not record.get("deferred"):
                 # what the notebook could run passed; only a check the grader adds failed
                 hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)
