@@ -133,7 +133,8 @@ def _where(text, error):
             error.pos >= len(text):
         ch, i = opened[-1]
         return f'"{ch}" at column {i + 1} is never closed'
-    return f"{error.msg.lower()} at column {error.colno}" + (f" of line {error.lineno}" if "\n" in text else "")
+    return (f"{error.msg.lower()} at column {error.colno}"
+            + (f" of line {error.lineno}" if "\n" in text else ""))
 
 
 def _backed_up(G):
@@ -202,8 +203,9 @@ def _no_chance(G, name):
     """The explorer's ValueError for a tree with chance under minimax or alpha-beta: press expectimax."""
     for v in nx.dfs_preorder_nodes(G, G.graph["root"]):  # the first chance node the search would meet
         if G.nodes[v].get("player") == CHANCE:
-            raise ValueError(f"{name}: node {v!r} ({G.nodes[v]['label']}) is a chance node; {name} handles MAX "
-                             "and MIN only: press the search button “expectimax” above to average over chance")
+            raise ValueError(f"{name}: node {v!r} ({G.nodes[v]['label']}) is a chance node; {name} handles "
+                             "MAX and MIN only: press the search button “expectimax” above to average over "
+                             "chance")
 
 
 def _count(n, one, many=None):
@@ -322,7 +324,8 @@ class Explore(widgets.VBox):
         order = {"natural": "children as typed", "best": "best child first", "worst": "worst child first"}
         return (f"{name} on a tree of {n} nodes ({_count(leaves, 'leaf', 'leaves')}), "
                 f"{G.nodes[G.graph['root']]['player'].upper()} at the root, {order[self.order.value]}: "
-                f"{_count(len(r.trace), 'step')}, {_count(r.stats['leaves_evaluated'], 'leaf', 'leaves')} evaluated.")
+                f"{_count(len(r.trace), 'step')}, {_count(r.stats['leaves_evaluated'], 'leaf', 'leaves')} "
+                "evaluated.")
 
     def _keep_copy(self, change):
         if self.tree is not None and change["new"] != tree_text(self.tree):
@@ -337,8 +340,8 @@ class Explore(widgets.VBox):
         player = self.replay.player_html() if self.replay else None
         return bundle_with_png(self, data, self.replay.static_png() if self.replay else None, text,
                                alt="the explored tree's finished search", content=player,
-                               note="The explorer as saved, with its tree's search: run the cell to type a tree "
-                                    "and choose the search.")
+                               note="The explorer as saved, with its tree's search: run the cell to type a "
+                                    "tree and choose the search.")
 
 
 def explore(tree=EXAMPLE, *, algorithm="alphabeta", rule="textbook", root=MAX, order="natural"):

@@ -187,6 +187,7 @@ def player_html(frames, sentences, windows, infos, *, cuts=(), next_label="next 
             f'<div class="gt-sentence">{sentences[-1]}</div>'
             f'<div class="gt-window">{windows[-1]}</div>'
             f'<div class="gt-info">{infos[-1]}</div>'
-            f'<img class="gt-frame" src="data:image/png;base64,{encoded[-1]}" alt="{html.escape(alt, quote=True)}">'
-            f'<script type="application/json" class="gt-player-data">{blob}</script>'
+            f'<img class="gt-frame" src="data:image/png;base64,{encoded[-1]}" '
+            f'alt="{html.escape(alt, quote=True)}"><script type="application/json" '
+            f'class="gt-player-data">{blob}</script>'
             + _JS % {"id": ident} + "</div>")
