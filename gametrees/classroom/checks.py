@@ -157,7 +157,8 @@ def check_code(checker, fn, **options):
     ...     raise NotImplementedError()
     >>> print(check_code(gt.exercises.check_minimax, minimax_value))
     ✗ check_minimax: not written yet.
-    ✗ minimax_value still raises NotImplementedError: replace `# YOUR CODE HERE` and `raise NotImplementedError()` with your code.
+    ✗ minimax_value still raises NotImplementedError: replace `# YOUR CODE HERE` and `raise
+    NotImplementedError()` with your code.
     """
     if not callable(checker):
         raise TypeError(f"checker must be a checker such as gt.exercises.check_minimax, got {checker!r}")
@@ -477,7 +478,8 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=N
     if uses is None:
         return _check_decisions(fn, alphabeta, tictactoe, variant)
     first = _check_decisions(fn, alphabeta, tictactoe, variant) if own else None
-    if first is not None and (first.ok or getattr(first, "library", None)):  # right with their own; or refused
+    # right with their own; or refused
+    if first is not None and (first.ok or getattr(first, "library", None)):
         return first
     with swapped(fn, uses, engine_alphabeta_value if alphabeta else engine_value) as names:
         graded = _check_decisions(fn, alphabeta, tictactoe, variant) if names else first

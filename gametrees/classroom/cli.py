@@ -1,4 +1,5 @@
-"""The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...`` (:func:`main`).
+"""The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...``
+(:func:`main`).
 
 Every error is one line on stderr (``error: ...``) and exit status 2, argparse's own included. ``autograde``
 checks its arguments, the course folder and the gradebook (:mod:`gametrees.classroom.course`) before nbgrader
@@ -87,8 +88,8 @@ def main(argv=None):
     a.add_argument("--unsafe-no-isolation", action="store_true",
                    help="grade WITHOUT a sandbox: student code runs with your rights (every verdict and the "
                         "report say so); only for a machine where bubblewrap cannot run")
-    c = sub.add_parser("report", help="what a class got right and wrong, from nbgrader's autograded "
-                                      "submissions")
+    c = sub.add_parser("report",
+                       help="what a class got right and wrong, from nbgrader's autograded submissions")
     c.add_argument("course", help="the nbgrader course folder (holding autograded/)")
     c.add_argument("assignment", help="the assignment's name, e.g. A2")
     c.add_argument("--out", help="folder for the CSV and the chart (default COURSE/reports)")
@@ -102,11 +103,11 @@ def main(argv=None):
     x.add_argument("course", help="the nbgrader course folder (holding gradebook.db)")
     x.add_argument("--format", required=True, metavar="canvas|moodle|csv",
                    help="Canvas's gradebook import CSV, Moodle's grade import CSV, or a plain CSV")
-    x.add_argument("--roster", metavar="FILE", help="a CSV mapping nbgrader ids to the LMS's (columns: "
-                                                    "nbgrader_id, name, "
-                                    "lms_id, sis_user_id, login_id, section, email)")
-    x.add_argument("--out", metavar="FILE", help="the file to write (default "
-                                                 "COURSE/reports/grades_FORMAT.csv)")
+    x.add_argument("--roster", metavar="FILE",
+                   help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
+                        "lms_id, sis_user_id, login_id, section, email)")
+    x.add_argument("--out", metavar="FILE",
+                   help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
     x.add_argument("--force", action="store_true", help="replace --out if it exists (never the gradebook "
                                                         "or the roster)")
     try:
@@ -134,8 +135,8 @@ def main(argv=None):
                 call_limit=_number(args.call_limit, int, float), cli=True,
                 question_limit=seconds_in_range(_number(args.question_limit, int, float), QUESTION_LIMITS,
                                                 "--question-limit"),
-                submission_limit=seconds_in_range(_number(args.submission_limit, int, float), SUBMISSION_LIMITS,
-                                                  "--submission-limit"),
+                submission_limit=seconds_in_range(_number(args.submission_limit, int, float),
+                                                  SUBMISSION_LIMITS, "--submission-limit"),
                 isolation_kind=kind)
             failed = [r for r in rows if not r["success"]]
             print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"

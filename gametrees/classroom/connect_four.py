@@ -116,7 +116,8 @@ def _check_connect4_evaluation(fn, game=None):
     if not callable(fn):
         raise TypeError("check_connect4_evaluation expects your function evaluate(state) -> number, got "
                         f"{fn!r}")
-    if game is not None and (not isinstance(game, ConnectFour) or (game.rows, game.cols, game.k) != (6, 7, 4)):
+    if game is not None and (not isinstance(game, ConnectFour)
+                             or (game.rows, game.cols, game.k) != (6, 7, 4)):
         raise ValueError(f"game must be the standard ConnectFour(rows=6, cols=7, k=4), got {game!r}")
     problem = check_callable(fn, "check_connect4_evaluation", "evaluate(state)", 1)
     if problem:

@@ -27,7 +27,8 @@ _ID_LINE = re.compile(r"made from the id '([^']*)'")
 
 
 def record(outputs):
-    """The check's record (see :class:`~gametrees.classroom.scoring.Score`) among a cell's outputs, or None."""
+    """The check's record (see :class:`~gametrees.classroom.scoring.Score`) among a cell's outputs, or
+    None."""
     for o in outputs:
         data = o.get("data", {}) if isinstance(o, dict) else {}
         if MIME in data:
@@ -114,7 +115,8 @@ def earned(outputs, points):
         if o.get("output_type") == "error":
             return 0.0, o["ename"], o["evalue"]
         if o.get("output_type") == "stream" and o.get("name") == "stderr":
-            return 0.0, "stderr", "the cell wrote to standard error, which nbgrader counts as a failure: " + o["text"]
+            return 0.0, "stderr", ("the cell wrote to standard error, which nbgrader counts as a failure: "
+                                   + o["text"])
         if o.get("output_type") == "execute_result":
             try:
                 value = float(o.get("data", {}).get("text/plain", ""))
@@ -250,8 +252,9 @@ def grade(path, *, student=None, timeout=300, save=None, force=False):
             v = by_id.get(gid)
             if v is not None and v.decided:
                 got = v.earned
-            cells.append({"grade_id": gid, "points": points, "earned": got, "error": error, "message": message,
-                          "record": record(outputs), "verdict": v.record() if v is not None else None})
+            cells.append({"grade_id": gid, "points": points, "earned": got, "error": error,
+                          "message": message, "record": record(outputs),
+                          "verdict": v.record() if v is not None else None})
         elif err:
             errors.append({"index": i, "error": err["ename"], "message": err["evalue"]})
     used, flags = notebook_facts(nb)

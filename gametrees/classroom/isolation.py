@@ -89,7 +89,8 @@ def _real(path):
 
 
 def _site_dirs():
-    """Every folder of installed packages of the base interpreter and of the system (hidden from the child)."""
+    """Every folder of installed packages of the base interpreter and of the system (hidden from the
+    child)."""
     base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
     found = {sysconfig.get_paths(vars=base)[k] for k in ("purelib", "platlib")}
     for pattern in ("/usr/lib/python3*/dist-packages", "/usr/lib/python3*/site-packages",
@@ -460,8 +461,8 @@ class Isolation:
                                            "running engine); bubblewrap is the default: apt-get install "
                                            "bubblewrap")
             for image in (self.docker_image, self.docker_child_image):
-                probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True, check=False,
-                                       timeout=60)
+                probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True,
+                                       check=False, timeout=60)
                 if probe.returncode != 0:
                     raise IsolationUnavailable(f"--isolation docker: no image {image!r} (INSTRUCTORS.md, "
                                                "'Grading with Docker', says how to build or pull it)")

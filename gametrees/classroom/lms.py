@@ -244,7 +244,8 @@ def _read_gradebook(gradebook):
             students = {}
             for s in gb.students:
                 names = ", ".join(n for n in (s.last_name, s.first_name) if n)
-                students[s.id] = {"name": names or s.id, "lms_id": s.lms_user_id or "", "email": s.email or ""}
+                students[s.id] = {"name": names or s.id, "lms_id": s.lms_user_id or "",
+                                  "email": s.email or ""}
             scores, manual = {}, {}
             for a in gb.assignments:
                 for sub in a.submissions:

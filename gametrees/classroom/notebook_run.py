@@ -8,8 +8,8 @@ interrupt on timeout, the error written on a timeout, the kernel's extra
 arguments) and nbgrader's rules (errors allowed, so every cell runs; a reply's
 error the outputs do not show is added to them), in the working folder where
 it first copies the submission's own files (``FILES``), and writes the executed
-notebook to its standard output (the only way out of the sandbox). It is run as a file, never imported, so that it loads
-nbclient and nbformat only (not nbgrader, not gametrees): the kernel starts
+notebook to its standard output (the only way out of the sandbox). It is run as a file, never
+imported, so that it loads nbclient and nbformat only (not nbgrader, not gametrees): the kernel starts
 sooner. What it writes is read back as untrusted data.
 
 May import: the standard library; nbclient and nbformat (inside :func:`main`).

@@ -68,7 +68,8 @@ _INTEGRITY = (
     ("_thread.start_new_thread", "", "started a thread"),
 )
 
-# Calls in the student's own cells worth showing the instructor: (pattern on the call's dotted name, sentence).
+# Calls in the student's own cells worth showing the instructor: (pattern on the call's dotted name,
+# sentence).
 _SUSPICIOUS = (
     (r"(^|\.)sys\.settrace$|(^|\.)settrace$|(^|\.)setprofile$", "changes tracing (sys.settrace / "
                                                                 "setprofile)"),
@@ -130,15 +131,17 @@ class Verdict:
 
     @property
     def tags(self):
-        """Misconception tags named by the verdict (none when the answer was refused, timed out or unreadable)."""
+        """Misconception tags named by the verdict (none when the answer was refused, timed out or
+        unreadable)."""
         if self.feedback is None or self.integrity or self.status in ("error", "unreadable", "unanswered"):
             return ()
         return tuple(getattr(self.feedback, "tags", ()))
 
     def record(self):
         """Plain JSON-able dict (what the gradebook comment, the notebook and the class report carry)."""
-        return {"grade_id": self.grade_id, "points": self.points, "earned": self.earned, "decided": self.decided,
-                "status": self.status, "ok": bool(self.feedback and self.feedback.ok), "tags": list(self.tags),
+        return {"grade_id": self.grade_id, "points": self.points, "earned": self.earned,
+                "decided": self.decided, "status": self.status,
+                "ok": bool(self.feedback and self.feedback.ok), "tags": list(self.tags),
                 "flags": self.flags, "errors": self.errors, "integrity": self.integrity,
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
@@ -153,7 +156,8 @@ class Verdict:
                     "known checks, so nbgrader's own score stands.")
         mark = "✓" if self.earned == self.points else "✗"
         lines = [f"{mark} Graded outside your notebook: {fmt(self.earned)} of {fmt(self.points)} points."]
-        if self.feedback is not None and (self.kernel is None or bool(self.kernel.get("ok")) != self.feedback.ok
+        if self.feedback is not None and (self.kernel is None
+                                          or bool(self.kernel.get("ok")) != self.feedback.ok
                                           or self.kernel.get("deferred") or self.errors or self.integrity):
             lines.append(repr(self.feedback))
         lines += [f"⚠ {e}" for e in self.errors]
@@ -172,7 +176,8 @@ class Verdict:
 
 
 class NotebookVerdict:
-    """:func:`decide`'s result: ``student``, ``assignment`` (key or None), ``verdicts``, ``flags`` (notebook-wide)."""
+    """:func:`decide`'s result: ``student``, ``assignment`` (key or None), ``verdicts``, ``flags``
+    (notebook-wide)."""
 
     def __init__(self, student, assignment, verdicts, flags, counts):
         self.student, self.assignment, self.verdicts, self.flags, self.counts = (
@@ -187,15 +192,16 @@ class NotebookVerdict:
         return sum(v.points for v in self.verdicts)
 
     def record(self):
-        return {"student": self.student, "assignment": self.assignment, "flags": self.flags, "counts": self.counts,
-                "verdicts": [v.record() for v in self.verdicts]}
+        return {"student": self.student, "assignment": self.assignment, "flags": self.flags,
+                "counts": self.counts, "verdicts": [v.record() for v in self.verdicts]}
 
     def __repr__(self):
         lines = [f"{self.student}: {fmt(self.earned)} of {fmt(self.points)} points (decided outside the "
                  "notebook)"]
         for v in self.verdicts:
             lines.append(f"  {v.grade_id}: {fmt(v.earned)} of {fmt(v.points)} [{v.status}]"
-                         + "".join(f"\n    ⚑ {f}" for f in v.flags) + "".join(f"\n    ⚠ {e}" for e in v.errors))
+                         + "".join(f"\n    ⚑ {f}" for f in v.flags)
+                         + "".join(f"\n    ⚠ {e}" for e in v.errors))
         lines += [f"  ⚑ {f}" for f in self.flags]
         return "\n".join(lines)
 
@@ -243,7 +249,8 @@ _NAMES = {"inf": math.inf}
 
 
 def literal(node):
-    """The value of an answer written as a literal (``math.inf``, ``float("inf")``, ``-x`` allowed), else raise ValueError.
+    """The value of an answer written as a literal (``math.inf``, ``float("inf")``, ``-x`` allowed), else
+    raise ValueError.
 
     Examples
     --------
@@ -325,8 +332,8 @@ def scan(cells, exercise_names):
                 base = dotted(node.value)
                 if base.endswith("environ") and isinstance(node.ctx, (ast.Store, ast.Del)):
                     name = "os.environ"
-            elif isinstance(node, ast.Attribute) and node.attr == "result" and isinstance(node.value, ast.Name) \
-                    and node.value.id in exercise_names:
+            elif isinstance(node, ast.Attribute) and node.attr == "result" \
+                    and isinstance(node.value, ast.Name) and node.value.id in exercise_names:
                 per_exercise.setdefault(node.value.id, []).append(
                     f"your cell {label} {_EXERCISE_CALLS['result'].format(name=node.value.id)}")
                 continue
@@ -366,7 +373,8 @@ def typed_id(cells):
                 except (ValueError, TypeError):
                     found = "(computed)"
                     continue
-                found = normal(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+                found = (normal(value) if isinstance(value, (str, int)) and not isinstance(value, bool)
+                         else None)
     return found or None
 
 
@@ -380,7 +388,8 @@ def kernel_record(cell):
 
 
 def kernel_counts(nb):
-    """``{exercise key: {"checks": n, "wrong": m}}`` as the notebook's last cell recorded them (may be empty)."""
+    """``{exercise key: {"checks": n, "wrong": m}}`` as the notebook's last cell recorded them (may be
+    empty)."""
     for cell in nb.get("cells", []):
         for out in cell.get("outputs", []) or []:
             data = out.get("data", {}) if isinstance(out, dict) else {}
@@ -439,7 +448,8 @@ def _run_answer(question, exercise, cells, limits):
             raise NotImplementedError()
         unanswered.__name__ = question.function
         return check_answer(exercise, unanswered), [], [], []
-    with Sandbox(cells, [question.function], call_limit=limits[0], deadline=limits[1], question_limit=limits[2]) as box:
+    with Sandbox(cells, [question.function], call_limit=limits[0], deadline=limits[1],
+                 question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = []
         if fn is None:
@@ -458,7 +468,8 @@ def _run_answer(question, exercise, cells, limits):
                        "this answer earns nothing.")
         except (CallTimedOut, ChildBroken) as exc:
             fb, errors = _fail(f"{getattr(exercise, 'what', 'Answer')}: no answer.", str(exc)), [str(exc)]
-        except Exception as exc:  # noqa: BLE001 -- the learner's error, worded as the notebook's check words it
+        # BLE001: the learner's error, worded as the notebook's check words it
+        except Exception as exc:  # noqa: BLE001
             error = exc
 
             def raising():
@@ -540,8 +551,8 @@ def _run_code(question, assignment, cells, nb, limits):
     run_cells += [(g, locked_cell(nb, g) or "") for g in assignment.locked_cells]
     run_cells += cells
     games = {"connect_four": ConnectFour()} if "connect_four" in assignment.games else None
-    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2, deadline=limits[1],
-                 question_limit=limits[2]) as box:
+    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2,
+                 deadline=limits[1], question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = _load_errors(box)
         if fn is None:
@@ -566,7 +577,8 @@ def _run_code(question, assignment, cells, nb, limits):
                             isinstance(exc, QuestionTimedOut):
                         raise
                     # The learner's own value function (the other question) may be what never returned: check
-                    # the move again in a fresh child with a correct one only, so that it cannot cost this one.
+                    # the move again in a fresh child with a correct one only, so that it cannot cost
+                    # this one.
                     box.timed_out = None
                     box.restart()
                     fn = box.functions.get(question.function)
@@ -644,8 +656,8 @@ def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QU
     -------
     NotebookVerdict
     """
-    return finish(prepare(nb, student, call_limit=call_limit, question_limit=question_limit, deadline=deadline), nb,
-                  kernel=kernel)
+    return finish(prepare(nb, student, call_limit=call_limit, question_limit=question_limit,
+                          deadline=deadline), nb, kernel=kernel)
 
 
 def inputs(nb):
@@ -718,7 +730,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
         if question.kind == "answer":
             ex = exercises[question.exercise]
             _attempts.reset(ex.key)
-            fb, flags, errors, loaded = _run_answer(question, ex, cells, _limits(call_limit, question_limit, deadline))
+            fb, flags, errors, loaded = _run_answer(question, ex, cells,
+                                                    _limits(call_limit, question_limit, deadline))
             _attempts.reset(ex.key)
             flags = per_exercise.get(question.exercise, []) + flags
         else:
@@ -732,7 +745,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
 
 
 def finish(prepared, nb, *, kernel=True):
-    """The :class:`NotebookVerdict` of a :class:`Prepared` notebook, compared with the kernel's records in ``nb``.
+    """The :class:`NotebookVerdict` of a :class:`Prepared` notebook, compared with the kernel's records in
+    ``nb``.
 
     Raises
     ------
@@ -763,7 +777,8 @@ def finish(prepared, nb, *, kernel=True):
             if seen > 3:
                 flags.append(f"the graded exercise was checked {seen} times when the notebook ran for "
                              "grading (its check cell runs once)")
-        v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
+        v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record,
+                    question=question)
         v.counted = (prepared.exercise_keys[question.exercise].split("#")[0] if question.kind == "answer"
                      else question.options.get("checker"))
         v.integrity = any(f.endswith("while graded: refused") for f in flags)
