@@ -116,7 +116,8 @@ class Board(widgets.VBox):
         self._searched = None  # (state, move) of the agent's last move
 
         if isinstance(game, TicTacToe):
-            self.cells = [widgets.Button(description=_EMPTY, layout=widgets.Layout(width="64px", height="64px"))
+            self.cells = [widgets.Button(description=_EMPTY,
+                                         layout=widgets.Layout(width="64px", height="64px"))
                           for _ in range(9)]
             for i, b in enumerate(self.cells):
                 b.style.font_size = "28px"
@@ -128,8 +129,8 @@ class Board(widgets.VBox):
             board_box = grid
         else:
             # 40 px wide + 2 px margins on each side: one button over each 44 px column of the picture
-            self.cells = [widgets.Button(description="▼", tooltip=f"drop a piece in column {c} "
-                                                                  f"({self._square(c)})",
+            self.cells = [widgets.Button(description="▼",
+                                         tooltip=f"drop a piece in column {c} ({self._square(c)})",
                                          layout=widgets.Layout(width="40px", height="30px", padding="0",
                                                                margin="2px"))
                           for c in range(game.cols)]
@@ -155,8 +156,8 @@ class Board(widgets.VBox):
         self.starts.observe(lambda change: self.new_game(), names="value")
         self.why_button.on_click(lambda _: self.why())
         top = widgets.HBox([self.starts, self.new])
-        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text, why_box,
-                          page_note()])
+        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text,
+                          why_box, page_note()])
         self.add_class("gt-widget")
         self.new_game()
 
@@ -253,7 +254,8 @@ class Board(widgets.VBox):
         # The figure's title in words too (which move this explains), then its caption.
         title = fig.axes[0].get_title("left") if fig.axes else ""
         caption = getattr(fig, "_gametrees_caption", "")
-        self.why_text.value = (f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "") + html.escape(caption)
+        self.why_text.value = ((f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "")
+                               + html.escape(caption))
         return fig
 
     @property

@@ -144,7 +144,8 @@ def _backed_up(G):
 
 def _with_root(G, root_player):
     """``G``, or a copy with MAX and MIN swapped so that ``root_player`` moves at the root."""
-    if G.nodes[G.graph["root"]].get("player") in (MAX, MIN) and G.nodes[G.graph["root"]]["player"] != root_player:
+    if G.nodes[G.graph["root"]].get("player") in (MAX, MIN) \
+            and G.nodes[G.graph["root"]]["player"] != root_player:
         H = G.copy()
         for _, data in H.nodes(data=True):
             if data.get("player") in (MAX, MIN):
@@ -256,7 +257,8 @@ class Explore(widgets.VBox):
         self.text = widgets.Textarea(value=tree, description="tree", continuous_update=True,
                                      placeholder=f"a nested list, e.g. {EXAMPLE}",
                                      layout=widgets.Layout(width="calc(100% - 4px)", height="4.2em"))
-        self.algorithm = widgets.ToggleButtons(options=_ALGORITHMS, value=_choice(algorithm, "algorithm", _ALGORITHMS),
+        self.algorithm = widgets.ToggleButtons(options=_ALGORITHMS,
+                                               value=_choice(algorithm, "algorithm", _ALGORITHMS),
                                                description="search", style={"button_width": "auto"})
         self.rule = widgets.ToggleButtons(options=_RULES, value=_choice(rule, "rule", _RULES),
                                           description="prune", style={"button_width": "auto"},
@@ -276,7 +278,8 @@ class Explore(widgets.VBox):
             control.observe(lambda change: self.update(), names="value")
         # The copy field only gives the tree back: an edit there is undone.
         self.copy_field.observe(self._keep_copy, names="value")
-        options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]), widgets.HBox([self.root, self.order])])
+        options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]),
+                                widgets.HBox([self.root, self.order])])
         super().__init__([self.text, options, self.message, self._shown, self.copy_field, page_note()])
         self.add_class("gt-widget")
         self.update()

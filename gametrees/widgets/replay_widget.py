@@ -179,7 +179,8 @@ class Replay(widgets.VBox):
         self._mcts = result.algorithm == "mcts"
         # MCTS on a tree: the whole tree, so that playouts can run below the grown part.
         self._drawing = Drawing(getattr(result, "replay_tree", None) or result.graph, framed=True, **options)
-        self._geom, _ = self._drawing.geometry(None, dpi=dpi)  # fits the page: gametrees.drawing.MAX_FIGURE_PX
+        # fits the page: gametrees.drawing.MAX_FIGURE_PX
+        self._geom, _ = self._drawing.geometry(None, dpi=dpi)
         self.figure = new_figure(dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
         self._artists = []
@@ -261,7 +262,8 @@ class Replay(widgets.VBox):
         self.slider.value = min(self.slider.max, max(self.slider.min, self.slider.value + int(delta)))
 
     def next_cutoff(self):
-        """Jump to the next event that prunes (MCTS: the next playout's first step); say so when there is none."""
+        """Jump to the next event that prunes (MCTS: the next playout's first step); say so when there is
+        none."""
         later = [i for i in self._cuts if i > self.k]
         if later:
             self.show(later[0])
@@ -398,7 +400,8 @@ class Replay(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
-        text = repr(self) + "\n(run the notebook to replay it step by step; the image shows the finished search)"
+        text = (repr(self)
+                + "\n(run the notebook to replay it step by step; the image shows the finished search)")
         data = bundle_with_png(self, data, self.static_png(), text)
         player = self.player_html()
         if player is not None:  # where no kernel runs: a player that steps without one
