@@ -29,15 +29,16 @@ from report import table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# E402 below: gametrees is imported from this checkout, so after the sys.path.insert above
 
-import gametrees as gt
-from gametrees.agents import AlphaBetaAgent
-from gametrees.classroom.connect_four import (
+import gametrees as gt  # noqa: E402
+from gametrees.agents import AlphaBetaAgent  # noqa: E402
+from gametrees.classroom.connect_four import (  # noqa: E402
     centre_column_evaluation,
     check_tournament,
     reference_agent,
 )
-from gametrees.tournaments import tournament
+from gametrees.tournaments import tournament  # noqa: E402
 
 
 def reference_evaluation():

@@ -149,8 +149,9 @@ def run_kernel(hub, login):
     if status != 201:
         raise SystemExit(f"{login}: starting a kernel answered {status}: {kernel}")
     session, msg_id = uuid.uuid4().hex, uuid.uuid4().hex
-    ws = websocket.create_connection(f"ws://127.0.0.1:{hub.port}/user/{login}/api/kernels/{kernel['id']}/channels"
-                                     f"?session_id={session}", header=[f"Authorization: token {hub.token}"],
+    ws = websocket.create_connection(f"ws://127.0.0.1:{hub.port}/user/{login}/api/kernels/"
+                                     f"{kernel['id']}/channels?session_id={session}",
+                                     header=[f"Authorization: token {hub.token}"],
                                      suppress_origin=True, timeout=120)
     ws.send(json.dumps({"header": {"msg_id": msg_id, "msg_type": "execute_request", "username": login,
                                    "session": session, "date": "", "version": "5.3"},

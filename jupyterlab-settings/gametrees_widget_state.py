@@ -20,7 +20,8 @@ the standard library (the server loads it at start-up).
 Examples
 --------
 >>> old = {"cells": [], "metadata": {"widgets": {STATE_MIME: {"version_major": 2, "version_minor": 0,
-...        "state": {"a": {"state": {"children": ["IPY_MODEL_b"]}}, "b": {"state": {}}, "c": {"state": {}}}}}}}
+...        "state": {"a": {"state": {"children": ["IPY_MODEL_b"]}}, "b": {"state": {}},
+...                  "c": {"state": {}}}}}}}
 >>> new = {"cells": [{"cell_type": "code", "outputs": [{"data": {VIEW_MIME: {"model_id": "a"}}}]}],
 ...        "metadata": {"widgets": {STATE_MIME: {"version_major": 2, "version_minor": 0, "state": {}}}}}
 >>> merge_saved_state(new, old)
@@ -83,7 +84,8 @@ def merge_saved_state(new: dict, old: dict) -> list[str]:
             todo.extend(reversed(refs[model]))
 
     copy(list(reversed(_shown(new))))
-    while links := [m for m in saved if m not in have and m not in copied and any(r in copied for r in refs[m])]:
+    while links := [m for m in saved
+                    if m not in have and m not in copied and any(r in copied for r in refs[m])]:
         copy(links[::-1])
     if copied:
         metadata = new.setdefault("metadata", {})

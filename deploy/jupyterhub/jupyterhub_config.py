@@ -199,7 +199,8 @@ if TRY_OUT:
     c.JupyterHub.authenticator_class = "dummy"
     c.DummyAuthenticator.password = os.environ["GAMETREES_HUB_PASSWORD"]
     c.JupyterHub.spawner_class = CappedTryOutSpawner
-    c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(os.environ["GAMETREES_HUB_HOMES"], "{username}")
+    c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(os.environ["GAMETREES_HUB_HOMES"],
+                                                                 "{username}")
     if os.getuid() == 0:  # as in many containers: Jupyter refuses to run as root unless told
         c.Spawner.args = ["--allow-root"]
 else:

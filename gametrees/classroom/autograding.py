@@ -1,4 +1,5 @@
-"""nbgrader's autograde with every grade decided outside the student's kernel: :class:`CleanGrades`, :func:`autograde`.
+"""nbgrader's autograde with every grade decided outside the student's kernel: :class:`CleanGrades`,
+:func:`autograde`.
 
 :class:`CleanGrades` is an nbgrader preprocessor. Placed after nbgrader's
 ``SaveAutoGrades`` (see :func:`preprocessors`), it reads the executed
@@ -64,7 +65,8 @@ def preprocessors():
 
     steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
     steps = [SandboxedExecute if s is Execute else s for s in steps]
-    at = next(i for i, s in enumerate(steps) if s is SaveAutoGrades or getattr(s, "__name__", "") == "SaveAutoGrades")
+    at = next(i for i, s in enumerate(steps)
+              if s is SaveAutoGrades or getattr(s, "__name__", "") == "SaveAutoGrades")
     steps.insert(at + 1, CleanGrades)
     return [StartVerdicts] + steps
 
@@ -76,7 +78,8 @@ _PENDING_LOCK = threading.Lock()
 
 def _key(resources):
     info = resources.get("nbgrader", {})
-    return (str(info.get("db_url")), str(info.get("student")), str(info.get("assignment")), str(info.get("notebook")))
+    return (str(info.get("db_url")), str(info.get("student")), str(info.get("assignment")),
+            str(info.get("notebook")))
 
 
 class StartVerdicts(NbGraderPreprocessor):
@@ -117,7 +120,8 @@ class StartVerdicts(NbGraderPreprocessor):
 
 
 def _limits(config):
-    """CleanGrades' limits as configured (``c.CleanGrades.call_limit``, ``question_limit``, ``submission_limit``)."""
+    """CleanGrades' limits as configured (``c.CleanGrades.call_limit``, ``question_limit``,
+    ``submission_limit``)."""
     out = {"call_limit": CALL_LIMIT, "question_limit": QUESTION_LIMIT, "submission_limit": SUBMISSION_LIMIT}
     section = config.get("CleanGrades", {})
     for key in out:
@@ -145,7 +149,8 @@ def _prepared(resources, nb, call_limit):
 
 
 def _answer_cell(nb, grade_id):
-    """The grade id of the solution cell that answers grade cell ``grade_id`` (the last solution cell above it)."""
+    """The grade id of the solution cell that answers grade cell ``grade_id`` (the last solution cell above
+    it)."""
     last = None
     for cell in nb.cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -165,8 +170,8 @@ class CleanGrades(NbGraderPreprocessor):
     """Decide the grade cells' points outside the kernel and write them into the gradebook."""
 
     call_limit = Float(CALL_LIMIT, help="Seconds one call of a student's function may take.").tag(config=True)
-    question_limit = Float(QUESTION_LIMIT, help="Seconds one question's check may take in all (a tournament's "
-                                                "games included).").tag(config=True)
+    question_limit = Float(QUESTION_LIMIT, help="Seconds one question's check may take in all (a "
+                                                "tournament's games included).").tag(config=True)
     submission_limit = Float(SUBMISSION_LIMIT, help="Seconds the grading of one submission may take, its "
                                                     "questions together.").tag(config=True)
 
@@ -175,7 +180,8 @@ class CleanGrades(NbGraderPreprocessor):
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
         prepared = _prepared(resources, nb, self.call_limit)
         if prepared is None:
-            deadline = resources.get("gametrees", {}).get("deadline") or time.monotonic() + self.submission_limit
+            deadline = (resources.get("gametrees", {}).get("deadline")
+                        or time.monotonic() + self.submission_limit)
             verdict = decide(nb, student, call_limit=self.call_limit, question_limit=self.question_limit,
                              deadline=deadline)
         else:
@@ -188,8 +194,8 @@ class CleanGrades(NbGraderPreprocessor):
             verdict.flags.append(f"nbgrader's run of the notebook: {execution['stopped']}")
         record = verdict.record()
         record["isolation"] = walls.kind
-        submitted = self._submitted(resources, student, assignment, notebook,
-                                    self.config.get("CourseDirectory", {}).get("submitted_directory", "submitted"))
+        folder = self.config.get("CourseDirectory", {}).get("submitted_directory", "submitted")
+        submitted = self._submitted(resources, student, assignment, notebook, folder)
         record["counts_submitted"] = kernel_counts(submitted) if submitted is not None else {}
         comments = {}
         with Gradebook(info["db_url"]) as gb:
@@ -247,7 +253,8 @@ class CleanGrades(NbGraderPreprocessor):
 
     @staticmethod
     def _submitted(resources, student, assignment, notebook, folder="submitted"):
-        """The submitted notebook (as the student's kernel last saved it; from the grading's copy), or None."""
+        """The submitted notebook (as the student's kernel last saved it; from the grading's copy), or
+        None."""
         import nbformat
 
         path = Path(resources.get("metadata", {}).get("path", ""))
@@ -379,7 +386,8 @@ def _schedule(api, course, assignment, students, jobs, hard_limit):
             while queue and len(running) < jobs:
                 student, attempt = queue.pop(0)
                 receive, send = context.Pipe(duplex=False)
-                proc = context.Process(target=_worker, args=(send, api, course, assignment, student), daemon=True)
+                proc = context.Process(target=_worker, args=(send, api, course, assignment, student),
+                                       daemon=True)
                 proc.start()
                 send.close()
                 running[receive] = (proc, student, time.monotonic(), attempt)
@@ -416,8 +424,9 @@ def _schedule(api, course, assignment, students, jobs, hard_limit):
             proc.join(10)
 
 
-def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMIT, question_limit=QUESTION_LIMIT,
-              submission_limit=SUBMISSION_LIMIT, isolation_kind="bwrap", echo=print):
+def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMIT,
+              question_limit=QUESTION_LIMIT, submission_limit=SUBMISSION_LIMIT, isolation_kind="bwrap",
+              echo=print):
     """Autograde every submission of ``assignment`` with nbgrader, the grades decided outside the kernel.
 
     Every execution of student code, nbgrader's kernel and the child that runs the graded functions,
@@ -456,7 +465,13 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         Before anything is graded, when the sandbox cannot be made here.
     """
     # every argument, the folder, the gradebook: first
-    from .course import QUESTION_LIMITS, SUBMISSION_LIMITS, autograde_arguments, check_course, seconds_in_range
+    from .course import (
+        QUESTION_LIMITS,
+        SUBMISSION_LIMITS,
+        autograde_arguments,
+        check_course,
+        seconds_in_range,
+    )
 
     jobs, students, call_limit = autograde_arguments(course, assignment, jobs=jobs, students=students,
                                                      call_limit=call_limit)
@@ -501,7 +516,8 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
             student, seconds, error = row["student"], row["seconds"], row["error"]
             if row["success"]:
                 echo(f"{student}: {row['earned']:g} of {row['points']:g} points"
-                     + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}" if row["flags"] else "")
+                     + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}"
+                        if row["flags"] else "")
                      + f" ({seconds:.1f} s)")
             else:
                 echo(f"{student}: not graded: {error.strip().splitlines()[-1] if error.strip() else '?'}")

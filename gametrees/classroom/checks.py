@@ -110,7 +110,8 @@ def check_answer(exercise, answer):
         except Exception as exc:  # noqa: BLE001 -- the student's slip becomes feedback
             text = (f"{name} raised {describe_error(exc)}; it should simply "
                     f"`{_example(exercise)}` (with your answer).")
-            return Feedback(f"{what}: your answer could not be read.", [("bad", text, None)], status="unreadable")
+            return Feedback(f"{what}: your answer could not be read.",
+                            [("bad", text, None)], status="unreadable")
     else:
         value = answer
     fb = exercise.check(value)
@@ -156,7 +157,8 @@ def check_code(checker, fn, **options):
     ...     raise NotImplementedError()
     >>> print(check_code(gt.exercises.check_minimax, minimax_value))
     ✗ check_minimax: not written yet.
-    ✗ minimax_value still raises NotImplementedError: replace `# YOUR CODE HERE` and `raise NotImplementedError()` with your code.
+    ✗ minimax_value still raises NotImplementedError: replace `# YOUR CODE HERE` and `raise
+    NotImplementedError()` with your code.
     """
     if not callable(checker):
         raise TypeError(f"checker must be a checker such as gt.exercises.check_minimax, got {checker!r}")
@@ -174,7 +176,8 @@ def check_code(checker, fn, **options):
 def deferred_feedback(name):
     """The feedback of a costly check left to the grader outside the kernel (0 points here)."""
     fb = Feedback(f"{name}: decided by the grader outside this notebook (see its verdict below).", [(
-        "note", "This check runs where your code cannot change it; its feedback is the grader's, below.", None)])
+        "note", "This check runs where your code cannot change it; its feedback is the grader's, "
+                "below.", None)])
     fb.ok = False
     fb.deferred = True
     return fb
@@ -183,8 +186,8 @@ def deferred_feedback(name):
 def out_of_time(name, limit):
     """The feedback of a check stopped after ``limit`` seconds."""
     return Feedback(f"{name}: did not finish.", [(
-        "bad", f"your function did not return within {limit:g} s, so the check stopped it: a search that never "
-               "reaches a terminal state, or a loop that never ends, does this.", None)])
+        "bad", f"your function did not return within {limit:g} s, so the check stopped it: a search that "
+               "never reaches a terminal state, or a loop that never ends, does this.", None)])
 
 
 def _check_code(checker, name, fn, options):
@@ -317,8 +320,8 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
             R = alphabeta(G, trace=True).graph
             if R.nodes[chosen].get("bound", "exact") != "exact" and R.nodes[chosen]["value"] == best_value:
                 hint = ("That move only ties the best value under a narrowed window: its value is a bound "
-                        "(the search of it was cut short), not exact. Change the best move only when a child's "
-                        "value is strictly better than the best so far.")
+                        "(the search of it was cut short), not exact. Change the best move only when a "
+                        "child's value is strictly better than the best so far.")
                 tag = "bound-as-value"
         if hint is None and legal and chosen == legal[0]:
             hint = "That is the first move: compare the value of every move and keep the best so far."
@@ -334,17 +337,19 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
             if seen in restart and seqs["textbook"] not in restart:
                 return False, (
                     f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated "
-                    f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of the "
-                    f"root's children with a fresh window (α = {fmt(-math.inf)}, β = {fmt(math.inf)})."), (
-                    "Carry the window from one root child to the next: after each child, raise α (at a MAX root) "
-                    "or lower β (at a MIN root) to the best value so far, and pass it to the next child's search."), \
+                    f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of "
+                    f"the root's children with a fresh window (α = {fmt(-math.inf)}, β = "
+                    f"{fmt(math.inf)})."), (
+                    "Carry the window from one root child to the next: after each child, raise α (at a MAX "
+                    "root) or lower β (at a MIN root) to the best value so far, and pass it to the next "
+                    "child's search."), \
                     "root-window-restart"
             return False, (
                 f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated {len(seen)} "
                 f"leaves ({nodes.names(seen) if seen else 'none'}) where alpha-beta evaluates "
                 f"{len(seqs['textbook'])} ({nodes.names(seqs['textbook'])})."), (
-                "Search the root's children in order with your alpha-beta, passing (α, β) and updating α at a MAX "
-                "root (β at a MIN root) after each child.")
+                "Search the root's children in order with your alpha-beta, passing (α, β) and updating α at "
+                "a MAX root (β at a MIN root) after each child.")
     return True, f"{where}: {nodes.name(chosen)}, right.", None
 
 
@@ -365,8 +370,8 @@ def _ttt_case(fn, text, printed):
     if out.value in best:
         return True, f"{where}: cell {out.value}, right.", None
     words = {1: "X wins", 0: "a draw", -1: "O wins"}
-    return False, (f"{where}, your function chose cell {out.value}, after which {words[values[out.value]]} with best "
-                   f"play, but cell {best[0]} gives {words[r.value]}."), None
+    return False, (f"{where}, your function chose cell {out.value}, after which {words[values[out.value]]} "
+                   f"with best play, but cell {best[0]} gives {words[r.value]}."), None
 
 
 def engine_value(game, state, *rest, **options):
@@ -473,7 +478,8 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=N
     if uses is None:
         return _check_decisions(fn, alphabeta, tictactoe, variant)
     first = _check_decisions(fn, alphabeta, tictactoe, variant) if own else None
-    if first is not None and (first.ok or getattr(first, "library", None)):  # right with their own; or refused
+    # right with their own; or refused
+    if first is not None and (first.ok or getattr(first, "library", None)):
         return first
     with swapped(fn, uses, engine_alphabeta_value if alphabeta else engine_value) as names:
         graded = _check_decisions(fn, alphabeta, tictactoe, variant) if names else first
@@ -485,9 +491,9 @@ def check_best_move(fn, *, alphabeta=False, tictactoe=True, uses=None, variant=N
         else:
             fails = "this check fails on " + and_list(text.split(":")[0] for kind, text, _ in first.items
                                                       if kind == "bad")
-        graded.items.append(("note", f"Graded with a correct {names[0]} in place of yours, so that the mistakes "
-                                     f"of that question do not cost this one: with your own {names[0]}, "
-                                     f"{fails}.", None))
+        graded.items.append(("note", f"Graded with a correct {names[0]} in place of yours, so that the "
+                                     "mistakes of that question do not cost this one: with your own "
+                                     f"{names[0]}, {fails}.", None))
     elif not graded.ok:
         graded.items.append(("note", f"This was checked with a correct {names[0]} in place of yours, so the "
                                      "mistake is in how your function chooses the move.", None))
@@ -519,7 +525,8 @@ def _check_decisions(fn, alphabeta, tictactoe, variant=None):
             passed += 1
             rep.good(f"tic-tac-toe positions (take a win, fork, block): right on all {len(cases)}.")
         else:
-            rep.bad(f"tic-tac-toe positions: {len(cases) - len(bad)} of {len(cases)} right. {bad[0][1]}", bad[0][2])
+            rep.bad(f"tic-tac-toe positions: {len(cases) - len(bad)} of {len(cases)} right. {bad[0][1]}",
+                    bad[0][2])
     printed_note(rep, printed)
     fb = checker_feedback("check_best_move", rep, passed, total)
     fb.tree = first_bad

@@ -1,4 +1,5 @@
-"""The child interpreter that runs a learner's code for the grader (:func:`main`); its source is run, never imported.
+"""The child interpreter that runs a learner's code for the grader (:func:`main`); its source is run, never
+imported.
 
 The grader (:mod:`gametrees.classroom.sandbox`) starts ``python -I -S -c
 <wire.py's text + this file's text>``: no site-packages, no ``PYTHONPATH``, no
@@ -44,9 +45,9 @@ May import: the standard library only, and only inside functions.
 
 
 #: The standard modules the child loads before its hook (a learner's ``import math`` then just works).
-PRELOADED = ("math", "cmath", "itertools", "functools", "collections", "heapq", "bisect", "operator", "random",
-             "copy", "fractions", "decimal", "statistics", "string", "re", "numbers", "time", "enum", "typing",
-             "dataclasses")
+PRELOADED = ("math", "cmath", "itertools", "functools", "collections", "heapq", "bisect", "operator",
+             "random", "copy", "fractions", "decimal", "statistics", "string", "re", "numbers", "time",
+             "enum", "typing", "dataclasses")
 #: Audit events the hook refuses: these, and every event whose name starts with one of ``REFUSED_PREFIXES``.
 REFUSED = ("open", "import", "sys.settrace", "sys.setprofile", "sys.addaudithook", "_thread.start_new_thread",
            "marshal.load", "sys._current_frames")

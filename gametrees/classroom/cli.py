@@ -1,4 +1,5 @@
-"""The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...`` (:func:`main`).
+"""The command line of the assignments: ``python -m gametrees.assignments release|grade|report ...``
+(:func:`main`).
 
 Every error is one line on stderr (``error: ...``) and exit status 2, argparse's own included. ``autograde``
 checks its arguments, the course folder and the gradebook (:mod:`gametrees.classroom.course`) before nbgrader
@@ -61,12 +62,12 @@ def main(argv=None):
     g.add_argument("--student", help="run as this student id (the seed of their trees)")
     g.add_argument("--save", help="write the executed notebook here (never the notebook itself)")
     g.add_argument("--force", action="store_true", help="replace an existing --save file grade did not write")
-    a = sub.add_parser("autograde", help="nbgrader autograde of every submission, each grade decided outside the "
-                                         "student's kernel and written into the gradebook",
+    a = sub.add_parser("autograde", help="nbgrader autograde of every submission, each grade decided outside "
+                                         "the student's kernel and written into the gradebook",
                        description="nbgrader autograde of every submission, each grade decided outside the "
-                                   "student's kernel and written into the gradebook. Every argument, the course "
-                                   "folder and its gradebook are checked before nbgrader starts; a student's "
-                                   "earlier autograded result is put back when grading them fails.")
+                                   "student's kernel and written into the gradebook. Every argument, the "
+                                   "course folder and its gradebook are checked before nbgrader starts; a "
+                                   "student's earlier autograded result is put back when grading them fails.")
     a.add_argument("course", help="the nbgrader course folder (holding source/, submitted/, gradebook.db)")
     a.add_argument("assignment", help="the assignment's name, e.g. A2")
     a.add_argument("--jobs", default="1", metavar="N",
@@ -79,15 +80,16 @@ def main(argv=None):
                    help=f"seconds one question's check may take in all, tournaments included, "
                         f"{QUESTION_LIMITS[0]:g} to {QUESTION_LIMITS[1]:g} (default 60)")
     a.add_argument("--submission-limit", default="300", metavar="SECONDS",
-                   help=f"seconds the notebook's run, and the questions of one submission together, may take, "
-                        f"{SUBMISSION_LIMITS[0]:g} to {SUBMISSION_LIMITS[1]:g} (default 300)")
+                   help="seconds the notebook's run, and the questions of one submission together, may "
+                        f"take, {SUBMISSION_LIMITS[0]:g} to {SUBMISSION_LIMITS[1]:g} (default 300)")
     a.add_argument("--isolation", choices=("bwrap", "docker"), default="bwrap",
                    help="the sandbox every piece of student code runs in: bubblewrap (default) or Docker "
                         "(INSTRUCTORS.md builds its image)")
     a.add_argument("--unsafe-no-isolation", action="store_true",
                    help="grade WITHOUT a sandbox: student code runs with your rights (every verdict and the "
                         "report say so); only for a machine where bubblewrap cannot run")
-    c = sub.add_parser("report", help="what a class got right and wrong, from nbgrader's autograded submissions")
+    c = sub.add_parser("report",
+                       help="what a class got right and wrong, from nbgrader's autograded submissions")
     c.add_argument("course", help="the nbgrader course folder (holding autograded/)")
     c.add_argument("assignment", help="the assignment's name, e.g. A2")
     c.add_argument("--out", help="folder for the CSV and the chart (default COURSE/reports)")
@@ -96,14 +98,16 @@ def main(argv=None):
                    help="replace an existing CSV or PNG that no earlier report wrote, or that was changed "
                         "since (without it, only report's own unchanged files are replaced)")
     # export-grades: grades to an LMS gradebook (gametrees.classroom.lms, nbgrader loaded on use)
-    x = sub.add_parser("export-grades", help="nbgrader's grades as a file a Canvas or Moodle gradebook imports, "
-                                             "or a plain CSV")
+    x = sub.add_parser("export-grades", help="nbgrader's grades as a file a Canvas or Moodle gradebook "
+                                             "imports, or a plain CSV")
     x.add_argument("course", help="the nbgrader course folder (holding gradebook.db)")
     x.add_argument("--format", required=True, metavar="canvas|moodle|csv",
                    help="Canvas's gradebook import CSV, Moodle's grade import CSV, or a plain CSV")
-    x.add_argument("--roster", metavar="FILE", help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
-                                    "lms_id, sis_user_id, login_id, section, email)")
-    x.add_argument("--out", metavar="FILE", help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
+    x.add_argument("--roster", metavar="FILE",
+                   help="a CSV mapping nbgrader ids to the LMS's (columns: nbgrader_id, name, "
+                        "lms_id, sis_user_id, login_id, section, email)")
+    x.add_argument("--out", metavar="FILE",
+                   help="the file to write (default COURSE/reports/grades_FORMAT.csv)")
     x.add_argument("--force", action="store_true", help="replace --out if it exists (never the gradebook "
                                                         "or the roster)")
     try:
@@ -131,8 +135,8 @@ def main(argv=None):
                 call_limit=_number(args.call_limit, int, float), cli=True,
                 question_limit=seconds_in_range(_number(args.question_limit, int, float), QUESTION_LIMITS,
                                                 "--question-limit"),
-                submission_limit=seconds_in_range(_number(args.submission_limit, int, float), SUBMISSION_LIMITS,
-                                                  "--submission-limit"),
+                submission_limit=seconds_in_range(_number(args.submission_limit, int, float),
+                                                  SUBMISSION_LIMITS, "--submission-limit"),
                 isolation_kind=kind)
             failed = [r for r in rows if not r["success"]]
             print(f"{len(rows) - len(failed)} of {len(rows)} submissions graded"

@@ -37,9 +37,11 @@ _C4 = ConnectFour()
 _C4_POSITIONS = (
     ((), 0, "the empty board"),
     ((3,), 0, "X has played the centre"),
-    ((3, 0, 2, 6, 4), +1, "X has three in a row on the bottom, open at both ends (O to move cannot stop both)"),
+    ((3, 0, 2, 6, 4), +1, "X has three in a row on the bottom, open at both ends (O to move cannot stop "
+                          "both)"),
     ((3, 0, 2, 6, 4, 0), +1, "X has three in a row on the bottom, open at both ends, and X is to move"),
-    ((0, 3, 6, 2, 0, 4), -1, "O has three in a row on the bottom, open at both ends (X to move cannot stop both)"),
+    ((0, 3, 6, 2, 0, 4), -1, "O has three in a row on the bottom, open at both ends (X to move cannot stop "
+                             "both)"),
     ((0, 3, 6, 2, 0, 4, 6), -1, "O has three in a row on the bottom, open at both ends, and O is to move"),
     ((3, 3, 2, 4, 2), 0, "a position of the opening"),
 )
@@ -112,12 +114,15 @@ def _check_connect4_evaluation(fn, game=None):
     check_connect4_evaluation: this question asks you to write the evaluation yourself.
     """
     if not callable(fn):
-        raise TypeError(f"check_connect4_evaluation expects your function evaluate(state) -> number, got {fn!r}")
-    if game is not None and (not isinstance(game, ConnectFour) or (game.rows, game.cols, game.k) != (6, 7, 4)):
+        raise TypeError("check_connect4_evaluation expects your function evaluate(state) -> number, got "
+                        f"{fn!r}")
+    if game is not None and (not isinstance(game, ConnectFour)
+                             or (game.rows, game.cols, game.k) != (6, 7, 4)):
         raise ValueError(f"game must be the standard ConnectFour(rows=6, cols=7, k=4), got {game!r}")
     problem = check_callable(fn, "check_connect4_evaluation", "evaluate(state)", 1)
     if problem:
-        return Feedback("check_connect4_evaluation: your function could not be called.", [("bad", problem, None)])
+        return Feedback("check_connect4_evaluation: your function could not be called.",
+                        [("bad", problem, None)])
     rep, printed = Report(), Printed()
     rows = []
     for moves, better, words in _C4_POSITIONS:
@@ -131,8 +136,8 @@ def _check_connect4_evaluation(fn, game=None):
             rep.bad("evaluate still raises NotImplementedError: replace `# YOUR CODE HERE` and "
                     "`raise NotImplementedError()` with your evaluation.")
         else:
-            rep.bad(f"On {len(broken)} of {len(rows)} positions your function {problem}; e.g. on the position after "
-                    f"moves {list(moves)} ({words}).", error_hint(problem))
+            rep.bad(f"On {len(broken)} of {len(rows)} positions your function {problem}; e.g. on the "
+                    f"position after moves {list(moves)} ({words}).", error_hint(problem))
         printed_note(rep, printed)
         return checker_feedback("check_connect4_evaluation", rep, 0, 4)
     passed = 0
@@ -140,14 +145,15 @@ def _check_connect4_evaluation(fn, game=None):
     big = [r for r in rows if not math.isfinite(r[4]) or abs(r[4]) >= 1]
     if big:
         moves, state, _, words, value, _ = max(big, key=lambda r: abs(r[4]))
-        rep.bad(f"Estimates must lie strictly between -1 and +1, but after moves {list(moves)} ({words}) you return "
-                f"{fmt(value)}.",
-                "A win is worth +1 and a loss -1 (game.utility): an estimate beyond them makes the search prefer a "
-                "promising position to a real win. Divide your points by a number larger than any total they can "
-                "reach (e.g. 1000).")
+        rep.bad(f"Estimates must lie strictly between -1 and +1, but after moves {list(moves)} ({words}) you "
+                f"return {fmt(value)}.",
+                "A win is worth +1 and a loss -1 (game.utility): an estimate beyond them makes the search "
+                "prefer a promising position to a real win. Divide your points by a number larger than any "
+                "total they can reach (e.g. 1000).")
     else:
         passed += 1
-        rep.good(f"Every estimate lies strictly between -1 and +1 (a loss and a win) on all {len(rows)} positions.")
+        rep.good(f"Every estimate lies strictly between -1 and +1 (a loss and a win) on all {len(rows)} "
+                 "positions.")
     # 2. the viewpoint
     telling = [r for r in rows if r[2] != 0]
     wrong = [r for r in telling if not (r[4] * r[2] > 0)]
@@ -160,30 +166,30 @@ def _check_connect4_evaluation(fn, game=None):
         o_moves = [r for r in telling if _C4.to_move(r[1]) == MIN]
         x_moves = [r for r in telling if _C4.to_move(r[1]) == MAX]
         if len(flipped) == len(telling):
-            rep.bad("Every clear advantage has the wrong sign: your evaluation scores positions from O's point of "
-                    "view.",
-                    "evaluate(state) scores from X's (MAX's) point of view, like game.utility: positive when X is "
-                    "better, whoever is to move; the search decides who maximises. Swap your X and O counts (or "
-                    "the sign).")
+            rep.bad("Every clear advantage has the wrong sign: your evaluation scores positions from O's "
+                    "point of view.",
+                    "evaluate(state) scores from X's (MAX's) point of view, like game.utility: positive when "
+                    "X is better, whoever is to move; the search decides who maximises. Swap your X and O "
+                    "counts (or the sign).")
         elif (all(r in flipped for r in o_moves) and not any(r in flipped for r in x_moves)) and o_moves:
-            rep.bad("Where O is to move your advantages have the opposite sign: your evaluation scores for the "
-                    "player to move.",
-                    "evaluate(state) scores from X's (MAX's) point of view whoever is to move: do not flip the sign "
-                    "when O moves (negamax flips signs itself; AlphaBetaAgent does not need it).")
+            rep.bad("Where O is to move your advantages have the opposite sign: your evaluation scores for "
+                    "the player to move.",
+                    "evaluate(state) scores from X's (MAX's) point of view whoever is to move: do not flip "
+                    "the sign when O moves (negamax flips signs itself; AlphaBetaAgent does not need it).")
         else:
             moves, state, better, words, value, _ = wrong[0]
             side = "X" if better > 0 else "O"
             rep.bad(f"After moves {list(moves)} ({words}) {side} is clearly better, but you return "
                     f"{fmt(value)}{' (no advantage)' if value == 0 else ''}:\n{_board_text(state)}",
-                    "Count what makes a position good for X (e.g. windows of four cells holding X's pieces and no "
-                    "O's) minus the same for O.")
+                    "Count what makes a position good for X (e.g. windows of four cells holding X's pieces "
+                    "and no O's) minus the same for O.")
     # 3. it tells positions apart
     values = [r[4] for r in rows]
     if all(v == values[0] for v in values):
         rep.bad(f"Your evaluation returns {fmt(values[0])} on every position: it cannot tell good positions "
                 "from bad ones, so the search plays at random until it sees a win.",
-                "Count features: windows of four cells with three or two of one colour and none of the other, "
-                "pieces in the centre column.")
+                "Count features: windows of four cells with three or two of one colour and none of the "
+                "other, pieces in the centre column.")
     else:
         passed += 1
         rep.good("It tells positions apart.")
@@ -199,10 +205,10 @@ def _check_connect4_evaluation(fn, game=None):
             calls += 1
     ms = 1000 * (time.perf_counter() - t0) / max(calls, 1)
     if ms > 5:
-        rep.bad(f"One evaluation takes {ms:.1f} ms: a depth-3 search calls it a few hundred times per move, so "
-                "a tournament would take many minutes. Aim for well under 1 ms.",
-                "Read the board once per call (e.g. with board(state)), not cell by cell through game methods, "
-                "and avoid copying it per window.")
+        rep.bad(f"One evaluation takes {ms:.1f} ms: a depth-3 search calls it a few hundred times per move, "
+                "so a tournament would take many minutes. Aim for well under 1 ms.",
+                "Read the board once per call (e.g. with board(state)), not cell by cell through game "
+                "methods, and avoid copying it per window.")
     else:
         passed += 1
         rep.good("It is fast enough for a tournament.")
@@ -372,8 +378,8 @@ def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
         if problem:
             text = ("evaluate still raises NotImplementedError: write it first (no game was played)."
                     if "NotImplementedError" in problem else
-                    f"evaluate {problem} on the position after moves {list(moves)}: fix it first (no game was "
-                    "played); check_connect4_evaluation shows more.")
+                    f"evaluate {problem} on the position after moves {list(moves)}: fix it first (no game "
+                    "was played); check_connect4_evaluation shows more.")
             fb = Feedback(f"{title}: not played.", [("bad", text, error_hint(problem))])
             fb.result = None
             return fb
@@ -413,12 +419,13 @@ def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
         rep.good(line)
     else:
         lost = next((r for r in result.records if r.winner == ref.name), None)
-        hint = ("Run check_connect4_evaluation(evaluate) first: an evaluation from the wrong viewpoint makes the "
-                "search steer towards O's good positions.")
+        hint = ("Run check_connect4_evaluation(evaluate) first: an evaluation from the wrong viewpoint makes "
+                "the search steer towards O's good positions.")
         if lost is not None:
             seat = "first (X)" if lost.first == "you" else "second (O)"
             hint += (f" A game you lost (game {lost.index}, you moved {seat}): moves "
-                     f"{' '.join(str(m) for m in lost.moves)}; replay it with gt.ConnectFour().from_moves([...]).")
+                     f"{' '.join(str(m) for m in lost.moves)}; replay it with "
+                     "gt.ConnectFour().from_moves([...]).")
         rep.bad(line, hint)
     printed_note(rep, printed)
     fb = Feedback(f"{title}: {'passed' if ok else 'not passed'}.", rep.items)

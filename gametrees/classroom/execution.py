@@ -52,7 +52,8 @@ MAX_FILES = 64 * 2**20
 #: The run inside the sandbox: a script (never imported here), so that it loads no more than it needs.
 RUNNER = Path(__file__).with_name("notebook_run.py")
 #: The settings of nbgrader's ``Execute`` passed to the run inside (notebook_run.py's ``SETTINGS``).
-_SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout", "error_on_timeout", "extra_arguments",
+_SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout",
+             "error_on_timeout", "extra_arguments",
              "startup_timeout", "iopub_timeout", "kernel_name")
 
 
@@ -76,7 +77,8 @@ def _copy_files(source, target):
 
 
 def sandbox_env(scratch):
-    """The whole environment of the kernel's sandbox: no variable of the grader's, homes in the scratch folder."""
+    """The whole environment of the kernel's sandbox: no variable of the grader's, homes in the scratch
+    folder."""
     home = str(Path(scratch) / "home")
     env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
            "MPLCONFIGDIR": f"{home}/.matplotlib", "JUPYTER_RUNTIME_DIR": f"{home}/runtime",
@@ -202,14 +204,15 @@ class SandboxedExecute(Execute):
                 argv = ["python", "-m", "gametrees.classroom.notebook_run", *files]
             else:
                 argv = [isolation.interpreter(True), str(RUNNER), *files]
-            box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=sandbox_env(scratch), packages=True,
-                              writable=[work, scratch / "home"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE)
+            box = walls.start(argv, scratch=str(scratch), cwd=str(work), env=sandbox_env(scratch),
+                              packages=True, writable=[work, scratch / "home"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             with box:
                 out, err, stopped = collect(box.proc, self.submission_limit)
             if stopped is None and box.proc.returncode != 0:
                 last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-                stopped = f"the notebook's run ended early (exit status {box.proc.returncode}) {last[0][:200]}"
+                stopped = (f"the notebook's run ended early (exit status {box.proc.returncode}) "
+                           f"{last[0][:200]}")
             executed = None
             if stopped is None:
                 try:

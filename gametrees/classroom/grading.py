@@ -27,7 +27,8 @@ _ID_LINE = re.compile(r"made from the id '([^']*)'")
 
 
 def record(outputs):
-    """The check's record (see :class:`~gametrees.classroom.scoring.Score`) among a cell's outputs, or None."""
+    """The check's record (see :class:`~gametrees.classroom.scoring.Score`) among a cell's outputs, or
+    None."""
     for o in outputs:
         data = o.get("data", {}) if isinstance(o, dict) else {}
         if MIME in data:
@@ -84,7 +85,8 @@ class GradeReport:
         return sum(c["points"] for c in self.cells)
 
     def __repr__(self):
-        lines = [f"{self.path.name} (student {self.student!r}): {fmt(self.score)} of {fmt(self.total)} points"]
+        lines = [f"{self.path.name} (student {self.student!r}): {fmt(self.score)} of {fmt(self.total)} "
+                 "points"]
         for c in self.cells:
             mark = "✓" if c["earned"] == c["points"] else "✗"
             lines.append(f"{mark} {c['grade_id']}: {fmt(c['earned'])}/{fmt(c['points'])}")
@@ -113,7 +115,8 @@ def earned(outputs, points):
         if o.get("output_type") == "error":
             return 0.0, o["ename"], o["evalue"]
         if o.get("output_type") == "stream" and o.get("name") == "stderr":
-            return 0.0, "stderr", "the cell wrote to standard error, which nbgrader counts as a failure: " + o["text"]
+            return 0.0, "stderr", ("the cell wrote to standard error, which nbgrader counts as a failure: "
+                                   + o["text"])
         if o.get("output_type") == "execute_result":
             try:
                 value = float(o.get("data", {}).get("text/plain", ""))
@@ -158,7 +161,8 @@ def _save_target(save, path, force):
     if save.suffix != ".ipynb":
         raise ValueError(f"--save {str(save)!r}: give a notebook file name ending in .ipynb")
     if save.exists() and save.resolve() == path.resolve():
-        raise ValueError(f"--save {str(save)!r} is the notebook being graded: grade never writes over its input")
+        raise ValueError(f"--save {str(save)!r} is the notebook being graded: grade never writes over its "
+                         "input")
     if not save.parent.is_dir():
         raise ValueError(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
     if save.exists():
@@ -171,8 +175,8 @@ def _save_target(save, path, force):
         except (OSError, ValueError, AttributeError):
             own = False
         if not own and not force:
-            raise ValueError(f"--save {str(save)!r} exists and is not an earlier output of grade: give --force to "
-                             "replace it")
+            raise ValueError(f"--save {str(save)!r} exists and is not an earlier output of grade: give "
+                             "--force to replace it")
     if not os.access(save.parent, os.W_OK):
         raise ValueError(f"--save {str(save)!r}: the folder is not writable")
     return save
@@ -248,8 +252,9 @@ def grade(path, *, student=None, timeout=300, save=None, force=False):
             v = by_id.get(gid)
             if v is not None and v.decided:
                 got = v.earned
-            cells.append({"grade_id": gid, "points": points, "earned": got, "error": error, "message": message,
-                          "record": record(outputs), "verdict": v.record() if v is not None else None})
+            cells.append({"grade_id": gid, "points": points, "earned": got, "error": error,
+                          "message": message, "record": record(outputs),
+                          "verdict": v.record() if v is not None else None})
         elif err:
             errors.append({"index": i, "error": err["ename"], "message": err["evalue"]})
     used, flags = notebook_facts(nb)

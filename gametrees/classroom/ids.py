@@ -1,4 +1,5 @@
-"""The student's id, the seed of their variant: :func:`student_id`, :func:`id_warnings`, :data:`ENV_VAR`, :data:`DEFAULT_ID`.
+"""The student's id, the seed of their variant: :func:`student_id`, :func:`id_warnings`, :data:`ENV_VAR`,
+:data:`DEFAULT_ID`.
 
 May import: the standard library only.
 """

@@ -89,7 +89,8 @@ def _real(path):
 
 
 def _site_dirs():
-    """Every folder of installed packages of the base interpreter and of the system (hidden from the child)."""
+    """Every folder of installed packages of the base interpreter and of the system (hidden from the
+    child)."""
     base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
     found = {sysconfig.get_paths(vars=base)[k] for k in ("purelib", "platlib")}
     for pattern in ("/usr/lib/python3*/dist-packages", "/usr/lib/python3*/site-packages",
@@ -456,11 +457,12 @@ class Isolation:
             return
         if self.kind == "docker":
             if shutil.which("docker") is None:
-                raise IsolationUnavailable("--isolation docker needs Docker (the docker command and a running "
-                                           "engine); bubblewrap is the default: apt-get install bubblewrap")
+                raise IsolationUnavailable("--isolation docker needs Docker (the docker command and a "
+                                           "running engine); bubblewrap is the default: apt-get install "
+                                           "bubblewrap")
             for image in (self.docker_image, self.docker_child_image):
-                probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True, check=False,
-                                       timeout=60)
+                probe = subprocess.run(["docker", "image", "inspect", image], capture_output=True,
+                                       check=False, timeout=60)
                 if probe.returncode != 0:
                     raise IsolationUnavailable(f"--isolation docker: no image {image!r} (INSTRUCTORS.md, "
                                                "'Grading with Docker', says how to build or pull it)")
@@ -479,9 +481,10 @@ class Isolation:
                 code = box.proc.returncode
         if code != 0:
             said = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-            raise IsolationUnavailable(f"bubblewrap is installed but cannot make a sandbox here ({said[0]}): user "
-                                       "namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1); "
-                                       "or pass --unsafe-no-isolation to grade without walls")
+            raise IsolationUnavailable(f"bubblewrap is installed but cannot make a sandbox here ({said[0]}): "
+                                       "user namespaces may be disabled (sysctl "
+                                       "kernel.unprivileged_userns_clone=1); or pass --unsafe-no-isolation "
+                                       "to grade without walls")
 
 
 def _outer_env():

@@ -1,4 +1,5 @@
-"""A time limit on a check run in the learner's kernel: :func:`time_limit`, :func:`check_limit`, :class:`OutOfTime`.
+"""A time limit on a check run in the learner's kernel: :func:`time_limit`, :func:`check_limit`,
+:class:`OutOfTime`.
 
 nbgrader stops a cell after 30 s (its ``Execute.timeout``) with a
 ``KeyboardInterrupt`` traceback in the student's feedback. A check of a
@@ -25,7 +26,8 @@ _HERE = threading.local()
 #: The environment variable that sets the seconds a check in the kernel may take.
 LIMIT_VAR = "GAMETREES_CHECK_LIMIT"
 #: Set (to "1") by ``python -m gametrees.assignments autograde`` for the kernels nbgrader starts: the costly
-#: checks (code, tournaments) then leave their verdict to the grader outside the kernel (see :func:`deferred`).
+#: checks (code, tournaments) then leave their verdict to the grader outside the kernel (see
+#: :func:`deferred`).
 DEFER_VAR = "GAMETREES_CLEAN_GRADER"
 
 

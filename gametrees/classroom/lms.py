@@ -176,7 +176,8 @@ def read_roster(path):
         raise ValueError(f"roster {path}: row {reader.line_num}: {exc}") from None
     records = [(n, [v.strip() for v in record]) for n, record in records if any(v.strip() for v in record)]
     if not records:
-        raise ValueError(f"roster {path} is empty: its first row names the columns ({', '.join(ROSTER_COLUMNS)})")
+        raise ValueError(f"roster {path} is empty: its first row names the columns "
+                         f"({', '.join(ROSTER_COLUMNS)})")
     header_row, header = records[0]
     seen = set()
     for title in header:
@@ -243,7 +244,8 @@ def _read_gradebook(gradebook):
             students = {}
             for s in gb.students:
                 names = ", ".join(n for n in (s.last_name, s.first_name) if n)
-                students[s.id] = {"name": names or s.id, "lms_id": s.lms_user_id or "", "email": s.email or ""}
+                students[s.id] = {"name": names or s.id, "lms_id": s.lms_user_id or "",
+                                  "email": s.email or ""}
             scores, manual = {}, {}
             for a in gb.assignments:
                 for sub in a.submissions:
@@ -348,7 +350,8 @@ def export_grades(course, fmt, *, roster=None, out=None, force=False):
             notes.append(f"not in the roster, written with their nbgrader id: {', '.join(unnamed)}")
         absent = [sid for sid, _ in records if sid in named and sid not in students]
         if absent:
-            notes.append(f"in the roster, not in the gradebook, written with empty grades: {', '.join(absent)}")
+            notes.append("in the roster, not in the gradebook, written with empty grades: "
+                         f"{', '.join(absent)}")
     for name, _ in assignments:
         if manual.get(name):
             notes.append(f"{name}: still needs manual grading, written with its score so far: "

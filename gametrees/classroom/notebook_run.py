@@ -8,8 +8,8 @@ interrupt on timeout, the error written on a timeout, the kernel's extra
 arguments) and nbgrader's rules (errors allowed, so every cell runs; a reply's
 error the outputs do not show is added to them), in the working folder where
 it first copies the submission's own files (``FILES``), and writes the executed
-notebook to its standard output (the only way out of the sandbox). It is run as a file, never imported, so that it loads
-nbclient and nbformat only (not nbgrader, not gametrees): the kernel starts
+notebook to its standard output (the only way out of the sandbox). It is run as a file, never
+imported, so that it loads nbclient and nbformat only (not nbgrader, not gametrees): the kernel starts
 sooner. What it writes is read back as untrusted data.
 
 May import: the standard library; nbclient and nbformat (inside :func:`main`).
@@ -20,7 +20,8 @@ import os
 import sys
 
 #: The settings of nbgrader's ``Execute`` that the run takes (the rest are nbgrader's defaults).
-SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout", "error_on_timeout", "extra_arguments",
+SETTINGS = ("timeout", "interrupt_on_timeout", "raise_on_iopub_timeout",
+            "error_on_timeout", "extra_arguments",
             "startup_timeout", "iopub_timeout", "kernel_name")
 
 
@@ -57,8 +58,8 @@ def main(argv=None):  # pragma: no cover -- runs inside the sandbox (tests/test_
         if any(o.output_type == "error" and o.ename == content["ename"] for o in cell.outputs):
             return
         error = NotebookNode(output_type="error", ename=content["ename"], evalue=content["evalue"],
-                             traceback=content["traceback"] or ["ERROR: An error occurred while showtraceback "
-                                                                "was disabled"])
+                             traceback=content["traceback"] or ["ERROR: An error occurred while "
+                                                                "showtraceback was disabled"])
         cell.outputs.append(error)
 
     client = NotebookClient(nb, allow_errors=True, resources={"metadata": {"path": os.getcwd()}},

@@ -107,13 +107,15 @@ class Assignment:
 
 ASSIGNMENTS = {
     "A1": Assignment("A1", "A1_minimax", _a1, [
-        Question("a1-q1-check", "answer", "minimax_values", "ga.score(ga.check_answer(tree1, minimax_values), 2)",
+        Question("a1-q1-check", "answer", "minimax_values",
+                 "ga.score(ga.check_answer(tree1, minimax_values), 2)",
                  exercise="tree1"),
         Question("a1-q2-check", "answer", "best_move_at_root",
                  "ga.score(ga.check_answer(tree2, best_move_at_root), 1)", exercise="tree2"),
     ], prelude="import math\n"),  # q3, q4: declared in the notebook (each student's own trees)
     "A2": Assignment("A2", "A2_alpha_beta", _a2, [
-        Question("a2-q1-check", "answer", "pruned_leaves", "ga.score(ga.check_answer(pruning, pruned_leaves), 2)",
+        Question("a2-q1-check", "answer", "pruned_leaves",
+                 "ga.score(ga.check_answer(pruning, pruned_leaves), 2)",
                  exercise="pruning"),
         Question("a2-q2-check", "answer", "returned_values",
                  "ga.score(ga.check_answer(returned, returned_values), 2)", exercise="returned"),

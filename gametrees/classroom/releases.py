@@ -34,7 +34,8 @@ def _notebooks(src):
             raise ValueError(f"no notebooks (*.ipynb) in {str(src)!r}")
         return found
     if not src.exists():
-        raise ValueError(f"src {str(src)!r} not found: give an instructor notebook (.ipynb) or a folder of them")
+        raise ValueError(f"src {str(src)!r} not found: give an instructor notebook (.ipynb) or a folder of "
+                         "them")
     if src.suffix != ".ipynb":
         raise ValueError(f"src must be a notebook (.ipynb) or a folder of notebooks, got {str(src)!r}")
     return [src]
@@ -103,8 +104,8 @@ def _targets(notebooks, src, dst, force):
     for path, out in zip(notebooks, outs):
         where = out.resolve()
         if where == path.resolve() or (src.is_dir() and (where.parent == folder or folder in where.parents)):
-            raise ValueError(f"dst {str(dst)!r} is the source {str(src)!r} (or inside it): release never writes "
-                             "into its source; give another folder")
+            raise ValueError(f"dst {str(dst)!r} is the source {str(src)!r} (or inside it): release never "
+                             "writes into its source; give another folder")
     for out in outs:
         for parent in [out, *out.parents]:
             if parent.exists():
@@ -115,16 +116,17 @@ def _targets(notebooks, src, dst, force):
             raise ValueError(f"dst {str(out)!r} exists and is not a notebook file")
         held = holds_answers(out) if out.is_file() else None
         if held:
-            raise ValueError(f"{str(out)!r} holds {held}: release never writes over a notebook with solutions or "
-                             "a student's answers (not even with --force); move it away first")
+            raise ValueError(f"{str(out)!r} holds {held}: release never writes over a notebook with "
+                             "solutions or a student's answers (not even with --force); move it away first")
         if out.is_file() and not made_by_release(out):
             raise ValueError(f"{str(out)!r} is not a student version release made (no release mark, or "
                              "changed since): release replaces only its own (not even with --force); move it "
                              "away first or give another dst")
     existing = [out for out in outs if out.exists()]
     if existing and not force:
-        raise ValueError(f"{str(existing[0])!r} exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: "
-                         "release does not overwrite without force=True (--force)")
+        raise ValueError(f"{str(existing[0])!r} "
+                         f"exists{f' (and {len(existing) - 1} more)' if len(existing) > 1 else ''}: release "
+                         "does not overwrite without force=True (--force)")
     return outs
 
 

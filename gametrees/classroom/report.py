@@ -1,4 +1,5 @@
-"""The class report: what a class got right and wrong in an assignment (:func:`class_report`, :class:`ClassReport`).
+"""The class report: what a class got right and wrong in an assignment (:func:`class_report`,
+:class:`ClassReport`).
 
 Reads nbgrader's autograded submissions (``COURSE/autograded/<student>/<assignment>/*.ipynb``)
 and, in each, the verdicts the grader wrote (``metadata.gametrees``: see
@@ -136,10 +137,12 @@ class ClassReport:
         for student, owner, folder in self.set_aside:
             lines.append(f"SET ASIDE, not collected: a submission filed under {student} by the account "
                          f"{owner} (a copy in {folder})")
-        timeouts = sorted({r["student"] for r in self.rows if any("did not return" in e for e in r["errors"])})
+        timeouts = sorted({r["student"] for r in self.rows
+                           if any("did not return" in e for e in r["errors"])})
         lines.append(f"timeouts: {len(timeouts)}" + (": " + ", ".join(timeouts) if timeouts else ""))
         if self.undecided:
-            lines.append("autograded without the grader (nbgrader's kernel score only): " + ", ".join(self.undecided))
+            lines.append("autograded without the grader (nbgrader's kernel score only): "
+                         + ", ".join(self.undecided))
         if self.csv:
             lines.append(f"wrote {self.csv}")
         if self.chart:
@@ -150,7 +153,8 @@ class ClassReport:
 def _submissions(course, assignment):
     if not isinstance(assignment, str) or not assignment.strip() or Path(assignment).name != assignment \
             or assignment in (".", ".."):
-        raise ValueError(f"assignment must be an assignment's name such as 'A2' (not a path), got {assignment!r}")
+        raise ValueError("assignment must be an assignment's name such as 'A2' (not a path), got "
+                         f"{assignment!r}")
     base = Path(course) / "autograded"
     if not base.is_dir():
         raise ValueError(f"no autograded submissions: {str(base)!r} is not a folder (run autograde first)")

@@ -1,4 +1,5 @@
-"""The grader's side of a learner's code run in a child interpreter: :class:`Sandbox`, :class:`LearnerFunction`.
+"""The grader's side of a learner's code run in a child interpreter: :class:`Sandbox`,
+:class:`LearnerFunction`.
 
 A :class:`Sandbox` starts the child of :mod:`gametrees.classroom.child`
 (``python -I -S``) inside the operating system's walls of
@@ -68,8 +69,8 @@ class QuestionTimedOut(CallTimedOut):
     """The whole question (every call of its check, a tournament's included) ran past its own limit."""
 
     def __init__(self, seconds, name=""):
-        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and was "
-                                     "stopped there")
+        BaseException.__init__(self, f"grading this question took more than {seconds:g} s (its limit) and "
+                                     "was stopped there")
         self.seconds, self.name = seconds, name
 
 
@@ -152,7 +153,8 @@ class Sandbox:
         work = os.path.join(self._tmp.name, "work")  # inside: an empty tmpfs of bounded size, the cwd
         self._box = self.isolation.start(
             [isolation.interpreter(False), "-I", "-S", "-c", CHILD_SOURCE], scratch=self._tmp.name, env=env,
-            writable=[work], cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            writable=[work], cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL)
         self._proc = self._box.proc
         self._buf, self._lines, self._channel = bytearray(), collections.deque(), Channel()
         self._games, self._game_ids, self._sent = {}, {}, set()
@@ -182,7 +184,8 @@ class Sandbox:
         self.namespace.clear()
         for name in self.names:
             info = functions.get(name)
-            self.functions[name] = None if info is None or info[0] == "value" else LearnerFunction(self, name, info)
+            self.functions[name] = (None if info is None or info[0] == "value"
+                                    else LearnerFunction(self, name, info))
             if self.functions[name] is not None:
                 self.namespace[name] = self.functions[name]
 
@@ -400,7 +403,8 @@ class Sandbox:
                                 "msg": f"the game has no method {str(method)[:40]!r} here"})
                     continue
                 repeats = msg.get("n")
-                if type(repeats) is int and 0 < repeats <= MEMO_SYNC and type(getattr(target, "calls", None)) is int:
+                if type(repeats) is int and 0 < repeats <= MEMO_SYNC \
+                        and type(getattr(target, "calls", None)) is int:
                     target.calls += repeats  # calls the child answered from its memo count towards the budget
                 fn = getattr(target, method)
             elif op == "cb" and type(msg.get("cb")) is int and msg["cb"] in self._callbacks:
@@ -425,7 +429,8 @@ class Sandbox:
             self._send(reply)
 
     def call(self, name, args, swap=None):
-        """Run the learner's function ``name`` on ``args`` in the child; its value (plain data) or its exception."""
+        """Run the learner's function ``name`` on ``args`` in the child; its value (plain data) or its
+        exception."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise QuestionTimedOut(self.question_limit or 0)
         if self.timed_out:

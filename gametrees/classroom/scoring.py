@@ -1,4 +1,5 @@
-"""What a graded check cell shows and how nbgrader scores it: :func:`score`, :class:`Score`, :func:`misconceptions`.
+"""What a graded check cell shows and how nbgrader scores it: :func:`score`, :class:`Score`,
+:func:`misconceptions`.
 
 A test cell ends with ``ga.score(fb, points)``. Its result is the check's
 feedback, formatted the same whether it passed or not (wrapped to the page),
@@ -80,10 +81,12 @@ class Score:
     def record(self):
         """The check as a dict (what the class report reads)."""
         return {"ok": self.feedback.ok, "earned": self.earned, "points": self.points,
-                "title": self.feedback.title, "right": self.feedback.score[0], "checked": self.feedback.score[1],
+                "title": self.feedback.title, "right": self.feedback.score[0],
+                "checked": self.feedback.score[1],
                 "misconceptions": misconceptions(self.feedback), "flags": self.flags,
                 "library": list(getattr(self.feedback, "library", [])), "warnings": self.warnings,
-                "student": self.student, "text": repr(self), "deferred": bool(getattr(self.feedback, "deferred", False)),
+                "student": self.student, "text": repr(self),
+                "deferred": bool(getattr(self.feedback, "deferred", False)),
                 "tags": list(getattr(self.feedback, "tags", ()))}
 
     def _repr_html_(self):

@@ -68,9 +68,11 @@ _INTEGRITY = (
     ("_thread.start_new_thread", "", "started a thread"),
 )
 
-# Calls in the student's own cells worth showing the instructor: (pattern on the call's dotted name, sentence).
+# Calls in the student's own cells worth showing the instructor: (pattern on the call's dotted name,
+# sentence).
 _SUSPICIOUS = (
-    (r"(^|\.)sys\.settrace$|(^|\.)settrace$|(^|\.)setprofile$", "changes tracing (sys.settrace / setprofile)"),
+    (r"(^|\.)sys\.settrace$|(^|\.)settrace$|(^|\.)setprofile$", "changes tracing (sys.settrace / "
+                                                                "setprofile)"),
     (r"(^|\.)Thread$|start_new_thread$|(^|\.)ThreadPoolExecutor$", "starts a thread"),
     (r"(^|\.)(subprocess\.\w+|system|popen|Popen|run|spawn\w*|fork|exec\w+)$", "starts a process"),
     (r"(^|\.)chdir$", "changes the working folder (os.chdir)"),
@@ -129,15 +131,17 @@ class Verdict:
 
     @property
     def tags(self):
-        """Misconception tags named by the verdict (none when the answer was refused, timed out or unreadable)."""
+        """Misconception tags named by the verdict (none when the answer was refused, timed out or
+        unreadable)."""
         if self.feedback is None or self.integrity or self.status in ("error", "unreadable", "unanswered"):
             return ()
         return tuple(getattr(self.feedback, "tags", ()))
 
     def record(self):
         """Plain JSON-able dict (what the gradebook comment, the notebook and the class report carry)."""
-        return {"grade_id": self.grade_id, "points": self.points, "earned": self.earned, "decided": self.decided,
-                "status": self.status, "ok": bool(self.feedback and self.feedback.ok), "tags": list(self.tags),
+        return {"grade_id": self.grade_id, "points": self.points, "earned": self.earned,
+                "decided": self.decided, "status": self.status,
+                "ok": bool(self.feedback and self.feedback.ok), "tags": list(self.tags),
                 "flags": self.flags, "errors": self.errors, "integrity": self.integrity,
                 "title": self.feedback.title if self.feedback is not None else "",
                 "lines": self.feedback.lines if self.feedback is not None else [],
@@ -148,11 +152,12 @@ class Verdict:
     def text(self):
         """What the student and the instructor read under the grade cell."""
         if not self.decided:
-            return ("• Not decided outside your notebook: this grade cell is not one of the assignment's known "
-                    "checks, so nbgrader's own score stands.")
+            return ("• Not decided outside your notebook: this grade cell is not one of the assignment's "
+                    "known checks, so nbgrader's own score stands.")
         mark = "✓" if self.earned == self.points else "✗"
         lines = [f"{mark} Graded outside your notebook: {fmt(self.earned)} of {fmt(self.points)} points."]
-        if self.feedback is not None and (self.kernel is None or bool(self.kernel.get("ok")) != self.feedback.ok
+        if self.feedback is not None and (self.kernel is None
+                                          or bool(self.kernel.get("ok")) != self.feedback.ok
                                           or self.kernel.get("deferred") or self.errors or self.integrity):
             lines.append(repr(self.feedback))
         lines += [f"⚠ {e}" for e in self.errors]
@@ -166,12 +171,13 @@ class Verdict:
         colour = "#0072B2" if self.earned == self.points else "#D55E00"
         return {"output_type": "display_data", "metadata": {},
                 "data": {"text/plain": text, VERDICT_MIME: self.record(),
-                         "text/html": f'<div class="gametrees-verdict" style="border-left: 3px solid {colour}; '
-                                      f'padding-left: 0.5em; white-space: pre-wrap">{body}</div>'}}
+                         "text/html": '<div class="gametrees-verdict" style="border-left: 3px solid '
+                                      f'{colour}; padding-left: 0.5em; white-space: pre-wrap">{body}</div>'}}
 
 
 class NotebookVerdict:
-    """:func:`decide`'s result: ``student``, ``assignment`` (key or None), ``verdicts``, ``flags`` (notebook-wide)."""
+    """:func:`decide`'s result: ``student``, ``assignment`` (key or None), ``verdicts``, ``flags``
+    (notebook-wide)."""
 
     def __init__(self, student, assignment, verdicts, flags, counts):
         self.student, self.assignment, self.verdicts, self.flags, self.counts = (
@@ -186,14 +192,16 @@ class NotebookVerdict:
         return sum(v.points for v in self.verdicts)
 
     def record(self):
-        return {"student": self.student, "assignment": self.assignment, "flags": self.flags, "counts": self.counts,
-                "verdicts": [v.record() for v in self.verdicts]}
+        return {"student": self.student, "assignment": self.assignment, "flags": self.flags,
+                "counts": self.counts, "verdicts": [v.record() for v in self.verdicts]}
 
     def __repr__(self):
-        lines = [f"{self.student}: {fmt(self.earned)} of {fmt(self.points)} points (decided outside the notebook)"]
+        lines = [f"{self.student}: {fmt(self.earned)} of {fmt(self.points)} points (decided outside the "
+                 "notebook)"]
         for v in self.verdicts:
             lines.append(f"  {v.grade_id}: {fmt(v.earned)} of {fmt(v.points)} [{v.status}]"
-                         + "".join(f"\n    ⚑ {f}" for f in v.flags) + "".join(f"\n    ⚠ {e}" for e in v.errors))
+                         + "".join(f"\n    ⚑ {f}" for f in v.flags)
+                         + "".join(f"\n    ⚠ {e}" for e in v.errors))
         lines += [f"  ⚑ {f}" for f in self.flags]
         return "\n".join(lines)
 
@@ -241,7 +249,8 @@ _NAMES = {"inf": math.inf}
 
 
 def literal(node):
-    """The value of an answer written as a literal (``math.inf``, ``float("inf")``, ``-x`` allowed), else raise ValueError.
+    """The value of an answer written as a literal (``math.inf``, ``float("inf")``, ``-x`` allowed), else
+    raise ValueError.
 
     Examples
     --------
@@ -323,8 +332,8 @@ def scan(cells, exercise_names):
                 base = dotted(node.value)
                 if base.endswith("environ") and isinstance(node.ctx, (ast.Store, ast.Del)):
                     name = "os.environ"
-            elif isinstance(node, ast.Attribute) and node.attr == "result" and isinstance(node.value, ast.Name) \
-                    and node.value.id in exercise_names:
+            elif isinstance(node, ast.Attribute) and node.attr == "result" \
+                    and isinstance(node.value, ast.Name) and node.value.id in exercise_names:
                 per_exercise.setdefault(node.value.id, []).append(
                     f"your cell {label} {_EXERCISE_CALLS['result'].format(name=node.value.id)}")
                 continue
@@ -364,7 +373,8 @@ def typed_id(cells):
                 except (ValueError, TypeError):
                     found = "(computed)"
                     continue
-                found = normal(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+                found = (normal(value) if isinstance(value, (str, int)) and not isinstance(value, bool)
+                         else None)
     return found or None
 
 
@@ -378,7 +388,8 @@ def kernel_record(cell):
 
 
 def kernel_counts(nb):
-    """``{exercise key: {"checks": n, "wrong": m}}`` as the notebook's last cell recorded them (may be empty)."""
+    """``{exercise key: {"checks": n, "wrong": m}}`` as the notebook's last cell recorded them (may be
+    empty)."""
     for cell in nb.get("cells", []):
         for out in cell.get("outputs", []) or []:
             data = out.get("data", {}) if isinstance(out, dict) else {}
@@ -410,7 +421,8 @@ def _refusals(sandbox):
             if event == prefix or (prefix.endswith(".") and event.startswith(prefix)):
                 if pattern and not re.search(pattern, detail):
                     errors.append(f"your code imported {detail}, which is not available while grading (the "
-                                  "standard library's math, itertools, functools, collections, heapq, random are)")
+                                  "standard library's math, itertools, functools, collections, heapq, random "
+                                  "are)")
                     break
                 s = sentence.format(detail=detail, event=event)
                 if phase == "call":
@@ -420,8 +432,9 @@ def _refusals(sandbox):
                 break
         else:
             if event == "import":
-                errors.append(f"your code imported {detail}, which is not available while grading (the standard "
-                              "library's math, itertools, functools, collections, heapq, random are)")
+                errors.append(f"your code imported {detail}, which is not available while grading (the "
+                              "standard library's math, itertools, functools, collections, heapq, random "
+                              "are)")
     return [list(dict.fromkeys(x)) for x in (integrity, notebook, errors)]
 
 
@@ -435,7 +448,8 @@ def _run_answer(question, exercise, cells, limits):
             raise NotImplementedError()
         unanswered.__name__ = question.function
         return check_answer(exercise, unanswered), [], [], []
-    with Sandbox(cells, [question.function], call_limit=limits[0], deadline=limits[1], question_limit=limits[2]) as box:
+    with Sandbox(cells, [question.function], call_limit=limits[0], deadline=limits[1],
+                 question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = []
         if fn is None:
@@ -454,7 +468,8 @@ def _run_answer(question, exercise, cells, limits):
                        "this answer earns nothing.")
         except (CallTimedOut, ChildBroken) as exc:
             fb, errors = _fail(f"{getattr(exercise, 'what', 'Answer')}: no answer.", str(exc)), [str(exc)]
-        except Exception as exc:  # noqa: BLE001 -- the learner's error, worded as the notebook's check words it
+        # BLE001: the learner's error, worded as the notebook's check words it
+        except Exception as exc:  # noqa: BLE001
             error = exc
 
             def raising():
@@ -536,14 +551,15 @@ def _run_code(question, assignment, cells, nb, limits):
     run_cells += [(g, locked_cell(nb, g) or "") for g in assignment.locked_cells]
     run_cells += cells
     games = {"connect_four": ConnectFour()} if "connect_four" in assignment.games else None
-    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2, deadline=limits[1],
-                 question_limit=limits[2]) as box:
+    with Sandbox(run_cells, names, games=games, call_limit=limits[0], load_limit=limits[0] * 2,
+                 deadline=limits[1], question_limit=limits[2]) as box:
         fn = box.functions.get(question.function)
         errors = _load_errors(box)
         if fn is None:
             fb = _fail(f"{question.function}: not written.",
                        f"There is no function {question.function} in your notebook (or its cell did not run: "
-                       + (", ".join(f"{lab}: {kind} {msg}" for lab, kind, msg in box.load_errors[:2]) or "no error")
+                       + (", ".join(f"{lab}: {kind} {msg}" for lab, kind, msg in box.load_errors[:2])
+                          or "no error")
                        + ").", "unanswered")
             integrity, notebook, other = _refusals(box)
             return fb, integrity, errors + other, notebook + _forged(box.broken, "when loaded for grading")
@@ -561,7 +577,8 @@ def _run_code(question, assignment, cells, nb, limits):
                             isinstance(exc, QuestionTimedOut):
                         raise
                     # The learner's own value function (the other question) may be what never returned: check
-                    # the move again in a fresh child with a correct one only, so that it cannot cost this one.
+                    # the move again in a fresh child with a correct one only, so that it cannot cost
+                    # this one.
                     box.timed_out = None
                     box.restart()
                     fn = box.functions.get(question.function)
@@ -582,15 +599,16 @@ def _run_code(question, assignment, cells, nb, limits):
             box.sync()  # nothing may have come after the last reply (a forged reply's real one)
         except CallTimedOut as exc:
             fb = _fail(f"{question.function}: did not finish.",
-                       f"{exc} (it was stopped there; a search that never reaches a terminal state, or a loop that "
-                       "never ends, does this).")
+                       f"{exc} (it was stopped there; a search that never reaches a terminal state, or a "
+                       "loop that never ends, does this).")
             errors.append(str(exc))
         except ChannelForged as exc:
             fb = _fail(f"{question.function}: {exc.what} the grader's channel.",
                        f"Your code {exc.what} the grader's channel ({exc.why}). It was stopped there: this "
                        "question earns nothing.")
         except ChildBroken as exc:
-            fb = _fail(f"{question.function}: grading stopped.", f"The process running your code stopped: {exc}.")
+            fb = _fail(f"{question.function}: grading stopped.",
+                       f"The process running your code stopped: {exc}.")
             errors.append(f"grading stopped: {exc}")
         integrity, notebook, other = _refusals(box)
         return fb, integrity + _forged(box.broken), errors + other, notebook
@@ -638,8 +656,8 @@ def decide(nb, student, *, call_limit=CALL_LIMIT, kernel=True, question_limit=QU
     -------
     NotebookVerdict
     """
-    return finish(prepare(nb, student, call_limit=call_limit, question_limit=question_limit, deadline=deadline), nb,
-                  kernel=kernel)
+    return finish(prepare(nb, student, call_limit=call_limit, question_limit=question_limit,
+                          deadline=deadline), nb, kernel=kernel)
 
 
 def inputs(nb):
@@ -698,8 +716,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
     nb_flags, per_exercise = scan(cells, set(exercises))
     typed = typed_id(cells)
     if typed and typed != student:
-        nb_flags.append(f"the id typed in the notebook ({typed!r}) is not the submission's ({student!r}): graded "
-                        f"against {student!r}'s trees")
+        nb_flags.append(f"the id typed in the notebook ({typed!r}) is not the submission's ({student!r}): "
+                        f"graded against {student!r}'s trees")
     results = []
     for cell in grade_cells:
         meta = _meta(cell)
@@ -712,7 +730,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
         if question.kind == "answer":
             ex = exercises[question.exercise]
             _attempts.reset(ex.key)
-            fb, flags, errors, loaded = _run_answer(question, ex, cells, _limits(call_limit, question_limit, deadline))
+            fb, flags, errors, loaded = _run_answer(question, ex, cells,
+                                                    _limits(call_limit, question_limit, deadline))
             _attempts.reset(ex.key)
             flags = per_exercise.get(question.exercise, []) + flags
         else:
@@ -726,7 +745,8 @@ def _prepare(nb, student, call_limit, question_limit, deadline):
 
 
 def finish(prepared, nb, *, kernel=True):
-    """The :class:`NotebookVerdict` of a :class:`Prepared` notebook, compared with the kernel's records in ``nb``.
+    """The :class:`NotebookVerdict` of a :class:`Prepared` notebook, compared with the kernel's records in
+    ``nb``.
 
     Raises
     ------
@@ -734,7 +754,8 @@ def finish(prepared, nb, *, kernel=True):
         If ``nb``'s :func:`inputs` are not the ones ``prepared`` ran (then :func:`decide` it instead).
     """
     if inputs(nb) != prepared.inputs:
-        raise ValueError("the notebook is not the one prepared: its cells' sources or nbgrader metadata differ")
+        raise ValueError("the notebook is not the one prepared: its cells' sources or nbgrader metadata "
+                         "differ")
     student, assignment = prepared.student, prepared.assignment
     counts = kernel_counts(nb)
     records = {}
@@ -754,9 +775,10 @@ def finish(prepared, nb, *, kernel=True):
             seen = sum(v.get("checks", 0) for k, v in counts.items()
                        if k.split("#")[0] == base and isinstance(v.get("checks"), int))
             if seen > 3:
-                flags.append(f"the graded exercise was checked {seen} times when the notebook ran for grading "
-                             "(its check cell runs once)")
-        v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record, question=question)
+                flags.append(f"the graded exercise was checked {seen} times when the notebook ran for "
+                             "grading (its check cell runs once)")
+        v = Verdict(gid, points, feedback=fb, flags=flags, errors=list(errors), kernel=record,
+                    question=question)
         v.counted = (prepared.exercise_keys[question.exercise].split("#")[0] if question.kind == "answer"
                      else question.options.get("checker"))
         v.integrity = any(f.endswith("while graded: refused") for f in flags)
@@ -764,8 +786,8 @@ def finish(prepared, nb, *, kernel=True):
             v.earned = 0.0
         if kernel:
             if record is None:
-                v.flags.append("the notebook's own check of this question left no record (the check cell did not "
-                               "run to its end, or its output was replaced)")
+                v.flags.append("the notebook's own check of this question left no record (the check cell did "
+                               "not run to its end, or its output was replaced)")
             elif not record.get("deferred"):
                 # what the notebook could run passed; only a check the grader adds failed
                 hidden_only = record.get("ok") and getattr(fb, "visible_ok", False)

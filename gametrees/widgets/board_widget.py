@@ -116,7 +116,8 @@ class Board(widgets.VBox):
         self._searched = None  # (state, move) of the agent's last move
 
         if isinstance(game, TicTacToe):
-            self.cells = [widgets.Button(description=_EMPTY, layout=widgets.Layout(width="64px", height="64px"))
+            self.cells = [widgets.Button(description=_EMPTY,
+                                         layout=widgets.Layout(width="64px", height="64px"))
                           for _ in range(9)]
             for i, b in enumerate(self.cells):
                 b.style.font_size = "28px"
@@ -128,7 +129,8 @@ class Board(widgets.VBox):
             board_box = grid
         else:
             # 40 px wide + 2 px margins on each side: one button over each 44 px column of the picture
-            self.cells = [widgets.Button(description="▼", tooltip=f"drop a piece in column {c} ({self._square(c)})",
+            self.cells = [widgets.Button(description="▼",
+                                         tooltip=f"drop a piece in column {c} ({self._square(c)})",
                                          layout=widgets.Layout(width="40px", height="30px", padding="0",
                                                                margin="2px"))
                           for c in range(game.cols)]
@@ -154,8 +156,8 @@ class Board(widgets.VBox):
         self.starts.observe(lambda change: self.new_game(), names="value")
         self.why_button.on_click(lambda _: self.why())
         top = widgets.HBox([self.starts, self.new])
-        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text, why_box,
-                          page_note()])
+        super().__init__([top, self.status, board_box, widgets.HBox([self.why_button]), self.why_text,
+                          why_box, page_note()])
         self.add_class("gt-widget")
         self.new_game()
 
@@ -252,7 +254,8 @@ class Board(widgets.VBox):
         # The figure's title in words too (which move this explains), then its caption.
         title = fig.axes[0].get_title("left") if fig.axes else ""
         caption = getattr(fig, "_gametrees_caption", "")
-        self.why_text.value = (f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "") + html.escape(caption)
+        self.why_text.value = ((f"<b>{html.escape(title.split(':')[0])}.</b> " if title else "")
+                               + html.escape(caption))
         return fig
 
     @property
@@ -459,8 +462,8 @@ def _why_figure(game, agent, state, move):
         best = [c for c in G.successors(root) if G.nodes[c].get("value") == result.value
                 and G.nodes[c].get("bound", "exact") == "exact"]
         if len(best) > 1:
-            caption += (f" {len(best)} moves share the best value {format_number(result.value)}: any of them is a best "
-                        "move, and the agent played one of them.")
+            caption += (f" {len(best)} moves share the best value {format_number(result.value)}: any of them "
+                        "is a best move, and the agent played one of them.")
         hits = sum(1 for e in (result.trace or ()) if e.kind == "hit" and e.ply == 1)
         if hits:
             caption += (f" {hits} of the moves were answered from the transposition table (the position, "
@@ -485,9 +488,10 @@ def _why_figure(game, agent, state, move):
         ax.set_ylabel("visits")
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
-        ax.set_title(f"Why {name} ({mover}) played {move}: it is the most visited move", fontsize=10, loc="left")
-        fig._gametrees_caption = ("Monte Carlo tree search: bars are visits per move (the agent plays the most "
-                                  "visited); numbers are the mean playout value for X (MAX).")
+        ax.set_title(f"Why {name} ({mover}) played {move}: it is the most visited move",
+                     fontsize=10, loc="left")
+        fig._gametrees_caption = ("Monte Carlo tree search: bars are visits per move (the agent plays the "
+                                  "most visited); numbers are the mean playout value for X (MAX).")
         return fig
     return None
 
@@ -519,10 +523,11 @@ def _why_mcts(game, result, name, mover, move):
         scene.edge[root, played] = "best"
     drawing.paint(ax, geom, scene, title)
     fig._gametrees_caption = (
-        f"Monte Carlo tree search grew a tree of {result.stats['tree_nodes']} positions; the figure shows every "
-        "move and the most visited reply to each: n is how many playouts went through a position, the number "
-        "beside ▲ / ▼ the mean playout result for X (MAX); heavier lines carry more playouts. The agent plays "
-        "the most visited move, not the one with the best mean: a move tried once may have a lucky mean.")
+        f"Monte Carlo tree search grew a tree of {result.stats['tree_nodes']} positions; the figure shows "
+        "every move and the most visited reply to each: n is how many playouts went through a position, the "
+        "number beside ▲ / ▼ the mean playout result for X (MAX); heavier lines carry more playouts. The "
+        "agent plays the most visited move, not the one with the best mean: a move tried once may have a "
+        "lucky mean.")
     return fig
 
 

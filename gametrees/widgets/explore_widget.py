@@ -133,7 +133,8 @@ def _where(text, error):
             error.pos >= len(text):
         ch, i = opened[-1]
         return f'"{ch}" at column {i + 1} is never closed'
-    return f"{error.msg.lower()} at column {error.colno}" + (f" of line {error.lineno}" if "\n" in text else "")
+    return (f"{error.msg.lower()} at column {error.colno}"
+            + (f" of line {error.lineno}" if "\n" in text else ""))
 
 
 def _backed_up(G):
@@ -143,7 +144,8 @@ def _backed_up(G):
 
 def _with_root(G, root_player):
     """``G``, or a copy with MAX and MIN swapped so that ``root_player`` moves at the root."""
-    if G.nodes[G.graph["root"]].get("player") in (MAX, MIN) and G.nodes[G.graph["root"]]["player"] != root_player:
+    if G.nodes[G.graph["root"]].get("player") in (MAX, MIN) \
+            and G.nodes[G.graph["root"]]["player"] != root_player:
         H = G.copy()
         for _, data in H.nodes(data=True):
             if data.get("player") in (MAX, MIN):
@@ -202,8 +204,9 @@ def _no_chance(G, name):
     """The explorer's ValueError for a tree with chance under minimax or alpha-beta: press expectimax."""
     for v in nx.dfs_preorder_nodes(G, G.graph["root"]):  # the first chance node the search would meet
         if G.nodes[v].get("player") == CHANCE:
-            raise ValueError(f"{name}: node {v!r} ({G.nodes[v]['label']}) is a chance node; {name} handles MAX "
-                             "and MIN only: press the search button “expectimax” above to average over chance")
+            raise ValueError(f"{name}: node {v!r} ({G.nodes[v]['label']}) is a chance node; {name} handles "
+                             "MAX and MIN only: press the search button “expectimax” above to average over "
+                             "chance")
 
 
 def _count(n, one, many=None):
@@ -254,7 +257,8 @@ class Explore(widgets.VBox):
         self.text = widgets.Textarea(value=tree, description="tree", continuous_update=True,
                                      placeholder=f"a nested list, e.g. {EXAMPLE}",
                                      layout=widgets.Layout(width="calc(100% - 4px)", height="4.2em"))
-        self.algorithm = widgets.ToggleButtons(options=_ALGORITHMS, value=_choice(algorithm, "algorithm", _ALGORITHMS),
+        self.algorithm = widgets.ToggleButtons(options=_ALGORITHMS,
+                                               value=_choice(algorithm, "algorithm", _ALGORITHMS),
                                                description="search", style={"button_width": "auto"})
         self.rule = widgets.ToggleButtons(options=_RULES, value=_choice(rule, "rule", _RULES),
                                           description="prune", style={"button_width": "auto"},
@@ -274,7 +278,8 @@ class Explore(widgets.VBox):
             control.observe(lambda change: self.update(), names="value")
         # The copy field only gives the tree back: an edit there is undone.
         self.copy_field.observe(self._keep_copy, names="value")
-        options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]), widgets.HBox([self.root, self.order])])
+        options = widgets.VBox([widgets.HBox([self.algorithm, self.rule]),
+                                widgets.HBox([self.root, self.order])])
         super().__init__([self.text, options, self.message, self._shown, self.copy_field, page_note()])
         self.add_class("gt-widget")
         self.update()
@@ -322,7 +327,8 @@ class Explore(widgets.VBox):
         order = {"natural": "children as typed", "best": "best child first", "worst": "worst child first"}
         return (f"{name} on a tree of {n} nodes ({_count(leaves, 'leaf', 'leaves')}), "
                 f"{G.nodes[G.graph['root']]['player'].upper()} at the root, {order[self.order.value]}: "
-                f"{_count(len(r.trace), 'step')}, {_count(r.stats['leaves_evaluated'], 'leaf', 'leaves')} evaluated.")
+                f"{_count(len(r.trace), 'step')}, {_count(r.stats['leaves_evaluated'], 'leaf', 'leaves')} "
+                "evaluated.")
 
     def _keep_copy(self, change):
         if self.tree is not None and change["new"] != tree_text(self.tree):
@@ -337,8 +343,8 @@ class Explore(widgets.VBox):
         player = self.replay.player_html() if self.replay else None
         return bundle_with_png(self, data, self.replay.static_png() if self.replay else None, text,
                                alt="the explored tree's finished search", content=player,
-                               note="The explorer as saved, with its tree's search: run the cell to type a tree "
-                                    "and choose the search.")
+                               note="The explorer as saved, with its tree's search: run the cell to type a "
+                                    "tree and choose the search.")
 
 
 def explore(tree=EXAMPLE, *, algorithm="alphabeta", rule="textbook", root=MAX, order="natural"):

@@ -103,14 +103,18 @@ _STYLE = """<style>
   border: 1px solid #c9a227; padding: 2px 8px; font-weight: bold; }
 .gt-widget > .gt-note.jupyter-widgets-disconnected::before { content: none; }
 .gt-widget .gt-widget > .gt-note.jupyter-widgets-disconnected { display: none; }  /* one note per output */
-.gt-widget.jupyter-widgets-disconnected::before, .gt-widget .jupyter-widgets-disconnected::before { content: none; }
+.gt-widget.jupyter-widgets-disconnected::before,
+.gt-widget .jupyter-widgets-disconnected::before { content: none; }
 .gt-widget .widget-html-content { line-height: 1.4; }  /* text in lines of 1.4, not 28 px rows */
 .gt-widget :is(button, input, select, .widget-slider, .widget-play).jupyter-widgets-disconnected,
-.gt-widget .jupyter-widgets-disconnected :is(button, input, select, textarea) { opacity: 0.45; pointer-events: none; }
+.gt-widget .jupyter-widgets-disconnected :is(button, input, select, textarea) {
+  opacity: 0.45; pointer-events: none; }
 .gt-widget .widget-play button:nth-child(2) { display: none; }
 .gt-widget .widget-play button:first-child { width: auto; padding: 0 10px; }
-.gt-widget .widget-play i.fa-play::after { content: " play"; font-family: var(--jp-ui-font-family, sans-serif); }
-.gt-widget .widget-play i.fa-pause::after { content: " pause"; font-family: var(--jp-ui-font-family, sans-serif); }
+.gt-widget .widget-play i.fa-play::after {
+  content: " play"; font-family: var(--jp-ui-font-family, sans-serif); }
+.gt-widget .widget-play i.fa-pause::after {
+  content: " pause"; font-family: var(--jp-ui-font-family, sans-serif); }
 </style>"""
 
 

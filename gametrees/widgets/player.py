@@ -46,14 +46,16 @@ MAX_PLAYER_STEPS = 150
 _SERIAL = itertools.count(1)
 
 _CSS = """<style>
-.gt-player { font-family: var(--jp-content-font-family, system-ui, sans-serif); font-size: 14px; line-height: 1.4;
-  color: #1a1a1a; max-width: 100%; margin: 4px 0; }
-.gt-player .gt-player-controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 4px; }
+.gt-player { font-family: var(--jp-content-font-family, system-ui, sans-serif); font-size: 14px;
+  line-height: 1.4; color: #1a1a1a; max-width: 100%; margin: 4px 0; }
+.gt-player .gt-player-controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center;
+  margin-bottom: 4px; }
 .gt-player button { font: inherit; padding: 2px 10px; border: 1px solid #8a8a8a; border-radius: 3px;
   background: #f4f4f4; color: #1a1a1a; cursor: pointer; }
 .gt-player button:hover:not(:disabled) { background: #e4e4e4; }
 .gt-player button:disabled { opacity: 0.45; cursor: default; }
-.gt-player button:focus-visible, .gt-player input:focus-visible { outline: 2px solid #1f6fb2; outline-offset: 1px; }
+.gt-player button:focus-visible, .gt-player input:focus-visible {
+  outline: 2px solid #1f6fb2; outline-offset: 1px; }
 .gt-player .gt-slider { width: 320px; max-width: 100%; }
 .gt-player .gt-step-no { color: #555; min-width: 7em; }
 .gt-player .gt-sentence { min-height: 2.6em; }
@@ -90,7 +92,8 @@ _JS = """<script>
   next.disabled = data.cuts.length === 0;
   var slider = document.createElement('input');
   slider.type = 'range'; slider.className = 'gt-slider'; slider.min = 1; slider.max = n; slider.value = n;
-  slider.setAttribute('aria-label', 'step'); slider.title = 'drag, or press \\u2190 \\u2192 (one step), Home, End';
+  slider.setAttribute('aria-label', 'step');
+  slider.title = 'drag, or press \\u2190 \\u2192 (one step), Home, End';
   var count = document.createElement('span'); count.className = 'gt-step-no';
   bar.appendChild(slider); bar.appendChild(count);
   root.insertBefore(bar, sentence);
@@ -167,7 +170,8 @@ def player_html(frames, sentences, windows, infos, *, cuts=(), next_label="next 
     >>> from PIL import Image
     >>> def png(colour):
     ...     out = io.BytesIO(); Image.new("P", (4, 4), colour).save(out, format="png"); return out.getvalue()
-    >>> page = player_html([png(0), png(1)], ["<b>1.</b> start", "<b>2.</b> end"], ["", ""], ["step 1", "step 2"])
+    >>> page = player_html([png(0), png(1)], ["<b>1.</b> start", "<b>2.</b> end"], ["", ""],
+    ...                    ["step 1", "step 2"])
     >>> page.startswith('<div class="gt-player" data-steps="2"'), "<b>2.</b> end" in page
     (True, True)
     """
@@ -187,6 +191,7 @@ def player_html(frames, sentences, windows, infos, *, cuts=(), next_label="next 
             f'<div class="gt-sentence">{sentences[-1]}</div>'
             f'<div class="gt-window">{windows[-1]}</div>'
             f'<div class="gt-info">{infos[-1]}</div>'
-            f'<img class="gt-frame" src="data:image/png;base64,{encoded[-1]}" alt="{html.escape(alt, quote=True)}">'
-            f'<script type="application/json" class="gt-player-data">{blob}</script>'
+            f'<img class="gt-frame" src="data:image/png;base64,{encoded[-1]}" '
+            f'alt="{html.escape(alt, quote=True)}"><script type="application/json" '
+            f'class="gt-player-data">{blob}</script>'
             + _JS % {"id": ident} + "</div>")

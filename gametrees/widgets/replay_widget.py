@@ -66,26 +66,29 @@ def _window_words(fr, names):
     if a == -math.inf:
         lines.append(f"α = {format_number(a)}: MAX is not yet sure of anything on the way down to {name}.")
     else:
-        lines.append(f"α = {format_number(a)}: MAX can already get {format_number(a)} by another choice on the way to {name}.")
+        lines.append(f"α = {format_number(a)}: MAX can already get {format_number(a)} by another choice on "
+                     f"the way to {name}.")
     if b == math.inf:
         lines.append(f"β = {format_number(b)}: MIN has not yet capped MAX on the way down to {name}.")
     else:
-        lines.append(f"β = {format_number(b)}: MIN can already hold MAX to {format_number(b)} by another choice on the way "
-                     f"to {name}.")
+        lines.append(f"β = {format_number(b)}: MIN can already hold MAX to {format_number(b)} by another "
+                     f"choice on the way to {name}.")
     if role == MAX:
         if b == math.inf:
             lines.append(f"{name[:1].upper() + name[1:]} is a MAX node; with β = +∞ nothing can be pruned at "
                          f"{name} yet.")
         else:
-            lines.append(f"{name[:1].upper() + name[1:]} is a MAX node: once a child gives it {format_number(b)} or more, MIN will avoid "
-                         f"{name}, and {name}'s other children are pruned.")
+            lines.append(f"{name[:1].upper() + name[1:]} is a MAX node: once a child gives it "
+                         f"{format_number(b)} or more, MIN will avoid {name}, and {name}'s other children "
+                         "are pruned.")
     elif role == MIN:
         if a == -math.inf:
             lines.append(f"{name[:1].upper() + name[1:]} is a MIN node; with α = −∞ nothing can be pruned at "
                          f"{name} yet.")
         else:
-            lines.append(f"{name[:1].upper() + name[1:]} is a MIN node: once a child gives it {format_number(a)} or less, MAX will avoid "
-                         f"{name}, and {name}'s other children are pruned.")
+            lines.append(f"{name[:1].upper() + name[1:]} is a MIN node: once a child gives it "
+                         f"{format_number(a)} or less, MAX will avoid {name}, and {name}'s other children "
+                         "are pruned.")
     return "<br>".join(lines)
 
 
@@ -150,7 +153,8 @@ class Replay(widgets.VBox):
 
     def __init__(self, result, *, start=0, interval=600, dpi=100, **options):
         if not isinstance(result, SearchResult):
-            raise TypeError(f"replay expects a SearchResult (e.g. gt.alphabeta(tree)), got {type(result).__name__}")
+            raise TypeError("replay expects a SearchResult (e.g. gt.alphabeta(tree)), got "
+                            f"{type(result).__name__}")
         if result.trace is None or result.graph is None:
             raise ValueError(
                 f"this {result.algorithm} result has no trace to replay: search with trace=True"
@@ -160,8 +164,8 @@ class Replay(widgets.VBox):
                 raise TypeError(f"replay draws its own figure: {bad}= is not an option here")
         unknown = sorted(set(options) - set(_DRAWING_OPTIONS))
         if unknown:
-            raise TypeError(f"gt.replay() got an unexpected option {unknown[0]}=: its options are result, start "
-                            f"(the first step shown), interval, dpi, and the drawing options "
+            raise TypeError(f"gt.replay() got an unexpected option {unknown[0]}=: its options are result, "
+                            "start (the first step shown), interval, dpi, and the drawing options "
                             f"{', '.join(_DRAWING_OPTIONS)}")
         if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or interval <= 0:
             raise ValueError(f"interval must be a positive number of milliseconds, got {interval!r}")
@@ -175,7 +179,8 @@ class Replay(widgets.VBox):
         self._mcts = result.algorithm == "mcts"
         # MCTS on a tree: the whole tree, so that playouts can run below the grown part.
         self._drawing = Drawing(getattr(result, "replay_tree", None) or result.graph, framed=True, **options)
-        self._geom, _ = self._drawing.geometry(None, dpi=dpi)  # fits the page: gametrees.drawing.MAX_FIGURE_PX
+        # fits the page: gametrees.drawing.MAX_FIGURE_PX
+        self._geom, _ = self._drawing.geometry(None, dpi=dpi)
         self.figure = new_figure(dpi)
         self._ax = self._drawing.new_axes(self._geom, self.figure)
         self._artists = []
@@ -203,7 +208,8 @@ class Replay(widgets.VBox):
         if speed != interval:
             self.play.interval = int(interval)
         small = widgets.Layout(width="auto")
-        self.restart = widgets.Button(description="↺ reset", tooltip="stop, back to the first step", layout=small)
+        self.restart = widgets.Button(description="↺ reset", tooltip="stop, back to the first step",
+                                      layout=small)
         self.back = widgets.Button(description="◀ back", tooltip="one step back", layout=small)
         self.forward = widgets.Button(description="step ▶", tooltip="one step forward", layout=small)
         self.next_cut = widgets.Button(description="next playout ▶▶" if self._mcts else "next cutoff ✂",
@@ -256,7 +262,8 @@ class Replay(widgets.VBox):
         self.slider.value = min(self.slider.max, max(self.slider.min, self.slider.value + int(delta)))
 
     def next_cutoff(self):
-        """Jump to the next event that prunes (MCTS: the next playout's first step); say so when there is none."""
+        """Jump to the next event that prunes (MCTS: the next playout's first step); say so when there is
+        none."""
         later = [i for i in self._cuts if i > self.k]
         if later:
             self.show(later[0])
@@ -386,13 +393,15 @@ class Replay(widgets.VBox):
     def __repr__(self):
         if self._mcts:
             return (f"Replay(mcts: {len(self.trace)} steps, {self.result.stats['playouts']} playouts, "
-                    f"{self.result.stats['tree_nodes']} nodes in the tree; value {format_number(self.result.value)})")
+                    f"{self.result.stats['tree_nodes']} nodes in the tree; value "
+                    f"{format_number(self.result.value)})")
         return (f"Replay({self.result.algorithm}: {len(self.trace)} steps over "
                 f"{self.result.graph.number_of_nodes()} nodes; value {format_number(self.result.value)})")
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
-        text = repr(self) + "\n(run the notebook to replay it step by step; the image shows the finished search)"
+        text = (repr(self)
+                + "\n(run the notebook to replay it step by step; the image shows the finished search)")
         data = bundle_with_png(self, data, self.static_png(), text)
         player = self.player_html()
         if player is not None:  # where no kernel runs: a player that steps without one
