@@ -109,8 +109,8 @@ def student_id(given=None):
     ...     _ = os.environ.pop(var, None)
     >>> student_id("jdoe"), student_id(" JDoe "), student_id(""), student_id(1234567)
     ('jdoe', 'jdoe', 'practice', '1234567')
-    >>> student_id(None), id_warnings()[0][:48]
-    ('practice', 'No student id: your trees are the shared practic')
+    >>> student_id(None), id_warnings()[0][:50]
+    ('practice', 'No student id: your trees and games are the shared')
     """
     if given is not None and (isinstance(given, bool) or not isinstance(given, (str, int))):
         raise TypeError(f"given must be a student id (a str such as 'jdoe', or an int), got {given!r}")
