@@ -15,8 +15,7 @@ import math
 import numbers
 
 from ..exercises.answers import NodeNames
-from ..exercises.by_hand import RULES, Exercise
-from ..exercises.by_hand.base import inline
+from ..exercises.by_hand import RULES, Exercise, inline
 from ..exercises.code_checks.diagnosis import checker_feedback, inline_tree, printed_note
 from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (

@@ -30,8 +30,7 @@ import importlib
 import sys
 
 from ..exercises import counts
-from ..exercises.by_hand import Exercise
-from ..exercises.by_hand.base import from_learner
+from ..exercises.by_hand import Exercise, from_learner
 
 #: The graded exercises (in the order they were protected) and what was seen.
 GRADED = []

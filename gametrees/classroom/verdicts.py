@@ -44,7 +44,7 @@ from .declarations import dotted
 from .hidden import run_hidden, with_hidden
 from .ids import normal
 from .limits import outside_kernel
-from .questions import ASSIGNMENTS, assignment_in
+from .questions import assignment_in
 from .sandbox import CallTimedOut, ChannelForged, ChildBroken, QuestionTimedOut, Sandbox
 from .scoring import MIME
 
@@ -802,8 +802,3 @@ def finish(prepared, nb, *, kernel=True):
         verdicts.append(v)
     return NotebookVerdict(student, assignment.key if assignment else None, verdicts, list(prepared.nb_flags),
                            counts)
-
-
-def known_assignments():
-    """The keys of the assignments the grader knows."""
-    return list(ASSIGNMENTS)
