@@ -400,14 +400,50 @@ def test_the_issue_example():
 
 
 def test_an_error_carried_up_from_a_child_is_named():
-    # D = max(1, 9) = 9 and E = max(4, 6) = 6, so B = min(9, 6) = 6. The learner has D = 2, hence B = 2.
+    # D = max(1, 9) = 9 and E = max(4, 6) = 6, so B = min(9, 6) = 6. The learner has D = 1, hence B = 1:
+    # B is right given the learner's D and E, so B's line names the carried error and no rule, and never 6.
     fb = ex.ValuesExercise([[[1, 9], [4, 6]], [[2, 3], [5, 7]]]).check(
         {"A": 6, "B": 1, "C": 3, "D": 1, "E": 6, "F": 3, "G": 7})
-    assert ("✗ B: you wrote 1. B is a MIN node: which of its children's values does MIN take? "
-            "(the smallest)") in fb.lines
-    assert "Your 1 follows from your value for D, which is wrong: fix it first." in fb.hints
+    assert ("✗ B: your 1 follows from your D (the smallest of your D and E), so B is right given your "
+            "values below it; the error is carried up from D: fix D first.") in fb.lines
     assert any(h.startswith("Your 1 is the smallest of D's children's values") for h in fb.hints)
-    assert fb.tags == ("roles-inverted",)
+    assert fb.tags == ("roles-inverted",) and fb.title.endswith("5 of 7 right.")
+
+
+def test_a_carried_error_at_the_root_gets_no_rule_lecture():
+    # The reader's case: B's MAX slip carried to A = max(your B, C, D), which is right given them.
+    e = ex.ValuesExercise(seed=2)
+    sol = e.solution()
+    kids = e.tree.successors(e.nodes.by_label["B"])
+    wrong_b = max(e.tree.nodes[c]["utility"] for c in kids)
+    assert wrong_b > max(sol["A"], sol["C"], sol["D"])
+    fb = e.check({"B": wrong_b, "C": sol["C"], "D": sol["D"], "A": wrong_b})
+    a_line = next(line for line in fb.lines if line.startswith("✗ A"))
+    assert a_line == (f"✗ A: your {wrong_b} follows from your B (the largest of your B, C and D), so A is "
+                      "right given your values below it; the error is carried up from B: fix B first.")
+    assert "roles-inverted" in fb.tags
+
+
+def test_a_wrong_value_not_following_from_the_childrens_keeps_the_rule_question():
+    e = ex.ValuesExercise(seed=2)
+    sol = e.solution()
+    fb = e.check({**sol, "A": sol["A"] + 1})
+    assert ("✗ A: you wrote " + str(sol["A"] + 1) + ". A is a MAX node: which of its children's values "
+            "does MAX take? (the largest)") in fb.lines
+
+
+def test_an_expectimax_error_carried_up_from_a_chance_node():
+    e = ex.ExpectimaxExercise(seed=3, difficulty="medium")
+    sol = e.solution()
+    G, B = e.tree, e.nodes.by_label["B"]
+    plain_mean = sum(e.solution()[e.nodes.name(c)] for c in G.successors(B)) / G.out_degree(B)
+    assert plain_mean > sol["C"]
+    fb = e.check({**sol, "B": plain_mean, "A": plain_mean})
+    a_line = next(line for line in fb.lines if line.startswith("✗ A"))
+    assert a_line.startswith(f"✗ A: your {plain_mean:g} follows from your B (the largest of your B and C)")
+    assert a_line.endswith("fix B first.") and "MAX take" not in a_line
+    assert fb.title.endswith(f"{len(sol) - 2} of {len(sol)} right.")
+    assert "plain average" in " ".join(fb.hints)
 
 
 def test_minimax_values_are_exact_not_bounds():

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from ...games import CHANCE, MAX
 from ...search import alphabeta, expectimax, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
-from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain, unanswered
+from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, malformed, plain, unanswered
 from .diagnoses import constant_answer, rule_question, value_slip
 from .exercise import RULES, Exercise
 from .search_info import SearchInfo
@@ -357,6 +357,11 @@ class ValuesExercise(Exercise):
         one."""
         G = self.tree
         player = G.nodes[n]["player"]
+        carried = self._carried(n, x, parsed)
+        if carried:
+            rep.bad(carried)
+            self._last_wrong.append((n, "value", None))
+            return
         visited = [c for c in G.successors(n) if self.result.graph.nodes[c]["status"] == "visited"]
         true_kids = [self._value_of(c) for c in visited]
         slip = None
@@ -367,21 +372,51 @@ class ValuesExercise(Exercise):
             rep.bad(text, slip[0], tag=slip[1])
             self._last_wrong.append((n, "value", slip[1]))
             return
-        hint = None
-        mine = self._learner_kids(n, parsed)
-        wrong = [c for c, lv in mine.items() if not close(lv, self._value_of(c), self.tolerance)]
-        if wrong and self.algorithm != "alphabeta":
-            if player == CHANCE:
-                probs = child_probs(G, n)
-                own = sum(probs[c] * mine.get(c, self._value_of(c)) for c in G.successors(n))
-            else:
-                values = [mine.get(c, self._value_of(c)) for c in G.successors(n)]
-                own = max(values) if player == MAX else min(values)
-            if close(x, own, self.tolerance):
-                hint = (f"Your {fmt(x)} follows from your value for {self.nodes.names(wrong)}, which "
-                        f"{is_are(wrong)} wrong: fix {'it' if len(wrong) == 1 else 'them'} first.")
-        rep.bad(text, hint)
+        rep.bad(text)
         self._last_wrong.append((n, "value", None))
+
+    def _carried(self, n, x, parsed):
+        """The line for a carried error: ``x`` at ``n`` is right given the learner's own values of its
+        children (leaves as written on the tree), and some of those are wrong. None otherwise, and for
+        alpha-beta (whose bounds make "right given the children" a window question).
+
+        The line names the learner's children to fix and never the right value at ``n``.
+        """
+        G = self.tree
+        if self.algorithm == "alphabeta":
+            return None
+        kids = list(G.successors(n))
+        mine = self._learner_kids(n, parsed)
+        values = {}
+        for c in kids:
+            if not G.out_degree(c):
+                values[c] = G.nodes[c]["utility"]
+            elif c in mine:
+                values[c] = mine[c]
+            else:
+                return None   # an inner child not (readably) answered: its true value would be given away
+        wrong = [c for c in kids
+                 if G.out_degree(c) and not close(values[c], self._value_of(c), self.tolerance)]
+        if not wrong:
+            return None
+        player = G.nodes[n]["player"]
+        if player == CHANCE:
+            probs = child_probs(G, n)
+            own = sum(probs[c] * values[c] for c in kids)
+            how = "the probability-weighted sum over"
+        else:
+            own = max(values.values()) if player == MAX else min(values.values())
+            how = f"the {'largest' if player == MAX else 'smallest'} of"
+        if not close(x, own, self.tolerance):
+            return None
+        name, bad = self.nodes.name(n), self.nodes.names(wrong)
+        # Names only, no numbers: a leaf's utility next to the learner's values could give the right one away.
+        inner = [c for c in kids if G.out_degree(c)]
+        yours = "your " + and_list(self.nodes.name(c) for c in inner)
+        if len(inner) < len(kids):
+            yours += " and the leaves below " + name
+        return (f"{name}: your {fmt(x)} follows from your {bad} ({how} {yours}), so {name} is right given "
+                f"your values below it; the error is carried up from {bad}: fix {bad} first.")
 
 
 def _short(answer):
