@@ -65,12 +65,13 @@ THREAT = C4.from_moves([3, 3, 4, 4])
 
 def test_win_depth_unanswered_junk_wrong_and_twin():
     assert ex.check_win_depth(C4, THREAT, None).status == "unanswered"
-    junk = ex.check_win_depth(C4, THREAT, "x")
+    junk = ex.check_win_depth(C4, THREAT, "x", first_move="y")
     assert junk.status == "unreadable" and not junk.tags
-    assert ex.check_win_depth(C4, THREAT, 3).ok
+    assert ex.check_win_depth(C4, THREAT, 3, first_move=5).ok
     for wrong in (1, 2, 5, 9):
         attempts.reset()
-        first, second = twice(lambda wrong=wrong: ex.check_win_depth(C4, THREAT, wrong), POSITION)
+        first, second = twice(lambda wrong=wrong: ex.check_win_depth(C4, THREAT, wrong, first_move=5),
+                              POSITION)
         text = bad_text(first)
         assert "3" not in numbers_in(text), text          # the right depth is never given
         assert str(wrong) in text                          # the wrong part is named
@@ -97,6 +98,22 @@ def test_win_depth_with_the_first_move_of_the_forced_line():
     attempts.reset()
     fb = ex.check_win_depth(C4, THREAT, None, first_move=5)
     assert fb.title == "Forced line: 1 of 2 right." and "✗ The depth: not answered yet." in fb.lines
+
+
+def test_win_depth_without_the_first_move_is_not_solved():
+    """Both parts are asked: a right depth with the first move left out is 1 of 2, not solved."""
+    attempts.reset()
+    fb = ex.check_win_depth(C4, THREAT, 3)
+    assert fb.status == "wrong" and not fb.solved and fb.title == "Forced line: 1 of 2 right."
+    assert "✗ The first move: not answered yet." in fb.lines
+    assert not attempts.counts()["l04.win_depth"]["solved"]
+
+
+def test_win_depth_wrong_first_move_says_what_to_look_for():
+    attempts.reset()
+    text = bad_text(ex.check_win_depth(C4, THREAT, 3, first_move=0))
+    assert "makes two threats at once" in text and "can block only one of them" in text
+    assert "more threats than one move can block" not in text
 
 
 def test_win_depth_gives_no_direction_to_repeated_guesses_without_the_line():
@@ -190,6 +207,17 @@ def test_quiet_positions_all_wrong_partly_right_and_twin():
     assert empty.title == "Quiet positions: 3 of 5 right."
     assert not re.search(r"\b[AE]\b", bad_text(empty).replace("A cell", ""))
     assert ex.check_quiet_positions(C4, QUIET, {"a", "e"}).ok                # names read ignoring case
+
+
+def test_quiet_positions_right_is_recorded_solved_or_after_the_solution_shown():
+    attempts.reset()
+    fb = ex.check_quiet_positions(C4, QUIET, {"A", "E"})
+    assert fb.ok and fb.solved is True and attempts.counts()["l04.quiet_positions"]["solved"]
+    attempts.reset()
+    ex.check_quiet_positions(C4, QUIET, {"A"})
+    assert attempts.open_solution("l04.quiet_positions", ".solution()") is None
+    late = ex.check_quiet_positions(C4, QUIET, {"A", "E"})
+    assert late.ok and late.solved is False and not attempts.counts()["l04.quiet_positions"]["solved"]
 
 
 def test_quiet_twin_is_quiet_for_the_reason_a_is():

@@ -56,8 +56,6 @@ def _count_plies_twin(game, depth):
     return None
 
 
-#: ``first_move`` left out of :func:`check_win_depth`: only the depth is asked.
-_NOT_ASKED = object()
 
 
 def _forced_first_moves(game, state, depth, value):
@@ -73,7 +71,7 @@ def _forced_first_moves(game, state, depth, value):
     return out
 
 
-def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
+def check_win_depth(game, state, answer, first_move=None):
     """Check the smallest depth that proves a forced win or loss (lesson 04), and the line's first move.
 
     A depth-limited search *proves* the result when its value is a win
@@ -83,9 +81,11 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     deep and how to count, never the depth, on the first wrong check and
     whenever ``first_move`` is right; after that, without the line's first
     move, only that it is not the smallest depth (no direction to search
-    by). A second wrong check works another position through. ``first_move``, when given (``None`` for not
-    answered yet), is the mover's first move of the forced line: right when
-    the result is still forced, and proved, one ply sooner after it.
+    by). A second wrong check works another position through. ``first_move``
+    (``None``, or left out, for not answered yet) is the mover's first move
+    of the forced line: right when the result is still forced, and proved,
+    one ply sooner after it. Both parts are asked: the answer is right only
+    when both are.
 
     Examples
     --------
@@ -96,19 +96,20 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
     True
     >>> check_win_depth(c4, threat, 3, first_move=6).title
     'Forced line: 1 of 2 right.'
+    >>> check_win_depth(c4, threat, 3)   # the first move is asked too
+    ✗ Forced line: 1 of 2 right.
+    ✓ Depth 3: MAX's forced win is proved; every shallower search still returns 0.
+    ✗ The first move: not answered yet.
     """
-    asked = first_move is not _NOT_ASKED
-    what = "Forced line" if asked else "Depth that sees the forced result"
-    if is_blank(answer) and (not asked or is_blank(first_move)):
-        return unanswered(what, "Replace None with your answer (a number) and run the cell again."
-                          if not asked
-                          else "Replace each None with your answer: the depth (a number of plies) and the "
-                               "first move (a column).")
+    what = "Forced line"
+    if is_blank(answer) and is_blank(first_move):
+        return unanswered(what, "Replace each None with your answer: the depth (a number of plies) and the "
+                                "first move (a column).")
     depth, v = _proof_depth(game, state)
     who = "MAX" if v > 0 else "MIN"
     rep = Report()
     readable, depth_right = 0, False
-    line_found = (asked and not is_blank(first_move) and first_move in list(game.actions(state))
+    line_found = (not is_blank(first_move) and first_move in list(game.actions(state))
                   and first_move in _forced_first_moves(game, state, depth, v))
     # Too shallow or too deep is said on the first wrong check, and whenever the line's first move is right;
     # after that a guessed depth gets no direction (it would make the depth a binary search).
@@ -117,9 +118,6 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
         rep.bad("The depth: not answered yet.")
     else:
         x, fb = number_answer(answer, what)
-        if fb is not None and not asked:
-            return malformed(what, "Could not read your answer: give a whole number of plies, such as 5; "
-                                   f"you gave {answer!r}.")
         if fb is not None:
             rep.bad(f"Could not read the depth {answer!r}: give a whole number of plies, such as 5.")
         else:
@@ -142,25 +140,25 @@ def check_win_depth(game, state, answer, first_move=_NOT_ASKED):
                 rep.bad(f"Depth {fmt(x)} proves it, but so does a shallower search: which is the last move "
                         "of the forced line, and how many plies (both sides' moves) does it take to get "
                         "there?")
-    if asked:
-        moves = list(game.actions(state))
-        if is_blank(first_move):
-            rep.bad("The first move: not answered yet.")
-        elif first_move not in moves:
-            rep.bad(f"Could not read the first move {first_move!r}: give one of the moves "
-                    f"{', '.join(map(str, moves))}.")
+    moves = list(game.actions(state))
+    if is_blank(first_move):
+        rep.bad("The first move: not answered yet.")
+    elif first_move not in moves:
+        rep.bad(f"Could not read the first move {first_move!r}: give one of the moves "
+                f"{', '.join(map(str, moves))}.")
+    else:
+        readable += 1
+        mover = "X" if game.to_move(state) == MAX else "O"
+        if line_found:
+            rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
         else:
-            readable += 1
-            mover = "X" if game.to_move(state) == MAX else "O"
-            if line_found:
-                rep.good(f"First move {first_move}: after it the win is still forced, one ply sooner.")
-            else:
-                rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies "
-                        "that are left: which reply of the opponent stops it? Look for a move that leaves "
-                        "the opponent more threats than one move can block.")
-        if not readable:
-            return malformed(what, "Could not read your answer: give the depth (a whole number of plies) "
-                                   "and the first move (a column).")
+            rep.bad(f"After {mover} plays {first_move}, the win is no longer forced within the plies "
+                    "that are left: which reply of the opponent stops it? Look for a first move that "
+                    f"makes two threats at once, two places where {mover} would complete four with the "
+                    "next move: the opponent's one reply can block only one of them.")
+    if not readable:
+        return malformed(what, "Could not read your answer: give the depth (a whole number of plies) "
+                               "and the first move (a column).")
     return escalate("l04.win_depth", rep.feedback(what),
                     twin=lambda _: None if depth_right else _count_plies_twin(game, depth),
                     on="another position")
@@ -497,9 +495,10 @@ def check_quiet_positions(game, positions, answer):
         rep.bad(f"You left out {n} quiet position{'s' if n > 1 else ''}. Quiet is about the next move only: "
                 "can the side to move win at once, and does it have more than one move that leaves the "
                 "opponent no win at once? (A cell can be played only when the column below it is full.)")
-    if not any(kind == "bad" for kind, _, _ in rep.items):
-        return Feedback(f"{what}: right.", [("good", "Each quiet position found, and no other.", None)])
-    fb = Feedback(f"{what}: {right} of {len(status)} right.", rep.items, tags=rep.tags)
+    if not any(kind == "bad" for kind, _, _ in rep.items):   # recorded as solved (or shown) like the rest
+        fb = Feedback(f"{what}: right.", [("good", "Each quiet position found, and no other.", None)])
+    else:
+        fb = Feedback(f"{what}: {right} of {len(status)} right.", rep.items, tags=rep.tags)
     return escalate("l04.quiet_positions", fb, twin=lambda _: _quiet_twin(game, positions, wrong_kinds),
                     on="another position")
 
