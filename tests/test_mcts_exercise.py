@@ -298,6 +298,21 @@ def test_final_move_each_way():
     assert gt.exercises.check_final_move(VISITS, 3).ok
 
 
+def test_final_move_wrong_column_is_described_truly():
+    """Each column neither most visited nor best in mean is told its own visits and how many moves have
+    more (the reader's case: column 2, the second most visited, was said to have "neither many visits")."""
+    most = max(v for v, _ in VISITS.values())
+    best = max(m for _, m in VISITS.values())
+    others = [c for c, (v, m) in VISITS.items() if v < most and m < best]
+    assert others
+    for col in others:
+        attempts.reset()
+        text = repr(gt.exercises.check_final_move(VISITS, col)).split("Worked on")[0]
+        more = sum(v > VISITS[col][0] for v, _ in VISITS.values())
+        assert f"{col!r} has {VISITS[col][0]} visits, fewer than {more} other move" in text, text
+        assert "neither many visits" not in text and str(most) not in text
+
+
 def test_every_mcts_tag_is_catalogued_and_detected_here():
     mcts_tags = {t for t, m in CATALOGUE.items() if "mcts" in m.detected_by}
     assert mcts_tags == {"reward-viewpoint", "ucb-child-log", "backprop-incomplete", "selection-most-visited",

@@ -226,7 +226,9 @@ def check_final_move(children, answer):
                 "mean that rose late. Which count tells how far MCTS trusts a move?",
                 tag="final-move-by-mean")
     else:
-        rep.bad(f"{answer!r} has neither many visits nor the best mean: after the search MCTS plays the move "
+        more = sum(v > visits[answer] for v in visits.values())
+        rep.bad(f"{answer!r} has {visits[answer]} visits, fewer than {more} other move"
+                f"{'s' if more != 1 else ''}, and not the best mean: after the search MCTS plays the move "
                 "whose estimate it trusts most. Which of the two numbers measures that trust?")
     fb = rep.feedback(what)
 
