@@ -229,8 +229,9 @@ def check_scale_choices(moves, answer, win=100):
     8; with ``one scale`` a win is worth ``win``. At depth 1 a move is worth
     its estimate, at depth 2 the smallest estimate after O's replies; a
     winning move is worth the win at every depth. Moves are read ignoring
-    case. The feedback counts the right answers and explains each wrong one
-    by the slip it shows, without marking the right ones one by one.
+    case. The feedback counts the right answers and explains each slip it
+    recognises (how many answers show it), without saying which answers are
+    right or wrong.
 
     Examples
     --------
@@ -259,7 +260,7 @@ def check_scale_choices(moves, answer, win=100):
         if key not in SCALE_QUESTIONS:
             rep.bad(f"{key!r} is not one of the questions: they are {', '.join(map(repr, SCALE_QUESTIONS))}.")
     right = answered = 0
-    wrong_keys, plain_wrong = [], []
+    wrong_keys, plain_wrong, slips = [], [], {}
     by_name = {str(m).strip().casefold(): m for m in moves}
     for key in SCALE_QUESTIONS:
         depth = 1 if key.startswith("depth 1") else 2
@@ -279,25 +280,29 @@ def check_scale_choices(moves, answer, win=100):
             continue
         tag = None
         if mine == win_move and w == 1:
-            text = (f"{key}: the search does not play the win here. A finished game never reaches the "
+            text = ("the search does not play the win there. A finished game never reaches the "
                     "evaluation: what is the win worth to this search, and how does that compare with the "
                     "estimates?")
             tag = "scale-mismatch"
         elif depth == 2 and mine == _scale_choice(moves, 1, w):
-            text = (f"{key}: at depth 2 O replies before any estimate is taken: did you score each move by "
+            text = ("at depth 2 O replies before any estimate is taken: did you score each move by "
                     "the estimates after O's replies, or by its own estimate?")
         elif depth == 2 and mine == _inverted_choice(moves, w):
-            text = f"{key}: which of its replies does O choose: the best one for X, or the worst?"
+            text = "which of its replies does O choose: the best one for X, or the worst?"
             tag = "roles-inverted"
         elif w != 1:
-            text = f"{key}: on one scale, what is a win worth next to the largest estimate?"
+            text = "on one scale, what is a win worth next to the largest estimate?"
         else:   # no slip this answer shows: not marked on its own, counted below
             text = None
         wrong_keys.append(key)
         if text is None:
             plain_wrong.append(key)
         else:
-            rep.bad(text, tag=tag)
+            slips.setdefault(text, [0, tag])[0] += 1
+    # Each slip is explained, counted, and not tied to its question: naming the question would make the
+    # check an oracle to try the three moves against, one question at a time.
+    for text, (n, tag) in slips.items():
+        rep.bad(f"{n} of your answers: {text}", tag=tag)
     if plain_wrong:   # counted, not named: no oracle to eliminate answers one question at a time
         n = len(plain_wrong)
         more = "Besides those above, " if len(wrong_keys) > n else ""
