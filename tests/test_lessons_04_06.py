@@ -239,6 +239,37 @@ def test_quiet_twin_is_quiet_for_the_reason_a_is():
 
 # ================================================================ lesson 05
 
+def test_same_up_to_symmetry_right_counts_and_names_no_position():
+    """Lesson 05's Exercise 1: each answer judged against the board's eight symmetries (computed), the
+    feedback a count with the kind of each slip, no position named and no symmetry given."""
+    from gametrees.exercises.lessons.l05_search_enhancements import SYMMETRY_NAMES, check_same_up_to_symmetry
+    ttt = gt.TicTacToe()
+    ref = "XO./.../..."
+    boards = {"A": "..X/..O/...", "B": ".OX/.../...", "C": "X../O../...", "D": "X../.../.O.",
+              "E": ".../.../.OX", "F": "O../X../..."}
+    images = ttt.symmetries(ttt.from_string(ref))
+    right = {k: next((SYMMETRY_NAMES[i] for i, img in enumerate(images) if img == ttt.from_string(b)), "not")
+             for k, b in boards.items()}
+    assert sorted(v for v in right.values() if v == "not") == ["not", "not"]   # D and F are not in the class
+    attempts.reset()
+    assert check_same_up_to_symmetry(ref, boards, dict.fromkeys(boards)).status == "unanswered"
+    fb = check_same_up_to_symmetry(ref, boards, right)
+    assert fb.ok and fb.solved
+    attempts.reset()
+    in_class = [k for k, v in right.items() if v != "not"]
+    other = next(n for n in SYMMETRY_NAMES if n != right[in_class[1]])
+    wrong = dict(right, **{in_class[0]: "not", in_class[1]: other, "F": "rotate 90"})
+    fb = check_same_up_to_symmetry(ref, boards, wrong)
+    assert fb.title == f"Same up to symmetry: {len(boards) - 3} of {len(boards)} right."
+    text = bad_text(fb)
+    assert "1 of your answers calls a position not in the class" in text
+    assert "1 of your answers names a symmetry for a position no symmetry reaches" in text
+    assert "1 of your answers names a symmetry that does not turn" in text
+    assert not re.search(r"\b[A-F]\b", text)                          # no position named
+    assert not any(n in text for n in SYMMETRY_NAMES)                   # no symmetry given
+    assert check_same_up_to_symmetry(ref, boards, dict(right, A="turn")).status == "wrong"
+
+
 def test_after_two_moves_gives_no_counts():
     game = gt.TicTacToe()
     after = {s2 for _, s1 in game.successors(game.initial) for _, s2 in game.successors(s1)}

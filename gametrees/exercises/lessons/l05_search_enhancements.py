@@ -22,7 +22,8 @@ from ..code_checks.harness import Printed, check_callable, error_hint, run_learn
 from ..code_checks.values import ttt_text
 from ..feedback import Feedback, Report, and_list, close, fmt, malformed, unanswered
 
-__all__ = ["check_after_two_moves", "check_negamax", "check_table_answers", "check_table_search",
+__all__ = ["SYMMETRY_NAMES", "check_after_two_moves", "check_negamax", "check_same_up_to_symmetry",
+           "check_table_answers", "check_table_search",
            "check_window_entries", "table_answer"]
 
 
@@ -95,6 +96,91 @@ def _after_one_twin(_):
                         for c, v in sorted(classes.items(), key=lambda kv: -len(kv[1])))
     return (f"after one move: game.successors(game.initial) gives {len(after_one)} positions, one per cell; "
             f"mapped through game.canonical they fall into {len(classes)} classes: {listing}.")
+
+
+#: The symmetries of the square, in the order of :meth:`TicTacToe.symmetries` (rotations clockwise).
+SYMMETRY_NAMES = ("identity", "rotate 90", "rotate 180", "rotate 270", "mirror left-right",
+                  "mirror top-bottom", "mirror main diagonal", "mirror anti-diagonal")
+
+
+def check_same_up_to_symmetry(reference, positions, answer):
+    """Check which of ``positions`` are ``reference`` up to symmetry, and by which symmetry (lesson 05).
+
+    ``reference`` and each of ``positions`` (``{name: board}``) are tic-tac-toe
+    boards as ``TicTacToe.from_string`` reads them. ``answer`` maps each name
+    to one of :data:`SYMMETRY_NAMES` (the symmetry that turns ``reference``
+    into that position; any such symmetry is right when several do) or
+    ``"not"`` (not in the class). The feedback counts the right answers and
+    names the kind of each slip with how many answers show it, never which
+    positions: naming them would let a learner try the eight symmetries one
+    at a time.
+
+    Examples
+    --------
+    >>> ref, boards = "XO./.../...", {"A": "..X/..O/...", "B": "X../.../.O."}
+    >>> check_same_up_to_symmetry(ref, boards, {"A": "rotate 90", "B": "not"}).ok
+    True
+    >>> print(check_same_up_to_symmetry(ref, boards, {"A": "rotate 270", "B": "not"}))
+    ✗ Same up to symmetry: 1 of 2 right.
+    ✗ 1 of your answers names a symmetry that does not turn the reference into that position: apply it \
+cell by cell (where do the X and the O go?) and compare.
+    """
+    what = "Same up to symmetry"
+    game = TicTacToe()
+    ref = game.from_string(reference)
+    boards = {str(k): game.from_string(v) for k, v in positions.items()}
+    how = (f"Give, for each of {', '.join(boards)}, one of {', '.join(map(repr, SYMMETRY_NAMES))} or 'not', "
+           "in place of None.")
+    if answer is None or (isinstance(answer, Mapping) and all(v is None for v in answer.values())):
+        return unanswered(what, how)
+    if not isinstance(answer, Mapping):
+        return malformed(what, f"Could not read your answer: give a dict from position name to a symmetry or "
+                               f"'not'. You gave {answer!r}.")
+    images = game.symmetries(ref)
+    maps = {name: {SYMMETRY_NAMES[i] for i, img in enumerate(images) if img == b}
+            for name, b in boards.items()}
+    rep = Report()
+    right = 0
+    slips = {"said-not": 0, "said-in": 0, "wrong-map": 0}
+    for key in answer:
+        if str(key) not in boards:
+            rep.bad(f"{key!r} is not one of the positions {', '.join(boards)}.")
+    for name in boards:
+        mine = answer.get(name)
+        if mine is None:
+            rep.bad(f"{name}: not answered yet.")
+            continue
+        mine = str(mine).strip().casefold()
+        if mine != "not" and mine not in SYMMETRY_NAMES:
+            rep.bad(f"{name}: could not read {answer[name]!r}: write one of "
+                    f"{', '.join(map(repr, SYMMETRY_NAMES))} or 'not'.")
+            continue
+        if (mine == "not" and not maps[name]) or mine in maps[name]:
+            right += 1
+        elif mine == "not":
+            slips["said-not"] += 1
+        elif not maps[name]:
+            slips["said-in"] += 1
+        else:
+            slips["wrong-map"] += 1
+    words = {
+        "said-not": "calls a position not in the class although one of the eight symmetries turns the "
+                    "reference into it: try the rotations and the mirrors, each cell by cell.",
+        "said-in": "names a symmetry for a position no symmetry reaches: a symmetry moves the whole board, "
+                   "so it keeps which cells are corners, edges or the centre, which marks are next to "
+                   "each other, and which mark is X and which O.",
+        "wrong-map": "names a symmetry that does not turn the reference into that position: apply it cell by "
+                     "cell (where do the X and the O go?) and compare.",
+    }
+    for kind, n in slips.items():
+        if n:
+            rep.bad(f"{n} of your answers {words[kind]}")
+    if right == len(boards) and not any(k == "bad" for k, _, _ in rep.items):
+        fb = Feedback(f"{what}: right.", [("good", "Each position placed, with a symmetry that reaches it.",
+                                           None)])
+    else:
+        fb = Feedback(f"{what}: {right} of {len(boards)} right.", rep.items)
+    return escalate("l05.same_up_to_symmetry", fb)
 
 
 def check_negamax(fn):
