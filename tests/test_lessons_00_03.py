@@ -671,7 +671,7 @@ def test_lesson_02_values_fold_opens_after_an_attempt_and_explain_works_it_throu
 
 
 def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_what_the_engine_does():
-    for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "no_cut")):
+    for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "ex5")):
         fold = fold_text("03_alpha_beta.ipynb", cell)
         assert (pasteable(fold) == [] and f"{name}.explain()" in fold
                 and "after your first attempt" in fold), cell
@@ -696,10 +696,10 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
         # the node the lesson names
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
-    no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
-    assert no_cut.check([]).ok
+    ex5 = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
+    assert ex5.check([]).ok
     assert ("✓ Nothing is pruned: no node's value leaves its window "
-            "while the node has a child left to skip.") in text(no_cut.check([]))
+            "while the node has a child left to skip.") in text(ex5.check([]))
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
