@@ -151,7 +151,7 @@ def test_effective_branching_each_way():
 
 KINDS = {"Ludo": ("chance", "perfect"), "Kriegspiel": ("deterministic", "hidden"),
          "Mastermind": ("deterministic", "hidden"), "Dominoes": ("chance", "hidden")}
-FACTS = {"Ludo": 1, "Kriegspiel": 2, "Mastermind": 3, "Dominoes": 4}   # the fact that decides each
+FACTS = {"Ludo": 4, "Kriegspiel": 7, "Mastermind": 2, "Dominoes": 5}   # the fact that decides each
 RIGHT_KINDS = {game: (*pair, FACTS[game]) for game, pair in KINDS.items()}
 
 
@@ -165,7 +165,16 @@ def test_game_kinds_blank_junk_right():
     for junk in ("chess", [], {}, None):
         assert ex.check_game_kinds(junk).status == "unreadable"
     assert ex.check_game_kinds(RIGHT_KINDS).ok
-    assert ex.check_game_kinds({"ludo": ("perfect", "chance", 1)}).ok       # either order, any case
+    assert ex.check_game_kinds({**RIGHT_KINDS, "Ludo": ("perfect", "chance", 4)}).ok   # either order
+    assert ex.check_game_kinds({"ludo": ("chance", "perfect", 4), **{g: RIGHT_KINDS[g] for g in FACTS
+                                                                     if g != "Ludo"}}).ok  # any case
+    # the lesson's four games are all asked for: two right answers are not the exercise solved
+    two = ex.check_game_kinds({g: RIGHT_KINDS[g] for g in ("Ludo", "Kriegspiel")})
+    assert not two.ok and two.status != "solved" and two.score == (2, 4)
+    assert "✗ Mastermind: not answered yet." in two.lines and "✗ Dominoes: not answered yet." in two.lines
+    # the blank message asks for what the check reads: the two kinds and the fact's number
+    blank = text(ex.check_game_kinds(dict.fromkeys(KINDS)))
+    assert "a triple such as ('deterministic', 'perfect', 6)" in blank
     assert ex.check_game_kinds({"chess": ("deterministic", "perfect")}).ok  # another game: the pair alone
     fb = ex.check_game_kinds({"Ludo": "chance"})
     assert not fb.ok and "could not read" in text(fb) and fb.tags == ()
@@ -197,7 +206,8 @@ def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass(
     pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
     assert pairs.score == (0, 4) and "give the number of the reason that decides it too" in text(pairs)
     attempts.reset()
-    distractor = ex.check_game_kinds({game: (*pair, 5) for game, pair in KINDS.items()})
+    assert list(FACTS.values()) != sorted(FACTS.values())                  # the key does not run in order
+    distractor = ex.check_game_kinds({game: (*pair, 6) for game, pair in KINDS.items()})
     assert distractor.score == (0, 4)
     assert all("both kinds are right, but not the reason" in kind_lines(distractor, g)[0] for g in KINDS)
     assert not any(f"{n}" in " ".join(kind_lines(distractor, g)) for g in KINDS for n in FACTS.values())
