@@ -245,7 +245,11 @@ def test_position_answer_is_what_the_lesson_says():
     assert max(values.values()) == 0 and [m for m, v in values.items() if v == 0] == [5]
     assert gt.minimax(game, game.result(s, 3)).value == -1     # a2 makes two threats but loses at once
     for move in (5, "c2", "5", " C2 "):
-        assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
+        assert ex.check_position(POSITION, {"value": 0, "move": move, "reply": "a2"}).ok
+    # the reply is part of the exercise: the value and the move alone are not the exercise solved
+    two = ex.check_position(POSITION, {"value": 0, "move": "c2"})
+    assert not two.ok and two.status != "solved" and two.score == (2, 3)
+    assert "✗ O's reply: not answered yet." in two.lines
     after = game.result(s, 5)
     replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
     # O must play a2
@@ -296,7 +300,7 @@ def test_position_blank_and_junk():
 def test_position_all_wrong_then_twin():
     answer = {"value": 1, "move": "a2"}
     first = ex.check_position(POSITION, answer)
-    assert first.score == (0, 2)
+    assert first.score == (0, 3) and "✗ O's reply: not answered yet." in first.lines
     assert "The value: you wrote +1" in text(first) and "O wins at once" in text(first)
     assert first.tags == ("opponent-reply-ignored",)
     assert "c2" not in text(first) and "cell 5" not in text(first) and not has_number(first, 0)
@@ -309,13 +313,13 @@ def test_position_all_wrong_then_twin():
 
 def test_position_partly_right():
     fb = ex.check_position(POSITION, {"value": 0, "move": 8})
-    assert fb.score == (1, 2) and "The value: 0" in text(fb)
+    assert fb.score == (1, 3) and "The value: 0" in text(fb)
     assert "taken" in text(fb)
-    fb = ex.check_position(POSITION, {"value": -1, "move": "c2"})
-    assert fb.score == (1, 2) and "X c2 (cell 5) is a best move." in fb.lines[1]
+    fb = ex.check_position(POSITION, {"value": -1, "move": "c2", "reply": "a2"})
+    assert fb.score == (2, 3) and "X c2 (cell 5) is a best move." in fb.lines[1]
     assert "a draw" not in text(fb) and fb.tags == ()
     fb = ex.check_position(POSITION, {"value": 0, "move": None})
-    assert fb.score == (1, 2) and "The move: not answered yet." in text(fb)
+    assert fb.score == (1, 3) and "The move: not answered yet." in text(fb)
 
 
 class FastTicTacToe(TicTacToe):
@@ -621,17 +625,25 @@ def test_minimax_claims_each_way():
     assert first.score == (0, 4) and first.tags == ("correct-read-as-bug",)
     for key in right:
         line = next(line for line in first.lines if line.startswith(f"✗ {key}:"))
-        assert "not right (the verdict, the reason or both)" in line   # never which part: no elimination
+        assert "the verdict is not right, the reason is" in line      # the part that is wrong, named
     assert "false" not in text(first).lower() and " true" not in text(first).lower()
     attempts.reset()
-    wrong_reason = {k: (v, 5) for k, v in verdicts.items()}            # right verdicts, a distractor reason
+    wrong_reason = {k: (v, 7) for k, v in verdicts.items()}            # right verdicts, a distractor reason
     fb = ex.check_minimax_claims(wrong_reason)
-    assert fb.score == (0, 4) and [line.split(":")[1] for line in fb.lines[1:5]] == [
-        line.split(":")[1] for line in first.lines[1:5]]               # the same words as a wrong verdict
+    assert fb.score == (0, 4) and all(": the verdict is right, the reason is not." in line
+                                      for line in fb.lines[1:5])
+    assert not any(str(n) in line.split(".", 1)[1] for line in fb.lines[1:5]
+                   for n in CLAIM_REASON.values())                      # never the right reason's number
+    attempts.reset()
+    both = ex.check_minimax_claims({k: (not v, 7) for k, v in verdicts.items()})
+    assert all(": neither the verdict nor the reason is right." in line for line in both.lines[1:5])
+    assert list(CLAIM_REASON.values()) != sorted(CLAIM_REASON.values())  # the key does not run in order
+    attempts.reset()
+    ex.check_minimax_claims(all_wrong)
     second = ex.check_minimax_claims(all_wrong)
     assert "tic-tac-toe" not in twins(second)[0]
     attempts.reset()
-    fb = ex.check_minimax_claims({"a": (False, 1), "b": (True, 2), "c": "yes", "d": None})
+    fb = ex.check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
     # the lesson lists the reasons as the check numbers them
