@@ -466,7 +466,7 @@ def test_pruning_order_blank_junk_right():
         assert fb.status == "unreadable" and fb.tags == ()
     for answer in ([[6, 10, 11], [2, 4, 8], [5, 7, 9]], [[6, 11, 10], [4, 2, 8], [5, 9, 7]],
                    ([6, 10, 11], [5, 9, 7], [2, 8, 4])):
-        fb = ex.check_pruning_order(TREE, answer)
+        fb = ex.check_pruning_order(TREE, answer, worst=9, why=3)
         assert fb.ok and "evaluates 5 leaves, the fewest" in text(fb) and leaves(answer) == 5
     with pytest.raises(ValueError, match="tree must be a list of at least 2"):
         ex.check_pruning_order([1, 2], [[1], [2]])
@@ -474,7 +474,7 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(": 0 of 1 right.")   # counted in parts asked, as every other check of it
+    assert first.title.endswith(": 0 of 3 right.")   # counted in parts asked: the order, the worst count, why
     assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
             in text(first))
     assert ("Your first MIN node is worth 5 to MAX" in text(first)
@@ -486,7 +486,12 @@ def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
     attempts.reset()
     both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
-    assert both.title.endswith(": 0 of 2 right.") and "The worst order: not answered yet." in text(both)
+    assert both.title.endswith(": 0 of 3 right.") and "The worst order: not answered yet." in text(both)
+    attempts.reset()
+    alone = ex.check_pruning_order(TREE, [[6, 10, 11], [2, 4, 8], [5, 7, 9]])   # the best order, nothing else
+    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 right.")
+    assert {"✗ The worst order: not answered yet.", "✗ Why no order does better: not answered yet."} <= set(
+        alone.lines)
 
 
 def test_pruning_order_partly_right_names_the_node_not_the_leaf():
@@ -566,18 +571,18 @@ def test_pruning_order_worst_count_and_the_halving_misconception():
         t = [[rng.randint(-4, 4) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(2, 4))]
         assert _count_two_level(t) == leaves(t), t
     right = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
-    assert ex.check_pruning_order(TREE, right, worst=9).ok
+    assert ex.check_pruning_order(TREE, right, worst=9, why=3).ok
     for halving in (5, 4.5):
         attempts.reset()
-        first = ex.check_pruning_order(TREE, right, worst=halving)
-        assert first.score == (1, 2) and first.tags == ("ordering-halves-work",)
+        first = ex.check_pruning_order(TREE, right, worst=halving, why=3)
+        assert first.score == (2, 3) and first.tags == ("ordering-halves-work",)
         assert not has_number(first, 9) and "The worst order: you wrote" in text(first)
-        second = ex.check_pruning_order(TREE, right, worst=halving)
+        second = ex.check_pruning_order(TREE, right, worst=halving, why=3)
         assert_rules(first, second)
         assert not has_number(second, 9)
     attempts.reset()
     fb = ex.check_pruning_order(TREE, None, worst=7)        # partly answered: the order is still to come
-    assert fb.score == (0, 2) and "The order: not answered yet." in text(fb) and fb.tags == ()
+    assert fb.score == (0, 3) and "The order: not answered yet." in text(fb) and fb.tags == ()
     assert not has_number(fb, 9) and not has_number(fb, 5)
     assert "could not read 'nine'" in text(ex.check_pruning_order(TREE, right, worst="nine"))
 
@@ -829,12 +834,12 @@ def test_play_widget_picture_has_nothing_under_the_board():
 def test_pruning_order_asks_why_with_a_reason_among_distractors():
     from gametrees.exercises.lessons.l03_alpha_beta import FEWEST_REASONS
     best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
-    right = ex.check_pruning_order(TREE, best, worst=9, why=1)
+    right = ex.check_pruning_order(TREE, best, worst=9, why=3)
     assert right.ok and "Why no order does better: The first MIN node" in text(right)
     # the fact the reason states, against the engine: the first MIN node needs all its leaves,
     # every later one one
     assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
-    for reason in (2, 3, 4):
+    for reason in (1, 2, 4):
         attempts.reset()
         fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
         assert not fb.ok and fb.title.endswith("2 of 3 right.")
@@ -843,7 +848,7 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
             f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right
     assert ex.check_pruning_order(TREE, best, worst=9, why=2).tags == ("ordering-halves-work",)
     attempts.reset()
-    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, why=None))
+    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, worst=9))
     assert "could not read" in text(ex.check_pruning_order(TREE, best, why=[1]))
     import json
     from pathlib import Path
@@ -863,7 +868,7 @@ def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     described = [first] + rest
     assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
     assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
-    assert ex.check_pruning_order(TREE, described).ok
+    assert ex.check_pruning_order(TREE, described, worst=9, why=3).ok
     worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
     assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
     assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
