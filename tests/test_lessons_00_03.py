@@ -872,3 +872,20 @@ def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
     assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
     assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
+
+
+def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_trees_never_searched():
+    import json
+    from pathlib import Path
+
+    from gametrees.exercises.lessons.l01_game_trees import _CHANCE_QUESTION
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "01_game_trees.ipynb").read_text())
+    cells = {c.get("id"): " ".join("".join(c["source"]).split()) for c in nb["cells"]}
+    # the table's bridge is chance, and so is the rule of the exercise and the check's question
+    assert "| **chance** | backgammon | poker, Scrabble, bridge |" in cells["55ed8424"]
+    assert "a shuffle or deal before the first move included" in cells["55ed8424"]
+    assert "a shuffle or deal before the first move counts" in cells["20e92a4e"]
+    assert "after the game starts" not in cells["20e92a4e"] and "before the first move" in _CHANCE_QUESTION
+    assert ex.check_game_kinds({"bridge": ("chance", "hidden")}).ok
+    # Connect Four is in the plot above and has been solved (lesson 05): the text names chess and Go
+    assert "No computer will ever search chess's or Go's tree to the end" in cells["57897c07"]
