@@ -1176,3 +1176,25 @@ def test_check_ucb_unvisited_children():
     phantom = ex.check_ucb(lambda w, n, N, c: ucb(w, max(n, 1), max(N, 1), c))
     assert "✗ An unvisited child (n = 0): you returned 2.1244, but it must score +∞." in phantom.lines
     assert phantom.score == (7, 9)
+
+
+def test_pruning_twin_never_names_the_leaves_the_learner_missed():
+    import re
+    e = ex.generate("pruning", seed=7)                 # lesson 03's exercise 1
+    truth = set(e.solution())
+    for partial in (["I"], ["I", "J"], ["L"], ["I", "J", "L"]):
+        e = ex.generate("pruning", seed=7)
+        e.check(partial)
+        again = e.check(partial)                       # the second wrong check works it on a twin
+        twin = again.lines[-1]
+        assert twin.startswith("• Worked on a twin tree: a tree of the same shape with other leaf values and "
+                               "other labels"), twin
+        missed = truth - set(partial)
+        assert not any(re.search(rf"\b{lab}\b", twin) for lab in missed), (partial, twin)
+
+
+def test_pruning_an_empty_list_earns_no_credit_for_the_leaves_it_leaves_alone():
+    e = ex.generate("pruning", seed=7)
+    fb = e.check([])
+    assert not fb.ok and fb.title == "Pruned leaves: your list is empty, but this search prunes leaves."
+    assert "leaves right" not in fb.title

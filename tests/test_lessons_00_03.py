@@ -151,7 +151,7 @@ def test_effective_branching_each_way():
 
 KINDS = {"Ludo": ("chance", "perfect"), "Kriegspiel": ("deterministic", "hidden"),
          "Mastermind": ("deterministic", "hidden"), "Dominoes": ("chance", "hidden")}
-FACTS = {"Ludo": 1, "Kriegspiel": 2, "Mastermind": 3, "Dominoes": 4}   # the fact that decides each
+FACTS = {"Ludo": 4, "Kriegspiel": 7, "Mastermind": 2, "Dominoes": 5}   # the fact that decides each
 RIGHT_KINDS = {game: (*pair, FACTS[game]) for game, pair in KINDS.items()}
 
 
@@ -165,7 +165,16 @@ def test_game_kinds_blank_junk_right():
     for junk in ("chess", [], {}, None):
         assert ex.check_game_kinds(junk).status == "unreadable"
     assert ex.check_game_kinds(RIGHT_KINDS).ok
-    assert ex.check_game_kinds({"ludo": ("perfect", "chance", 1)}).ok       # either order, any case
+    assert ex.check_game_kinds({**RIGHT_KINDS, "Ludo": ("perfect", "chance", 4)}).ok   # either order
+    assert ex.check_game_kinds({"ludo": ("chance", "perfect", 4), **{g: RIGHT_KINDS[g] for g in FACTS
+                                                                     if g != "Ludo"}}).ok  # any case
+    # the lesson's four games are all asked for: two right answers are not the exercise solved
+    two = ex.check_game_kinds({g: RIGHT_KINDS[g] for g in ("Ludo", "Kriegspiel")})
+    assert not two.ok and two.status != "solved" and two.score == (2, 4)
+    assert "✗ Mastermind: not answered yet." in two.lines and "✗ Dominoes: not answered yet." in two.lines
+    # the blank message asks for what the check reads: the two kinds and the fact's number
+    blank = text(ex.check_game_kinds(dict.fromkeys(KINDS)))
+    assert "a triple such as ('deterministic', 'perfect', 6)" in blank
     assert ex.check_game_kinds({"chess": ("deterministic", "perfect")}).ok  # another game: the pair alone
     fb = ex.check_game_kinds({"Ludo": "chance"})
     assert not fb.ok and "could not read" in text(fb) and fb.tags == ()
@@ -197,7 +206,8 @@ def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass(
     pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
     assert pairs.score == (0, 4) and "give the number of the reason that decides it too" in text(pairs)
     attempts.reset()
-    distractor = ex.check_game_kinds({game: (*pair, 5) for game, pair in KINDS.items()})
+    assert list(FACTS.values()) != sorted(FACTS.values())                  # the key does not run in order
+    distractor = ex.check_game_kinds({game: (*pair, 6) for game, pair in KINDS.items()})
     assert distractor.score == (0, 4)
     assert all("both kinds are right, but not the reason" in kind_lines(distractor, g)[0] for g in KINDS)
     assert not any(f"{n}" in " ".join(kind_lines(distractor, g)) for g in KINDS for n in FACTS.values())
@@ -235,7 +245,11 @@ def test_position_answer_is_what_the_lesson_says():
     assert max(values.values()) == 0 and [m for m, v in values.items() if v == 0] == [5]
     assert gt.minimax(game, game.result(s, 3)).value == -1     # a2 makes two threats but loses at once
     for move in (5, "c2", "5", " C2 "):
-        assert ex.check_position(POSITION, {"value": 0, "move": move}).ok
+        assert ex.check_position(POSITION, {"value": 0, "move": move, "reply": "a2"}).ok
+    # the reply is part of the exercise: the value and the move alone are not the exercise solved
+    two = ex.check_position(POSITION, {"value": 0, "move": "c2"})
+    assert not two.ok and two.status != "solved" and two.score == (2, 3)
+    assert "✗ O's reply: not answered yet." in two.lines
     after = game.result(s, 5)
     replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
     # O must play a2
@@ -286,7 +300,7 @@ def test_position_blank_and_junk():
 def test_position_all_wrong_then_twin():
     answer = {"value": 1, "move": "a2"}
     first = ex.check_position(POSITION, answer)
-    assert first.score == (0, 2)
+    assert first.score == (0, 3) and "✗ O's reply: not answered yet." in first.lines
     assert "The value: you wrote +1" in text(first) and "O wins at once" in text(first)
     assert first.tags == ("opponent-reply-ignored",)
     assert "c2" not in text(first) and "cell 5" not in text(first) and not has_number(first, 0)
@@ -299,13 +313,13 @@ def test_position_all_wrong_then_twin():
 
 def test_position_partly_right():
     fb = ex.check_position(POSITION, {"value": 0, "move": 8})
-    assert fb.score == (1, 2) and "The value: 0" in text(fb)
+    assert fb.score == (1, 3) and "The value: 0" in text(fb)
     assert "taken" in text(fb)
-    fb = ex.check_position(POSITION, {"value": -1, "move": "c2"})
-    assert fb.score == (1, 2) and "X c2 (cell 5) is a best move." in fb.lines[1]
+    fb = ex.check_position(POSITION, {"value": -1, "move": "c2", "reply": "a2"})
+    assert fb.score == (2, 3) and "X c2 (cell 5) is a best move." in fb.lines[1]
     assert "a draw" not in text(fb) and fb.tags == ()
     fb = ex.check_position(POSITION, {"value": 0, "move": None})
-    assert fb.score == (1, 2) and "The move: not answered yet." in text(fb)
+    assert fb.score == (1, 3) and "The move: not answered yet." in text(fb)
 
 
 class FastTicTacToe(TicTacToe):
@@ -452,7 +466,7 @@ def test_pruning_order_blank_junk_right():
         assert fb.status == "unreadable" and fb.tags == ()
     for answer in ([[6, 10, 11], [2, 4, 8], [5, 7, 9]], [[6, 11, 10], [4, 2, 8], [5, 9, 7]],
                    ([6, 10, 11], [5, 9, 7], [2, 8, 4])):
-        fb = ex.check_pruning_order(TREE, answer)
+        fb = ex.check_pruning_order(TREE, answer, worst=9, why=3)
         assert fb.ok and "evaluates 5 leaves, the fewest" in text(fb) and leaves(answer) == 5
     with pytest.raises(ValueError, match="tree must be a list of at least 2"):
         ex.check_pruning_order([1, 2], [[1], [2]])
@@ -460,7 +474,7 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(": 0 of 1 right.")   # counted in parts asked, as every other check of it
+    assert first.title.endswith(": 0 of 3 right.")   # counted in parts asked: the order, the worst count, why
     assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
             in text(first))
     assert ("Your first MIN node is worth 5 to MAX" in text(first)
@@ -472,7 +486,12 @@ def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
     attempts.reset()
     both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
-    assert both.title.endswith(": 0 of 2 right.") and "The worst order: not answered yet." in text(both)
+    assert both.title.endswith(": 0 of 3 right.") and "The worst order: not answered yet." in text(both)
+    attempts.reset()
+    alone = ex.check_pruning_order(TREE, [[6, 10, 11], [2, 4, 8], [5, 7, 9]])   # the best order, nothing else
+    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 right.")
+    assert {"✗ The worst order: not answered yet.", "✗ Why no order does better: not answered yet."} <= set(
+        alone.lines)
 
 
 def test_pruning_order_partly_right_names_the_node_not_the_leaf():
@@ -552,18 +571,18 @@ def test_pruning_order_worst_count_and_the_halving_misconception():
         t = [[rng.randint(-4, 4) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(2, 4))]
         assert _count_two_level(t) == leaves(t), t
     right = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
-    assert ex.check_pruning_order(TREE, right, worst=9).ok
+    assert ex.check_pruning_order(TREE, right, worst=9, why=3).ok
     for halving in (5, 4.5):
         attempts.reset()
-        first = ex.check_pruning_order(TREE, right, worst=halving)
-        assert first.score == (1, 2) and first.tags == ("ordering-halves-work",)
+        first = ex.check_pruning_order(TREE, right, worst=halving, why=3)
+        assert first.score == (2, 3) and first.tags == ("ordering-halves-work",)
         assert not has_number(first, 9) and "The worst order: you wrote" in text(first)
-        second = ex.check_pruning_order(TREE, right, worst=halving)
+        second = ex.check_pruning_order(TREE, right, worst=halving, why=3)
         assert_rules(first, second)
         assert not has_number(second, 9)
     attempts.reset()
     fb = ex.check_pruning_order(TREE, None, worst=7)        # partly answered: the order is still to come
-    assert fb.score == (0, 2) and "The order: not answered yet." in text(fb) and fb.tags == ()
+    assert fb.score == (0, 3) and "The order: not answered yet." in text(fb) and fb.tags == ()
     assert not has_number(fb, 9) and not has_number(fb, 5)
     assert "could not read 'nine'" in text(ex.check_pruning_order(TREE, right, worst="nine"))
 
@@ -611,17 +630,25 @@ def test_minimax_claims_each_way():
     assert first.score == (0, 4) and first.tags == ("correct-read-as-bug",)
     for key in right:
         line = next(line for line in first.lines if line.startswith(f"✗ {key}:"))
-        assert "not right (the verdict, the reason or both)" in line   # never which part: no elimination
+        assert "the verdict is not right, the reason is" in line      # the part that is wrong, named
     assert "false" not in text(first).lower() and " true" not in text(first).lower()
     attempts.reset()
-    wrong_reason = {k: (v, 5) for k, v in verdicts.items()}            # right verdicts, a distractor reason
+    wrong_reason = {k: (v, 7) for k, v in verdicts.items()}            # right verdicts, a distractor reason
     fb = ex.check_minimax_claims(wrong_reason)
-    assert fb.score == (0, 4) and [line.split(":")[1] for line in fb.lines[1:5]] == [
-        line.split(":")[1] for line in first.lines[1:5]]               # the same words as a wrong verdict
+    assert fb.score == (0, 4) and all(": the verdict is right, the reason is not." in line
+                                      for line in fb.lines[1:5])
+    assert not any(str(n) in line.split(".", 1)[1] for line in fb.lines[1:5]
+                   for n in CLAIM_REASON.values())                      # never the right reason's number
+    attempts.reset()
+    both = ex.check_minimax_claims({k: (not v, 7) for k, v in verdicts.items()})
+    assert all(": neither the verdict nor the reason is right." in line for line in both.lines[1:5])
+    assert list(CLAIM_REASON.values()) != sorted(CLAIM_REASON.values())  # the key does not run in order
+    attempts.reset()
+    ex.check_minimax_claims(all_wrong)
     second = ex.check_minimax_claims(all_wrong)
     assert "tic-tac-toe" not in twins(second)[0]
     attempts.reset()
-    fb = ex.check_minimax_claims({"a": (False, 1), "b": (True, 2), "c": "yes", "d": None})
+    fb = ex.check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
     # the lesson lists the reasons as the check numbers them
@@ -671,7 +698,7 @@ def test_lesson_02_values_fold_opens_after_an_attempt_and_explain_works_it_throu
 
 
 def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_what_the_engine_does():
-    for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "no_cut")):
+    for cell, name in (("deab9237", "exercise"), ("70be2764", "window"), ("np03a004", "ex5")):
         fold = fold_text("03_alpha_beta.ipynb", cell)
         assert (pasteable(fold) == [] and f"{name}.explain()" in fold
                 and "after your first attempt" in fold), cell
@@ -696,10 +723,10 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
         # the node the lesson names
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
-    no_cut = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
-    assert no_cut.check([]).ok
+    ex5 = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
+    assert ex5.check([]).ok
     assert ("✓ Nothing is pruned: no node's value leaves its window "
-            "while the node has a child left to skip.") in text(no_cut.check([]))
+            "while the node has a child left to skip.") in text(ex5.check([]))
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
@@ -807,12 +834,12 @@ def test_play_widget_picture_has_nothing_under_the_board():
 def test_pruning_order_asks_why_with_a_reason_among_distractors():
     from gametrees.exercises.lessons.l03_alpha_beta import FEWEST_REASONS
     best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
-    right = ex.check_pruning_order(TREE, best, worst=9, why=1)
+    right = ex.check_pruning_order(TREE, best, worst=9, why=3)
     assert right.ok and "Why no order does better: The first MIN node" in text(right)
     # the fact the reason states, against the engine: the first MIN node needs all its leaves,
     # every later one one
     assert leaves(best) == len(best[0]) + (len(best) - 1) == 5
-    for reason in (2, 3, 4):
+    for reason in (1, 2, 4):
         attempts.reset()
         fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
         assert not fb.ok and fb.title.endswith("2 of 3 right.")
@@ -821,7 +848,7 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
             f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right
     assert ex.check_pruning_order(TREE, best, worst=9, why=2).tags == ("ordering-halves-work",)
     attempts.reset()
-    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, why=None))
+    assert "Why no order does better: not answered yet." in text(ex.check_pruning_order(TREE, best, worst=9))
     assert "could not read" in text(ex.check_pruning_order(TREE, best, why=[1]))
     import json
     from pathlib import Path
@@ -841,7 +868,24 @@ def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     described = [first] + rest
     assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
     assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
-    assert ex.check_pruning_order(TREE, described).ok
+    assert ex.check_pruning_order(TREE, described, worst=9, why=3).ok
     worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
     assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
     assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
+
+
+def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_trees_never_searched():
+    import json
+    from pathlib import Path
+
+    from gametrees.exercises.lessons.l01_game_trees import _CHANCE_QUESTION
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "01_game_trees.ipynb").read_text())
+    cells = {c.get("id"): " ".join("".join(c["source"]).split()) for c in nb["cells"]}
+    # the table's bridge is chance, and so is the rule of the exercise and the check's question
+    assert "| **chance** | backgammon | poker, Scrabble, bridge |" in cells["55ed8424"]
+    assert "a shuffle or deal before the first move included" in cells["55ed8424"]
+    assert "a shuffle or deal before the first move counts" in cells["20e92a4e"]
+    assert "after the game starts" not in cells["20e92a4e"] and "before the first move" in _CHANCE_QUESTION
+    assert ex.check_game_kinds({"bridge": ("chance", "hidden")}).ok
+    # Connect Four is in the plot above and has been solved (lesson 05): the text names chess and Go
+    assert "No computer will ever search chess's or Go's tree to the end" in cells["57897c07"]

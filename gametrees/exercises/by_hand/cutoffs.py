@@ -147,6 +147,24 @@ class _AlphaBetaExercise(Exercise):
                 f"children are searched left to right.")
 
 
+def _relabelled(G, taken):
+    """``G`` with its nodes relabelled in breadth-first order by the first labels not in ``taken`` (A to
+    Z, then AA, AB, ...), so that a twin's worked text names none of the exercise's nodes.
+
+    >>> from gametrees.trees import tree_from_nested
+    >>> G = tree_from_nested([[1, 2], 3])
+    >>> H = _relabelled(G, {"A", "B", "C", "D", "E"})
+    >>> [H.nodes[n]["label"] for n in [H.graph["root"]] + [v for _, v in nx.bfs_edges(H, H.graph["root"])]]
+    ['F', 'G', 'H', 'I', 'J']
+    """
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    fresh = (lab for lab in letters + [a + b for a in letters for b in letters] if lab not in taken)
+    H = G.copy()
+    for n in [G.graph["root"]] + [v for _, v in nx.bfs_edges(G, G.graph["root"])]:
+        H.nodes[n]["label"] = next(fresh)
+    return H
+
+
 class PruningExercise(_AlphaBetaExercise):
     """Which leaves does alpha-beta prune (never evaluate)?
 
@@ -310,7 +328,10 @@ class PruningExercise(_AlphaBetaExercise):
                      "to skip.")
         rep.items = [item for item in rep.items if item[1]]
         fb = rep.feedback(what, count_ok=False)
-        if not fb.ok:   # the title counts leaves, whatever the lines group: right = marked as they are
+        if not fb.ok and not claimed and not unknown and truth:
+            # an empty list earns nothing for the leaves it leaves alone: it has not named one pruned leaf
+            fb.title = f"{what}: your list is empty, but this search prunes leaves."
+        elif not fb.ok:   # the title counts leaves, whatever the lines group: right = marked as they are
             right = sum((n in claimed) == (n in truth) for n in self.leaves)
             fb.title = (
                 f"{what}: {right} of {len(self.leaves)} leaves right."
@@ -342,6 +363,12 @@ class PruningExercise(_AlphaBetaExercise):
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
+        if kind in ("tie", "missed"):
+            # a cut on the same shape prunes leaves in the same places: under this tree's labels it would
+            # name the very leaves the learner has still to find, so the twin gets labels of its own
+            twin = self._make_twin(_relabelled(twin.tree, set(self.nodes.label.values())))
+            where = (f"a tree of the same shape with other leaf values and other labels, "
+                     f"{inline(twin.tree, twin.nodes)}: ")
         if kind == "tie":
             tie = next((c for c in twin.info.cuts if c.tie), None)
             return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None

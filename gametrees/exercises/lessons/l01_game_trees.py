@@ -36,16 +36,16 @@ _GAME_KINDS = {
 
 # The facts a learner chooses from for lesson 01's four games (one decides each; the others are distractors).
 GAME_KIND_REASONS = {
-    1: "A die is rolled during play, and every piece is in view.",
-    2: "Nothing is random, but each player sees only their own pieces on the board.",
-    3: "Nothing is random: one player picks a code, and the other must find it out.",
-    4: "Pieces are shuffled face down and drawn during play, and each player's are kept from the others.",
-    5: "You cannot know what your opponent will play next.",
+    1: "You cannot know what your opponent will play next.",
+    2: "Nothing is random: one player picks a code, and the other must find it out.",
+    3: "Something is unknown to a player, so the game is one of chance.",
+    4: "A die is rolled during play, and every piece is in view.",
+    5: "Pieces are shuffled face down and drawn during play, and each player's are kept from the others.",
     6: "The outcome is uncertain until the game ends.",
-    7: "Something is unknown to a player, so the game is one of chance.",
+    7: "Nothing is random, but each player sees only their own pieces on the board.",
 }
-#: game -> the reason that decides its kinds (lesson 01's exercise 2).
-_DECIDING_REASON = {"ludo": 1, "kriegspiel": 2, "mastermind": 3, "dominoes": 4}
+#: game -> the reason that decides its kinds (lesson 01's exercise 2); the lesson asks for all four.
+_DECIDING_REASON = {"ludo": 4, "kriegspiel": 7, "mastermind": 2, "dominoes": 5}
 
 
 _KIND_WORDS = {"deterministic": "deterministic", "chance": "chance", "stochastic": "chance",
@@ -57,15 +57,15 @@ _KIND_WHY = {
     "backgammon": "dice are rolled during the game, so chance; both players see the whole board, so perfect "
                   "information",
     "poker": "the deal is random, so chance; you cannot see the others' cards, so hidden information",
-    "battleship": "nothing random happens after the ships are placed, so deterministic; you cannot see your "
-                  "opponent's ships, so hidden information",
+    "battleship": "nothing is random (each player places their ships by choice), so deterministic; you "
+                  "cannot see your opponent's ships, so hidden information",
     "chess": "no dice or cards, so deterministic; both players see the whole board, so perfect information",
     "scrabble": "the tiles are drawn at random, so chance; you cannot see your opponent's rack, so hidden "
                 "information",
 }
 
-_CHANCE_QUESTION = ("does anything random (a die, a shuffle, a draw) decide part of what happens after the "
-                    "game starts?")
+_CHANCE_QUESTION = ("does anything random (a die, a shuffle, a deal, a draw) decide part of what happens, a "
+                    "shuffle or deal before the first move included?")
 _INFO_QUESTION = "can every player see the whole state?"
 _QUESTIONS = f"{_CHANCE_QUESTION} And {_INFO_QUESTION}"
 
@@ -78,26 +78,28 @@ def check_game_kinds(answer):
     information. For the lesson's four games (Ludo, Kriegspiel, Mastermind,
     Dominoes) a third item is asked: the number of the reason in
     :data:`GAME_KIND_REASONS` that decides the kinds (a pair alone is not
-    enough there, so that trying the four boxes does not pass). A wrong pair names the half that is wrong
-    (chance, information
-    or both) with the question to ask again there;
+    enough there, so that trying the four boxes does not pass); once one of
+    them is answered, each of the four missing is "not answered yet". A wrong
+    pair names the half that is wrong (chance, information or both) with the
+    question to ask again there;
     taking a hidden thing for chance, or an unrolled die for hidden
     information, is named as ``chance-vs-hidden``.
 
     Examples
     --------
     >>> check_game_kinds({"chess": ("deterministic", "perfect"),
-    ...                   "ludo": ("chance", "hidden")})   # doctest: +ELLIPSIS
+    ...                   "battleship": ("chance", "hidden")})   # doctest: +ELLIPSIS
     ✗ Kinds of games: 1 of 2 right.
     ✓ chess: deterministic, perfect information.
-    ✗ ludo: the information half is wrong. ...
+    ✗ battleship: the chance half is wrong. ...
     """
     what = "Kinds of games"
     if not isinstance(answer, Mapping) or not answer:
         return malformed(what, "Could not read your answer: give a dict such as {'chess': ('deterministic', "
                                "'perfect')}.")
     if all(kind is None for kind in answer.values()):
-        return unanswered(what, "Replace each None with a pair such as ('deterministic', 'perfect').")
+        return unanswered(what, "Replace each None with a triple such as ('deterministic', 'perfect', 6): "
+                                "the two kinds, then the number of the fact that decides them.")
     rep = Report()
     wrong = []
     for game, kind in answer.items():
@@ -155,6 +157,12 @@ def check_game_kinds(answer):
         else:
             rep.bad(f"{game}: the information half is wrong (the chance half is right). Ask again: "
                     f"{_INFO_QUESTION}")
+
+    given = {str(g).strip().lower() for g in answer}
+    if given & set(_DECIDING_REASON):   # the lesson's exercise: each of its four games is asked for
+        for game in _DECIDING_REASON:
+            if game not in given:
+                rep.bad(f"{game.capitalize()}: not answered yet.")
 
     def twin(_fb):
         rights = {_GAME_KINDS[k] for k in wrong}

@@ -80,8 +80,10 @@ def check_position(position, answer):
     ``position`` is the board as rows, e.g. ``"X.O/.X./..O"`` (X to move);
     ``answer`` is ``{"value": v, "move": m}`` with ``v`` in -1, 0, +1 and
     ``m`` a cell 0-8 or its name a1-c3 (column a-c, row 1-3 from the top).
-    An optional ``"reply"`` asks for O's best reply to X's move (a cell), judged
-    after the learner's own move: the part minimax's printed value and move do not show. A wrong part is told
+    ``"reply"`` is O's best reply to X's move (a cell), judged after the
+    learner's own move: the part minimax's printed value and move do not show.
+    It is asked whenever X's move leaves the game going on (a missing reply is
+    "not answered yet", so two parts are not the exercise solved). A wrong part is told
     which rule to re-apply; a move after which O wins at once, or a reply after
     which X wins at once, is named ``opponent-reply-ignored``.
 
@@ -108,7 +110,6 @@ def check_position(position, answer):
     if unread is not None:
         return unread
     value, move = answer.get("value"), answer.get("move")
-    asks_reply = "reply" in answer
     if is_blank(value) and is_blank(move) and is_blank(answer.get("reply")):
         return unanswered(what, f"Replace each None: {form}.")
     values = {m: minimax(game, c, trace=False).value for m, c in game.successors(state)}
@@ -144,8 +145,7 @@ def check_position(position, answer):
     else:
         rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does "
                 "X get after it? Compare that with what X's other moves get against O's best replies.")
-    if asks_reply:
-        _check_reply(game, state, values, right, cell, answer.get("reply"), rep)
+    _check_reply(game, state, values, right, cell, answer.get("reply"), rep)
 
     def twin(_fb):
         mine = game.canonical(state)
@@ -300,19 +300,17 @@ MINIMAX_CLAIMS = {
 
 # The reasons a learner chooses from (one decides each claim; the others are what a wrong verdict leans on).
 MINIMAX_REASONS = {
-    1: "The empty board is worth 0: minimax promises a draw or better, not a win.",
-    2: "The value assumes the opponent's best reply everywhere; a worse reply can only leave the minimax "
-       "player more.",
-    3: "When every move is worth -1 they all tie, and bare minimax takes the first of them, however soon it "
-       "loses.",
-    4: "Against best play tic-tac-toe is a draw, so every game the minimax player wins is one its opponent "
-       "did not play its best.",
-    5: "Minimax assumes the opponent plays its best, so against a bad player its promise no longer holds.",
-    6: "Minimax always prefers the move that delays a loss the longest.",
+    1: "Minimax assumes the opponent plays its best, so against a bad player its promise no longer holds.",
+    2: "A value is what a player can force whatever the other side replies.",
+    3: "Tic-tac-toe is a draw when both sides play their best.",
+    4: "Minimax always prefers the move that delays a loss the longest.",
+    5: "A value says who wins with best play, not how soon: moves that all lose are worth the same.",
+    6: "The value of the empty board is 0.",
     7: "A random opponent cannot reach a draw against a correct player.",
+    8: "A correct player wins every game it can win, so it must beat a random opponent.",
 }
 #: claim -> the reason that decides it.
-CLAIM_REASON = {"a": 1, "b": 2, "c": 3, "d": 4}
+CLAIM_REASON = {"a": 6, "b": 2, "c": 5, "d": 3}
 
 
 def check_minimax_claims(answer):
@@ -321,13 +319,13 @@ def check_minimax_claims(answer):
     ``answer`` maps a claim's key (see :data:`MINIMAX_CLAIMS`) to a pair
     ``(verdict, reason)``: ``True`` or ``False``, and the number of the reason
     in :data:`MINIMAX_REASONS` that decides the claim. A claim is right when
-    both are; a wrong one is named with the question to ask again, never
-    with which of the two parts is wrong (each verdict is a yes/no choice);
+    both are; a wrong one says which part is wrong (the verdict, the reason
+    or both), never the right one, with the question to ask again;
     calling a correct agent's draw a bug is ``correct-read-as-bug``.
 
     Examples
     --------
-    >>> check_minimax_claims({"a": (False, 1), "b": (True, 2), "c": (True, 3), "d": (False, 4)}).ok
+    >>> check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": (True, 5), "d": (False, 3)}).ok
     True
     >>> check_minimax_claims({"a": None, "b": None, "c": None, "d": None}).status
     'unanswered'
@@ -366,13 +364,15 @@ def check_minimax_claims(answer):
         verdict, reason = pair
         if verdict == truth and reason == CLAIM_REASON[key]:
             rep.good(f"{key}: {'true' if truth else 'false'}, because: {MINIMAX_REASONS[reason]}")
-        elif key == "a" and verdict != truth:
-            rep.bad(f"{key}: not right (the verdict, the reason or both). {question} Compare what happened "
-                    "in those games with that promise.", tag="correct-read-as-bug")
         else:
-            rep.bad(
-                f"{key}: not right (the verdict, the reason or both). {question} Which reason decides it?"
-            )
+            part = ("the verdict is right, the reason is not" if verdict == truth
+                    else "the verdict is not right, the reason is" if reason == CLAIM_REASON[key]
+                    else "neither the verdict nor the reason is right")
+            if key == "a" and verdict != truth:
+                rep.bad(f"{key}: {part}. {question} Compare what happened in those games with that promise.",
+                        tag="correct-read-as-bug")
+            else:
+                rep.bad(f"{key}: {part}. {question} Which reason decides it?")
 
     def twin(_fb):
         return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so "

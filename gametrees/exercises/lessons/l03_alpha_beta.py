@@ -71,20 +71,22 @@ def _most(nested):
                for arranged in itertools.product(*(per_node[i] for i in nodes)))
 
 
-_NOT_ASKED = object()   # check_pruning_order's worst when the caller does not ask for it
-
-
-# Why no order evaluates fewer leaves (lesson 03, exercise 4): the learner chooses one; 1 decides it.
+# Why no order evaluates fewer leaves (lesson 03, exercise 4): the learner chooses one; _FEWEST_WHY decides
+# it, _HALVES is the misconception that best ordering halves the work.
 FEWEST_REASONS = {
-    1: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one "
+    1: "Once the leaves are sorted smallest first, every MIN node can stop after its first leaf, the first "
+       "one included.",
+    2: "With the best order alpha-beta evaluates about half of the leaves: each MIN node skips half of its "
+       "children.",
+    3: "The first MIN node is searched while α is still -∞, so it needs all its leaves; every later one "
        "needs at least one leaf before it can be compared with α.",
-    2: "Alpha-beta evaluates half of the leaves at best, whatever the tree.",
-    3: "The best MIN node must be searched last, so that α is as high as possible when it is reached.",
-    4: "Every MIN node can stop after its first leaf once the leaves are sorted, the first one included.",
+    4: "α rises only when a MIN node is finished, so every MIN node but the last must be searched to its "
+       "end.",
 }
+_FEWEST_WHY, _HALVES = 3, 2
 
 
-def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
+def check_pruning_order(tree, answer, worst=None, why=None):
     """Check a rearrangement of a two-level tree that should make alpha-beta prune the most (lesson 03).
 
     ``tree`` is a MAX root over MIN nodes over leaves, as nested lists, e.g.
@@ -93,12 +95,12 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     (textbook rule, children left to right) evaluates as few leaves as
     possible. The fewest is measured with the engine on the arrangement
     "best MIN node first, smallest leaf first" (the Knuth-Moore count
-    ``2b - 1`` on a uniform tree). ``worst``, if given (``None``: asked, not
-    answered yet), is the learner's count
+    ``2b - 1`` on a uniform tree). All three parts are asked; one left out
+    (``None``) is "not answered yet", so the order alone is not the exercise
+    solved. ``worst`` is the learner's count
     of the leaves alpha-beta evaluates in the *worst* arrangement (found by
     trying every one); giving the best order's count or half of all leaves
-    there is the misconception ``ordering-halves-work``. ``why``, if given
-    (``None``: asked, not answered yet), is the number of the reason in
+    there is the misconception ``ordering-halves-work``. ``why`` is the number of the reason in
     :data:`FEWEST_REASONS` that no order can do with fewer leaves; a wrong one
     is told to test each reason on the tree, never which one is right.
 
@@ -111,8 +113,10 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     Examples
     --------
     >>> tree = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]
-    >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]]).ok
+    >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]], worst=9, why=3).ok
     True
+    >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]]).title
+    'Order for the most pruning: 1 of 3 right.'
     >>> check_pruning_order(tree, None)
     ✗ Order for the most pruning: not answered yet.
     ✗ Give the tree with its children rearranged: nested lists, one list of leaves per MIN node, in the order
@@ -120,10 +124,9 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
     """
     what = "Order for the most pruning"
     tree = _two_level(tree, "tree")
-    worst_asked = worst is not _NOT_ASKED
-    worst = None if worst is _NOT_ASKED else worst
+    worst_asked = why_asked = True   # the exercise asks all three parts: one left out is not answered yet
     if ((answer is None or (isinstance(answer, (list, tuple)) and len(answer) == 0)) and is_blank(worst)
-            and (why is _NOT_ASKED or is_blank(why))):
+            and is_blank(why)):
         return unanswered(what, "Give the tree with its children rearranged: nested lists, one list of "
                                 "leaves per MIN node, in the order alpha-beta should search them.")
     key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
@@ -208,19 +211,18 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
             rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: "
                     "arrange the MIN nodes and their leaves so that this happens as late as possible, and "
                     "count.")
-    why_asked = why is not _NOT_ASKED
     if why_asked:
         if is_blank(why):
             rep.bad("Why no order does better: not answered yet.")
         elif isinstance(why, bool) or not isinstance(why, int) or why not in FEWEST_REASONS:
             rep.bad(f"Why no order does better: could not read {why!r}: give a reason number "
                     f"{min(FEWEST_REASONS)}-{max(FEWEST_REASONS)}.")
-        elif why == 1:
-            rep.good(f"Why no order does better: {FEWEST_REASONS[1]}")
+        elif why == _FEWEST_WHY:
+            rep.good(f"Why no order does better: {FEWEST_REASONS[_FEWEST_WHY]}")
         else:
             rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched "
                     "while α is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
-                    tag="ordering-halves-work" if why == 2 else None)
+                    tag="ordering-halves-work" if why == _HALVES else None)
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
 
@@ -234,7 +236,7 @@ def check_pruning_order(tree, answer, worst=_NOT_ASKED, why=_NOT_ASKED):
         worst_right = not is_blank(worst) and any(
             k == "good" and t.startswith("The worst order") for k, t, _ in rep.items
         )
-        why_right = why_asked and why == 1 and not isinstance(why, bool)
+        why_right = why_asked and why == _FEWEST_WHY and not isinstance(why, bool)
         fb = Feedback(
             f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags
         )
