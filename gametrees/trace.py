@@ -237,13 +237,22 @@ def _prune_text(e: Event) -> str:
     else:
         what, at, it = f"prune {_names(labels)}", here, here
     v = _num(e.value)
+    its = "its" if it == "it" else f"{it}'s"
     if e.player == "min":
         op = "<" if rule == "strict" else "≤"
+        if e.value == e.alpha:   # a tie (the textbook rule): as good as MAX's other choice, never better
+            return (f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, so {it} cannot "
+                    f"be better for MAX than the {_num(e.alpha)} MAX already has elsewhere, and "
+                    f"{its} other children cannot matter; {what}.")
         return (
             f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, but MAX already "
             f"has {_num(e.alpha)} elsewhere, so play never reaches {it}; {what}."
         )
     op = ">" if rule == "strict" else "≥"
+    if e.value == e.beta:   # a tie: as good for MIN as its other choice, never better
+        return (f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, so {it} cannot be better "
+                f"for MIN than the {_num(e.beta)} MIN already holds MAX to elsewhere, and {its} other "
+                f"children cannot matter; {what}.")
     return (
         f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, but MIN already "
         f"holds MAX to {_num(e.beta)} elsewhere, so play never reaches {it}; {what}."

@@ -138,8 +138,10 @@ def test_a_game_search_names_positions_by_their_moves():
                         "function estimates 0.")
     assert texts[3] == "The move O a2 is worth 0 at the position after X b1: MIN's best so far is 0, β = 0."
     prune = next(e for e in r.trace if e.kind == "prune")
-    assert prune.text == ("0 ≤ α = 0 at the position after X a2: MIN can hold MAX to 0 here, but MAX already "
-                          "has 0 elsewhere, so play never reaches it; prune the moves O c2, O b3 and O c3.")
+    # a tie (0 = α): the position cannot be better for MAX than what MAX has, not "never reached"
+    assert prune.text == ("0 ≤ α = 0 at the position after X a2: MIN can hold MAX to 0 here, so it cannot be "
+                          "better for MAX than the 0 MAX already has elsewhere, and its other children "
+                          "cannot matter; prune the moves O c2, O b3 and O c3.")
     assert r.value == 1 and texts[-1] == "The search is over: the root has value 1."  # X wins in c3
     assert not any("root root" in t or "-" in t for t in texts)
     # the names are the moves played: replaying them gives the node's position
