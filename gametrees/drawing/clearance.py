@@ -27,7 +27,7 @@ from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 
-from .lettering import TextCollection, ink_box
+from .lettering import TextCollection, ink_box, segment_meets_box
 
 __all__ = ["Marks", "marks", "overlaps", "segment_meets_box"]
 
@@ -142,34 +142,6 @@ def _shrunk(box, by):
 
 def _boxes_meet(a, b, tol=0.5):
     return a.x0 + tol < b.x1 and b.x0 + tol < a.x1 and a.y0 + tol < b.y1 and b.y0 + tol < a.y1
-
-
-def segment_meets_box(p0, p1, box):
-    """Does the segment ``p0``-``p1`` pass through ``box`` (a Bbox, or ``(x0, y0, x1, y1)``)?
-
-    Liang-Barsky clipping.
-
-    >>> segment_meets_box((0, 0), (10, 10), (4, 0, 6, 2)), segment_meets_box((0, 0), (10, 10), (4, 5, 6, 6))
-    (False, True)
-    """
-    if not isinstance(box, Bbox):
-        box = Bbox.from_extents(*box)
-    (x0, y0), (x1, y1) = p0, p1
-    dx, dy = x1 - x0, y1 - y0
-    lo, hi = 0.0, 1.0
-    for p, q in ((-dx, x0 - box.x0), (dx, box.x1 - x0), (-dy, y0 - box.y0), (dy, box.y1 - y0)):
-        if abs(p) < 1e-12:
-            if q < 0:
-                return False
-        else:
-            t = q / p
-            if p < 0:
-                lo = max(lo, t)
-            else:
-                hi = min(hi, t)
-            if lo > hi:
-                return False
-    return True
 
 
 def _polygon(path):

@@ -372,7 +372,8 @@ class Placer:
                     n += 1
             else:
                 p0, p1, grow, _ = self.segs[i]
-                if _clip(p0, p1, (x0 - grow + pad, y0 - grow + pad, x1 + grow - pad, y1 + grow - pad)):
+                if segment_meets_box(p0, p1, (x0 - grow + pad, y0 - grow + pad,
+                                              x1 + grow - pad, y1 + grow - pad)):
                     n += 1
         return n
 
@@ -409,8 +410,16 @@ def _meet(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _clip(p0, p1, box):
-    """Does the segment p0-p1 pass through the box ``(x0, y0, x1, y1)`` (Liang-Barsky)?"""
+def segment_meets_box(p0, p1, box):
+    """Does the segment ``p0``-``p1`` pass through ``box`` (a Bbox, or ``(x0, y0, x1, y1)``)?
+
+    Liang-Barsky clipping.
+
+    >>> segment_meets_box((0, 0), (10, 10), (4, 0, 6, 2)), segment_meets_box((0, 0), (10, 10), (4, 5, 6, 6))
+    (False, True)
+    """
+    if isinstance(box, Bbox):
+        box = box.extents
     (x0, y0), (x1, y1) = p0, p1
     dx, dy = x1 - x0, y1 - y0
     lo, hi = 0.0, 1.0
