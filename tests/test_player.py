@@ -9,6 +9,7 @@ saying so, and no controls.
 """
 
 import base64
+import html
 import io
 import json
 import re
@@ -168,7 +169,7 @@ def test_the_player_steps_in_the_browser(chromium, tmp_path):
             s = state()
             assert s["step"] == str(step) and s["slider"] == str(step), (after, s)
             assert s["sentence"].startswith(f"{step}. "), (after, s["sentence"])
-            assert s["sentence"] == re.sub(r"<[^>]+>", "", data["sentences"][step - 1]), after
+            assert s["sentence"] == html.unescape(re.sub(r"<[^>]+>", "", data["sentences"][step - 1])), after
             assert s["src"] == "data:image/png;base64," + data["frames"][step - 1], after
             assert not s["wide"], f"the page spills sideways after {after}"
             return s
