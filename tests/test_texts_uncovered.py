@@ -3,7 +3,7 @@
 What a learner must read on a figure is measured as it is drawn (``gametrees.drawing.clearance``: the ink
 box of every text, the outline of every mark and of the current node's ring, every edge as a segment of
 its width, in pixels): over the figures the lessons draw, every frame of the lessons' replays, the
-practice widget's trees in every mode over hundreds of seeds (with its answer boxes and ✂ on top), and
+practice widget's trees in every mode (192: 8 seeds for each setting, its answer boxes and ✂ on top), and
 random trees from hypothesis.
 """
 
@@ -163,7 +163,7 @@ def test_the_issue_frames_keep_labels_clear_of_the_ring_and_values_inside():
 
 
 # ----------------------------------------------------------------------------
-# The practice widget: every mode, hundreds of seeds
+# The practice widget: every mode, 8 seeds for each of 24 settings
 # ----------------------------------------------------------------------------
 
 
@@ -224,9 +224,9 @@ def test_the_issues_practice_tree_shows_every_probability():
 
 @pytest.mark.parametrize("mode, difficulty, root", SETTINGS)
 def test_practice_trees_cover_nothing_a_learner_reads(mode, difficulty, root):
-    """24 settings x 12 seeds: 288 trees, each with its boxes and ✂ placed."""
+    """24 settings x 8 seeds: 192 trees, each with its boxes and ✂ placed."""
     bad = {}
-    for seed in range(12):
+    for seed in range(8):
         w = gt.practice(mode, seed=1000 * seed + 17, difficulty=difficulty, root_player=root)
         problems = practice_problems(w)
         if problems:
@@ -316,9 +316,6 @@ def test_nim_replays_cover_no_text(n):
     result = gt.alphabeta(Nim(n), table=True, trace=True)
     replay = Replay(result)
     ax = replay.figure.axes[0]
-    bad = {}
-    for k in range(len(result.trace)):
+    for k in range(len(result.trace)):   # the first frame that covers a text fails (Nim(6): 1,000 frames)
         replay.show(k)
-        if overlaps(ax, result.graph):
-            bad[k] = overlaps(ax, result.graph)
-    assert bad == {}
+        assert overlaps(ax, result.graph) == [], f"frame {k}: {result.trace[k].text}"
