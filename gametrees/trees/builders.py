@@ -1,32 +1,11 @@
-"""Game trees as networkx graphs: builders, validation, and the tree as a game.
+"""The builders of game trees: from nested lists, from a dict or JSON text, at random, from a game.
 
-A game tree is a :class:`networkx.DiGraph` that follows this schema (the
-contract between every part of the package):
-
-* graph attribute ``root``: the root's node id;
-* inner nodes carry ``player`` = ``"max"``, ``"min"`` or ``"chance"``;
-* leaves carry ``utility`` (a number, from MAX's point of view); an inner node
-  may carry ``utility`` too, as the heuristic estimate a depth-limited search
-  uses when it stops there;
-* optional node ``label`` (display name) and ``state`` (a game state);
-* optional edge ``move`` (display label) and, on the edges out of a chance
-  node, ``prob`` (default: uniform).
-
-Children are visited in insertion order (the order of ``G.successors(n)``).
-
-The builders here make such graphs from nested lists
-(:func:`tree_from_nested`), from a plain dict or JSON text
-(:func:`tree_from_dict`), at random (:func:`random_tree`), or by expanding a
-game (:func:`expand`). :class:`TreeGame` lets every search algorithm treat a
-tree as a game whose states are node ids, so each algorithm exists once.
-
-Depth: trees, and searches, go at most :data:`MAX_PLIES` levels deep (the
-searches recurse once per level; :func:`deep_recursion` gives them room on
-Python's stack). Deeper inputs are refused with a message naming the depth
-and the limit.
-
-Imports: :mod:`gametrees.games` and networkx (never :mod:`gametrees.search`,
-which is built on trees).
+Each builder makes a graph that follows the schema of
+:mod:`gametrees.trees.schema`: from nested lists (:func:`tree_from_nested`),
+from a plain dict or JSON text (:func:`tree_from_dict`, reading the text with
+:func:`read_json`), at random (:func:`random_tree`), or by expanding a game
+(:func:`expand`). :func:`textbook_labels` names the nodes A, B, C, ... as
+textbooks do.
 """
 
 from __future__ import annotations
@@ -36,244 +15,19 @@ import math
 import random
 import reprlib
 import sys
-import threading
 from collections import deque
-from contextlib import contextmanager
 
 import networkx as nx
 
-from .games import CHANCE, MAX, MIN, Game
-from .games.protocol import as_int, number_problem
+from ..games import CHANCE, MAX, MIN
+from ..games.protocol import as_int
+from .game import TreeGame, as_game
+from .schema import MAX_PLIES, PLAYERS, check_number, deep_recursion, refuse_repeated_moves, validate_tree
 
-PLAYERS = (MAX, MIN, CHANCE)
-
-#: The deepest a tree may be built, and a search may go, in plies (levels
-#: below the root or the start). Learners' trees are a few levels deep and a
-#: game of Connect Four is 42 plies; Nim with 2,000 coins still fits.
-MAX_PLIES = 2000
+__all__ = ["expand", "random_tree", "read_json", "textbook_labels", "tree_from_dict", "tree_from_nested"]
 
 #: The most leaves :func:`random_tree` builds.
 MAX_RANDOM_LEAVES = 2_000_000
-
-__all__ = [
-    "MAX_PLIES",
-    "TreeGame",
-    "as_game",
-    "deep_recursion",
-    "expand",
-    "random_tree",
-    "read_json",
-    "textbook_labels",
-    "tree_from_dict",
-    "tree_from_nested",
-    "validate_tree",
-]
-
-
-# deep_recursion's bookkeeping: Python's recursion limit is one number for the
-# whole interpreter, so threads that search at the same time share one raise.
-# The first to enter remembers the limit as it was; the last to leave puts it back.
-_stack_lock = threading.Lock()
-_stack_holders = 0
-_stack_base = 0
-_stack_raised = 0
-
-
-@contextmanager
-def deep_recursion(levels=MAX_PLIES):
-    """Room on Python's stack for ``levels`` more nested calls, inside a ``with``.
-
-    Raises Python's recursion limit by ``levels`` (plus a margin) and restores
-    it afterwards. The limit is one number for the whole interpreter, so the
-    raise is counted under a lock: searches running at the same time in several
-    threads share it, and the last one to finish restores the limit that was
-    set before the first one started (never a raised limit left behind). The
-    searches recurse once per ply and stop themselves at :data:`MAX_PLIES`, so
-    the raised limit is never reached. This is safe: since Python 3.11 a call
-    from Python code to Python code uses no C stack, and on 3.10 a few thousand
-    frames take well under the 8 MB of a main thread's stack.
-
-    >>> import sys
-    >>> before = sys.getrecursionlimit()
-    >>> with deep_recursion(3000):
-    ...     sys.getrecursionlimit() >= before + 3000
-    True
-    >>> sys.getrecursionlimit() == before
-    True
-    """
-    global _stack_holders, _stack_base, _stack_raised
-    with _stack_lock:
-        if _stack_holders == 0:
-            _stack_base = _stack_raised = sys.getrecursionlimit()
-        need = _stack_base + levels + 200
-        if need > _stack_raised:
-            sys.setrecursionlimit(need)
-            _stack_raised = need
-        _stack_holders += 1
-    try:
-        yield
-    finally:
-        with _stack_lock:
-            _stack_holders -= 1
-            if _stack_holders == 0 and sys.getrecursionlimit() == _stack_raised:
-                sys.setrecursionlimit(_stack_base)
-
-
-# ----------------------------------------------------------------------------
-# Validation
-# ----------------------------------------------------------------------------
-
-
-def _check_number(value, what: str, where: str = "") -> None:
-    """Raise if ``value`` is not a usable game value (see ``number_problem``).
-
-    ``what`` names the value ("leaf (0, 1)"), ``where`` adds e.g. " (node B)".
-    """
-    problem = number_problem(value)
-    if problem is not None:
-        error, text = problem
-        if text.startswith("a number too large"):
-            raise error(f"{what} must be a number that fits in a float, got {text}{where}; "
-                        "use math.inf for a win")
-        raise error(f"{what} must be a number, got {text}{where}")
-
-
-def validate_tree(G) -> None:
-    """Check that ``G`` follows the game-tree schema; raise if it does not.
-
-    Raises
-    ------
-    TypeError
-        ``G`` is not a directed networkx graph, or a utility or probability
-        is not a number.
-    ValueError
-        No ``root`` graph attribute, a root that is not a node or has a
-        parent, a cycle, a node the root cannot reach, an unknown player,
-        two edges out of one MAX or MIN node with the same ``move`` label,
-        a leaf without a utility, a utility or probability that is NaN or
-        too large for a float, chance probabilities that are negative or do
-        not sum to 1, or a ``prob`` on an edge out of a MAX or MIN node. The
-        message names the node.
-
-    Examples
-    --------
-    >>> G = tree_from_nested([[3, 12], [2, 4]])
-    >>> validate_tree(G)
-    >>> G.nodes[(0, 0)].pop("utility")
-    3
-    >>> validate_tree(G)
-    Traceback (most recent call last):
-    ...
-    ValueError: leaf (0, 0) (label 'D') has no 'utility': every leaf needs a number from MAX's point of view
-    """
-    if not isinstance(G, nx.DiGraph) or isinstance(G, nx.MultiDiGraph):
-        raise TypeError(
-            f"a game tree must be a networkx.DiGraph, got {type(G).__name__}; "
-            "build one with gt.tree_from_nested or gt.tree_from_dict"
-        )
-    if "root" not in G.graph:
-        raise ValueError(
-            "the tree has no 'root' graph attribute: set G.graph['root'] to the root's node id"
-        )
-    root = G.graph["root"]
-    if root not in G:
-        raise ValueError(f"the root {root!r} (G.graph['root']) is not a node of the tree")
-    if G.in_degree(root):
-        parents = list(G.predecessors(root))
-        raise ValueError(f"the root {root!r} has a parent {parents[0]!r}: a root has none")
-    if not nx.is_directed_acyclic_graph(G):
-        cycle = nx.find_cycle(G)
-        path = " -> ".join(repr(u) for u, _ in cycle) + f" -> {cycle[0][0]!r}"
-        raise ValueError(f"the tree has a cycle: {path}; a game tree must be acyclic")
-    reached = nx.descendants(G, root) | {root}
-    if len(reached) != len(G):
-        stray = next(n for n in G if n not in reached)
-        raise ValueError(f"node {stray!r} cannot be reached from the root {root!r}")
-    nodes = G.nodes
-    for n in G:
-        attrs = nodes[n]
-        label = attrs.get("label")
-        if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int, float))):
-            raise TypeError(f"node {n!r} has the label {label!r} ({type(label).__name__}): a label is "
-                            "the name shown on the drawing, a str such as 'B' (or a number)")
-        children = G._succ[n]
-        if children:
-            player = attrs.get("player")
-            if player not in PLAYERS:
-                raise ValueError(
-                    f"inner node {_name(G, n)} has player {player!r}: expected 'max', 'min' or 'chance'"
-                )
-            if "utility" in attrs:
-                _check_number(attrs["utility"], f"the estimate 'utility' of node {_name(G, n)}")
-            if player == CHANCE:
-                _check_probabilities(G, n)
-            else:
-                moves = None
-                for c, edge in children.items():
-                    if "prob" in edge:
-                        label = attrs.get("label", n)
-                        raise ValueError(
-                            f"the edge {n!r} -> {c!r} has a 'prob' ({edge['prob']!r}), but node "
-                            f"{label} is a {player.upper()} node: only the edges out of a chance "
-                            "node carry probabilities (make the node a chance node, or drop 'prob')"
-                        )
-                    if "move" in edge:
-                        if moves is None:
-                            moves = []
-                        moves.append(edge["move"])
-                if moves is not None and len(moves) > 1:  # a result names its move by the label
-                    _refuse_repeated_moves(n, moves)
-        else:
-            if "utility" not in attrs:
-                raise ValueError(
-                    f"leaf {_name(G, n)} has no 'utility': every leaf needs a number from MAX's point of view"
-                )
-            _check_number(attrs["utility"], f"the utility of leaf {_name(G, n)}")
-
-
-def _refuse_repeated_moves(node, moves) -> None:
-    seen, unhashable = set(), []
-    for move in moves:
-        try:
-            again = move in seen
-            seen.add(move)
-        except TypeError:  # an unhashable label (a list): compared one by one
-            again = move in unhashable
-            unhashable.append(move)
-        if again:
-            raise ValueError(
-                f"node {node!r}: the move {move!r} is given to two children: a search names its best move "
-                "by its label, so each child of a node needs a different move label")
-
-
-def _check_probabilities(G, n) -> None:
-    edges = G._succ[n]
-    given = [c for c in edges if "prob" in edges[c]]
-    if not given:
-        return
-    if len(given) != len(edges):
-        missing = next(c for c in edges if "prob" not in edges[c])
-        raise ValueError(
-            f"chance node {_name(G, n)}: the edge to {missing!r} has no 'prob' while its siblings have one; "
-            "give every outcome a probability, or none (uniform)"
-        )
-    total = 0.0
-    for c in edges:
-        p = edges[c]["prob"]
-        _check_number(p, f"the probability of the edge {n!r} -> {c!r}")
-        if p < 0:
-            raise ValueError(f"the probability of the edge {n!r} -> {c!r} is {p}: expected 0 <= p <= 1")
-        total += p
-    if not math.isclose(total, 1.0, rel_tol=0, abs_tol=1e-9):
-        raise ValueError(
-            f"chance node {_name(G, n)}: outcome probabilities sum to {total:g}, expected 1"
-        )
-
-
-def _name(G, n) -> str:
-    label = G.nodes[n].get("label")
-    return f"{n!r} (label {label!r})" if label is not None and label != n else repr(n)
-
 
 # ----------------------------------------------------------------------------
 # Labels
@@ -420,7 +174,7 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
         G.nodes[n].setdefault("label", label)
     nodes = G.nodes
     for n in leaves:  # checked once the labels are known, so the message can name the node
-        _check_number(nodes[n]["utility"], f"leaf {n!r}", f" (node {nodes[n]['label']})")
+        check_number(nodes[n]["utility"], f"leaf {n!r}", f" (node {nodes[n]['label']})")
     validate_tree(G)
     return G
 
@@ -546,7 +300,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                     raise ValueError(
                         f"node {name!r}: {key!r} must list one entry per child ({len(children)})"
                     )
-            _refuse_repeated_moves(name, node.get("moves", ()))
+            refuse_repeated_moves(name, node.get("moves", ()))
             for i, child in enumerate(children):
                 try:
                     hash(child)
@@ -565,7 +319,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                 if "moves" in node:
                     G.edges[name, child]["move"] = node["moves"][i]
         else:
-            _check_number(node, f"leaf {name!r}")
+            check_number(node, f"leaf {name!r}")
             G.add_node(name, label=name, utility=node)
     if root is None:
         roots = [n for n in G if G.in_degree(n) == 0]
@@ -818,264 +572,6 @@ def _reorder(G, spec):
 
 
 # ----------------------------------------------------------------------------
-# Trees as games
-# ----------------------------------------------------------------------------
-
-
-class TreeGame(Game):
-    """An explicit game tree seen as a game: states are node ids.
-
-    Every search algorithm is written once, against the game protocol; this
-    adapter lets it run on textbook trees. A move is the id of the child it
-    leads to; :meth:`move_label` gives the edge's ``move`` attribute when it
-    has one.
-
-    The game is the tree as it was when the TreeGame was made: its
-    structure, players, utilities, labels and probabilities are copied then,
-    so editing the graph afterwards does not change the game (make a new
-    TreeGame, or pass the graph to the search, which makes one each time).
-
-    Examples
-    --------
-    >>> T = TreeGame(tree_from_nested([[3, 12], [2, 4]]))
-    >>> T.initial, T.to_move(()), T.actions(())
-    ((), 'max', [(0,), (1,)])
-    """
-
-    def __init__(self, G):
-        validate_tree(G)
-        self.graph = G
-        self.initial = G.graph["root"]
-        nodes = G.nodes
-        succ = G._succ
-        self._succ = {n: [(c, c) for c in succ[n]] for n in G}
-        self._player = {n: nodes[n].get("player") for n in G if succ[n]}
-        self._utility = {n: nodes[n]["utility"] for n in G if "utility" in nodes[n]}
-        self._labels = {n: nodes[n].get("label", n) for n in G}
-        self._chances = {}
-        self._given_probs = set()  # chance nodes whose edges carry 'prob' (else uniform)
-        for n, player in self._player.items():
-            if player == CHANCE:
-                kids = succ[n]
-                if "prob" in next(iter(kids.values())):
-                    self._chances[n] = [(c, kids[c]["prob"]) for c in kids]
-                    self._given_probs.add(n)
-                else:
-                    self._chances[n] = [(c, 1 / len(kids)) for c in kids]
-        # Does the graph hold only what the game copied (label, player, utility,
-        # prob)? Then a snapshot need copy nothing (see snapshot()).
-        self._unlabelled = frozenset(n for n in G if "label" not in nodes[n])
-        self._plain = (all(attrs.keys() <= _GAME_NODE_KEYS for attrs in G._node.values())
-                       and all(attrs.keys() <= _GAME_EDGE_KEYS
-                               for nbrs in succ.values() for attrs in nbrs.values()))
-        self._key = None
-
-    def to_move(self, state):
-        try:
-            return self._player[state]
-        except KeyError:
-            raise ValueError(f"node {state!r} is a leaf (or not in the tree): no one moves there") from None
-
-    def actions(self, state):
-        return [m for m, _ in self._node(state)]
-
-    def result(self, state, move):
-        if not any(m == move for m, _ in self._node(state)):
-            raise ValueError(
-                f"move {move!r} is not a child of node {state!r}; children: {self.actions(state)!r}"
-            )
-        return move
-
-    def successors(self, state):
-        try:
-            return self._succ[state]
-        except (KeyError, TypeError):
-            raise ValueError(f"{state!r} is not a node of the tree") from None
-
-    def is_terminal(self, state):
-        try:
-            return not self._succ[state]
-        except (KeyError, TypeError):
-            raise ValueError(f"{state!r} is not a node of the tree") from None
-
-    def utility(self, state):
-        if self._node(state):
-            raise ValueError(f"node {state!r} is not a leaf")
-        return self._utility[state]
-
-    def estimate(self, state):
-        """The heuristic estimate stored on an inner node (its ``utility``)."""
-        try:
-            return self._utility[state]
-        except KeyError:
-            raise ValueError(
-                f"the search stops at node {self.label(state)!r} (depth limit) but it has no "
-                "'utility' estimate: give the node one, or pass evaluate=..."
-            ) from None
-
-    def chances(self, state):
-        try:
-            return list(self._chances[state])
-        except (KeyError, TypeError):
-            raise ValueError(f"node {state!r} is not a chance node") from None
-
-    def snapshot(self):
-        """The tree as it is now, to rebuild as a graph later (``.graph()``).
-
-        The searches take one when they record the tree (``result.graph``), so
-        that editing the graph afterwards does not change what the result
-        shows. Cheap: the structure, labels, players, utilities and
-        probabilities are the game's own (fixed when the TreeGame was made);
-        only a graph with other attributes (``state``, edge ``move`` ...) has
-        its node and edge attributes copied now.
-
-        >>> G = tree_from_nested([[3, 12], [2, 4]])
-        >>> shot = TreeGame(G).snapshot()
-        >>> G.nodes[(0, 0)]["utility"] = 100; G.remove_node((1, 1))
-        >>> H = shot.graph()
-        >>> H.nodes[(0, 0)]["utility"], (1, 1) in H, H.graph["root"]
-        (3, True, ())
-        """
-        return _TreeSnapshot(self)
-
-    @property
-    def table_key(self):
-        """A key equal for TreeGames of equal trees, different for different trees.
-
-        Equal means the same root, nodes, children in the same order, players,
-        utilities (estimates too) and probabilities; labels and move names do
-        not count. The searches keep the entries of a transposition table
-        apart by this key, so a table reused on another tree never answers
-        with the first tree's values.
-
-        >>> a = TreeGame(tree_from_nested([[1, 1], [1, 1]]))
-        >>> a.table_key == TreeGame(tree_from_nested([[1, 1], [1, 1]])).table_key
-        True
-        >>> a.table_key == TreeGame(tree_from_nested([[5, 6], [7, 8]])).table_key
-        False
-        """
-        if self._key is None:
-            player, utility, chances = self._player.get, self._utility.get, self._chances.get
-            self._key = _TreeKey((self.initial, tuple(
-                (n, player(n), utility(n), tuple([c for c, _ in kids]),
-                 tuple([p for _, p in chances(n, ())]))
-                for n, kids in self._succ.items())))
-        return self._key
-
-    @property
-    def players(self):
-        """``{node: role}`` for the inner nodes (read-only: do not change it)."""
-        return self._player
-
-    @property
-    def labels(self):
-        """``{node: display label}`` for every node (read-only: do not change it)."""
-        return self._labels
-
-    def label(self, state):
-        """The node's display label (its ``label`` attribute, else its id)."""
-        return self._labels[state]
-
-    def move_label(self, state, move):
-        """The edge's ``move`` attribute, else the child's node id."""
-        return self.graph.edges[state, move].get("move", move)
-
-    def display(self, state):
-        return str(self.label(state))
-
-    def _node(self, state):
-        try:
-            return self._succ[state]
-        except (KeyError, TypeError):
-            raise ValueError(f"{state!r} is not a node of the tree") from None
-
-
-#: The node and edge attributes a TreeGame copies when it is made.
-_GAME_NODE_KEYS = frozenset(("label", "player", "utility"))
-_GAME_EDGE_KEYS = frozenset(("prob",))
-
-
-class _TreeSnapshot:
-    """A TreeGame's graph attributes at one moment; :meth:`graph` rebuilds the DiGraph."""
-
-    __slots__ = ("game", "graph_attrs", "nodes", "edges")
-
-    def __init__(self, game):
-        G = game.graph
-        self.game = game
-        self.graph_attrs = dict(G.graph)
-        if game._plain:  # everything is in the game already
-            self.nodes = self.edges = None
-            return
-        self.nodes = {n: attrs.copy() for n, attrs in G._node.items()}
-        self.edges = {(u, v): attrs.copy() for u, nbrs in G._succ.items()
-                      for v, attrs in nbrs.items() if attrs}
-
-    def graph(self):
-        """A new DiGraph of the tree as it was (the game's structure, the copied attributes)."""
-        game = self.game
-        H = nx.DiGraph()
-        H.graph.update(self.graph_attrs)
-        H.graph["root"] = game.initial
-        nodes, edges = self.nodes or {}, self.edges or {}
-        plain = self.nodes is None
-        node, succ, pred = H._node, H._succ, H._pred
-        players, utilities, labels, unlabelled = game._player, game._utility, game._labels, game._unlabelled
-        for n in game._succ:
-            attrs = node[n] = nodes.get(n) or {}
-            # What the search read (the game's), should the graph have changed in between.
-            if n in players:
-                attrs["player"] = players[n]
-            if n in utilities:
-                attrs["utility"] = utilities[n]
-            if plain and n not in unlabelled:
-                attrs["label"] = labels[n]
-            succ[n] = {}
-            pred[n] = {}
-        for u, kids in game._succ.items():
-            out = succ[u]
-            for c, _ in kids:
-                out[c] = pred[c][u] = edges.get((u, c)) or {}
-        for n in game._given_probs:
-            for c, p in game._chances[n]:
-                succ[n][c]["prob"] = p
-        return H
-
-
-class _TreeKey:
-    """A tree's content as a dict key (its hash computed once)."""
-
-    __slots__ = ("content", "hash")
-
-    def __init__(self, content):
-        self.content = content
-        self.hash = hash(content)
-
-    def __hash__(self):
-        return self.hash
-
-    def __eq__(self, other):
-        return (isinstance(other, _TreeKey) and self.hash == other.hash
-                and self.content == other.content)
-
-    def __repr__(self):
-        return f"<tree of {len(self.content[1])} nodes, root {self.content[0]!r}>"
-
-
-def as_game(tree_or_game):
-    """A game for a game or a tree (a :class:`TreeGame` for a networkx graph)."""
-    if isinstance(tree_or_game, nx.Graph):
-        return TreeGame(tree_or_game)
-    if isinstance(tree_or_game, Game) or all(
-        hasattr(tree_or_game, a) for a in ("to_move", "is_terminal", "utility", "successors")
-    ):
-        return tree_or_game
-    raise TypeError(
-        f"expected a game tree (networkx.DiGraph) or a game, got {type(tree_or_game).__name__}"
-    )
-
-
-# ----------------------------------------------------------------------------
 # Games make trees
 # ----------------------------------------------------------------------------
 
@@ -1145,13 +641,13 @@ def expand(game, state=None, depth=None, merge=False, evaluate=None, max_nodes=1
         G.add_node(node, state=st)
         if game.is_terminal(st):
             value = game.utility(st)
-            _check_number(value, f"the utility of state {st!r}")
+            check_number(value, f"the utility of state {st!r}")
             G.nodes[node]["utility"] = value
         else:
             G.nodes[node]["player"] = game.to_move(st)
             if depth is not None and ply >= depth and evaluate is not None:
                 value = evaluate(st)
-                _check_number(value, f"the value evaluate returned for state {st!r}")
+                check_number(value, f"the value evaluate returned for state {st!r}")
                 G.nodes[node]["utility"] = value
 
     add(root, state, 0)
