@@ -108,6 +108,18 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
     """
     if root_player not in PLAYERS:
         raise ValueError(f"root_player must be 'max', 'min' or 'chance', got {root_player!r}")
+    G, leaves = _build_nested(spec, root_player)
+    for n, label in textbook_labels(G).items():
+        G.nodes[n].setdefault("label", label)
+    nodes = G.nodes
+    for n in leaves:  # checked once the labels are known, so the message can name the node
+        check_number(nodes[n]["utility"], f"leaf {n!r}", f" (node {nodes[n]['label']})")
+    validate_tree(G)
+    return G
+
+
+def _build_nested(spec, root_player):
+    """The graph of a nested-list ``spec``, unlabelled, and its leaves (their utilities not yet checked)."""
     G = nx.DiGraph(root=())
     leaves = []
     # Depth first, children in order, without recursion (a deep list must not
@@ -122,31 +134,10 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
                 f"(the limit: the searches recurse once per level, and stop at {MAX_PLIES:,})"
             )
         if isinstance(sub, dict):
-            keys = [k for k in sub if k in PLAYERS]
-            extra = set(sub) - set(PLAYERS) - {"p", "label"}
-            if len(keys) != 1 or extra:
-                raise ValueError(
-                    f"node {node!r}: a dict node needs exactly one of 'max', 'min', 'chance' "
-                    f"(plus optional 'p' and 'label'), got keys {sorted(map(str, sub))}"
-                )
-            player = keys[0]
-            children = sub[player]
-            if not isinstance(children, (list, tuple)) or not children:
-                raise ValueError(f"node {node!r}: {player!r} must map to a non-empty list of children")
+            player, children, probs = _read_dict_node(node, sub)
             G.add_node(node, player=player)
             if "label" in sub:
                 G.nodes[node]["label"] = sub["label"]
-            probs = sub.get("p")
-            if probs is not None:
-                if player != CHANCE:
-                    raise ValueError(f"node {node!r}: 'p' (probabilities) is only for chance nodes")
-                if callable(getattr(probs, "tolist", None)):  # a numpy array: its numbers as floats
-                    probs = probs.tolist()
-                if not isinstance(probs, (list, tuple)) or len(probs) != len(children):
-                    raise ValueError(
-                        f"chance node {node!r}: 'p' must list one probability per child "
-                        f"({len(children)}), got {probs!r}"
-                    )
             build_children(node, children, player, last_decider, probs)
         elif isinstance(sub, (list, tuple)):
             if not sub:
@@ -170,13 +161,34 @@ def tree_from_nested(spec, root_player: str = "max") -> nx.DiGraph:
             if prob is not None:
                 G.edges[parent, node]["prob"] = prob
         build(node, sub, player, last_decider)
-    for n, label in textbook_labels(G).items():
-        G.nodes[n].setdefault("label", label)
-    nodes = G.nodes
-    for n in leaves:  # checked once the labels are known, so the message can name the node
-        check_number(nodes[n]["utility"], f"leaf {n!r}", f" (node {nodes[n]['label']})")
-    validate_tree(G)
-    return G
+    return G, leaves
+
+
+def _read_dict_node(node, sub):
+    """The player, children and probabilities (or None) of a dict node: ``{"chance": [...], "p": [...]}``."""
+    keys = [k for k in sub if k in PLAYERS]
+    extra = set(sub) - set(PLAYERS) - {"p", "label"}
+    if len(keys) != 1 or extra:
+        raise ValueError(
+            f"node {node!r}: a dict node needs exactly one of 'max', 'min', 'chance' "
+            f"(plus optional 'p' and 'label'), got keys {sorted(map(str, sub))}"
+        )
+    player = keys[0]
+    children = sub[player]
+    if not isinstance(children, (list, tuple)) or not children:
+        raise ValueError(f"node {node!r}: {player!r} must map to a non-empty list of children")
+    probs = sub.get("p")
+    if probs is not None:
+        if player != CHANCE:
+            raise ValueError(f"node {node!r}: 'p' (probabilities) is only for chance nodes")
+        if callable(getattr(probs, "tolist", None)):  # a numpy array: its numbers as floats
+            probs = probs.tolist()
+        if not isinstance(probs, (list, tuple)) or len(probs) != len(children):
+            raise ValueError(
+                f"chance node {node!r}: 'p' must list one probability per child "
+                f"({len(children)}), got {probs!r}"
+            )
+    return player, children, probs
 
 
 def _refuse_duplicates(pairs):
@@ -251,24 +263,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
     ('A', 'left', 0.1)
     """
     if isinstance(spec, (str, bytes, bytearray)):
-        if not isinstance(spec, str):
-            try:
-                spec = bytes(spec).decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(
-                    f"the tree's JSON bytes are not valid UTF-8: byte {exc.object[exc.start]:#04x} "
-                    f"at position {exc.start} ({exc.reason}); JSON text must be UTF-8"
-                ) from None
-        try:
-            spec = read_json(spec)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"the tree is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise ValueError(
-                "the tree's JSON is nested too deep for Python's JSON reader (about 1,000 levels "
-                f"at most; a tree may be at most {MAX_PLIES:,} levels deep, and is written as "
-                "a flat dict of nodes)"
-            ) from None
+        spec = _read_tree_json(spec)
     if not isinstance(spec, dict) or not spec:
         raise TypeError(f"tree_from_dict expects a non-empty dict of nodes, got {type(spec).__name__}")
     G = nx.DiGraph()
@@ -280,44 +275,7 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
                 "so it must be a str or an int, such as 'B' (or give the node a 'label'); "
                 "gt.tree_from_nested makes tuple ids like (0, 1) from nested lists")
         if isinstance(node, dict):
-            unknown = set(node) - {"player", "children", "probs", "moves", "utility", "label"}
-            if unknown:
-                raise ValueError(f"node {name!r}: unknown keys {sorted(unknown)}")
-            G.add_node(name, label=node.get("label", name))
-            if "utility" in node:
-                G.nodes[name]["utility"] = node["utility"]
-            children = node.get("children", [])
-            if not isinstance(children, (list, tuple)):
-                raise TypeError(f"node {name!r}: 'children' must be a list of node names")
-            if children:
-                G.nodes[name]["player"] = node.get("player")
-            if callable(getattr(node.get("probs"), "tolist", None)):  # a numpy array: its numbers as floats
-                node = {**node, "probs": node["probs"].tolist()}
-            for key in ("probs", "moves"):
-                if key in node and (
-                    not isinstance(node[key], (list, tuple)) or len(node[key]) != len(children)
-                ):
-                    raise ValueError(
-                        f"node {name!r}: {key!r} must list one entry per child ({len(children)})"
-                    )
-            refuse_repeated_moves(name, node.get("moves", ()))
-            for i, child in enumerate(children):
-                try:
-                    hash(child)
-                except TypeError:
-                    raise TypeError(
-                        f"node {name!r}: child {reprlib.repr(child)} is not a node name: names are "
-                        "hashable keys of the dict (a str or an int), not lists or dicts"
-                    ) from None
-                if child not in spec:
-                    raise ValueError(f"node {name!r} has child {child!r}, which is not defined")
-                if G.has_edge(name, child):
-                    raise ValueError(f"node {name!r} lists child {child!r} twice")
-                G.add_edge(name, child)
-                if "probs" in node:
-                    G.edges[name, child]["prob"] = node["probs"][i]
-                if "moves" in node:
-                    G.edges[name, child]["move"] = node["moves"][i]
+            _add_dict_node(G, spec, name, node)
         else:
             check_number(node, f"leaf {name!r}")
             G.add_node(name, label=name, utility=node)
@@ -330,6 +288,76 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
         root = roots[0]
     G.graph["root"] = root
     validate_tree(G)
+    _refuse_too_deep(G, root)
+    return G
+
+
+def _read_tree_json(text):
+    """The dict of a tree given as JSON text (str or UTF-8 bytes)."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"the tree's JSON bytes are not valid UTF-8: byte {exc.object[exc.start]:#04x} "
+                f"at position {exc.start} ({exc.reason}); JSON text must be UTF-8"
+            ) from None
+    try:
+        return read_json(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the tree is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(
+            "the tree's JSON is nested too deep for Python's JSON reader (about 1,000 levels "
+            f"at most; a tree may be at most {MAX_PLIES:,} levels deep, and is written as "
+            "a flat dict of nodes)"
+        ) from None
+
+
+def _add_dict_node(G, spec, name, node):
+    """Add the node ``name`` given by the dict ``node`` to ``G``, with the edges to its children."""
+    unknown = set(node) - {"player", "children", "probs", "moves", "utility", "label"}
+    if unknown:
+        raise ValueError(f"node {name!r}: unknown keys {sorted(unknown)}")
+    G.add_node(name, label=node.get("label", name))
+    if "utility" in node:
+        G.nodes[name]["utility"] = node["utility"]
+    children = node.get("children", [])
+    if not isinstance(children, (list, tuple)):
+        raise TypeError(f"node {name!r}: 'children' must be a list of node names")
+    if children:
+        G.nodes[name]["player"] = node.get("player")
+    if callable(getattr(node.get("probs"), "tolist", None)):  # a numpy array: its numbers as floats
+        node = {**node, "probs": node["probs"].tolist()}
+    for key in ("probs", "moves"):
+        if key in node and (
+            not isinstance(node[key], (list, tuple)) or len(node[key]) != len(children)
+        ):
+            raise ValueError(
+                f"node {name!r}: {key!r} must list one entry per child ({len(children)})"
+            )
+    refuse_repeated_moves(name, node.get("moves", ()))
+    for i, child in enumerate(children):
+        try:
+            hash(child)
+        except TypeError:
+            raise TypeError(
+                f"node {name!r}: child {reprlib.repr(child)} is not a node name: names are "
+                "hashable keys of the dict (a str or an int), not lists or dicts"
+            ) from None
+        if child not in spec:
+            raise ValueError(f"node {name!r} has child {child!r}, which is not defined")
+        if G.has_edge(name, child):
+            raise ValueError(f"node {name!r} lists child {child!r} twice")
+        G.add_edge(name, child)
+        if "probs" in node:
+            G.edges[name, child]["prob"] = node["probs"][i]
+        if "moves" in node:
+            G.edges[name, child]["move"] = node["moves"][i]
+
+
+def _refuse_too_deep(G, root):
+    """Raise if a leaf of ``G`` lies more than :data:`MAX_PLIES` levels below ``root``."""
     level, depth = [root], 0
     while level:
         level = [c for n in level for c in G._succ[n]]
@@ -340,7 +368,6 @@ def tree_from_dict(spec, root=None) -> nx.DiGraph:
             f"the tree is too deep: {depth:,} levels below the root {root!r}; at most "
             f"{MAX_PLIES:,} (the limit: the searches recurse once per level)"
         )
-    return G
 
 
 def random_tree(
@@ -389,6 +416,41 @@ def random_tree(
     >>> random_tree((1, 3), 3, seed=7).number_of_nodes() == random_tree((1, 3), 3, seed=7).number_of_nodes()
     True
     """
+    lo_b, hi_b = _branching_range(branching)
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, got {depth!r}")
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(
+            f"seed must be None or an int (the same int always gives the same tree), got {seed!r}"
+        )
+    lo_v, hi_v = _value_range(values)
+    if ordering not in (None, "best", "worst"):
+        raise ValueError(f"ordering must be None, 'best' or 'worst', got {ordering!r}")
+    player_at = _players_by_level(root_player, players)
+    _check_random_size(branching, hi_b, depth)
+    with deep_recursion():  # the helpers below recurse once per level
+        rng = random.Random(seed)
+        skeleton = _random_shape(rng, 0, depth, lo_b, hi_b)
+        n_leaves = _count_leaves(skeleton)
+        span = range(lo_v, hi_v + 1)
+        if ordering and len(span) >= n_leaves:
+            drawn = rng.sample(span, n_leaves)
+        else:
+            drawn = [rng.randint(lo_v, hi_v) for _ in range(n_leaves)]
+        if ordering == "worst":
+            spec = _spec_worst_first(skeleton, 0, iter(sorted(drawn)), player_at)
+        else:
+            spec = _spec_in_order(skeleton, 0, iter(drawn), player_at)
+        G = tree_from_nested(spec)
+        if ordering == "best":
+            G = tree_from_nested(_reorder(G, spec))
+        return G
+
+
+def _branching_range(branching):
+    """``(lo, hi)`` children per inner node, from an int or a pair."""
     if isinstance(branching, bool) or not isinstance(branching, (int, tuple, list)):
         raise TypeError(f"branching must be an int or a (lo, hi) pair, got {branching!r}")
     if not isinstance(branching, int) and len(branching) != 2:
@@ -400,14 +462,11 @@ def random_tree(
     if (isinstance(lo_b, bool) or isinstance(hi_b, bool)
             or not (isinstance(lo_b, int) and isinstance(hi_b, int)) or not 1 <= lo_b <= hi_b):
         raise ValueError(f"branching must be >= 1 (and lo <= hi for a range), got {branching!r}")
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"depth must be an int, got {depth!r}")
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TypeError(
-            f"seed must be None or an int (the same int always gives the same tree), got {seed!r}"
-        )
+    return lo_b, hi_b
+
+
+def _value_range(values):
+    """``(lo, hi)``, the range of the leaf values, checked."""
     try:
         lo_v, hi_v = values
     except (TypeError, ValueError):
@@ -415,81 +474,65 @@ def random_tree(
     if (isinstance(lo_v, bool) or isinstance(hi_v, bool)
             or not (isinstance(lo_v, int) and isinstance(hi_v, int)) or lo_v > hi_v):
         raise ValueError(f"values must be a (lo, hi) pair of ints with lo <= hi, got {values!r}")
-    if ordering not in (None, "best", "worst"):
-        raise ValueError(f"ordering must be None, 'best' or 'worst', got {ordering!r}")
-    if players is None:
-        if root_player not in PLAYERS:
-            raise ValueError(f"root_player must be 'max', 'min' or 'chance', got {root_player!r}")
-        first = root_player if root_player != CHANCE else MAX
-        level_players = None
-    else:
+    return lo_v, hi_v
+
+
+def _players_by_level(root_player, players):
+    """``player_at(level)``: who moves at each level of a random tree."""
+    if players is not None:
         level_players = list(players)
         if not level_players or any(p not in PLAYERS for p in level_players):
             raise ValueError(f"players must be a non-empty sequence of 'max', 'min', 'chance', "
                              f"got {players!r}")
-    _check_random_size(branching, hi_b, depth)
-    with deep_recursion():  # the helpers below recurse once per level
-        rng = random.Random(seed)
+        return lambda level: level_players[level % len(level_players)]
+    if root_player not in PLAYERS:
+        raise ValueError(f"root_player must be 'max', 'min' or 'chance', got {root_player!r}")
+    if root_player == CHANCE:
+        return lambda level: CHANCE if level == 0 else (MAX if level % 2 else MIN)
+    second = _opponent(root_player)
+    return lambda level: root_player if level % 2 == 0 else second
 
-        def shape(level):
-            if level == depth:
-                return None
-            return [shape(level + 1) for _ in range(rng.randint(lo_b, hi_b))]
 
-        skeleton = shape(0)
+def _random_shape(rng, level, depth, lo_b, hi_b):
+    """Nested lists of a random tree's shape from ``level`` down: None for a leaf."""
+    if level == depth:
+        return None
+    return [_random_shape(rng, level + 1, depth, lo_b, hi_b) for _ in range(rng.randint(lo_b, hi_b))]
 
-        def count(s):
-            if s is None:
-                return 1
-            total = 0
-            for c in s:
-                total += count(c)
-            return total
 
-        n_leaves = count(skeleton)
-        span = range(lo_v, hi_v + 1)
-        if ordering and len(span) >= n_leaves:
-            drawn = rng.sample(span, n_leaves)
-        else:
-            drawn = [rng.randint(lo_v, hi_v) for _ in range(n_leaves)]
+def _count_leaves(shape):
+    if shape is None:
+        return 1
+    total = 0
+    for c in shape:
+        total += _count_leaves(c)
+    return total
 
-        def player_at(level):
-            if level_players is not None:
-                return level_players[level % len(level_players)]
-            if root_player == CHANCE:
-                return CHANCE if level == 0 else (MAX if level % 2 else MIN)
-            return first if level % 2 == 0 else _opponent(first)
 
-        if ordering == "worst":
-            # Give every subtree a block of consecutive ranks: ascending blocks
-            # under MAX, descending under MIN. Then every MIN node's value lies
-            # above any alpha and every MAX node's below any beta that reaches
-            # it, so no cutoff ever happens (sorting alone is not enough: a deep
-            # MIN node can still fall below an alpha from far above).
-            ranked = iter(sorted(drawn))
+def _spec_in_order(shape, level, values, player_at):
+    """The nested spec of ``shape``, its leaves taking ``values`` (an iterator) in order."""
+    if shape is None:
+        return next(values)
+    return {player_at(level): [_spec_in_order(c, level + 1, values, player_at) for c in shape]}
 
-            def fill(s, level):
-                if s is None:
-                    return next(ranked)
-                player = player_at(level)
-                kids = [None] * len(s)
-                order = range(len(s)) if player != MIN else range(len(s) - 1, -1, -1)
-                for i in order:
-                    kids[i] = fill(s[i], level + 1)
-                return {player: kids}
-        else:
-            pool = iter(drawn)
 
-            def fill(s, level):
-                if s is None:
-                    return next(pool)
-                return {player_at(level): [fill(c, level + 1) for c in s]}
+def _spec_worst_first(shape, level, ranked, player_at):
+    """The nested spec of ``shape`` whose children come worst first for every player: no cutoff ever.
 
-        spec = fill(skeleton, 0)
-        G = tree_from_nested(spec)
-        if ordering == "best":
-            G = tree_from_nested(_reorder(G, spec))
-        return G
+    Gives every subtree a block of consecutive ranks (``ranked``: the leaf
+    values in ascending order): ascending blocks under MAX, descending under
+    MIN. Then every MIN node's value lies above any alpha and every MAX node's
+    below any beta that reaches it, so no cutoff ever happens (sorting alone is
+    not enough: a deep MIN node can still fall below an alpha from far above).
+    """
+    if shape is None:
+        return next(ranked)
+    player = player_at(level)
+    kids = [None] * len(shape)
+    order = range(len(shape)) if player != MIN else range(len(shape) - 1, -1, -1)
+    for i in order:
+        kids[i] = _spec_worst_first(shape[i], level + 1, ranked, player_at)
+    return {player: kids}
 
 
 def _check_random_size(branching, hi_b, depth):
@@ -609,23 +652,12 @@ def expand(game, state=None, depth=None, merge=False, evaluate=None, max_nodes=1
     (8, 1)
     """
     game = as_game(game)
-    if state is None:
-        state = game.initial
-    elif isinstance(game, TreeGame):
-        if state not in game.graph:
-            raise ValueError(f"start node {state!r} is not a node of the tree")
-    elif callable(getattr(game, "check_state", None)):
-        game.check_state(state)
+    state = _start_state(game, state)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"depth must be None or an int >= 0, got {depth!r}")
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"evaluate must be a function state -> number, got {evaluate!r}")
-    try:
-        max_nodes = as_int(max_nodes, "max_nodes")
-    except TypeError as error:
-        raise TypeError(f"{error} (the most nodes to build, e.g. 100_000)") from None
-    if max_nodes < 1:
-        raise ValueError(f"max_nodes must be an int >= 1 (the most nodes to build), got {max_nodes}")
+    max_nodes = _max_nodes(max_nodes)
     G = nx.DiGraph()
     root = state if merge else ()
     G.graph["root"] = root
@@ -666,3 +698,26 @@ def expand(game, state=None, depth=None, merge=False, evaluate=None, max_nodes=1
             if probs is not None:
                 G.edges[node, cid]["prob"] = probs[move]
     return G
+
+
+def _start_state(game, state):
+    """The state ``expand`` starts from: ``game.initial`` for None, else ``state`` once checked."""
+    if state is None:
+        return game.initial
+    if isinstance(game, TreeGame):
+        if state not in game.graph:
+            raise ValueError(f"start node {state!r} is not a node of the tree")
+    elif callable(getattr(game, "check_state", None)):
+        game.check_state(state)
+    return state
+
+
+def _max_nodes(max_nodes):
+    """``max_nodes`` as an int >= 1."""
+    try:
+        max_nodes = as_int(max_nodes, "max_nodes")
+    except TypeError as error:
+        raise TypeError(f"{error} (the most nodes to build, e.g. 100_000)") from None
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be an int >= 1 (the most nodes to build), got {max_nodes}")
+    return max_nodes
