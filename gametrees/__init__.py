@@ -16,7 +16,7 @@ this table, never a ``_private`` name of another module.
 
 =================================  ==============================================
 ``games``                          the game protocol, tic-tac-toe, Nim, Connect Four, dice
-``trees``                          trees as networkx graphs (the schema); a tree is a game
+``trees``                          trees as networkx graphs: the schema, the builders, a tree as a game
 ``trace``                          the events a search records; frames (the search after step k)
 ``search``                         minimax, expectimax (``backed_up``), alpha-beta and negamax (``pruning``)
 ``evaluation``, ``agents``,        evaluation functions, players built on search, Monte Carlo

@@ -285,18 +285,7 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
     """
     labels = _labels(agent_a, agent_b)
     _check_game(game)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be an int >= 0, got {games!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TypeError(f"seed must be None or an int, got {seed!r}")
-    if seats not in SEATS:
-        raise ValueError(f"seats must be one of {SEATS}, got {seats!r}")
-    if progress is not None and not isinstance(progress, bool):
-        raise TypeError(f"progress must be None, True or False, got {progress!r}")
-    if isinstance(openings, bool) or not isinstance(openings, int) or openings < 0:
-        raise ValueError(f"openings must be an int >= 0, got {openings!r}")
-    if on_game is not None and not callable(on_game):
-        raise TypeError(f"on_game must be a function record -> None, got {on_game!r}")
+    _check_options(games, seed, seats, progress, openings, on_game)
     agents = dict(zip(labels, (agent_a, agent_b)))
     master = random.Random(seed)
     opening_rng = random.Random(None if seed is None else f"{seed}/openings")
@@ -310,28 +299,54 @@ def tournament(agent_a, agent_b, game, games=10, *, seed=None, seats="alternate"
     try:
         for index in range(games):
             first, second = labels if seats == "fixed" or index % 2 == 0 else labels[::-1]
-            game_seeds = [master.getrandbits(64) for _ in range(3)]
-            for label, game_seed in zip((first, second), game_seeds):
-                reset = getattr(agents[label], "reset", None)
-                if callable(reset):
-                    reset(game_seed)
-            dice = random.Random(game_seeds[2])
+            dice = _seed_game(agents, first, second, master)
             if openings and (seats == "fixed" or index % 2 == 0):
                 opening = _random_opening(game, openings, opening_rng)
             record = _play(game, index, agents, first, second, dice, nodes, seconds, moves, opening)
             records.append(record)
             if on_game is not None:
-                if bar is not None and perf_counter() - started >= bar.delay:
-                    with bar.external_write_mode():  # clear the bar, write, redraw it
-                        on_game(record)
-                else:
-                    on_game(record)
+                _tell(on_game, record, bar, started)
             if bar is not None:
                 bar.update()
     finally:
         if bar is not None:
             bar.close()
     return TournamentResult(repr(game), labels, games, seats, seed, records, nodes, seconds, moves)
+
+
+def _check_options(games, seed, seats, progress, openings, on_game):
+    """Refuse a tournament's option of the wrong type or out of range."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be an int >= 0, got {games!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"seed must be None or an int, got {seed!r}")
+    if seats not in SEATS:
+        raise ValueError(f"seats must be one of {SEATS}, got {seats!r}")
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be None, True or False, got {progress!r}")
+    if isinstance(openings, bool) or not isinstance(openings, int) or openings < 0:
+        raise ValueError(f"openings must be an int >= 0, got {openings!r}")
+    if on_game is not None and not callable(on_game):
+        raise TypeError(f"on_game must be a function record -> None, got {on_game!r}")
+
+
+def _seed_game(agents, first, second, master):
+    """Re-seed both agents for one game from the tournament's ``master`` generator; the game's dice."""
+    game_seeds = [master.getrandbits(64) for _ in range(3)]
+    for label, game_seed in zip((first, second), game_seeds):
+        reset = getattr(agents[label], "reset", None)
+        if callable(reset):
+            reset(game_seed)
+    return random.Random(game_seeds[2])
+
+
+def _tell(on_game, record, bar, started):
+    """``on_game(record)``, clear of the progress bar once it shows."""
+    if bar is not None and perf_counter() - started >= bar.delay:
+        with bar.external_write_mode():  # clear the bar, write, redraw it
+            on_game(record)
+    else:
+        on_game(record)
 
 
 def _random_opening(game, length, rng):

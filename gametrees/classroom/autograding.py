@@ -465,6 +465,34 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         Before anything is graded, when the sandbox cannot be made here.
     """
     # every argument, the folder, the gradebook: first
+    course, jobs, todo, limits = _checked(course, assignment, jobs, students, call_limit, question_limit,
+                                          submission_limit)
+    walls = isolation.Isolation(isolation_kind)
+    walls.check()
+    isolation.use(walls)
+    if walls.unsafe:
+        echo("WARNING: " + UNSAFE)
+    os.environ[CLEAN_ENV] = "1"
+    _warm()
+    snapshot = _snapshot(course, assignment, todo)
+    rows = []
+    try:
+        from nbgrader.apps import NbGraderAPI
+
+        api = NbGraderAPI(config=_config(course, limits, snapshot))
+        hard_limit = 2 * submission_limit + 120
+        for result in _schedule(api, str(course), assignment, todo, jobs, hard_limit):
+            row = _row(result)
+            rows.append(row)
+            _echo_row(echo, row)
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+    order = {s: i for i, s in enumerate(todo)}
+    return sorted(rows, key=lambda r: order[r["student"]])
+
+
+def _checked(course, assignment, jobs, students, call_limit, question_limit, submission_limit):
+    """The course folder (resolved), the jobs, the students to grade and the limits, every one checked."""
     from .course import (
         QUESTION_LIMITS,
         SUBMISSION_LIMITS,
@@ -489,39 +517,29 @@ def autograde(course, assignment, *, jobs=1, students=None, call_limit=CALL_LIMI
         raise ValueError(f"no submission of {assignment!r} from {', '.join(missing)}")
     if not todo:
         raise ValueError(f"no submissions of {assignment!r} in {str(course / 'submitted')!r}")
-    walls = isolation.Isolation(isolation_kind)
-    walls.check()
-    isolation.use(walls)
-    if walls.unsafe:
-        echo("WARNING: " + UNSAFE)
-    os.environ[CLEAN_ENV] = "1"
-    _warm()
-    snapshot = _snapshot(course, assignment, todo)
-    rows = []
-    try:
-        from nbgrader.apps import NbGraderAPI
+    return course, jobs, todo, limits
 
-        api = NbGraderAPI(config=_config(course, limits, snapshot))
-        hard_limit = 2 * submission_limit + 120
-        for result in _schedule(api, str(course), assignment, todo, jobs, hard_limit):
-            row = {"student": result["student"], "success": result["success"], "seconds": result["seconds"],
-                   "earned": 0.0, "points": 0.0, "flags": [], "error": result["error"]}
-            for meta in result["summary"] or []:
-                for v in meta.get("verdicts", []):
-                    row["earned"] += v["earned"]
-                    row["points"] += v["points"]
-                    row["flags"] += [f"{v['grade_id']}: {f}" for f in v["flags"]]
-                row["flags"] += meta.get("flags", [])
-            rows.append(row)
-            student, seconds, error = row["student"], row["seconds"], row["error"]
-            if row["success"]:
-                echo(f"{student}: {row['earned']:g} of {row['points']:g} points"
-                     + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}"
-                        if row["flags"] else "")
-                     + f" ({seconds:.1f} s)")
-            else:
-                echo(f"{student}: not graded: {error.strip().splitlines()[-1] if error.strip() else '?'}")
-    finally:
-        shutil.rmtree(snapshot, ignore_errors=True)
-    order = {s: i for i, s in enumerate(todo)}
-    return sorted(rows, key=lambda r: order[r["student"]])
+
+def _row(result):
+    """A worker's result as a row: points earned of points, the flags (the verdicts' and the notebook's)."""
+    row = {"student": result["student"], "success": result["success"], "seconds": result["seconds"],
+           "earned": 0.0, "points": 0.0, "flags": [], "error": result["error"]}
+    for meta in result["summary"] or []:
+        for v in meta.get("verdicts", []):
+            row["earned"] += v["earned"]
+            row["points"] += v["points"]
+            row["flags"] += [f"{v['grade_id']}: {f}" for f in v["flags"]]
+        row["flags"] += meta.get("flags", [])
+    return row
+
+
+def _echo_row(echo, row):
+    """One line for a submission: its points, flags and time, or why it was not graded."""
+    student, seconds, error = row["student"], row["seconds"], row["error"]
+    if row["success"]:
+        echo(f"{student}: {row['earned']:g} of {row['points']:g} points"
+             + (f", {len(row['flags'])} flag{'s' if len(row['flags']) != 1 else ''}"
+                if row["flags"] else "")
+             + f" ({seconds:.1f} s)")
+    else:
+        echo(f"{student}: not graded: {error.strip().splitlines()[-1] if error.strip() else '?'}")

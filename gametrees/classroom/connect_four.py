@@ -140,8 +140,20 @@ def _check_connect4_evaluation(fn, game=None):
                     f"position after moves {list(moves)} ({words}).", error_hint(problem))
         printed_note(rep, printed)
         return checker_feedback("check_connect4_evaluation", rep, 0, 4)
-    passed = 0
-    # 1. finite numbers strictly between -1 and +1
+    passed = _estimates_in_range(rep, rows)
+    passed += _right_viewpoint(rep, rows)
+    passed += _tells_positions_apart(rep, rows)
+    passed += _fast_enough(rep, fn, rows[-1][1], printed)
+    printed_note(rep, printed)
+    return checker_feedback("check_connect4_evaluation", rep, passed, 4)
+
+
+# The parts of check_connect4_evaluation: each reports on the rows
+# (moves, state, better, words, value, problem) of the positions, and says whether it passed.
+
+
+def _estimates_in_range(rep, rows):
+    """1. finite numbers strictly between -1 and +1."""
     big = [r for r in rows if not math.isfinite(r[4]) or abs(r[4]) >= 1]
     if big:
         moves, state, _, words, value, _ = max(big, key=lambda r: abs(r[4]))
@@ -150,51 +162,59 @@ def _check_connect4_evaluation(fn, game=None):
                 "A win is worth +1 and a loss -1 (game.utility): an estimate beyond them makes the search "
                 "prefer a promising position to a real win. Divide your points by a number larger than any "
                 "total they can reach (e.g. 1000).")
-    else:
-        passed += 1
-        rep.good(f"Every estimate lies strictly between -1 and +1 (a loss and a win) on all {len(rows)} "
-                 "positions.")
-    # 2. the viewpoint
+        return False
+    rep.good(f"Every estimate lies strictly between -1 and +1 (a loss and a win) on all {len(rows)} "
+             "positions.")
+    return True
+
+
+def _right_viewpoint(rep, rows):
+    """2. the viewpoint: X better above 0, O better below 0, whoever is to move (else which mistake)."""
     telling = [r for r in rows if r[2] != 0]
     wrong = [r for r in telling if not (r[4] * r[2] > 0)]
     if not wrong:
-        passed += 1
         rep.good(f"Clear advantages have the right sign on all {len(telling)} positions "
                  "(X better: above 0, O better: below 0, whoever is to move).")
+        return True
+    flipped = [r for r in telling if r[4] * r[2] < 0]
+    o_moves = [r for r in telling if _C4.to_move(r[1]) == MIN]
+    x_moves = [r for r in telling if _C4.to_move(r[1]) == MAX]
+    if len(flipped) == len(telling):
+        rep.bad("Every clear advantage has the wrong sign: your evaluation scores positions from O's "
+                "point of view.",
+                "evaluate(state) scores from X's (MAX's) point of view, like game.utility: positive when "
+                "X is better, whoever is to move; the search decides who maximises. Swap your X and O "
+                "counts (or the sign).")
+    elif (all(r in flipped for r in o_moves) and not any(r in flipped for r in x_moves)) and o_moves:
+        rep.bad("Where O is to move your advantages have the opposite sign: your evaluation scores for "
+                "the player to move.",
+                "evaluate(state) scores from X's (MAX's) point of view whoever is to move: do not flip "
+                "the sign when O moves (negamax flips signs itself; AlphaBetaAgent does not need it).")
     else:
-        flipped = [r for r in telling if r[4] * r[2] < 0]
-        o_moves = [r for r in telling if _C4.to_move(r[1]) == MIN]
-        x_moves = [r for r in telling if _C4.to_move(r[1]) == MAX]
-        if len(flipped) == len(telling):
-            rep.bad("Every clear advantage has the wrong sign: your evaluation scores positions from O's "
-                    "point of view.",
-                    "evaluate(state) scores from X's (MAX's) point of view, like game.utility: positive when "
-                    "X is better, whoever is to move; the search decides who maximises. Swap your X and O "
-                    "counts (or the sign).")
-        elif (all(r in flipped for r in o_moves) and not any(r in flipped for r in x_moves)) and o_moves:
-            rep.bad("Where O is to move your advantages have the opposite sign: your evaluation scores for "
-                    "the player to move.",
-                    "evaluate(state) scores from X's (MAX's) point of view whoever is to move: do not flip "
-                    "the sign when O moves (negamax flips signs itself; AlphaBetaAgent does not need it).")
-        else:
-            moves, state, better, words, value, _ = wrong[0]
-            side = "X" if better > 0 else "O"
-            rep.bad(f"After moves {list(moves)} ({words}) {side} is clearly better, but you return "
-                    f"{fmt(value)}{' (no advantage)' if value == 0 else ''}:\n{_board_text(state)}",
-                    "Count what makes a position good for X (e.g. windows of four cells holding X's pieces "
-                    "and no O's) minus the same for O.")
-    # 3. it tells positions apart
+        moves, state, better, words, value, _ = wrong[0]
+        side = "X" if better > 0 else "O"
+        rep.bad(f"After moves {list(moves)} ({words}) {side} is clearly better, but you return "
+                f"{fmt(value)}{' (no advantage)' if value == 0 else ''}:\n{_board_text(state)}",
+                "Count what makes a position good for X (e.g. windows of four cells holding X's pieces "
+                "and no O's) minus the same for O.")
+    return False
+
+
+def _tells_positions_apart(rep, rows):
+    """3. not the same value everywhere."""
     values = [r[4] for r in rows]
     if all(v == values[0] for v in values):
         rep.bad(f"Your evaluation returns {fmt(values[0])} on every position: it cannot tell good positions "
                 "from bad ones, so the search plays at random until it sees a win.",
                 "Count features: windows of four cells with three or two of one colour and none of the "
                 "other, pieces in the centre column.")
-    else:
-        passed += 1
-        rep.good("It tells positions apart.")
-    # 4. speed (the tournament calls it thousands of times)
-    state = rows[-1][1]
+        return False
+    rep.good("It tells positions apart.")
+    return True
+
+
+def _fast_enough(rep, fn, state, printed):
+    """4. speed (the tournament calls it thousands of times)."""
     calls, t0 = 0, time.perf_counter()
     with contextlib.redirect_stdout(printed.buffer):
         while calls < 200 and time.perf_counter() - t0 < 1.0:
@@ -209,11 +229,9 @@ def _check_connect4_evaluation(fn, game=None):
                 "so a tournament would take many minutes. Aim for well under 1 ms.",
                 "Read the board once per call (e.g. with board(state)), not cell by cell through game "
                 "methods, and avoid copying it per window.")
-    else:
-        passed += 1
-        rep.good("It is fast enough for a tournament.")
-    printed_note(rep, printed)
-    return checker_feedback("check_connect4_evaluation", rep, passed, 4)
+        return False
+    rep.good("It is fast enough for a tournament.")
+    return True
 
 
 # ============================================================================
@@ -369,6 +387,27 @@ def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
     ref = reference_agent(opponent)
     title = f"Against {ref.name}"
     printed = Printed()
+    not_played = _not_playable(evaluate, title, printed)
+    if not_played is not None:
+        return not_played
+    you = AlphaBetaAgent(depth=depth, evaluate=_sometimes_watched(evaluate), name="you")
+    try:
+        with contextlib.redirect_stdout(printed.buffer):
+            result = tournament(you, ref, _C4, games=games, seed=seed, progress=False)
+    except UsedLibrary as exc:
+        fb = library_feedback(f"{title} (stopped during a game)", [exc.name], "evaluation")
+        fb.result = None
+        return fb
+    except Exception as exc:  # noqa: BLE001 -- the evaluation failed inside a search
+        text = f"The tournament stopped: your evaluation raised {describe_error(exc)} during a search."
+        fb = Feedback(f"{title}: stopped.", [("bad", text, None)])
+        fb.result = None
+        return fb
+    return _tournament_feedback(result, ref.name, opponent, games, title, printed)
+
+
+def _not_playable(evaluate, title, printed):
+    """The feedback of an evaluation that fails (or uses the library) on two positions, before any game."""
     for moves in ((), (3, 3, 2)):
         _, problem = _probe(evaluate, _C4.from_moves(moves), printed)
         if printed.library:
@@ -383,31 +422,29 @@ def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
             fb = Feedback(f"{title}: not played.", [("bad", text, error_hint(problem))])
             fb.result = None
             return fb
+    return None
+
+
+def _sometimes_watched(evaluate):
+    """``evaluate``, its first calls and then one in _SAMPLE run under a :class:`LibraryGuard`.
+
+    A guard on every call would triple the tournament's time, and an evaluation that hands its work to
+    the library does so on most positions.
+    """
     guard, calls = LibraryGuard(), [0]
 
     def guarded(state):
-        # The first calls, then one in _SAMPLE, run watched: a guard on every call would triple
-        # the tournament's time, and an evaluation that hands its work to the library does so
-        # on most positions.
         calls[0] += 1
         if calls[0] <= _WATCHED or calls[0] % _SAMPLE == 0:
             with guard:
                 return evaluate(state)
         return evaluate(state)
 
-    you = AlphaBetaAgent(depth=depth, evaluate=guarded, name="you")
-    try:
-        with contextlib.redirect_stdout(printed.buffer):
-            result = tournament(you, ref, _C4, games=games, seed=seed, progress=False)
-    except UsedLibrary as exc:
-        fb = library_feedback(f"{title} (stopped during a game)", [exc.name], "evaluation")
-        fb.result = None
-        return fb
-    except Exception as exc:  # noqa: BLE001 -- the evaluation failed inside a search
-        text = f"The tournament stopped: your evaluation raised {describe_error(exc)} during a search."
-        fb = Feedback(f"{title}: stopped.", [("bad", text, None)])
-        fb.result = None
-        return fb
+    return guarded
+
+
+def _tournament_feedback(result, ref_name, opponent, games, title, printed):
+    """Passed or not, with the seats' scores; when not, a game the student lost to replay."""
     wins = result.wins["you"]
     seats = result.seat_scores["you"]
     detail = f"{seats['first']} moving first, {seats['second']} moving second"
@@ -418,7 +455,7 @@ def _check_tournament(evaluate, opponent, *, games=20, seed=2024, depth=3):
     if ok:
         rep.good(line)
     else:
-        lost = next((r for r in result.records if r.winner == ref.name), None)
+        lost = next((r for r in result.records if r.winner == ref_name), None)
         hint = ("Run check_connect4_evaluation(evaluate) first: an evaluation from the wrong viewpoint makes "
                 "the search steer towards O's good positions.")
         if lost is not None:

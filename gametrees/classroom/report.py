@@ -291,8 +291,6 @@ def class_report(course, assignment, out=None, chart=True, force=False):
         cannot be written, or a file there exists that an earlier report did not write and ``force`` is
         False (checked before anything is read or written).
     """
-    import nbformat
-
     if not isinstance(force, bool):
         raise TypeError(f"force must be True or False, got {force!r}")
     subs = _submissions(course, assignment)
@@ -300,6 +298,25 @@ def class_report(course, assignment, out=None, chart=True, force=False):
     if folder is not None:
         _check_replace([folder / f"{assignment}_report.csv"] + ([folder / f"{assignment}_report.png"] if chart
                                                                 else []), force)
+    rows, order, flagged, undecided, unsafe = _read_submissions(subs)
+    report = ClassReport(assignment, sorted({s for s, _ in subs}), _per_question(rows, order), rows, flagged,
+                         undecided)
+    report.unsafe = sorted(set(unsafe))
+    report.set_aside = set_aside(course, assignment)
+    if folder is None:
+        return report
+    report.csv = folder / f"{assignment}_report.csv"
+    _write_csv(report.csv, rows)
+    if chart:
+        report.chart = _chart(report, folder / f"{assignment}_report.png")
+    return report
+
+
+def _read_submissions(subs):
+    """A row per student and graded question, the questions in order, the flags, and who was not decided
+    outside the kernel or was graded without a sandbox."""
+    import nbformat
+
     rows, order, flagged, undecided, unsafe = [], [], {}, [], []
     for student, path in subs:
         nb = nbformat.read(path, as_version=4)
@@ -317,24 +334,35 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             gid, points = m.get("grade_id", "?"), float(m.get("points", 0))
             if gid not in order:
                 order.append(gid)
-            v = verdicts.get(gid)
-            if v is not None and v.get("decided"):
-                got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
-                flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
-                counted, added = v.get("counted"), list(v.get("added_failed") or ())
-            else:
-                got, error, _ = earned(cell.get("outputs", []), points)
-                status, tags, flags = "undecided", [], ["not decided outside the kernel"]
-                errors = [f"the check raised {error}"] if error else []
-                variant, counted, added = "", None, []
-            rows.append({"student": student, "notebook": path.name, "question": gid, "points": points,
-                         "earned": got, "right": got == points, "status": status, "misconceptions": tags,
-                         "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
-                         "checks": _checks_while_working(meta, gid, counted), "added_failed": added,
-                         "variant": variant})
-            if flags or notebook_flags:
+            row = _question_row(student, path.name, notebook_flags, cell, verdicts.get(gid), meta, gid,
+                                points)
+            rows.append(row)
+            if row["flags"] or notebook_flags:
                 flagged.setdefault(student, list(notebook_flags))
-                flagged[student] += [f"{gid}: {f}" for f in flags]
+                flagged[student] += [f"{gid}: {f}" for f in row["flags"]]
+    return rows, order, flagged, undecided, unsafe
+
+
+def _question_row(student, notebook, notebook_flags, cell, v, meta, gid, points):
+    """What a student got on a question: the verdict decided outside the kernel, else the cell's output."""
+    if v is not None and v.get("decided"):
+        got, status, tags = float(v["earned"]), v["status"], list(v["tags"])
+        flags, errors, variant = list(v["flags"]), list(v["errors"]), v.get("variant") or ""
+        counted, added = v.get("counted"), list(v.get("added_failed") or ())
+    else:
+        got, error, _ = earned(cell.get("outputs", []), points)
+        status, tags, flags = "undecided", [], ["not decided outside the kernel"]
+        errors = [f"the check raised {error}"] if error else []
+        variant, counted, added = "", None, []
+    return {"student": student, "notebook": notebook, "question": gid, "points": points,
+            "earned": got, "right": got == points, "status": status, "misconceptions": tags,
+            "flags": flags, "errors": errors, "notebook_flags": notebook_flags,
+            "checks": _checks_while_working(meta, gid, counted), "added_failed": added,
+            "variant": variant}
+
+
+def _per_question(rows, order):
+    """The class's results on each question, in the notebook's order."""
     questions = []
     for gid in order:
         mine = [r for r in rows if r["question"] == gid]
@@ -351,12 +379,11 @@ def class_report(course, assignment, out=None, chart=True, force=False):
             "added_failed": sorted(Counter(n for r in mine for n in r["added_failed"]).items(),
                                    key=lambda kv: (-kv[1], kv[0])),
         })
-    report = ClassReport(assignment, sorted({s for s, _ in subs}), questions, rows, flagged, undecided)
-    report.unsafe = sorted(set(unsafe))
-    report.set_aside = set_aside(course, assignment)
-    if folder is None:
-        return report
-    report.csv = folder / f"{assignment}_report.csv"
+    return questions
+
+
+def _write_csv(path, rows):
+    """The rows as ``<assignment>_report.csv``: a line per student and question."""
     text = io.StringIO(newline="")
     w = csv.writer(text)
     w.writerow(["student", "question", "earned", "points", "status", "misconceptions", "flags", "errors",
@@ -365,10 +392,7 @@ def class_report(course, assignment, out=None, chart=True, force=False):
         w.writerow([r["student"], r["question"], fmt(r["earned"]), fmt(r["points"]), r["status"],
                     "; ".join(r["misconceptions"]), "; ".join(r["flags"]), "; ".join(r["errors"]),
                     "; ".join(r["notebook_flags"]), r["checks"], "; ".join(r["added_failed"]), r["variant"]])
-    _write(report.csv, text.getvalue().encode("utf-8"))
-    if chart:
-        report.chart = _chart(report, folder / f"{assignment}_report.png")
-    return report
+    _write(path, text.getvalue().encode("utf-8"))
 
 
 def _chart(report, path):

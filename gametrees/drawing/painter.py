@@ -516,16 +516,42 @@ class Painter:
 
     def paint(self, ax, sc, title=None, legend=True):
         prep, g = self.prep, self.geom
-        f = g.f
-        pos = prep.pos
         artists = []
         texts = Texts()
         # Where texts may go: clear of every mark, ring, edge and text (see Placer).
         X, Y = g.ux * 72, g.uy * 72
-        self.placer = placer = Placer(X, Y, (g.xlim[0] * X, (g.ylim[0] + g.legend_in / g.uy) * Y,
-                                              g.xlim[1] * X, g.ylim[1] * Y))
+        self.placer = Placer(X, Y, (g.xlim[0] * X, (g.ylim[0] + g.legend_in / g.uy) * Y,
+                                    g.xlim[1] * X, g.ylim[1] * Y))
         self._current = sc.current
-        # -- edges ---------------------------------------------------------
+        artists += self._edges(ax, sc)
+        if sc.cut:
+            artists.append(self._cut_marks(ax, sc.cut))
+        # -- nodes (and the texts beside them) ---------------------------------------
+        if prep.mode == "boards":
+            artists += self._boards(ax, sc, texts)
+        else:
+            artists += self._shapes(ax, sc, texts)
+        if self.moves and prep.mode == "shapes":  # (boards carry theirs above them)
+            self._edge_moves(texts, sc)
+        self._ellipses(texts, sc)
+        artists += texts.flush(ax, {"values": 6, "labels": 6, "windows": 6, "notes": 6, "moves": 6,
+                                    "ellipsis": 6, "board-values": 6})
+        if self.legend and legend:
+            leg = self.paint_legend(ax, sc)
+            if leg is not None:
+                artists.append(leg)
+        if prep.note and self.legend and legend:
+            artists.append(ax.text(0.01, 0.01, prep.note, transform=ax.transAxes, fontsize=7.5,
+                                   color="#505050", ha="left", va="bottom", gid="note"))
+        if title:
+            artists.append(ax.set_title(visible(title), fontsize=10, loc="left", x=0.012, ha="left"))
+        return artists
+
+    def _edges(self, ax, sc):
+        """The edges, one LineCollection per style (the best line doubled by a white core)."""
+        f = self.geom.f
+        placer = self.placer
+        artists = []
         groups = {}
         for (u, v), style in sc.edge.items():
             groups.setdefault(style, []).append((u, v))
@@ -554,58 +580,63 @@ class Painter:
                 core.edges = tuple(edges)
                 ax.add_collection(core, autolim=False)
                 artists.append(core)
-        if sc.cut:
-            artists.append(self._cut_marks(ax, sc.cut))
-        # -- nodes (and the texts beside them) ---------------------------------------
-        if prep.mode == "boards":
-            artists += self._boards(ax, sc, texts)
-        else:
-            artists += self._shapes(ax, sc, texts)
-        # -- move labels on edges (boards carry theirs above them) ------------------
-        if self.moves and prep.mode == "shapes":
-            G = prep.G
-            for u in prep.order:
-                for v in prep.children[u]:
-                    e = G.edges[u, v]
-                    chance_edge = "prob" in e or G.nodes[u].get("player") == "chance"
-                    if "prob" in e:   # as the feedback writes it: 0.25, 1/3
-                        label = fmt_prob(e["prob"])
-                    elif chance_edge:   # no prob on the edge: the outcomes are equally likely
-                        label = fmt_prob(1 / G.out_degree(u))
-                    elif "move" in e:
-                        label = str(e["move"])
-                    else:
-                        continue
-                    (x0, y0), (x1, y1) = self._segment(u, v)
-                    # Move labels nearer the parent (a cut mark sits at 0.6); chance
-                    # edges are never cut, and lower down their labels have room.
-                    ts = ((0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge
-                          else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84))
-                    side = -1 if x1 < x0 - 1e-9 else 1
-                    # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
-                    size = 7.5 * max(f, 1.0)
-                    color = "#404040" if sc.style[v] != "todo" else _TODO_TEXT
-                    # (clear of the line itself: half its width, and the placer's pad)
-                    lw = (_EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6)
-                          * sc.weights.get((u, v), 1.0))
-                    c = lw / 2 + 1.5
-                    for t in ts:
-                        xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
-                        choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
-                                   for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
-                                   for va, dx, dy in (("center", (c + 2.5) * sd, 0.0),
-                                                      ("bottom", c * sd, c + 1.0), ("top", c * sd, -c - 1.0),
-                                                      ("center", (c + 9.0) * sd, 0.0))]
-                        i, free = placer.place(xy, choices, claim=False)
-                        if free or t == ts[-1]:
-                            if not free:  # nowhere free along the edge: the first place
-                                xy = (x0 + ts[0] * (x1 - x0), y0 + ts[0] * (y1 - y0))
-                                i = placer.place(xy, choices)[0]
-                            else:
-                                placer.place(xy, choices[i:i + 1])
-                            self._put(texts, "moves", xy, choices[i], [color], (u, v))
-                            break
-        # -- ellipsis markers for hidden children --------------------------------
+        return artists
+
+    def _edge_moves(self, texts, sc):
+        """Move labels (or chance probabilities) on the edges, each where it covers nothing."""
+        prep = self.prep
+        G = prep.G
+        for u in prep.order:
+            for v in prep.children[u]:
+                e = G.edges[u, v]
+                chance_edge = "prob" in e or G.nodes[u].get("player") == "chance"
+                if "prob" in e:   # as the feedback writes it: 0.25, 1/3
+                    label = fmt_prob(e["prob"])
+                elif chance_edge:   # no prob on the edge: the outcomes are equally likely
+                    label = fmt_prob(1 / G.out_degree(u))
+                elif "move" in e:
+                    label = str(e["move"])
+                else:
+                    continue
+                self._edge_move(texts, sc, u, v, label, chance_edge)
+
+    def _edge_move(self, texts, sc, u, v, label, chance_edge):
+        """Place the move label of the edge u -> v: at the first free place along it (else the first)."""
+        f, placer = self.geom.f, self.placer
+        (x0, y0), (x1, y1) = self._segment(u, v)
+        # Move labels nearer the parent (a cut mark sits at 0.6); chance
+        # edges are never cut, and lower down their labels have room.
+        ts = ((0.62, 0.5, 0.72, 0.4, 0.8, 0.3, 0.2) if chance_edge
+              else (0.42, 0.32, 0.5, 0.24, 0.75, 0.16, 0.84))
+        side = -1 if x1 < x0 - 1e-9 else 1
+        # >= 10 px at 100 dpi; a move not reached yet in mid grey, still readable (4.5:1)
+        size = 7.5 * max(f, 1.0)
+        color = "#404040" if sc.style[v] != "todo" else _TODO_TEXT
+        # (clear of the line itself: half its width, and the placer's pad)
+        lw = (_EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6)
+              * sc.weights.get((u, v), 1.0))
+        c = lw / 2 + 1.5
+        for t in ts:
+            xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+            choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
+                       for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
+                       for va, dx, dy in (("center", (c + 2.5) * sd, 0.0),
+                                          ("bottom", c * sd, c + 1.0), ("top", c * sd, -c - 1.0),
+                                          ("center", (c + 9.0) * sd, 0.0))]
+            i, free = placer.place(xy, choices, claim=False)
+            if free or t == ts[-1]:
+                if not free:  # nowhere free along the edge: the first place
+                    xy = (x0 + ts[0] * (x1 - x0), y0 + ts[0] * (y1 - y0))
+                    i = placer.place(xy, choices)[0]
+                else:
+                    placer.place(xy, choices[i:i + 1])
+                self._put(texts, "moves", xy, choices[i], [color], (u, v))
+                return
+
+    def _ellipses(self, texts, sc):
+        """The markers of hidden children: ``+7 …`` beside the last child shown, ``… 7`` under a cut node."""
+        prep, f = self.prep, self.geom.f
+        pos = prep.pos
         for n, h in prep.hidden.items():
             x, y = pos[n]
             kids = prep.children[n]
@@ -622,20 +653,8 @@ class Painter:
                 xy = (x, y)
                 choices = [[(f"… {h}", 8.0 * max(f, 0.7), "center", "top", 0.0, dy, 0.0, "normal")],
                            [(f"… {h}", 8.0 * max(f, 0.7), "left", "top", 4.0, dy, 0.0, "normal")]]
-            i = placer.place(xy, choices)[0]
+            i = self.placer.place(xy, choices)[0]
             self._put(texts, "ellipsis", xy, choices[i], ["#505050"], n)
-        artists += texts.flush(ax, {"values": 6, "labels": 6, "windows": 6, "notes": 6, "moves": 6,
-                                    "ellipsis": 6, "board-values": 6})
-        if self.legend and legend:
-            leg = self.paint_legend(ax, sc)
-            if leg is not None:
-                artists.append(leg)
-        if prep.note and self.legend and legend:
-            artists.append(ax.text(0.01, 0.01, prep.note, transform=ax.transAxes, fontsize=7.5,
-                                   color="#505050", ha="left", va="bottom", gid="note"))
-        if title:
-            artists.append(ax.set_title(visible(title), fontsize=10, loc="left", x=0.012, ha="left"))
-        return artists
 
     # -- pieces ------------------------------------------------------------------
 
@@ -717,12 +736,45 @@ class Painter:
         prep, f = self.prep, self.geom.f
         fm = max(f, 0.7)  # marks and values shrink less than the spacing: they stay legible
         pos = prep.pos
-        placer = self.placer
-        artists = []
         vsize = 10.0 * fm
         # Each mark grows where its value would not fit inside it ("−10.56" in a chance node).
         grow = {n: _grow_to_fit(prep.kind[n], sc.value.get(n, ""), vsize, fm) for n in prep.order}
         size = {n: _SHAPE_SIZE[prep.kind[n]] * fm * grow[n] for n in prep.order}
+        artists, ring = self._shape_marks(ax, sc, size)
+        # What the texts beside the nodes keep clear of: every mark and the ring (their boxes, with the line).
+        half = {n: (ring.get(n, size[n]) + 2.4) / 2 for n in prep.order}
+        placer = self.placer
+        for n in prep.order:
+            x, y = placer.pt(pos[n])
+            outline = _marker_path(_SHAPE_MARKER[prep.kind[n]])
+            shape = outline.transformed(Affine2D().scale(2 * half[n]).translate(x, y))
+            placer.add_box((x - half[n], y - half[n], x + half[n], y + half[n]), owner=n, shape=shape)
+        for n in prep.order:
+            kind, style = prep.kind[n], sc.style[n]
+            texts.add("values", pos[n], sc.value.get(n, ""), _NODE_STYLE[style][4], vsize,
+                      dy=_SHAPE_DY[kind] * fm * grow[n], fit=_SHAPE_ROOM[kind] * fm, owner=n)
+        # α and β, then the visits and scores, then the labels: each where it covers nothing.
+        for n in prep.order:
+            style = sc.style[n]
+            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
+                a, b = sc.window[n]
+                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
+                            ["#303030"] * 2, 7.5 * max(f, 1.0), half[n] + GAP, half[n] + GAP, n)
+            if n in sc.notes:
+                under = None
+                if prep.is_leaf[n]:  # under the leaf's label
+                    under = half[n] + GAP + (
+                        8.5 * f + 2.0 if self.labels and prep.G.nodes[n].get("label") is not None else 0.0)
+                self._notes(texts, pos[n], sc.notes[n], half[n] + GAP, style, n, under)
+        if self.labels:
+            self._shape_labels(texts, sc, half)
+        return artists
+
+    def _shape_marks(self, ax, sc, size):
+        """The current node's halo and the marks (a collection per kind and style); the halo's size."""
+        prep, f = self.prep, self.geom.f
+        pos = prep.pos
+        artists = []
         groups = {}
         for n in prep.order:
             groups.setdefault((prep.kind[n], sc.style[n]), []).append(n)
@@ -748,65 +800,45 @@ class Painter:
             coll.nodes = tuple(ns)
             coll.kind, coll.status = kind, style
             artists.append(coll)
-        # What the texts beside the nodes keep clear of: every mark and the ring (their boxes, with the line).
-        half = {n: (ring.get(n, size[n]) + 2.4) / 2 for n in prep.order}
+        return artists, ring
+
+    def _shape_labels(self, texts, sc, half):
+        """Each node's label (A, B, ...): under a leaf, else beside the node, where it covers nothing."""
+        prep, f = self.prep, self.geom.f
+        pos = prep.pos
         for n in prep.order:
-            x, y = placer.pt(pos[n])
-            outline = _marker_path(_SHAPE_MARKER[prep.kind[n]])
-            shape = outline.transformed(Affine2D().scale(2 * half[n]).translate(x, y))
-            placer.add_box((x - half[n], y - half[n], x + half[n], y + half[n]), owner=n, shape=shape)
-        for n in prep.order:
-            kind, style = prep.kind[n], sc.style[n]
-            texts.add("values", pos[n], sc.value.get(n, ""), _NODE_STYLE[style][4], vsize,
-                      dy=_SHAPE_DY[kind] * fm * grow[n], fit=_SHAPE_ROOM[kind] * fm, owner=n)
-        # α and β, then the visits and scores, then the labels: each where it covers nothing.
-        for n in prep.order:
+            label = prep.G.nodes[n].get("label")
+            if label is None:
+                continue
             style = sc.style[n]
-            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
-                a, b = sc.window[n]
-                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
-                            ["#303030"] * 2, 7.5 * max(f, 1.0), half[n] + GAP, half[n] + GAP, n)
-            if n in sc.notes:
-                under = None
-                if prep.is_leaf[n]:  # under the leaf's label
-                    under = half[n] + GAP + (
-                        8.5 * f + 2.0 if self.labels and prep.G.nodes[n].get("label") is not None else 0.0)
-                self._notes(texts, pos[n], sc.notes[n], half[n] + GAP, style, n, under)
-        if self.labels:
-            for n in prep.order:
-                label = prep.G.nodes[n].get("label")
-                if label is None:
-                    continue
-                style = sc.style[n]
-                color = {"todo": _TODO_TEXT, "pruned": _GREY}.get(style, "#333333")
-                lsize = 8.5 * f
-                h = half[n]
-                line = (str(label), lsize)
-                if prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
-                    choices = [[line + ("center", "top", 0.0, -(h + GAP), 0.0, "normal")],
-                               [line + ("left", "center", h + GAP, 0.0, 0.0, "normal")],
-                               [line + ("right", "center", -h - GAP, 0.0, 0.0, "normal")],
-                               [line + ("left", "top", h * 0.7, -h * 0.7, 0.0, "normal")],
-                               [line + ("right", "top", -h * 0.7, -h * 0.7, 0.0, "normal")]]
-                else:
-                    # Beside the node, on the side its incoming edge does not come from: a right
-                    # child's edge arrives from the upper left, so its label goes right.
-                    side = -1.0
-                    pu = prep.parent.get(n)
-                    if pu is not None and pos[pu][0] < pos[n][0] - 1e-9:
-                        side = 1.0
-                    dy = h * 0.45 if prep.kind[n] != MIN else -h * 0.1
-                    choices = []
-                    for sd in (side, -side):
-                        ha = "right" if sd < 0 else "left"
-                        choices += [[line + (ha, "center", sd * (h + GAP), dy, 0.0, "normal")],
-                                    [line + (ha, "bottom", sd * (h + GAP), h * 0.2, 0.0, "normal")],
-                                    [line + (ha, "top", sd * (h + GAP), -h * 0.2, 0.0, "normal")],
-                                    [line + (ha, "bottom", sd * h * 0.6, h + GAP, 0.0, "normal")],
-                                    [line + (ha, "top", sd * h * 0.6, -h - GAP, 0.0, "normal")]]
-                i = placer.place(pos[n], choices)[0]
-                self._put(texts, "labels", pos[n], choices[i], [color], n)
-        return artists
+            color = {"todo": _TODO_TEXT, "pruned": _GREY}.get(style, "#333333")
+            lsize = 8.5 * f
+            h = half[n]
+            line = (str(label), lsize)
+            if prep.is_leaf[n]:  # below a leaf: the row of leaves is tight
+                choices = [[line + ("center", "top", 0.0, -(h + GAP), 0.0, "normal")],
+                           [line + ("left", "center", h + GAP, 0.0, 0.0, "normal")],
+                           [line + ("right", "center", -h - GAP, 0.0, 0.0, "normal")],
+                           [line + ("left", "top", h * 0.7, -h * 0.7, 0.0, "normal")],
+                           [line + ("right", "top", -h * 0.7, -h * 0.7, 0.0, "normal")]]
+            else:
+                # Beside the node, on the side its incoming edge does not come from: a right
+                # child's edge arrives from the upper left, so its label goes right.
+                side = -1.0
+                pu = prep.parent.get(n)
+                if pu is not None and pos[pu][0] < pos[n][0] - 1e-9:
+                    side = 1.0
+                dy = h * 0.45 if prep.kind[n] != MIN else -h * 0.1
+                choices = []
+                for sd in (side, -side):
+                    ha = "right" if sd < 0 else "left"
+                    choices += [[line + (ha, "center", sd * (h + GAP), dy, 0.0, "normal")],
+                                [line + (ha, "bottom", sd * (h + GAP), h * 0.2, 0.0, "normal")],
+                                [line + (ha, "top", sd * (h + GAP), -h * 0.2, 0.0, "normal")],
+                                [line + (ha, "bottom", sd * h * 0.6, h + GAP, 0.0, "normal")],
+                                [line + (ha, "top", sd * h * 0.6, -h - GAP, 0.0, "normal")]]
+            i = self.placer.place(pos[n], choices)[0]
+            self._put(texts, "labels", pos[n], choices[i], [color], n)
 
     def _board_size(self):
         """Board width and height in points."""
@@ -818,14 +850,11 @@ class Painter:
         return side, side
 
     def _boards(self, ax, sc, texts):
-        prep, g = self.prep, self.geom
-        f = g.f
+        prep, f = self.prep, self.geom.f
         game = prep.boards
         pos = prep.pos
         G = prep.G
         bw, bh = self._board_size()
-        # points -> data units
-        px, py = 1 / (72 * g.ux), 1 / (72 * g.uy)
         artists = []
         if sc.current is not None and sc.current in pos:
             halo = _scatter(ax, *pos[sc.current], s=(max(bw, bh) + 14 * f) ** 2, marker="s",
@@ -834,8 +863,60 @@ class Painter:
             halo.set_gid("current")
             halo.nodes = (sc.current,)
             artists.append(halo)
+        frames, grid, xs, highlights, discs, cells = self._board_pieces(sc)
+        artists += self._board_frames(ax, frames)
+        artists += self._board_marks(ax, grid, xs, highlights, discs, cells)
+        # What the texts keep clear of: every board's frame and the current node's halo.
+        placer = self.placer
+        pad = 0.0 if isinstance(game, TicTacToe) else 5.0 * f
+        for n in prep.order:
+            x, y = placer.pt(pos[n])
+            hw, hh = (bw + pad) / 2 + 1.5, (bh + pad) / 2 + 1.5
+            if n == sc.current:
+                hw = hh = (max(bw, bh) + 14 * f) / 2 + 1.5
+            placer.add_box((x - hw, y - hh, x + hw, y + hh), owner=n)
+        # the value under each board, with the mover's shape
+        vsize = 9.5 * f
+        glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
+        for n in prep.order:
+            style = sc.style[n]
+            value = sc.value.get(n, "")
+            kind = prep.kind[n]
+            if prep.is_leaf[n] and "player" not in G.nodes[n] and "utility" in G.nodes[n]:
+                kind = "leaf"
+            line = (f"{glyph[kind]} {value}".strip(), vsize, "center", "top", 0.0, -(bh / 2 + 4.5 * f), 0.0,
+                    "normal")
+            placer.place(pos[n], [[line]])
+            self._put(texts, "values", pos[n], [line], [_NODE_STYLE[style][4]], n)
+        for n in prep.order:
+            style = sc.style[n]
+            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
+                a, b = sc.window[n]
+                side = bw / 2 + (9.0 if n == sc.current else 3.0) * f
+                side = max(side, (max(bw, bh) + 14 * f) / 2 + 1.5 + GAP if n == sc.current
+                           else (bw + pad) / 2 + 1.5 + GAP)
+                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
+                            ["#303030"] * 2, 7.5 * max(f, 1.0), side, side, n)
+            if n in sc.notes:  # under the value (boards stand close together)
+                self._notes(texts, pos[n], sc.notes[n], 0.0, style, n, under=bh / 2 + 4.5 * f + vsize + 1.5)
+        if self.moves:
+            self._board_moves(texts, sc)
+        return artists
+
+    def _board_pieces(self, sc):
+        """What each board shows, gathered to draw as a few collections.
+
+        ``({(kind, style): nodes}, grid lines, X strokes (with faded), cells just played,
+        {(mark, faded): disc centres}, the cells of a board)``, in data units.
+        """
+        prep, g = self.prep, self.geom
+        game, pos, G = prep.boards, prep.pos, prep.G
+        bw, bh = self._board_size()
+        # points -> data units
+        px, py = 1 / (72 * g.ux), 1 / (72 * g.uy)
         frames = {}
         grid, xs, highlights, discs = [], [], [], {}
+        cells = None
         for n in prep.order:
             style = sc.style[n]
             kind = prep.kind[n]
@@ -867,7 +948,13 @@ class Painter:
                             discs.setdefault(("O", faded), []).append((cx, cy))
                     else:
                         discs.setdefault((mark, faded), []).append((cx, cy))
-        # board backgrounds and frames, grouped by player and style
+        return frames, grid, xs, highlights, discs, cells
+
+    def _board_frames(self, ax, frames):
+        """The boards' backgrounds and frames, a collection per player and style."""
+        f, game, pos = self.geom.f, self.prep.boards, self.prep.pos
+        bw, bh = self._board_size()
+        artists = []
         frame_color = {MAX: PALETTE["blue"], MIN: PALETTE["vermilion"], CHANCE: PALETTE["green"],
                        "leaf": _INK}
         for (kind, style), ns in frames.items():
@@ -888,6 +975,13 @@ class Painter:
             coll.nodes = tuple(ns)
             coll.kind, coll.status, coll.board = kind, style, True
             artists.append(coll)
+        return artists
+
+    def _board_marks(self, ax, grid, xs, highlights, discs, cells):
+        """On the boards: the cell just played, tic-tac-toe's grid, the Xs, then the Os or the discs."""
+        f, game = self.geom.f, self.prep.boards
+        bw, bh = self._board_size()
+        artists = []
         if highlights:
             # The mark just played: a shaded cell (tic-tac-toe) or a ring (Connect Four).
             hl = np.array(highlights)
@@ -930,59 +1024,30 @@ class Painter:
             coll.set_gid("board-o" if isinstance(game, TicTacToe)
                          else f"board-discs:{mark}{':faded' if faded else ''}")
             artists.append(coll)
-        # What the texts keep clear of: every board's frame and the current node's halo.
-        placer = self.placer
-        pad = 0.0 if isinstance(game, TicTacToe) else 5.0 * f
-        for n in prep.order:
-            x, y = placer.pt(pos[n])
-            hw, hh = (bw + pad) / 2 + 1.5, (bh + pad) / 2 + 1.5
-            if n == sc.current:
-                hw = hh = (max(bw, bh) + 14 * f) / 2 + 1.5
-            placer.add_box((x - hw, y - hh, x + hw, y + hh), owner=n)
-        # the value under each board, with the mover's shape
-        vsize = 9.5 * f
-        glyph = {MAX: "▲", MIN: "▼", CHANCE: "●", "leaf": "■"}
-        for n in prep.order:
-            style = sc.style[n]
-            value = sc.value.get(n, "")
-            kind = prep.kind[n]
-            if prep.is_leaf[n] and "player" not in G.nodes[n] and "utility" in G.nodes[n]:
-                kind = "leaf"
-            line = (f"{glyph[kind]} {value}".strip(), vsize, "center", "top", 0.0, -(bh / 2 + 4.5 * f), 0.0,
-                    "normal")
-            placer.place(pos[n], [[line]])
-            self._put(texts, "values", pos[n], [line], [_NODE_STYLE[style][4]], n)
-        for n in prep.order:
-            style = sc.style[n]
-            if n in sc.window and (self.windows or (self.windows is None and style == "active")):
-                a, b = sc.window[n]
-                side = bw / 2 + (9.0 if n == sc.current else 3.0) * f
-                side = max(side, (max(bw, bh) + 14 * f) / 2 + 1.5 + GAP if n == sc.current
-                           else (bw + pad) / 2 + 1.5 + GAP)
-                self._block("windows", texts, pos[n], [f"α={format_number(a)}", f"β={format_number(b)}"],
-                            ["#303030"] * 2, 7.5 * max(f, 1.0), side, side, n)
-            if n in sc.notes:  # under the value (boards stand close together)
-                self._notes(texts, pos[n], sc.notes[n], 0.0, style, n, under=bh / 2 + 4.5 * f + vsize + 1.5)
-        # the move that led to each board above it, as a player says it ("X c2", "O d"), beside
-        # the end of the edge that comes down to the board (on the side the edge does not come from)
-        if self.moves:
-            for n in prep.order:
-                pu = prep.parent.get(n)
-                if pu is None or "move" not in G.edges[pu, n]:
-                    continue
-                said = move_name(game, G.nodes[pu]["state"], G.edges[pu, n]["move"])
-                color = {"todo": _TODO_TEXT, "pruned": _TODO_TEXT}.get(sc.style[n], "#303030")
-                above = self._move_gap(n)  # clear of the current halo
-                msize = self._move_size()
-                side = 1 if pos[pu][0] <= pos[n][0] + 1e-9 else -1
-                choices = [[(said, msize, "center", "bottom", 0.0, above, 0.0, "normal")]]
-                for sd in (side, -side):
-                    ha = "left" if sd > 0 else "right"
-                    choices += [[(said, msize, ha, "bottom", sd * k, above, 0.0, "normal")]
-                                for k in (3.0, bw / 4, bw / 2)]
-                i = placer.place(pos[n], choices)[0]
-                self._put(texts, "moves", pos[n], choices[i], [color], n)
         return artists
+
+    def _board_moves(self, texts, sc):
+        """The move that led to each board above it, as a player says it ("X c2", "O d"), beside
+        the end of the edge that comes down to the board (on the side the edge does not come from)."""
+        prep = self.prep
+        game, pos, G = prep.boards, prep.pos, prep.G
+        bw = self._board_size()[0]
+        for n in prep.order:
+            pu = prep.parent.get(n)
+            if pu is None or "move" not in G.edges[pu, n]:
+                continue
+            said = move_name(game, G.nodes[pu]["state"], G.edges[pu, n]["move"])
+            color = {"todo": _TODO_TEXT, "pruned": _TODO_TEXT}.get(sc.style[n], "#303030")
+            above = self._move_gap(n)  # clear of the current halo
+            msize = self._move_size()
+            side = 1 if pos[pu][0] <= pos[n][0] + 1e-9 else -1
+            choices = [[(said, msize, "center", "bottom", 0.0, above, 0.0, "normal")]]
+            for sd in (side, -side):
+                ha = "left" if sd > 0 else "right"
+                choices += [[(said, msize, ha, "bottom", sd * k, above, 0.0, "normal")]
+                            for k in (3.0, bw / 4, bw / 2)]
+            i = self.placer.place(pos[n], choices)[0]
+            self._put(texts, "moves", pos[n], choices[i], [color], n)
 
     def _notes(self, texts, xy, lines, dx, style, n, under=None):
         """MCTS: visits, then the UCB1 score (or a playout's result): beside the node (``dx`` points

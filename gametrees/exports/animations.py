@@ -108,6 +108,21 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
     ...
     ValueError: this alphabeta result has no trace to animate: search with trace=True
     """
+    _check_options(result, fps, dpi, max_width, max_frames, hold, caption, options)
+    target, suffix = check_target(path, ANIMATION_FORMATS, "animate")
+    check_overwrite(target, force)
+    writer = _writer(target, suffix, fps, hold)
+    movie = _Movie(result, caption=caption, dpi=dpi, max_width=max_width, **options)
+    with AtomicFile(target) as tmp:
+        with writer.saving(movie.figure, str(tmp), movie.dpi):
+            for k in range(len(result.trace)):
+                movie.show(k)
+                writer.grab_frame(facecolor="white")
+    return target
+
+
+def _check_options(result, fps, dpi, max_width, max_frames, hold, caption, options):
+    """Refuse a result without a trace, an option out of range, or a trace longer than ``max_frames``."""
     if not isinstance(result, SearchResult):
         raise TypeError(f"animate expects a SearchResult (e.g. gt.alphabeta(tree)), "
                         f"got {type(result).__name__}")
@@ -133,31 +148,25 @@ def animate(result, path, *, fps=1.0, dpi=150, max_width=1600, caption=True, max
                          f"at most {MAX_HOLD:g} s), got {hold!r}")
     if not isinstance(caption, bool):
         raise TypeError(f"caption must be True or False, got {caption!r}")
-    trace = result.trace
-    if len(trace) > max_frames:
+    if len(result.trace) > max_frames:
         raise ValueError(
-            f"the trace has {len(trace)} events, more than max_frames={max_frames}: an animation that long "
-            "is no use on a slide; search a smaller tree (or with trace_depth=), or raise max_frames"
+            f"the trace has {len(result.trace)} events, more than max_frames={max_frames}: an animation "
+            "that long is no use on a slide; search a smaller tree (or with trace_depth=), "
+            "or raise max_frames"
         )
-    target, suffix = check_target(path, ANIMATION_FORMATS, "animate")
-    check_overwrite(target, force)
+
+
+def _writer(target, suffix, fps, hold):
+    """The matplotlib writer of an ``.mp4`` (ffmpeg) or a ``.gif``."""
     if suffix == ".mp4":
         if not animation.writers.is_available("ffmpeg"):
             raise RuntimeError(
                 f"cannot write {str(target)!r}: MP4 needs ffmpeg, which is not installed (not on the PATH); "
                 "write a .gif instead, or install ffmpeg"
             )
-        writer = animation.FFMpegWriter(fps=fps, codec="h264", extra_args=["-pix_fmt", "yuv420p"],
-                                        metadata={"comment": MARK})
-    else:
-        writer = _GifWriter(fps=fps, hold=hold)
-    movie = _Movie(result, caption=caption, dpi=dpi, max_width=max_width, **options)
-    with AtomicFile(target) as tmp:
-        with writer.saving(movie.figure, str(tmp), movie.dpi):
-            for k in range(len(trace)):
-                movie.show(k)
-                writer.grab_frame(facecolor="white")
-    return target
+        return animation.FFMpegWriter(fps=fps, codec="h264", extra_args=["-pix_fmt", "yuv420p"],
+                                      metadata={"comment": MARK})
+    return _GifWriter(fps=fps, hold=hold)
 
 
 class _Movie:

@@ -129,8 +129,6 @@ def _fmt_coord(v) -> str:
 def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, max_depth, max_children,
                 max_nodes):
     """The TikZ picture of the graph ``G`` (as :func:`resolve` gives it) under ``text`` (:func:`caption`)."""
-    from .. import __version__
-
     if isinstance(max_width_cm, bool) or not isinstance(max_width_cm, numbers.Real) or not max_width_cm > 2:
         raise ValueError(f"max_width_cm must be a width in cm greater than 2, got {max_width_cm!r}")
     drawing = Drawing(G, labels=labels, moves=moves, windows=windows, legend=False, max_depth=max_depth,
@@ -138,8 +136,6 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
     prep, sc = drawing.prep, drawing.scene()
     show_labels = drawing.auto_labels if labels is None else labels
     show_moves = drawing.auto_moves if moves is None else moves
-    show_windows = bool(windows)
-    pos, nodes = prep.pos, prep.G.nodes
     name = {n: f"n{i}" for i, n in enumerate(prep.order)}
 
     # -- size: one layout unit is 12 mm; scale down to max_width_cm ------------------
@@ -150,8 +146,38 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
     width_cm = max(tree_cm, text_cm)
     scale = min(1.0, max_width_cm / width_cm)
 
+    lines = _preamble(prep, sc, scale)
+    if text:
+        x0 = prep.xmin - _MARGIN_CM * 10 / _UNIT_X_MM * 0.6
+        lines.append(
+            f"\\path ({_fmt_coord(x0)},0.45) node[gt caption, anchor=south west, text width={text_cm:.1f}cm] "
+            f"{{{text[1]}}};"
+        )
+    lines += _node_lines(prep, sc, name, show_labels, bool(windows))
+    lines += _edge_lines(prep, sc, name, show_moves)
+    lines += _hidden_lines(prep, name)
+    lines.append(r"\end{tikzpicture}")
+    picture = "\n".join(lines) + "\n"
+    if not standalone:
+        return picture
+    return (
+        "% Compile with pdflatex (or lualatex / xelatex). LaTeX packages needed: the standalone class\n"
+        "% (Debian/Ubuntu: texlive-latex-extra), tikz/pgf (texlive-pictures), "
+        "and the base (texlive-latex-base).\n"
+        "\\documentclass[border=6pt]{standalone}\n"
+        "\\usepackage{tikz}\n"
+        "\\usetikzlibrary{shapes.geometric}\n"
+        "\\begin{document}\n"
+        f"{picture}"
+        "\\end{document}\n"
+    )
+
+
+def _preamble(prep, sc, scale):
+    """The comment lines (what the picture shows, what it needs) and the ``tikzpicture`` with its styles."""
+    from .. import __version__
+
     lines = []
-    kinds = {MAX: "max", MIN: "min", CHANCE: "chance", "leaf": "leaf"}
     counts = {}
     for n in prep.order:
         counts[sc.style[n]] = counts.get(sc.style[n], 0) + 1
@@ -166,16 +192,14 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
     styles = _tikz_styles()
     for i, style in enumerate(styles):
         lines.append("  " + style + ("," if i < len(styles) - 1 else "]"))
+    return lines
 
-    if text:
-        x0 = prep.xmin - _MARGIN_CM * 10 / _UNIT_X_MM * 0.6
-        lines.append(
-            f"\\path ({_fmt_coord(x0)},0.45) node[gt caption, anchor=south west, text width={text_cm:.1f}cm] "
-            f"{{{text[1]}}};"
-        )
 
-    # -- nodes -----------------------------------------------------------------------
-    lines.append("% nodes: values inside, labels beside (alpha and beta on the right)")
+def _node_lines(prep, sc, name, show_labels, show_windows):
+    """A ``\\node`` per node: its value inside, its label beside it (alpha and beta on the right)."""
+    kinds = {MAX: "max", MIN: "min", CHANCE: "chance", "leaf": "leaf"}
+    pos, nodes = prep.pos, prep.G.nodes
+    lines = ["% nodes: values inside, labels beside (alpha and beta on the right)"]
     for n in prep.order:
         kind, style = prep.kind[n], sc.style[n]
         node_opts = [f"gt {kinds[kind]}"]
@@ -194,9 +218,13 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
         x, y = pos[n]
         lines.append(f"\\node[{', '.join(node_opts)}] ({name[n]}) at ({_fmt_coord(x)},{_fmt_coord(y)}) "
                      f"{{{_node_text(nodes[n], sc, n, style)}}};")
+    return lines
 
-    # -- edges -----------------------------------------------------------------------
-    lines.append("% edges: pruned branches dashed and cut, the principal variation very thick")
+
+def _edge_lines(prep, sc, name, show_moves):
+    """A ``\\draw`` per edge: its move or probability, a cut mark on a pruned branch."""
+    pos = prep.pos
+    lines = ["% edges: pruned branches dashed and cut, the principal variation very thick"]
     cut = set(sc.cut)
     edge_opts = {"plain": "", "best": "[gt best]", "pruned": "[dashed, gray]", "todo": "[black!30]",
                  "path": ""}
@@ -216,8 +244,13 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
             if (u, v) in cut:
                 extra.append(r" node[gt cut, pos=0.6] {$\|$}")
             lines.append(f"\\draw{edge_opts[style]} ({name[u]}) --{''.join(extra)} ({name[v]});")
+    return lines
 
-    # -- hidden subtrees (a large tree cut to fit) -------------------------------------
+
+def _hidden_lines(prep, name):
+    """The marks of hidden subtrees (a large tree cut to fit)."""
+    pos = prep.pos
+    lines = []
     for n, h in prep.hidden.items():
         x, y = pos[n]
         kids = prep.children[n]
@@ -227,21 +260,7 @@ def tikz_source(G, text, *, standalone, max_width_cm, labels, moves, windows, ma
                          f"node[gt hidden, right] {{+{h}\\,\\dots}};")
         else:
             lines.append(f"\\path ({name[n]}.south) node[gt hidden, below=2mm] {{\\dots\\,{h}}};")
-    lines.append(r"\end{tikzpicture}")
-    picture = "\n".join(lines) + "\n"
-    if not standalone:
-        return picture
-    return (
-        "% Compile with pdflatex (or lualatex / xelatex). LaTeX packages needed: the standalone class\n"
-        "% (Debian/Ubuntu: texlive-latex-extra), tikz/pgf (texlive-pictures), "
-        "and the base (texlive-latex-base).\n"
-        "\\documentclass[border=6pt]{standalone}\n"
-        "\\usepackage{tikz}\n"
-        "\\usetikzlibrary{shapes.geometric}\n"
-        "\\begin{document}\n"
-        f"{picture}"
-        "\\end{document}\n"
-    )
+    return lines
 
 
 def _node_text(attrs, sc, n, style):

@@ -8,9 +8,6 @@ The package re-exports the public names of its modules:
 ``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs)
 ``pruning``            :func:`alphabeta` and :func:`negamax`: every cutoff
                        is decided here
-``transposition``      ``table_probe``: what a stored entry does for a
-                       window (answers, or narrows it); the engine's rule,
-                       and lesson 05's
 =====================  ====================================================
 
 :func:`minimax`, :func:`alphabeta`, :func:`expectimax` and :func:`negamax`
@@ -35,7 +32,7 @@ Options shared by all of them:
     game (the game object itself; a tree by its content, so equal trees
     share and different trees never do), evaluation function and symmetry
     folding: an entry made under one never answers for another. Every node
-    but the start is looked up (:func:`~gametrees.search.transposition.table_probe`):
+    but the start is looked up (:func:`~gametrees.rules.table_probe`):
     an entry answers when it settles the window, else a stored bound narrows
     it (a lower bound raises α, an upper bound lowers β), and the flag stored
     after the search compares the value with the window the node searched

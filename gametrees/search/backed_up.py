@@ -15,10 +15,10 @@ from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
 from ..games.protocol import check_chances
+from ..rules import EXACT
 from ..trace import Event
 from ..trees import MAX_PLIES
 from .engine import (
-    EXACT,
     FLOAT_MAX,
     INF,
     NO_LIMIT,

@@ -4,8 +4,7 @@
 a search's arguments once and holds what the algorithms need;
 :func:`run_search` runs one search (or iterative deepening under a time limit)
 and builds the result.  :func:`children_in_order`, :func:`chance_error`,
-:class:`SearchTimeout`, :data:`NO_LIMIT` and the bound kinds :data:`EXACT`,
-:data:`LOWER`, :data:`UPPER` are shared by the algorithms in
+:class:`SearchTimeout` and :data:`NO_LIMIT` are shared by the algorithms in
 :mod:`gametrees.search.backed_up` and :mod:`gametrees.search.pruning`, and so
 are the errors they raise at the edges: :func:`bad_value` (an evaluation that
 is not a number), :func:`chance_nan` (an expected value that is NaN) and
@@ -30,7 +29,7 @@ from ..trace import annotate
 from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 
 __all__ = [
-    "EXACT", "FLOAT_MAX", "INF", "LOWER", "NO_LIMIT", "START_NAME", "UPPER",
+    "FLOAT_MAX", "INF", "NO_LIMIT", "START_NAME",
     "PositionNames", "SearchResult", "SearchSetup", "SearchTimeout", "TableSection",
     "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "no_moves", "no_moves_error",
     "run_search", "too_deep", "trusts_chances",
@@ -42,8 +41,6 @@ INF = math.inf
 FLOAT_MAX = sys.float_info.max
 #: A depth no search reaches: "no depth limit" (and "trace every ply").
 NO_LIMIT = 1 << 62
-#: The kinds of a value: exact, or only a lower or an upper bound of the true value.
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
 
 
 class SearchTimeout(Exception):

@@ -16,15 +16,13 @@ from __future__ import annotations
 from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
+from ..rules import EXACT, LOWER, UPPER, table_probe, window_bound
 from ..trace import Event
 from ..trees import MAX_PLIES
 from .engine import (
-    EXACT,
     FLOAT_MAX,
     INF,
-    LOWER,
     NO_LIMIT,
-    UPPER,
     SearchResult,
     SearchSetup,
     SearchTimeout,
@@ -35,7 +33,6 @@ from .engine import (
     run_search,
     too_deep,
 )
-from .transposition import table_probe
 
 __all__ = ["alphabeta", "negamax"]
 
@@ -59,15 +56,7 @@ def _node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict):
         return UPPER
     if lower:
         return LOWER
-    return _window_bound(v, a0, b0, strict)
-
-
-def _window_bound(v, a0, b0, strict):
-    if (v < a0) if strict else (v <= a0):
-        return UPPER
-    if (v > b0) if strict else (v >= b0):
-        return LOWER
-    return EXACT
+    return window_bound(v, a0, b0, strict)
 
 
 # ----------------------------------------------------------------------------
@@ -217,10 +206,10 @@ def _make_alphabeta(strict):
                                                  rest, is_tree, names, rule))
                         break
             if table is not None:
-                table[key] = (to_the_end or max_depth - ply, _window_bound(v, a0, b0, strict), v, bm)
+                table[key] = (to_the_end or max_depth - ply, window_bound(v, a0, b0, strict), v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
-                        if ply < tdepth else _window_bound(v, a0, b0, strict))
+                        if ply < tdepth else window_bound(v, a0, b0, strict))
                 add(_new(Event, ("exit", node, parent, ply, player, v, alpha, beta, state, (kind,), names)))
             if ply == 0:
                 # The first child with the best value, even when that value is
@@ -427,14 +416,14 @@ def _make_negamax(prune, strict):
                                              *_max_view(mine, alpha, beta), state, rest, is_tree,
                                              names, rule))
                     break
-            bound = _window_bound(v, a0, b0, strict) if prune else EXACT
+            bound = window_bound(v, a0, b0, strict) if prune else EXACT
             if table is not None:
                 max_bound = bound if mine > 0 else {LOWER: UPPER, UPPER: LOWER}.get(bound, bound)
                 table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
                                     *_max_view(mine, a0, b0), strict)
-                        if ply < tdepth else _window_bound(mine * v, *_max_view(mine, a0, b0), strict))
+                        if ply < tdepth else window_bound(mine * v, *_max_view(mine, a0, b0), strict))
                 add(_new(Event, ("exit", node, parent, ply, player, mine * v,
                                  *_max_view(mine, alpha, beta), state, (kind,), names)))
             if ply == 0:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
 from ...search import alphabeta, minimax, negamax
-from ...search.transposition import table_probe
+from ...rules import table_probe
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
 from ..attempts import escalate, open_solution
@@ -240,7 +240,7 @@ def table_answer(entry, alpha, beta, depth):
     bound at or above beta, or an upper bound at or below alpha, from a
     search at least as deep), else ``None`` (search; the stored best move is
     still tried first). The rule is the engine's
-    (:func:`gametrees.search.transposition.table_probe`).
+    (:func:`gametrees.rules.table_probe`).
 
     Examples
     --------
@@ -259,7 +259,7 @@ def table_window(entry, alpha, beta, depth):
     (as :func:`table_answer`), else ``(None, window)`` with the window the search goes on with. An entry
     that is deep enough but cannot answer may still narrow it: a lower bound v gives (max(α, v), β), an
     upper bound v gives (α, min(β, v)). A shallower entry leaves the window as it is. The rule is the
-    engine's (:func:`gametrees.search.transposition.table_probe`).
+    engine's (:func:`gametrees.rules.table_probe`).
 
     Examples
     --------

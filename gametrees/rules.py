@@ -1,0 +1,196 @@
+"""The rules of the field, each in one place: the tie rule and the cutoff test, what a result tells
+about the true value (its bound), the table probe, UCB1, and the bound that prunes below a chance node.
+
+The engine (:mod:`gametrees.search`), Monte Carlo tree search, the trace's sentences, the by-hand
+exercises and the lessons' checks all call these functions; none of them writes a rule again.
+
+The tie rule is spelled ``strict`` everywhere: ``strict=False`` is the textbook rule (AIMA: prune when
+a MAX node's value reaches β, ``v >= β``, or a MIN node's falls to α, ``v <= α``); ``strict=True``
+prunes only on a strict inequality (``v > β``, ``v < α``), as some autograders do.
+
+Imports: the standard library only (the ground floor: every layer may import it).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "EXACT", "LOWER", "UPPER", "tie_rule", "fails_high", "fails_low", "cutoff", "window_bound",
+    "table_probe", "ucb1", "chance_upper_bound", "chance_lower_bound",
+]
+
+#: What a stored or returned value says about the true value: it is the value, a lower bound
+#: ("at least", the search failed high) or an upper bound ("at most", it failed low).
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+def tie_rule(strict) -> str:
+    """The tie rule's name in a sentence: ``"textbook"`` or ``"strict"``.
+
+    Raises ``TypeError`` unless ``strict`` is ``True`` or ``False``.
+
+    Examples
+    --------
+    >>> tie_rule(False), tie_rule(True)
+    ('textbook', 'strict')
+    """
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict (the tie rule) must be True or False, got {strict!r}")
+    return "strict" if strict else "textbook"
+
+
+def fails_high(value, beta, strict=False) -> bool:
+    """True when ``value`` reaches β: a MAX node (or any node in negamax form) stops here.
+
+    Examples
+    --------
+    >>> fails_high(5, 5), fails_high(5, 5, strict=True), fails_high(6, 5, strict=True)
+    (True, False, True)
+    """
+    return value > beta if strict else value >= beta
+
+
+def fails_low(value, alpha, strict=False) -> bool:
+    """True when ``value`` falls to α: a MIN node stops here.
+
+    Examples
+    --------
+    >>> fails_low(3, 3), fails_low(3, 3, strict=True)
+    (True, False)
+    """
+    return value < alpha if strict else value <= alpha
+
+
+def cutoff(player, value, alpha, beta, strict=False) -> bool:
+    """The cutoff test: does a node of ``player`` (``"max"`` or ``"min"``) with ``value`` so far and
+    window (α, β) prune its remaining children?
+
+    Examples
+    --------
+    >>> cutoff("max", 7, 2, 7), cutoff("min", 2, 2, 7), cutoff("min", 2, 2, 7, strict=True)
+    (True, True, False)
+    """
+    if player == "max":
+        return fails_high(value, beta, strict)
+    if player == "min":
+        return fails_low(value, alpha, strict)
+    raise ValueError(f"the cutoff test is for 'max' or 'min' nodes, got {player!r}")
+
+
+def window_bound(value, alpha, beta, strict=False) -> str:
+    """What a value returned for the window (α, β) tells about the true value.
+
+    A value at or below α (strict: below) is an upper bound (the search failed low), at or above β
+    (strict: above) a lower bound (it failed high); inside the window it is exact.
+
+    Examples
+    --------
+    >>> window_bound(2, 2, 8), window_bound(5, 2, 8), window_bound(8, 2, 8), window_bound(8, 2, 8, True)
+    ('upper', 'exact', 'lower', 'exact')
+    """
+    if fails_low(value, alpha, strict):
+        return UPPER
+    if fails_high(value, beta, strict):
+        return LOWER
+    return EXACT
+
+
+def table_probe(flag, value, alpha, beta, strict=False):
+    """Answer from a stored entry, or narrow the window with it.
+
+    A deep enough entry either **answers** (an exact value; a lower bound that fails high; an upper
+    bound that fails low) or **narrows** the window: a lower bound v raises α to max(α, v), an upper
+    bound v lowers β to min(β, v). A bound on the far side of the window says nothing new ("no news":
+    the window stays).
+
+    Parameters
+    ----------
+    flag : {"exact", "lower", "upper"}
+        What the stored ``value`` is: the exact value, a lower bound ("at least"), an upper bound ("at most").
+    value : number
+        The stored value, seen from the same side as ``alpha`` and ``beta``.
+    alpha, beta : number
+        The window of the search that reads the entry (an entry too shallow for it must not be probed).
+    strict : bool
+        The strict tie rule: a bound answers only when it lies strictly outside the window.
+
+    Returns
+    -------
+    (answer, alpha, beta)
+        ``answer`` is the stored value when the entry settles the window, else ``None``; ``alpha`` and
+        ``beta`` are the window the search goes on with (narrowed by a bound, unchanged otherwise).
+
+    Examples
+    --------
+    >>> table_probe("lower", 3, 0, 2)        # at least 3 >= beta: fails high anyway
+    (3, 0, 2)
+    >>> table_probe("lower", 3, 0, 5)        # at least 3: alpha rises to 3
+    (None, 3, 5)
+    >>> table_probe("upper", 3, -5, 5)       # at most 3: beta falls to 3
+    (None, -5, 3)
+    >>> table_probe("upper", 9, -5, 5)       # at most 9 with beta = 5: no news
+    (None, -5, 5)
+    >>> table_probe("lower", 5, 0, 5, strict=True)   # strict: 5 is not above beta; the window closes on 5
+    (None, 5, 5)
+    """
+    if flag == EXACT:
+        return value, alpha, beta
+    if flag == LOWER:
+        if fails_high(value, beta, strict):
+            return value, alpha, beta
+        if value > alpha:
+            alpha = value
+    elif flag == UPPER:
+        if fails_low(value, alpha, strict):
+            return value, alpha, beta
+        if value < beta:
+            beta = value
+    else:
+        raise ValueError(f"a table entry's flag must be 'exact', 'lower' or 'upper', got {flag!r}")
+    return None, alpha, beta
+
+
+def ucb1(mean, visits, parent_visits, c) -> float:
+    """UCB1 (Auer, Cesa-Bianchi and Fischer, 2002): ``mean + c * sqrt(ln(parent_visits) / visits)``.
+
+    ``mean`` is the child's mean result for the player choosing (at a MIN node, minus the mean for
+    MAX); a child never visited scores +∞, so every child is tried once before any is tried twice.
+
+    Examples
+    --------
+    >>> round(ucb1(0.5, 4, 10, 2 ** 0.5), 4)
+    1.573
+    >>> ucb1(0.0, 0, 10, 1.4)
+    inf
+    """
+    if visits == 0:
+        return math.inf
+    return mean + c * math.sqrt(math.log(parent_visits) / visits)
+
+
+def chance_upper_bound(seen, unseen_probability, high) -> float:
+    """The most a chance node can still be worth: the weighted outcomes seen plus the probability not
+    yet seen times the largest possible value ``high`` (the bound that prunes below chance nodes).
+
+    When this bound is at most α, MAX will not choose the node: its remaining outcomes are skipped.
+
+    Examples
+    --------
+    >>> chance_upper_bound(0.5 * 2, 0.5, 10)
+    6.0
+    """
+    return seen + max(unseen_probability, 0.0) * high
+
+
+def chance_lower_bound(seen, unseen_probability, low) -> float:
+    """The least a chance node can still be worth (weighted outcomes seen plus the probability not yet
+    seen times the smallest possible value ``low``): MIN skips the node's remaining outcomes once it
+    is at least β.
+
+    Examples
+    --------
+    >>> chance_lower_bound(0.5 * 8, 0.5, 0)
+    4.0
+    """
+    return seen + max(unseen_probability, 0.0) * low

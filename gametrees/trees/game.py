@@ -1,0 +1,272 @@
+"""The tree as a game: :class:`TreeGame` (states are node ids) and :func:`as_game`.
+
+Every search algorithm is written once, against the game protocol
+(:mod:`gametrees.games`); :class:`TreeGame` lets it run on a game tree that
+follows the schema (:mod:`gametrees.trees.schema`), so each algorithm exists
+once for games and trees alike.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ..games import CHANCE, Game
+from .schema import validate_tree
+
+__all__ = ["TreeGame", "as_game"]
+
+
+class TreeGame(Game):
+    """An explicit game tree seen as a game: states are node ids.
+
+    Every search algorithm is written once, against the game protocol; this
+    adapter lets it run on textbook trees. A move is the id of the child it
+    leads to; :meth:`move_label` gives the edge's ``move`` attribute when it
+    has one.
+
+    The game is the tree as it was when the TreeGame was made: its
+    structure, players, utilities, labels and probabilities are copied then,
+    so editing the graph afterwards does not change the game (make a new
+    TreeGame, or pass the graph to the search, which makes one each time).
+
+    Examples
+    --------
+    >>> from gametrees.trees import tree_from_nested
+    >>> T = TreeGame(tree_from_nested([[3, 12], [2, 4]]))
+    >>> T.initial, T.to_move(()), T.actions(())
+    ((), 'max', [(0,), (1,)])
+    """
+
+    def __init__(self, G):
+        validate_tree(G)
+        self.graph = G
+        self.initial = G.graph["root"]
+        nodes = G.nodes
+        succ = G._succ
+        self._succ = {n: [(c, c) for c in succ[n]] for n in G}
+        self._player = {n: nodes[n].get("player") for n in G if succ[n]}
+        self._utility = {n: nodes[n]["utility"] for n in G if "utility" in nodes[n]}
+        self._labels = {n: nodes[n].get("label", n) for n in G}
+        self._chances = {}
+        self._given_probs = set()  # chance nodes whose edges carry 'prob' (else uniform)
+        for n, player in self._player.items():
+            if player == CHANCE:
+                kids = succ[n]
+                if "prob" in next(iter(kids.values())):
+                    self._chances[n] = [(c, kids[c]["prob"]) for c in kids]
+                    self._given_probs.add(n)
+                else:
+                    self._chances[n] = [(c, 1 / len(kids)) for c in kids]
+        # Does the graph hold only what the game copied (label, player, utility,
+        # prob)? Then a snapshot need copy nothing (see snapshot()).
+        self._unlabelled = frozenset(n for n in G if "label" not in nodes[n])
+        self._plain = (all(attrs.keys() <= _GAME_NODE_KEYS for attrs in G._node.values())
+                       and all(attrs.keys() <= _GAME_EDGE_KEYS
+                               for nbrs in succ.values() for attrs in nbrs.values()))
+        self._key = None
+
+    def to_move(self, state):
+        try:
+            return self._player[state]
+        except KeyError:
+            raise ValueError(f"node {state!r} is a leaf (or not in the tree): no one moves there") from None
+
+    def actions(self, state):
+        return [m for m, _ in self._node(state)]
+
+    def result(self, state, move):
+        if not any(m == move for m, _ in self._node(state)):
+            raise ValueError(
+                f"move {move!r} is not a child of node {state!r}; children: {self.actions(state)!r}"
+            )
+        return move
+
+    def successors(self, state):
+        try:
+            return self._succ[state]
+        except (KeyError, TypeError):
+            raise ValueError(f"{state!r} is not a node of the tree") from None
+
+    def is_terminal(self, state):
+        try:
+            return not self._succ[state]
+        except (KeyError, TypeError):
+            raise ValueError(f"{state!r} is not a node of the tree") from None
+
+    def utility(self, state):
+        if self._node(state):
+            raise ValueError(f"node {state!r} is not a leaf")
+        return self._utility[state]
+
+    def estimate(self, state):
+        """The heuristic estimate stored on an inner node (its ``utility``)."""
+        try:
+            return self._utility[state]
+        except KeyError:
+            raise ValueError(
+                f"the search stops at node {self.label(state)!r} (depth limit) but it has no "
+                "'utility' estimate: give the node one, or pass evaluate=..."
+            ) from None
+
+    def chances(self, state):
+        try:
+            return list(self._chances[state])
+        except (KeyError, TypeError):
+            raise ValueError(f"node {state!r} is not a chance node") from None
+
+    def snapshot(self):
+        """The tree as it is now, to rebuild as a graph later (``.graph()``).
+
+        The searches take one when they record the tree (``result.graph``), so
+        that editing the graph afterwards does not change what the result
+        shows. Cheap: the structure, labels, players, utilities and
+        probabilities are the game's own (fixed when the TreeGame was made);
+        only a graph with other attributes (``state``, edge ``move`` ...) has
+        its node and edge attributes copied now.
+
+        >>> from gametrees.trees import tree_from_nested
+        >>> G = tree_from_nested([[3, 12], [2, 4]])
+        >>> shot = TreeGame(G).snapshot()
+        >>> G.nodes[(0, 0)]["utility"] = 100; G.remove_node((1, 1))
+        >>> H = shot.graph()
+        >>> H.nodes[(0, 0)]["utility"], (1, 1) in H, H.graph["root"]
+        (3, True, ())
+        """
+        return _TreeSnapshot(self)
+
+    @property
+    def table_key(self):
+        """A key equal for TreeGames of equal trees, different for different trees.
+
+        Equal means the same root, nodes, children in the same order, players,
+        utilities (estimates too) and probabilities; labels and move names do
+        not count. The searches keep the entries of a transposition table
+        apart by this key, so a table reused on another tree never answers
+        with the first tree's values.
+
+        >>> from gametrees.trees import tree_from_nested
+        >>> a = TreeGame(tree_from_nested([[1, 1], [1, 1]]))
+        >>> a.table_key == TreeGame(tree_from_nested([[1, 1], [1, 1]])).table_key
+        True
+        >>> a.table_key == TreeGame(tree_from_nested([[5, 6], [7, 8]])).table_key
+        False
+        """
+        if self._key is None:
+            player, utility, chances = self._player.get, self._utility.get, self._chances.get
+            self._key = _TreeKey((self.initial, tuple(
+                (n, player(n), utility(n), tuple([c for c, _ in kids]),
+                 tuple([p for _, p in chances(n, ())]))
+                for n, kids in self._succ.items())))
+        return self._key
+
+    @property
+    def players(self):
+        """``{node: role}`` for the inner nodes (read-only: do not change it)."""
+        return self._player
+
+    @property
+    def labels(self):
+        """``{node: display label}`` for every node (read-only: do not change it)."""
+        return self._labels
+
+    def label(self, state):
+        """The node's display label (its ``label`` attribute, else its id)."""
+        return self._labels[state]
+
+    def move_label(self, state, move):
+        """The edge's ``move`` attribute, else the child's node id."""
+        return self.graph.edges[state, move].get("move", move)
+
+    def display(self, state):
+        return str(self.label(state))
+
+    def _node(self, state):
+        try:
+            return self._succ[state]
+        except (KeyError, TypeError):
+            raise ValueError(f"{state!r} is not a node of the tree") from None
+
+
+#: The node and edge attributes a TreeGame copies when it is made.
+_GAME_NODE_KEYS = frozenset(("label", "player", "utility"))
+_GAME_EDGE_KEYS = frozenset(("prob",))
+
+
+class _TreeSnapshot:
+    """A TreeGame's graph attributes at one moment; :meth:`graph` rebuilds the DiGraph."""
+
+    __slots__ = ("game", "graph_attrs", "nodes", "edges")
+
+    def __init__(self, game):
+        G = game.graph
+        self.game = game
+        self.graph_attrs = dict(G.graph)
+        if game._plain:  # everything is in the game already
+            self.nodes = self.edges = None
+            return
+        self.nodes = {n: attrs.copy() for n, attrs in G._node.items()}
+        self.edges = {(u, v): attrs.copy() for u, nbrs in G._succ.items()
+                      for v, attrs in nbrs.items() if attrs}
+
+    def graph(self):
+        """A new DiGraph of the tree as it was (the game's structure, the copied attributes)."""
+        game = self.game
+        H = nx.DiGraph()
+        H.graph.update(self.graph_attrs)
+        H.graph["root"] = game.initial
+        nodes, edges = self.nodes or {}, self.edges or {}
+        plain = self.nodes is None
+        node, succ, pred = H._node, H._succ, H._pred
+        players, utilities, labels, unlabelled = game._player, game._utility, game._labels, game._unlabelled
+        for n in game._succ:
+            attrs = node[n] = nodes.get(n) or {}
+            # What the search read (the game's), should the graph have changed in between.
+            if n in players:
+                attrs["player"] = players[n]
+            if n in utilities:
+                attrs["utility"] = utilities[n]
+            if plain and n not in unlabelled:
+                attrs["label"] = labels[n]
+            succ[n] = {}
+            pred[n] = {}
+        for u, kids in game._succ.items():
+            out = succ[u]
+            for c, _ in kids:
+                out[c] = pred[c][u] = edges.get((u, c)) or {}
+        for n in game._given_probs:
+            for c, p in game._chances[n]:
+                succ[n][c]["prob"] = p
+        return H
+
+
+class _TreeKey:
+    """A tree's content as a dict key (its hash computed once)."""
+
+    __slots__ = ("content", "hash")
+
+    def __init__(self, content):
+        self.content = content
+        self.hash = hash(content)
+
+    def __hash__(self):
+        return self.hash
+
+    def __eq__(self, other):
+        return (isinstance(other, _TreeKey) and self.hash == other.hash
+                and self.content == other.content)
+
+    def __repr__(self):
+        return f"<tree of {len(self.content[1])} nodes, root {self.content[0]!r}>"
+
+
+def as_game(tree_or_game):
+    """A game for a game or a tree (a :class:`TreeGame` for a networkx graph)."""
+    if isinstance(tree_or_game, nx.Graph):
+        return TreeGame(tree_or_game)
+    if isinstance(tree_or_game, Game) or all(
+        hasattr(tree_or_game, a) for a in ("to_move", "is_terminal", "utility", "successors")
+    ):
+        return tree_or_game
+    raise TypeError(
+        f"expected a game tree (networkx.DiGraph) or a game, got {type(tree_or_game).__name__}"
+    )
