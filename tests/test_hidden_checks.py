@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import prebuilt
 import pytest
 from test_classroom_flow import _PHASE1, _PHASE2, RIGHT_CODE, RIGHT_Q4, answers
 
@@ -162,8 +163,26 @@ def test_the_grader_names_an_added_check_that_failed_and_never_its_tree(check, c
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
+    built = prebuilt.result("hidden_checks_course", tmp_path_factory.mktemp)
+    # Her kernel, as she runs the notebook at home (here, in the main thread: a kernel client in the
+    # background thread would share this interpreter's event loop policy).
+    kernel = nbformat.read(built["homes"] / "erin" / "A2" / A2.name, as_version=4)
+    with environment(**{ga.ENV_VAR: None, "NBGRADER_EXECUTION": None}):
+        execute(kernel, built["tmp"], timeout=120)
+    return {**built, "kernel": kernel}
+
+
+def _erins_plan():
+    """Erin's cells (in the main thread: the by-hand answers are computed with the library)."""
     pytest.importorskip("nbgrader")
-    tmp = tmp_path_factory.mktemp("hidden")
+    by_hand = {k: v for k, v in answers("erin").items() if k.startswith("a2-q")}
+    return {"erin": {**by_hand, **RIGHT_CODE, "a2-q4-answer": SENTINEL_Q4,
+                     "STUDENT_ID": 'STUDENT_ID = "erin"'}}
+
+
+@prebuilt.prebuild("hidden_checks_course", needed_by="course", prepare=_erins_plan)
+def _build_course(tmp, plan):
+    """Erin's A2 through the exchange, graded and reported (built while the first tests run)."""
     root, exchange, homes = tmp / "course", tmp / "exchange", tmp / "homes"
     (root / "source" / "A2").mkdir(parents=True)
     exchange.mkdir(mode=0o777)
@@ -173,9 +192,6 @@ def course(tmp_path_factory):
         "c = get_config()\nc.CourseDirectory.course_id = 'gametrees'\n"
         f"c.Exchange.root = {str(exchange)!r}\nc.Execute.timeout = 20\n")
     (root / "source" / "A2" / A2.name).write_bytes(A2.read_bytes())
-    by_hand = {k: v for k, v in answers("erin").items() if k.startswith("a2-q")}
-    plan = {"erin": {**by_hand, **RIGHT_CODE, "a2-q4-answer": SENTINEL_Q4,
-                     "STUDENT_ID": 'STUDENT_ID = "erin"'}}
     env = {k: v for k, v in os.environ.items()
            if k not in (ga.ENV_VAR, "NBGRADER_EXECUTION", "JUPYTERHUB_USER")}
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
@@ -192,10 +208,7 @@ def course(tmp_path_factory):
     report = subprocess.run([sys.executable, "-m", "gametrees.assignments", "report", str(root), "A2",
                              "--no-chart"], check=False, **run)
     assert report.returncode == 0, report.stderr
-    kernel = nbformat.read(homes / "erin" / "A2" / A2.name, as_version=4)
-    with environment(**{ga.ENV_VAR: None, "NBGRADER_EXECUTION": None}):
-        execute(kernel, tmp, timeout=120)
-    return {"root": root, "kernel": kernel, "report": report.stdout}
+    return {"root": root, "homes": homes, "tmp": tmp, "report": report.stdout}
 
 
 def _cell(nb, gid):
