@@ -273,7 +273,7 @@ def _exit_text(e: Event) -> str:
 
 
 # ----------------------------------------------------------------------------
-# Monte Carlo tree search: the four steps of a playout (gametrees.montecarlo)
+# Monte Carlo tree search: the four steps of a playout (gametrees.search.montecarlo)
 # ----------------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ learner did not give; a second wrong check works the same mistake through on a
 twin (a tree of the same shape with other leaves, so other counts);
 ``ex.explain()`` gives the worked answer.
 
-May import: :mod:`gametrees.montecarlo`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.search`, :mod:`gametrees.rules`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.exercise`.
 """
 
@@ -34,7 +34,7 @@ import numbers
 from collections.abc import Mapping
 
 from ...games import MAX, MIN
-from ...montecarlo import mcts
+from ...search import mcts
 from ..feedback import Report, and_list, malformed, or_list, unanswered
 from .exercise import Exercise
 

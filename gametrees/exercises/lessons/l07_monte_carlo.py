@@ -30,7 +30,7 @@ import numbers
 from collections.abc import Mapping
 
 from ...games import ConnectFour
-from ...montecarlo import mcts
+from ...search import mcts
 from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, or_list, unanswered
 from .reading import is_blank

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search (UCT): :func:`mcts`, a search you can replay, and :class:`MCTSAgent`.
+"""Monte Carlo tree search (UCT): :func:`mcts`, a search you can replay.
 
 Instead of searching every move to a fixed depth, MCTS plays many quick
 random games (*playouts*) and grows a tree where they look promising. Each
@@ -6,7 +6,7 @@ playout has four steps:
 
 1. **Selection**: from the root, go down the tree while every child of the
    node is already in the tree, at each node taking the child with the
-   highest UCB1 score::
+   highest UCB1 score (:func:`gametrees.rules.ucb1`)::
 
        mean result for the player choosing + c * sqrt(ln(visits of the node) / visits of the child)
 
@@ -28,13 +28,13 @@ playout by playout (``gt.frame(trace, k)`` gives every node's visits and mean
 after step k; ``gt.replay(result)`` replays it), and whose ``graph`` is the
 tree MCTS grew. A traced playout keeps a few KB, so by default only a search
 of at most 10,000 playouts is traced (``trace=True`` traces any).
-:class:`MCTSAgent` plays with the same code.
+:class:`gametrees.MCTSAgent` (in :mod:`gametrees.agents`) plays with the same code.
 
 MCTS searches trees, not graphs where a node has two parents (it refuses
 them, naming the node), and games whose playouts end within 2,000 plies.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trees`,
-:mod:`gametrees.trace`, :mod:`gametrees.search` and :mod:`gametrees.agents`.
+Imports: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.trees`,
+:mod:`gametrees.trace` and the search engine (:mod:`gametrees.search.engine`).
 
 Examples
 --------
@@ -48,10 +48,6 @@ Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
 >>> f = gt.frame(r.trace, 2)            # the search after that step: visits and means
 >>> f.visits, f.means
 ({(): 1, (0,): 1}, {(0,): 8.0, (): 8.0})
->>> game = gt.TicTacToe()
->>> agent = gt.MCTSAgent(playouts=500, seed=1)
->>> agent(game, gt.TicTacToe.from_string("XX./OO./..."))    # X wins at once
-2
 """
 
 from __future__ import annotations
@@ -65,15 +61,13 @@ from time import perf_counter
 
 import networkx as nx
 
-from .agents import Agent, legal_moves
-from .games import CHANCE, MAX, MIN, Game
-from .games.protocol import check_chances, number_problem
-from .search import SearchResult
-from .search.engine import PositionNames, no_moves_error, trusts_chances
-from .trace import Event
-from .trees import MAX_PLIES, TreeGame, as_game
+from ..games import CHANCE, MAX, MIN, Game
+from ..games.protocol import check_chances, number_problem
+from ..trace import Event
+from ..trees import MAX_PLIES, TreeGame, as_game
+from .engine import PositionNames, SearchResult, no_moves_error, trusts_chances
 
-__all__ = ["MCTSAgent", "MCTSResult", "mcts"]
+__all__ = ["MCTSResult", "SQRT2", "TRACED_PLAYOUTS", "check_mcts_options", "mcts"]
 
 #: UCB1's exploration constant, sqrt(2).
 SQRT2 = math.sqrt(2)
@@ -162,6 +156,12 @@ class MCTSResult(SearchResult):
         return self._events
 
     @property
+    def root_children(self):
+        """``{move: (visits, mean for MAX)}`` for the root's children in the grown tree, in move order
+        (in a game the game's move, on a tree the child's node id; the mean ``None`` before a visit)."""
+        return {child.move: (child.visits, child.mean()) for child in self._root.children or ()}
+
+    @property
     def graph(self):
         if self._grown is None and self._want:
             self._grown = _grown_graph(self._root, self._is_tree, self._tree_base, self._names, self.stats,
@@ -228,8 +228,12 @@ def _grown_graph(root, is_tree, base, names, stats, to_move):
     return G
 
 
-def _check_options(playouts, seconds, c, seed):
-    """The options checked: ``(seconds, seed)``, seconds None when it sets no limit, seed an int or str."""
+def check_mcts_options(playouts, seconds, c, seed):
+    """:func:`mcts`'s limits, constant and seed checked (what :class:`gametrees.MCTSAgent` checks when made).
+
+    Returns ``(seconds, seed)``: seconds ``None`` when it sets no limit, seed an int or str. Raises the
+    ``TypeError`` or ``ValueError`` :func:`mcts` raises, naming the option.
+    """
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, numbers.Integral)):
         raise TypeError(f"playouts must be None or an int >= 1, got {playouts!r}")
     if playouts is not None and playouts < 1:
@@ -345,7 +349,7 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     True
     """
     t0 = perf_counter()  # the time limit counts from here
-    seconds, seed = _check_options(playouts, seconds, c, seed)
+    seconds, seed = check_mcts_options(playouts, seconds, c, seed)
     if trace is None:
         trace = playouts is not None and playouts <= TRACED_PLAYOUTS
     for name, flag in (("trace", trace), ("graph", graph)):
@@ -716,83 +720,3 @@ def _usable_result(result, state):
         f"MCTS averages the results of its playouts, so utility must return a finite number; "
         f"it returned {text} for state {reprlib.repr(state)}"
     )
-
-
-class MCTSAgent(Agent):
-    """Plays the move Monte Carlo tree search (UCT) visits most (with :func:`mcts`).
-
-    Parameters
-    ----------
-    playouts : int, default 1000
-        Playouts per move.
-    seconds : float, optional
-        Time per move instead (with ``playouts=None``), or as a second limit.
-        Timed play depends on the machine, so it is not exactly repeatable.
-    c : float, default sqrt(2)
-        UCB1's exploration constant (results are +1 / 0 / -1).
-    seed : int, optional
-        Seed of the random playouts (each move's search draws its seed from
-        the agent's seeded generator); a numpy integer too.
-    name : str, default "mcts"
-
-    Attributes
-    ----------
-    last_result : MCTSResult
-        The last move's search: its ``graph`` is the tree it grew (what
-        "Why did it play that?" draws); untraced, so play stays fast.
-    last_visits : dict
-        ``{move: (visits, mean value from MAX's point of view)}`` for the
-        root's children after the last move's search (value ``None`` if never
-        visited).
-    last_nodes : int
-        Positions visited in the last search (tree paths and playouts).
-
-    Raises
-    ------
-    ValueError
-        Made with ``playouts``, ``seconds`` or ``c`` that :func:`mcts`
-        refuses (of the wrong type too); asked for a move at a finished or a
-        chance state (chance draws, it does not choose), or in a game
-        :func:`mcts` refuses.
-    TypeError
-        A ``seed`` that is not an int (numpy integers are ints).
-
-    Examples
-    --------
-    >>> import gametrees as gt
-    >>> game = gt.Nim(coins=7)
-    >>> agent = gt.MCTSAgent(playouts=2000, seed=0)
-    >>> agent(game, game.initial)                 # leave a multiple of 4
-    3
-    >>> {m: v for m, (v, _) in agent.last_visits.items()}[3] > 1000
-    True
-    """
-
-    def __init__(self, playouts=1000, seconds=None, c=SQRT2, seed=None, name="mcts"):
-        super().__init__(name, seed)
-        try:
-            _check_options(playouts, seconds, c, None)
-        except TypeError as error:
-            raise ValueError(str(error)) from None
-        self.playouts = playouts
-        self.seconds = seconds
-        self.c = c
-        self.last_visits = None
-
-    def choose(self, game, state):
-        moves = legal_moves(game, state)
-        if game.to_move(state) == CHANCE:
-            raise ValueError(f"{self.name}: state {state!r} is a chance state: its outcome is drawn by "
-                             "its probability, not chosen by a player")
-        result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
-                      seed=self.rng.randrange(2**32), trace=False, graph=True)
-        by_move = {child.move: (child.visits, child.mean()) for child in result._root.children or ()}
-        self.last_result = result
-        self.last_nodes = result.stats["positions"]
-        self.last_visits = {m: by_move.get(m, (0, None)) for m in moves}
-        # The most visited child; on a tie the first in the game's move order.
-        return max(moves, key=lambda m: self.last_visits[m][0])
-
-    def __repr__(self):
-        return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "
-                f"seed={self.seed!r}, name={self.name!r})")
