@@ -63,6 +63,7 @@ import networkx as nx
 
 from ..games import CHANCE, MAX, MIN, Game
 from ..games.protocol import check_chances, number_problem
+from ..rules import ucb1_select
 from ..trace import Event
 from ..trees import MAX_PLIES, TreeGame, as_game
 from .engine import PositionNames, SearchResult, no_moves_error, trusts_chances
@@ -436,186 +437,267 @@ def _refuse_overflow(root):
 
 
 def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
-    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
+    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown)."""
+    if tracing:
+        search = _TracedSearch(game, state, c, rng, is_tree, True, names)
+    else:
+        search = _Search(game, state, c, rng, is_tree, keep_ids)
+    done = search.run(playouts, deadline)
+    return search.root, search.events, search.positions, done, search.added, search.deepest - 1
 
-    A node's ``player`` is looked up when it is first left (its children are
-    made then); tracing looks it up at once for the expansion's sentence.
+
+class _Search:
+    """One search's playouts, each in four phases: :meth:`select`, :meth:`expand`, :meth:`play_out` and
+    :meth:`back_up`. :class:`_TracedSearch` records each phase as it ends.
+
+    A node's ``player`` is looked up when it is first left (its children are made then); tracing looks
+    it up at once for the expansion's sentence.
     """
-    successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
-    chances = game.chances
-    if not trusts_chances(game):
-        chances = _checked(chances, successors)
-    random = rng.random
-    log, sqrt, inf = math.log, math.sqrt, math.inf
-    ids = tracing or keep_ids
-    may_draw = _has_chance(game, is_tree)
-    root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
-    root.added = 1
-    added = 1
-    events = [] if tracing else None
-    add = events.append if tracing else None
-    limit = playouts if playouts is not None else inf
-    positions = 0
-    done = 0
-    deepest = 1
-    huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-    # UCB1's 1/sqrt(n) from a table, grown as the visits grow (never sized by `playouts`:
-    # a timed search with a huge playouts must not spend its time building it).
-    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, 1026)]
-    while done < limit and (deadline is None or not done or perf_counter() < deadline):
-        done += 1
-        if done >= len(inv_sqrt):  # no visit count exceeds the playouts done
-            inv_sqrt.extend([1 / sqrt(i) for i in range(len(inv_sqrt), 2 * len(inv_sqrt))])
-        node = root
-        path = [root]
-        # 1. Selection and 2. expansion.
-        while True:
-            if node.terminal:
-                if tracing:
-                    add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
-                                     None, node.state, (done, False, None), names)))
-                break
+
+    events = None
+    #: Traced: ``selected(node, child, path, done, scores)`` records a UCB1 selection (see _TracedSearch).
+    selected = None
+
+    def __init__(self, game, state, c, rng, is_tree, ids):
+        self.successors, self.is_terminal = game.successors, game.is_terminal
+        self.utility, self.to_move = game.utility, game.to_move
+        self.chances = game.chances if trusts_chances(game) else _checked(game.chances, game.successors)
+        self.random = rng.random
+        self.c = c
+        self.is_tree = is_tree
+        self.ids = ids                  # give nodes their ids (traced, or the graph is kept)
+        self.may_draw = _has_chance(game, is_tree)
+        self.root = _Node(state, None, None, False, _player(self.to_move, state), state if is_tree else ())
+        self.root.added = self.added = 1
+        self.positions = 0
+        self.deepest = 1
+        self.huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
+
+    def run(self, playouts, deadline):
+        """Playouts until ``playouts`` are done or the ``deadline`` (perf_counter) passes; how many."""
+        limit = playouts if playouts is not None else math.inf
+        root, select, expand, play_out, back_up = self.root, self.select, self.expand, self.play_out, \
+            self.back_up
+        done = 0
+        while done < limit and (deadline is None or not done or perf_counter() < deadline):
+            done += 1
+            path = select(root, done)
+            node = expand(path, done)
+            back_up(path, play_out(node, path, done), done)
+        if self.huge:
+            _refuse_overflow(root)
+        return done
+
+    # 1. Selection -------------------------------------------------------------------------------
+    def select(self, node, done):
+        """The path from ``node`` down the tree while every child is in it: UCB1 picks the child (a chance
+        node draws it). It ends at a finished game, at a node with a move not yet in the tree, or at a
+        chance outcome drawn for the first time (not yet in the tree)."""
+        path = [node]
+        c, selected = self.c, self.selected
+        while not node.terminal:
             children = node.children
-            if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
-                if node.player is None:
-                    node.player = _player(to_move, node.state)
-                if node.player == CHANCE:
-                    children = node.children = _children(node, successors, is_terminal, is_tree, ids)
-                    node.probs = _cumulative(node, chances)
-                    if tracing:
-                        node.kids = tuple([k.id for k in children])
-                else:
-                    node.pending = successors(node.state)
-                    if not node.pending:
-                        raise no_moves_error("mcts", f"state {node.state!r}")
-                    children = node.children = []
+            if children is None:
+                children = self.first_left(node)
             if node.probs is not None:  # a chance node: the outcome is drawn
-                r = random()
-                cum = node.probs
-                i = 0
-                last = len(cum) - 1
-                while i < last and r >= cum[i]:
-                    i += 1
-                child = children[i]
+                child = children[_drawn(node.probs, self.random())]
                 path.append(child)
                 if not child.added:
-                    added += 1
-                    child.added = added
-                    if tracing:
-                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move),
-                                         None, None, None, child.state, (done, True, CHANCE), names)))
-                    node = child
                     break
-                if tracing:
-                    probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
-                                     None, None, node.state,
-                                     (done, child.id, node.kids, tuple([k.visits for k in children]),
-                                      tuple([k.total for k in children]), probs), names)))
-                node = child
-                continue
-            tried = len(children)
-            pending = node.pending
-            if tried < len(pending):  # the first child not yet in the tree joins it
-                move, child_state = pending[tried]
-                child = _Node(child_state, move, node, is_terminal(child_state), None,
-                              (child_state if is_tree else node.id + (move,)) if ids else None)
-                children.append(child)
-                added += 1
-                child.added = added
-                path.append(child)
-                if tracing:
-                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
-                                     None, None, child.state, (done, True, node.player), names)))
-                node = child
+                self.drawn(node, child, path, done)
+            elif len(children) < len(node.pending):
                 break
-            if tracing and node.kids is None:
-                node.kids = tuple([k.id for k in children])
-            # UCB1 = mean (minus it for MIN) + c·sqrt(ln N / n), as c·sqrt(ln N) · (1/sqrt(n)), with
-            # 1/sqrt(n) from a table: the search's hottest loop, one score per child per step.
-            k = c * sqrt(log(node.visits))
-            best, best_score = None, -inf
-            if node.player == MAX:
-                for child in children:
-                    n = child.visits
-                    score = child.total / n + k * inv_sqrt[n]
-                    if score > best_score:
-                        best, best_score = child, score
+            elif selected is None:
+                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
+                path.append(child)
             else:
-                for child in children:
-                    n = child.visits
-                    score = k * inv_sqrt[n] - child.total / n
-                    if score > best_score:
-                        best, best_score = child, score
-            if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
-                                 None, None, node.state,
-                                 (done, best.id, node.kids, tuple([k.visits for k in children]),
-                                  tuple([k.total for k in children]), c), names)))
-            node = best
-            path.append(node)
+                scores = []
+                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0, scores)
+                selected(node, child, path, done, scores)
+                path.append(child)
+            node = child
+        return path
+
+    def first_left(self, node):
+        """Make ``node``'s children (a chance node's all, with their probabilities) as it is first left;
+        they are returned (none yet at a MAX or MIN node)."""
+        if node.player is None:
+            node.player = _player(self.to_move, node.state)
+        if node.player == CHANCE:
+            node.children = _children(node, self.successors, self.is_terminal, self.is_tree, self.ids)
+            node.probs = _cumulative(node, self.chances)
+        else:  # MAX/MIN children are made as they join the tree
+            node.pending = self.successors(node.state)
+            if not node.pending:
+                raise no_moves_error("mcts", f"state {node.state!r}")
+            node.children = []
+        return node.children
+
+    def drawn(self, node, child, path, done):
+        """A chance outcome already in the tree was drawn (the traced search records it)."""
+
+    # 2. Expansion -------------------------------------------------------------------------------
+    def expand(self, path, done):
+        """The node the playout starts from: a chance outcome drawn for the first time, or the first move of
+        the last node on ``path`` not yet in the tree, joins the tree (and ``path``); at a finished game
+        nothing does, and the playout starts there."""
+        node = path[-1]
+        if not node.added:  # a chance outcome drawn for the first time
+            self.added += 1
+            node.added = self.added
+            return node
+        if node.terminal:
+            return node
+        move, child_state = node.pending[len(node.children)]
+        child = _Node(child_state, move, node, self.is_terminal(child_state), None,
+                      (child_state if self.is_tree else node.id + (move,)) if self.ids else None)
+        node.children.append(child)
+        path.append(child)
+        self.added += 1
+        child.added = self.added
+        return child
+
+    # 3. Playout ---------------------------------------------------------------------------------
+    def play_out(self, node, path, done):
+        """The result of random moves from ``node`` (chance outcomes by their probability) to the end of
+        the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
         depth = len(path)
-        if depth > deepest:
-            deepest = depth
-        # 3. Playout: random moves (chance outcomes by their probability) to the end, at most
-        # MAX_PLIES below the start (a game that never ends is an error, not a hang).
-        s = node.state
-        ply = depth - 1
-        kids = None
-        try:
-            if tracing:
-                walk = []
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
-                    kids = successors(s)
-                    if to_move(s) == CHANCE:
-                        m, s = _draw(chances(s), kids, random)
-                    else:
-                        m, s = kids[int(random() * len(kids))]
-                    walk.append(m)
-            elif may_draw:
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
-                    kids = successors(s)
-                    if to_move(s) == CHANCE:
-                        m, s = _draw(chances(s), kids, random)
-                    else:
-                        s = kids[int(random() * len(kids))][1]
-            else:  # no chance anywhere: the plainest loop (most of the time goes here)
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
-                    kids = successors(s)
-                    s = kids[int(random() * len(kids))][1]
-        except IndexError:
-            if kids is not None and not len(kids):  # a state that goes on without moves
-                raise no_moves_error("mcts", f"state {s!r}") from None
-            raise
-        positions += ply + 1  # the path's nodes and the playout's
-        result = utility(s)
+        if depth > self.deepest:
+            self.deepest = depth
+        s, ply = _random_end(node.state, depth - 1, self.successors, self.is_terminal,
+                             self.to_move if self.may_draw else None, self.chances, self.random, None)
+        self.positions += ply + 1  # the path's nodes and the playout's
+        return self.result_of(s)
+
+    def result_of(self, s):
+        """The utility of the finished game ``s`` as a number the means can add up."""
+        result = self.utility(s)
         cls = result.__class__
         if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
             result = _usable_result(result, s)  # a numpy number as a float; else an error
-            huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
-        # 4. Backup: every node on the path counts the visit and the result (for MAX).
+            self.huge = self.huge or not -SAFE_RESULT <= result <= SAFE_RESULT
+        return result
+
+    # 4. Backup ----------------------------------------------------------------------------------
+    def back_up(self, path, result, done):
+        """Every node on ``path`` counts the visit and the result (for MAX)."""
         for n in path:
             n.visits += 1
             n.total += result
-        if tracing:
-            walk = tuple(walk)
-            add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, s, (done, walk if is_tree else None, walk), names)))
-            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, node.state, (done, rows), names)))
-    if huge:
-        _refuse_overflow(root)
-    return root, events, positions, done, added, deepest - 1
+
+
+def _drawn(cumulative, r):
+    """The index of the outcome a uniform ``r`` in [0, 1) draws, by the cumulative probabilities."""
+    i, last = 0, len(cumulative) - 1
+    while i < last and r >= cumulative[i]:
+        i += 1
+    return i
+
+
+def _random_end(s, ply, successors, is_terminal, to_move, chances, random, walk):
+    """``(finished state, its ply)``: uniform random moves from ``s`` (``to_move`` None: no chance anywhere)
+    to the end of the game; the moves are appended to ``walk`` unless it is None."""
+    kids = None
+    try:
+        if walk is not None:
+            while not is_terminal(s):
+                ply += 1
+                if ply > MAX_PLIES:
+                    _endless(s)
+                kids = successors(s)
+                if to_move is not None and to_move(s) == CHANCE:
+                    m, s = _draw(chances(s), kids, random)
+                else:
+                    m, s = kids[int(random() * len(kids))]
+                walk.append(m)
+        elif to_move is not None:
+            while not is_terminal(s):
+                ply += 1
+                if ply > MAX_PLIES:
+                    _endless(s)
+                kids = successors(s)
+                if to_move(s) == CHANCE:
+                    s = _draw(chances(s), kids, random)[1]
+                else:
+                    s = kids[int(random() * len(kids))][1]
+        else:  # no chance anywhere: the plainest loop (most of the time goes here)
+            while not is_terminal(s):
+                ply += 1
+                if ply > MAX_PLIES:
+                    _endless(s)
+                kids = successors(s)
+                s = kids[int(random() * len(kids))][1]
+    except IndexError:
+        if kids is not None and not len(kids):  # a state that goes on without moves
+            raise no_moves_error("mcts", f"state {s!r}") from None
+        raise
+    return s, ply
+
+
+class _TracedSearch(_Search):
+    """A search that records each phase of every playout as it ends (``self.events``): the select events
+    carry every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it."""
+
+    def __init__(self, game, state, c, rng, is_tree, ids, names):
+        super().__init__(game, state, c, rng, is_tree, ids)
+        self.events = []
+        self.add = self.events.append
+        self.names = names
+
+    def first_left(self, node):
+        children = super().first_left(node)
+        if node.probs is not None:
+            node.kids = tuple([k.id for k in children])
+        return children
+
+    def selected(self, node, best, path, done, scores):
+        children, add, names = node.children, self.add, self.names
+        if node.kids is None:
+            node.kids = tuple([k.id for k in children])
+        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
+                         None, None, node.state,
+                         (done, best.id, node.kids, tuple([k.visits for k in children]),
+                          tuple([k.total for k in children]), self.c, tuple(scores)), names)))
+
+    def drawn(self, node, child, path, done):
+        children, add, names, cum = node.children, self.add, self.names, node.probs
+        probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
+        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
+                         None, None, node.state,
+                         (done, child.id, node.kids, tuple([k.visits for k in children]),
+                          tuple([k.total for k in children]), None, probs), names)))
+
+    def expand(self, path, done):
+        add, names, grown = self.add, self.names, self.added
+        node = super().expand(path, done)
+        if self.added == grown:  # a finished game already in the tree
+            add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
+                             None, node.state, (done, False, None), names)))
+        else:
+            add(_new(Event, ("expand", node.id, node.parent.id, len(path) - 1, _who(node, self.to_move),
+                             None, None, None, node.state, (done, True, node.parent.player), names)))
+        return node
+
+    def play_out(self, node, path, done):
+        depth = len(path)
+        if depth > self.deepest:
+            self.deepest = depth
+        walk = []
+        s, ply = _random_end(node.state, depth - 1, self.successors, self.is_terminal, self.to_move,
+                             self.chances, self.random, walk)
+        self.positions += ply + 1
+        result = self.result_of(s)
+        walk = tuple(walk)
+        self.add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                              None, s, (done, walk if self.is_tree else None, walk), self.names)))
+        return result
+
+    def back_up(self, path, result, done):
+        super().back_up(path, result, done)
+        node = path[-1]
+        rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
+        self.add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                              None, node.state, (done, rows), self.names)))
 
 
 def _id(node):
