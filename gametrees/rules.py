@@ -169,8 +169,8 @@ def ucb1(mean, visits, parent_visits, c) -> float:
     return mean + c * math.sqrt(math.log(parent_visits) / visits)
 
 
-#: 1/sqrt(n) for n = 0, 1, 2, ...: the per-visit factor of UCB1's exploration term, for
-#: :func:`ucb1_select` (entry 0 is never read: a child it scores has a visit). Grown as visits grow.
+#: 1/sqrt(n) for n = 0, 1, 2, ...: the per-visit factor of UCB1's exploration term, for :func:`ucb1_select`
+#: (entry 0 is never read: a child it scores has a visit). Grown as visits grow.
 _PER_VISIT = [0.0] + [1 / math.sqrt(n) for n in range(1, 1024)]
 
 
@@ -211,17 +211,18 @@ def ucb1_select(children, parent_visits, c, sign=1.0, scores=None):
         table.extend([1 / math.sqrt(n) for n in range(len(table), 2 * parent_visits)])
     weight = c * math.sqrt(math.log(parent_visits))
     best, best_score = None, -math.inf
-    if scores is None:  # (the untraced search: one test less per child)
+    if scores is None:  # (the same loop as below, one step less per child: the untraced search)
         for child in children:
             n = child.visits
             score = sign * child.total / n + weight * table[n]
             if score > best_score:
                 best, best_score = child, score
         return best
+    keep = scores.append
     for child in children:
         n = child.visits
         score = sign * child.total / n + weight * table[n]
-        scores.append(score)
+        keep(score)
         if score > best_score:
             best, best_score = child, score
     return best

@@ -358,6 +358,34 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     game = as_game(tree_or_game)
     is_tree = isinstance(game, TreeGame)
+    state = _start(game, state, is_tree)
+    names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
+    base = game.snapshot().graph() if is_tree and graph else None
+    rng = random_module.Random(seed)
+    deadline = None if seconds is None else t0 + seconds
+    # Many small objects (nodes, events), few of them garbage: the cyclic collector
+    # would scan them again and again, so it is paused during the search.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
+                                                                trace, is_tree, names, graph)
+    finally:
+        if paused:
+            gc.enable()
+    seconds_taken = perf_counter() - t0
+    move = _most_visited_move(root, game, state, is_tree)
+    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
+             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
+             "cutoffs": 0, "tt_hits": 0, "estimates": 0}
+    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
+                      game.to_move)
+
+
+def _start(game, state, is_tree):
+    """The start checked (default the root / ``game.initial``): a node of the tree or a valid state of the
+    game, not finished; on a tree no node below it with two parents."""
     if state is None:
         state = game.initial
     elif is_tree:
@@ -378,33 +406,18 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
                          "position): there is no move to search for")
     if is_tree:
         _refuse_shared_nodes(game, state)
-    names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
-    base = game.snapshot().graph() if is_tree and graph else None
-    rng = random_module.Random(seed)
-    deadline = None if seconds is None else t0 + seconds
-    # Many small objects (nodes, events), few of them garbage: the cyclic collector
-    # would scan them again and again, so it is paused during the search.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
-                                                                trace, is_tree, names, graph)
-    finally:
-        if paused:
-            gc.enable()
-    seconds_taken = perf_counter() - t0
+    return state
+
+
+def _most_visited_move(root, game, state, is_tree):
+    """The move to play: the root's most visited child (the first of equals); None at a chance start,
+    where the outcome is drawn, not chosen (as in expectimax). On a tree, the edge's move label."""
     kids = [k for k in root.children or () if k.added]
     best = max(kids, key=lambda k: k.visits) if kids else None
-    # At a chance start the outcome is drawn, not chosen: no move (as expectimax).
     move = None if best is None or root.player == CHANCE else best.move
     if is_tree and move is not None:
         move = game.move_label(state, move)
-    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
-             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
-             "cutoffs": 0, "tt_hits": 0, "estimates": 0}
-    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
-                      game.to_move)
+    return move
 
 
 def _refuse_shared_nodes(game, start):
@@ -559,23 +572,43 @@ class _Search:
 
     # 3. Playout ---------------------------------------------------------------------------------
     def play_out(self, node, path, done):
-        """The result of random moves from ``node`` (chance outcomes by their probability) to the end of
-        the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
+        """The result of uniform random moves from ``node`` (chance outcomes by their probability) to the end
+        of the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
         depth = len(path)
         if depth > self.deepest:
             self.deepest = depth
-        s, ply = _random_end(node.state, depth - 1, self.successors, self.is_terminal,
-                             self.to_move if self.may_draw else None, self.chances, self.random, None)
+        s, ply = node.state, depth - 1
+        if self.may_draw:
+            s, ply = _walk(s, ply, self.successors, self.is_terminal, self.to_move, self.chances, self.random,
+                           None)
+        else:  # no chance anywhere: the plainest loop (most of the time goes here)
+            successors, is_terminal, random = self.successors, self.is_terminal, self.random
+            kids = None
+            try:
+                start = ply
+                for ply in range(start, MAX_PLIES):  # noqa: B007 (ply: that of s, read after the loop)
+                    if is_terminal(s):
+                        break
+                    kids = successors(s)
+                    s = kids[int(random() * len(kids))][1]
+                else:
+                    if not is_terminal(s):
+                        _endless(s)
+                    ply = max(start, MAX_PLIES)
+            except IndexError:
+                _no_moves(kids, s)
         self.positions += ply + 1  # the path's nodes and the playout's
-        return self.result_of(s)
-
-    def result_of(self, s):
-        """The utility of the finished game ``s`` as a number the means can add up."""
         result = self.utility(s)
         cls = result.__class__
-        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
-            result = _usable_result(result, s)  # a numpy number as a float; else an error
-            self.huge = self.huge or not -SAFE_RESULT <= result <= SAFE_RESULT
+        if (cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT:
+            return result
+        return self.unusual_result(result, s)
+
+    def unusual_result(self, result, s):
+        """A result that is not a plain number within SAFE_RESULT: a numpy number as a float, else an error
+        naming the finished game ``s``."""
+        result = _usable_result(result, s)
+        self.huge = self.huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         return result
 
     # 4. Backup ----------------------------------------------------------------------------------
@@ -594,44 +627,32 @@ def _drawn(cumulative, r):
     return i
 
 
-def _random_end(s, ply, successors, is_terminal, to_move, chances, random, walk):
-    """``(finished state, its ply)``: uniform random moves from ``s`` (``to_move`` None: no chance anywhere)
-    to the end of the game; the moves are appended to ``walk`` unless it is None."""
+def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
+    """``(finished state, its ply)`` after uniform random moves from ``s`` at ``ply`` (chance outcomes by
+    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES."""
     kids = None
     try:
-        if walk is not None:
-            while not is_terminal(s):
-                ply += 1
-                if ply > MAX_PLIES:
-                    _endless(s)
-                kids = successors(s)
-                if to_move is not None and to_move(s) == CHANCE:
-                    m, s = _draw(chances(s), kids, random)
-                else:
-                    m, s = kids[int(random() * len(kids))]
-                walk.append(m)
-        elif to_move is not None:
-            while not is_terminal(s):
-                ply += 1
-                if ply > MAX_PLIES:
-                    _endless(s)
-                kids = successors(s)
-                if to_move(s) == CHANCE:
-                    s = _draw(chances(s), kids, random)[1]
-                else:
-                    s = kids[int(random() * len(kids))][1]
-        else:  # no chance anywhere: the plainest loop (most of the time goes here)
-            while not is_terminal(s):
-                ply += 1
-                if ply > MAX_PLIES:
-                    _endless(s)
-                kids = successors(s)
-                s = kids[int(random() * len(kids))][1]
+        while not is_terminal(s):
+            ply += 1
+            if ply > MAX_PLIES:
+                _endless(s)
+            kids = successors(s)
+            if to_move(s) == CHANCE:
+                m, s = _draw(chances(s), kids, random)
+            else:
+                m, s = kids[int(random() * len(kids))]
+            if keep is not None:
+                keep(m)
     except IndexError:
-        if kids is not None and not len(kids):  # a state that goes on without moves
-            raise no_moves_error("mcts", f"state {s!r}") from None
-        raise
+        _no_moves(kids, s)
     return s, ply
+
+
+def _no_moves(kids, s):
+    """Raise the error of a playout's IndexError: a state that goes on without moves, or the game's own."""
+    if kids is not None and not len(kids):
+        raise no_moves_error("mcts", f"state {s!r}") from None
+    raise
 
 
 class _TracedSearch(_Search):
@@ -669,7 +690,7 @@ class _TracedSearch(_Search):
 
     def expand(self, path, done):
         add, names, grown = self.add, self.names, self.added
-        node = super().expand(path, done)
+        node = _Search.expand(self, path, done)
         if self.added == grown:  # a finished game already in the tree
             add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
                              None, node.state, (done, False, None), names)))
@@ -683,17 +704,20 @@ class _TracedSearch(_Search):
         if depth > self.deepest:
             self.deepest = depth
         walk = []
-        s, ply = _random_end(node.state, depth - 1, self.successors, self.is_terminal, self.to_move,
-                             self.chances, self.random, walk)
+        s, ply = _walk(node.state, depth - 1, self.successors, self.is_terminal, self.to_move, self.chances,
+                       self.random, walk.append)
         self.positions += ply + 1
-        result = self.result_of(s)
+        result = self.utility(s)
+        cls = result.__class__
+        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
+            result = self.unusual_result(result, s)
         walk = tuple(walk)
         self.add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
                               None, s, (done, walk if self.is_tree else None, walk), self.names)))
         return result
 
     def back_up(self, path, result, done):
-        super().back_up(path, result, done)
+        _Search.back_up(self, path, result, done)
         node = path[-1]
         rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
         self.add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
