@@ -94,7 +94,8 @@ class _Node:
         self.terminal = terminal
         self.player = player          # who moves here (None at a finished game)
         self.children = None          # MAX/MIN: the children in the tree (in move order); chance: all
-        self.pending = None           # MAX/MIN: (move, state) of every child, once the node is first left
+        self.pending = None           # MAX/MIN: (move, state) of every child, from when the node is first
+        #                               left until the last has joined the tree (then None again)
         self.visits = 0
         self.total = 0.0
         self.id = node_id             # the node's id in the trace and the graph (None when untraced)
@@ -518,7 +519,7 @@ class _Search:
                 if not child.added:
                     break
                 self.drawn(node, child, path, done)
-            elif len(children) < len(node.pending):
+            elif node.pending is not None:  # a move not yet in the tree
                 break
             elif selected is None:
                 child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
@@ -561,7 +562,10 @@ class _Search:
             return node
         if node.terminal:
             return node
-        move, child_state = node.pending[len(node.children)]
+        pending, tried = node.pending, len(node.children)
+        if tried + 1 == len(pending):  # the last of them
+            node.pending = None
+        move, child_state = pending[tried]
         child = _Node(child_state, move, node, self.is_terminal(child_state), None,
                       (child_state if self.is_tree else node.id + (move,)) if self.ids else None)
         node.children.append(child)
