@@ -28,7 +28,7 @@ from report import table  # noqa: E402  (benchmarks/report.py)
 
 import gametrees as gt  # noqa: E402
 from gametrees.games import ConnectFour, DiceGame, Pig, TicTacToe  # noqa: E402
-from gametrees.montecarlo import TRACED_PLAYOUTS  # noqa: E402
+from gametrees.search.montecarlo import TRACED_PLAYOUTS  # noqa: E402
 
 
 def subjects():

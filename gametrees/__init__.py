@@ -18,9 +18,10 @@ this table, never a ``_private`` name of another module.
 ``games``                          the game protocol, tic-tac-toe, Nim, Connect Four, dice
 ``trees``                          trees as networkx graphs: the schema, the builders, a tree as a game
 ``trace``                          the events a search records; frames (the search after step k)
-``search``                         minimax, expectimax (``backed_up``), alpha-beta and negamax (``pruning``)
-``evaluation``, ``agents``,        evaluation functions, players built on search, Monte Carlo
-``montecarlo``, ``tournaments``    tree search (``gt.mcts``), matches between agents
+``search``                         minimax, expectimax (``backed_up``), alpha-beta and negamax
+                                   (``pruning``), Monte Carlo tree search (``montecarlo``: ``gt.mcts``)
+``evaluation``, ``agents``,        evaluation functions, players built on search (``MCTSAgent`` too),
+``tournaments``                    matches between agents
 ``drawing``                        tidy layout, scene (what to draw), painter (matplotlib)
 ``widgets``                        replay, game boards, practice (ipywidgets)
 ``exports``                        animations for slides, figures and TikZ for exams
@@ -37,7 +38,7 @@ first time they are used.
 from importlib import import_module
 
 from .games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Game, Nim, TicTacToe
-from .search import SearchResult, alphabeta, expectimax, minimax, negamax
+from .search import SearchResult, alphabeta, expectimax, mcts, minimax, negamax
 from .trace import Event, Frame, frame, frames
 from .trees import (
     TreeGame,
@@ -56,11 +57,11 @@ from .agents import (  # noqa: E402
     AlphaBetaAgent,
     HumanAgent,
     IterativeDeepeningAgent,
+    MCTSAgent,
     MinimaxAgent,
     RandomAgent,
 )
 from .evaluation import connect4_evaluation, default_evaluation, tictactoe_open_lines  # noqa: E402
-from .montecarlo import MCTSAgent, mcts  # noqa: E402
 from .tournaments import TournamentResult, tournament  # noqa: E402
 
 # Names whose modules import matplotlib or ipywidgets: loaded on first use.

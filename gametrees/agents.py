@@ -27,13 +27,13 @@ The agents:
     Depth-limited alpha-beta with an evaluation function and move ordering.
 :class:`IterativeDeepeningAgent`
     Alpha-beta to depth 1, 2, 3, ... until its time is up.
-:class:`~gametrees.montecarlo.MCTSAgent`
-    Monte Carlo tree search (in :mod:`gametrees.montecarlo`).
+:class:`MCTSAgent`
+    The move Monte Carlo tree search visits most (:func:`gametrees.mcts`).
 :class:`HumanAgent`
     Asks a person for the move (at the terminal, or any ``read`` function).
 
-Imports: :mod:`gametrees.search` and :mod:`gametrees.evaluation` (and, through
-them, :mod:`gametrees.games`); never :mod:`gametrees.montecarlo`, which builds on agents.
+Imports: :mod:`gametrees.search` (Monte Carlo tree search included), :mod:`gametrees.evaluation` and
+:mod:`gametrees.games`.
 
 Examples
 --------
@@ -53,13 +53,16 @@ import numbers
 import random
 
 from .evaluation import default_evaluation
-from .search import alphabeta, minimax
+from .games import CHANCE
+from .search import alphabeta, mcts, minimax
+from .search.montecarlo import SQRT2, check_mcts_options
 
 __all__ = [
     "Agent",
     "AlphaBetaAgent",
     "HumanAgent",
     "IterativeDeepeningAgent",
+    "MCTSAgent",
     "MinimaxAgent",
     "QuitGame",
     "RandomAgent",
@@ -445,6 +448,86 @@ class IterativeDeepeningAgent(AlphaBetaAgent):
 
     def __repr__(self):
         return f"IterativeDeepeningAgent(seconds={self.seconds!r}, name={self.name!r})"
+
+
+class MCTSAgent(Agent):
+    """Plays the move Monte Carlo tree search (UCT) visits most (with :func:`gametrees.mcts`).
+
+    Parameters
+    ----------
+    playouts : int, default 1000
+        Playouts per move.
+    seconds : float, optional
+        Time per move instead (with ``playouts=None``), or as a second limit.
+        Timed play depends on the machine, so it is not exactly repeatable.
+    c : float, default sqrt(2)
+        UCB1's exploration constant (results are +1 / 0 / -1).
+    seed : int, optional
+        Seed of the random playouts (each move's search draws its seed from
+        the agent's seeded generator); a numpy integer too.
+    name : str, default "mcts"
+
+    Attributes
+    ----------
+    last_result : MCTSResult
+        The last move's search: its ``graph`` is the tree it grew (what
+        "Why did it play that?" draws); untraced, so play stays fast.
+    last_visits : dict
+        ``{move: (visits, mean value from MAX's point of view)}`` for the
+        root's children after the last move's search (value ``None`` if never
+        visited).
+    last_nodes : int
+        Positions visited in the last search (tree paths and playouts).
+
+    Raises
+    ------
+    ValueError
+        Made with ``playouts``, ``seconds`` or ``c`` that :func:`mcts`
+        refuses (of the wrong type too); asked for a move at a finished or a
+        chance state (chance draws, it does not choose), or in a game
+        :func:`mcts` refuses.
+    TypeError
+        A ``seed`` that is not an int (numpy integers are ints).
+
+    Examples
+    --------
+    >>> import gametrees as gt
+    >>> game = gt.Nim(coins=7)
+    >>> agent = gt.MCTSAgent(playouts=2000, seed=0)
+    >>> agent(game, game.initial)                 # leave a multiple of 4
+    3
+    >>> {m: v for m, (v, _) in agent.last_visits.items()}[3] > 1000
+    True
+    """
+
+    def __init__(self, playouts=1000, seconds=None, c=SQRT2, seed=None, name="mcts"):
+        super().__init__(name, seed)
+        try:
+            check_mcts_options(playouts, seconds, c, None)
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+        self.playouts = playouts
+        self.seconds = seconds
+        self.c = c
+        self.last_visits = None
+
+    def choose(self, game, state):
+        moves = legal_moves(game, state)
+        if game.to_move(state) == CHANCE:
+            raise ValueError(f"{self.name}: state {state!r} is a chance state: its outcome is drawn by "
+                             "its probability, not chosen by a player")
+        result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
+                      seed=self.rng.randrange(2**32), trace=False, graph=True)
+        by_move = result.root_children
+        self.last_result = result
+        self.last_nodes = result.stats["positions"]
+        self.last_visits = {m: by_move.get(m, (0, None)) for m in moves}
+        # The most visited child; on a tie the first in the game's move order.
+        return max(moves, key=lambda m: self.last_visits[m][0])
+
+    def __repr__(self):
+        return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "
+                f"seed={self.seed!r}, name={self.name!r})")
 
 
 class QuitGame(Exception):

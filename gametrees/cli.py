@@ -60,6 +60,7 @@ from .agents import (
     AlphaBetaAgent,
     HumanAgent,
     IterativeDeepeningAgent,
+    MCTSAgent,
     MinimaxAgent,
     QuitGame,
     RandomAgent,
@@ -67,7 +68,6 @@ from .agents import (
 from .evaluation import default_evaluation
 from .exports import ALGORITHMS, FPS_RANGE  # (not matplotlib: the exports load it on first use)
 from .games import MAX, ConnectFour, Nim, TicTacToe
-from .montecarlo import MCTSAgent
 from .tournaments import tournament
 from .trees import MAX_PLIES, read_json, tree_from_dict, tree_from_nested
 

@@ -22,7 +22,6 @@ search modules import this one to record events).
 
 from __future__ import annotations
 
-import math
 import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Hashable, NamedTuple
@@ -90,9 +89,10 @@ class Event(NamedTuple):
         search (:func:`gametrees.mcts`) records the four steps of each
         playout instead: ``"select"`` (UCB1 picks a child of ``node``; value:
         the node's visits; info ``(playout, chosen, children, their visits,
-        their totals for MAX, c)``, at a chance node the children's
-        probabilities in place of ``c``; :func:`selection_rows` gives
-        each child's visits, mean and UCB1 score),
+        their totals for MAX, c, their UCB1 scores as the search computed
+        them)``, at a chance node ``c`` None and the children's probabilities
+        in place of the scores; :func:`selection_rows` gives each child's
+        visits, mean and score),
         ``"expand"`` (``node`` joins the tree; info ``(playout, added,
         parent's player)``, ``added`` False when a finished game already
         in the tree is reached), ``"playout"`` (random moves from ``node``
@@ -273,7 +273,7 @@ def _exit_text(e: Event) -> str:
 
 
 # ----------------------------------------------------------------------------
-# Monte Carlo tree search: the four steps of a playout (gametrees.montecarlo)
+# Monte Carlo tree search: the four steps of a playout (gametrees.search.montecarlo)
 # ----------------------------------------------------------------------------
 
 
@@ -318,18 +318,13 @@ def _visits(n) -> str:
 def selection_rows(e: Event) -> tuple:
     """The children a ``"select"`` event chose among: ``(child, visits, mean for MAX, score)`` each.
 
-    The score is UCB1 as the search computed it: the mean for the player
-    choosing (minus the mean at a MIN node) plus ``c * sqrt(ln N / n)``, N
-    the node's visits, n the child's; at a chance node it is the outcome's
-    probability.
+    The score is the one the search recorded: UCB1 as it computed it
+    (:func:`gametrees.rules.ucb1_select`: the mean for the player choosing, minus
+    the mean at a MIN node, plus ``c * sqrt(ln N / n)``, N the node's visits, n
+    the child's); at a chance node the outcome's probability, by which it drew.
     """
-    _, _, kids, visits, totals, c = e.info
-    if e.player == "chance":
-        return tuple((k, n, t / n if n else None, p) for k, n, t, p in zip(kids, visits, totals, c))
-    sign = 1.0 if e.player == "max" else -1.0
-    log_n = math.log(e.value)
-    return tuple((k, n, t / n, sign * (t / n) + c * math.sqrt(log_n / n))
-                 for k, n, t in zip(kids, visits, totals))
+    _, _, kids, visits, totals, _, scores = e.info
+    return tuple((k, n, t / n if n else None, score) for k, n, t, score in zip(kids, visits, totals, scores))
 
 
 def _select_text(e: Event) -> str:

@@ -387,3 +387,49 @@ def test_animate_and_export_take_the_result(tmp_path):
     assert Path(svg).stat().st_size > 1000 and "<svg" in Path(svg).read_text(encoding="utf-8")
     with Image.open(gif) as im:
         assert im.n_frames == len(r.trace)   # one frame per step of the three playouts
+
+
+# ----------------------------------------------------------------------------
+# The UCB1 scores a select event carries are the search's own, computed by gametrees.rules
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("subject, options", [
+    (gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), {"playouts": 200, "seed": 0}),
+    (TicTacToe(), {"playouts": 300, "seed": 1, "c": 2.0}),
+    (DiceGame(), {"playouts": 200, "seed": 2}),
+])
+def test_a_select_event_records_the_ucb1_score_rules_gives_for_its_counts(subject, options):
+    from gametrees.rules import ucb1
+    from gametrees.trace import selection_rows
+
+    result = gt.mcts(subject, **options)
+    selects = [e for e in result.trace if e.kind == "select"]
+    assert selects
+    for e in selects:
+        _, chosen, kids, visits, totals, c, scores = e.info
+        assert len(scores) == len(kids)
+        if e.player == "chance":  # what it drew by: each outcome's probability, summing to 1
+            assert c is None and math.isclose(sum(scores), 1.0)
+            continue
+        assert c == result.c
+        sign = 1.0 if e.player == MAX else -1.0
+        want = [ucb1(sign * t / n, n, e.value, c) for n, t in zip(visits, totals)]
+        assert scores == pytest.approx(want, rel=1e-12, abs=1e-12)
+        assert chosen == kids[scores.index(max(scores))]  # the first of the highest
+        # the trace reads what the search recorded (a doctored score shows), never recomputes it
+        doctored = e._replace(info=e.info[:6] + (tuple(s + 1000.0 for s in scores),))
+        assert [row[3] for row in selection_rows(doctored)] == [s + 1000.0 for s in scores]
+    assert any(e.player != "chance" for e in selects)
+
+
+def test_ucb1_is_written_once_in_the_package():
+    """The UCB1 exploration term ``sqrt(log(N) / n)`` (or its factored form) is in gametrees/rules.py only
+    (the deliberate slips of check_ucb's catalogue aside)."""
+    import re
+
+    package = Path(gt.__file__).parent
+    pattern = re.compile(r"sqrt\(\s*(math\.)?log\(")
+    where = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                   if pattern.search(p.read_text(encoding="utf-8")))
+    assert "rules.py" in where and set(where) <= {"rules.py", "exercises/code_checks/formulas.py"}, where

@@ -16,7 +16,7 @@ from odd_games import Dice, Endless, Stuck, Worth
 
 import gametrees as gt
 from gametrees.games import CHANCE, Pig, TicTacToe
-from gametrees.montecarlo import TRACED_PLAYOUTS
+from gametrees.search.montecarlo import TRACED_PLAYOUTS
 from gametrees.trees import MAX_PLIES
 
 #: The reproduction tree: MAX should play (1,) (minimax value 0 against -1).

@@ -28,7 +28,7 @@ import gametrees as gt
 from gametrees.agents import MinimaxAgent
 from gametrees.drawing import Drawing, marks, overlaps, segment_meets_box
 from gametrees.games import CHANCE, MAX, MIN, Nim, TicTacToe
-from gametrees.montecarlo import MCTSAgent
+from gametrees.agents import MCTSAgent
 from gametrees.widgets import Replay
 from gametrees.widgets.practice_widget import MODES
 

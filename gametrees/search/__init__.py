@@ -8,12 +8,17 @@ The package re-exports the public names of its modules:
 ``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs)
 ``pruning``            :func:`alphabeta` and :func:`negamax`: every cutoff
                        is decided here
+``montecarlo``         :func:`mcts` (Monte Carlo tree search, UCT): playouts
+                       instead of a full search, its four steps traced
 =====================  ====================================================
 
 :func:`minimax`, :func:`alphabeta`, :func:`expectimax` and :func:`negamax`
 accept a game tree (a networkx graph, see :mod:`gametrees.trees`) or a game
 (see :mod:`gametrees.games`) with an optional start state, and return one
 :class:`SearchResult`: ``value``, ``move``, ``stats``, ``trace``, ``graph``.
+:func:`mcts` does too (``algorithm == "mcts"``), with its own options
+(``playouts``, ``seconds``, ``c``, ``seed``, ``trace``, ``graph``): the
+options below are those of the other four.
 
 Options shared by all of them:
 
@@ -63,13 +68,14 @@ Deep searches
     to show why an agent chose its move without recording a whole game
     tree).
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` and
+Imports: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.trees` and
 :mod:`gametrees.trace` (events and the annotated graph); never the layers
 built on search (agents, drawing, widgets ...).
 """
 
 from .backed_up import expectimax, minimax
 from .engine import SearchResult
+from .montecarlo import MCTSResult, mcts
 from .pruning import alphabeta, negamax
 
-__all__ = ["SearchResult", "alphabeta", "expectimax", "minimax", "negamax"]
+__all__ = ["MCTSResult", "SearchResult", "alphabeta", "expectimax", "mcts", "minimax", "negamax"]

@@ -13,7 +13,7 @@ draws trees through :mod:`gametrees.drawing`. Where no widget front end runs
 ``image/png`` of the board and a plain-text summary.
 
 This module may import ipywidgets, :mod:`gametrees.games`,
-:mod:`gametrees.search`, :mod:`gametrees.agents` and :mod:`gametrees.montecarlo`
+:mod:`gametrees.search` and :mod:`gametrees.agents`
 (on first use: an agent to play against), :mod:`gametrees.drawing` and
 :mod:`gametrees.widgets.output`.
 """
@@ -51,7 +51,7 @@ def _resolve_agent(game, agent, seed):
         if not callable(agent):
             raise TypeError(f"agent must be a callable agent(game, state) -> move or a name, got {agent!r}")
         return agent
-    from .. import agents, montecarlo  # imported here: agents search, boards only call them
+    from .. import agents  # imported here: agents search, boards only call them
 
     if agent is None:
         agent = "minimax" if isinstance(game, TicTacToe) else "alphabeta"
@@ -60,7 +60,7 @@ def _resolve_agent(game, agent, seed):
         "random": lambda: agents.RandomAgent(seed=seed),
         "minimax": lambda: agents.MinimaxAgent(depth=4 if c4 else None, seed=seed),
         "alphabeta": lambda: agents.AlphaBetaAgent(depth=5 if c4 else None),
-        "mcts": lambda: montecarlo.MCTSAgent(playouts=2000, seed=seed),
+        "mcts": lambda: agents.MCTSAgent(playouts=2000, seed=seed),
     }
     if agent not in makers:
         raise ValueError(f"agent must be a callable or one of {sorted(makers)}, got {agent!r}")

@@ -23,7 +23,7 @@ learner did not give; a second wrong check works the same mistake through on a
 twin (a tree of the same shape with other leaves, so other counts);
 ``ex.explain()`` gives the worked answer.
 
-May import: :mod:`gametrees.montecarlo`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.search`, :mod:`gametrees.rules`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.exercise`.
 """
 
@@ -34,7 +34,8 @@ import numbers
 from collections.abc import Mapping
 
 from ...games import MAX, MIN
-from ...montecarlo import mcts
+from ...rules import ucb1
+from ...search import mcts
 from ..feedback import Report, and_list, malformed, or_list, unanswered
 from .exercise import Exercise
 
@@ -209,9 +210,7 @@ class MCTSExercise(Exercise):
         name = self.nodes.name
         N = before[root][0]
         sign = 1.0 if self.root_player == MAX else -1.0
-        scores = {
-            k: sign * before[k][1] / before[k][0] + c * math.sqrt(math.log(N) / before[k][0]) for k in kids
-        }
+        scores = {k: ucb1(sign * before[k][1] / before[k][0], before[k][0], N, c) for k in kids}
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] - ranked[1] < _MARGIN:
             return None
@@ -223,9 +222,7 @@ class MCTSExercise(Exercise):
                 v, t = before[node]
                 after[node] = (v + 1, t + result)
             n_after = after[root][0]
-            next_scores = {k: sign * after[k][1] / after[k][0]
-                           + c * math.sqrt(math.log(n_after) / after[k][0])
-                           for k in kids}
+            next_scores = {k: ucb1(sign * after[k][1] / after[k][0], after[k][0], n_after, c) for k in kids}
             second = trace[next(i for i, e in enumerate(trace) if e.info[0] == playouts + 2)]
             ranked = sorted(next_scores.values(), reverse=True)
             if second.kind != "select" or second.parent is not None or ranked[0] - ranked[1] < _MARGIN:
@@ -430,8 +427,7 @@ class MCTSExercise(Exercise):
         n_after = self.visits[root] + 1
         counts = {k: (self._after(k) if k == selected else (self.visits[k], self.totals[k] / self.visits[k]))
                   for k in self._children}
-        return _argmax_unique({k: sign * m + self.c * math.sqrt(math.log(n_after) / n)
-                               for k, (n, m) in counts.items()})
+        return _argmax_unique({k: ucb1(sign * m, n, n_after, self.c) for k, (n, m) in counts.items()})
 
     def _expansion_part(self, rep, got, chosen):
         """Judge the node the learner says expansion adds; a "could not read" message, or None."""
@@ -482,12 +478,10 @@ class MCTSExercise(Exercise):
         means = {k: self.totals[k] / self.visits[k] for k in kids}
         most = [k for k in kids if self.visits[k] == max(self.visits[j] for j in kids)]
         greedy = [k for k in kids if sign * means[k] == max(sign * means[j] for j in kids)]
-        as_max = _argmax_unique(
-            {k: means[k] + self.c * math.sqrt(math.log(N) / self.visits[k]) for k in kids}
-        )
-        child_log = _argmax_unique(
-            {k: sign * means[k] + self.c * math.sqrt(math.log(self.visits[k]) / self.visits[k]) for k in kids}
-        )
+        as_max = _argmax_unique({k: ucb1(means[k], self.visits[k], N, self.c) for k in kids})  # MIN as MAX
+        # the slip: the log of the child's own visits n in place of the parent's N
+        n = self.visits
+        child_log = _argmax_unique({k: ucb1(sign * means[k], n[k], n[k], self.c) for k in kids})
         tag = None
         if self.root_player == MIN and chosen == as_max and chosen not in greedy and chosen not in most:
             tag = "reward-viewpoint"

@@ -31,7 +31,6 @@ FORBIDDEN = (
     os.path.join(_PACKAGE, "search") + os.sep,
     os.path.join(_PACKAGE, "evaluation.py"),
     os.path.join(_PACKAGE, "agents.py"),
-    os.path.join(_PACKAGE, "montecarlo.py"),
     os.path.join(_PACKAGE, "tournaments.py"),
 )
 _SEEN = {}

@@ -30,7 +30,8 @@ import numbers
 from collections.abc import Mapping
 
 from ...games import ConnectFour
-from ...montecarlo import mcts
+from ...rules import ucb1
+from ...search import mcts
 from ..attempts import escalate
 from ..feedback import Report, fmt, malformed, or_list, unanswered
 from .reading import is_blank
@@ -60,10 +61,6 @@ def scaled_c(results):
     return _SQRT2 * (hi - lo)
 
 
-def _ucb(mean, n, big_n, c):
-    return mean + c * math.sqrt(math.log(big_n) / n)
-
-
 def _scale_twin(results):
     """The reasoning worked through on another range of results: one selection, at two scales."""
     t_lo, t_hi = (0, 100) if tuple(results) != (0, 100) else (-5, 5)
@@ -72,7 +69,7 @@ def _scale_twin(results):
 
     def pick(low, scale, c):
         """The child selection takes with the results mapped from [0, 1] to low + scale · result."""
-        scores = {k: _ucb(low + scale * m, n, big_n, c) for k, (n, m) in kids.items()}
+        scores = {k: ucb1(low + scale * m, n, big_n, c) for k, (n, m) in kids.items()}
         best = max(scores, key=scores.get)
         return best, ", ".join(f"{k} {fmt(round(v, 2))}" for k, v in scores.items())
 

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search (UCT): :func:`mcts`, a search you can replay, and :class:`MCTSAgent`.
+"""Monte Carlo tree search (UCT): :func:`mcts`, a search you can replay.
 
 Instead of searching every move to a fixed depth, MCTS plays many quick
 random games (*playouts*) and grows a tree where they look promising. Each
@@ -6,7 +6,7 @@ playout has four steps:
 
 1. **Selection**: from the root, go down the tree while every child of the
    node is already in the tree, at each node taking the child with the
-   highest UCB1 score::
+   highest UCB1 score (:func:`gametrees.rules.ucb1`)::
 
        mean result for the player choosing + c * sqrt(ln(visits of the node) / visits of the child)
 
@@ -28,13 +28,13 @@ playout by playout (``gt.frame(trace, k)`` gives every node's visits and mean
 after step k; ``gt.replay(result)`` replays it), and whose ``graph`` is the
 tree MCTS grew. A traced playout keeps a few KB, so by default only a search
 of at most 10,000 playouts is traced (``trace=True`` traces any).
-:class:`MCTSAgent` plays with the same code.
+:class:`gametrees.MCTSAgent` (in :mod:`gametrees.agents`) plays with the same code.
 
 MCTS searches trees, not graphs where a node has two parents (it refuses
 them, naming the node), and games whose playouts end within 2,000 plies.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trees`,
-:mod:`gametrees.trace`, :mod:`gametrees.search` and :mod:`gametrees.agents`.
+Imports: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.trees`,
+:mod:`gametrees.trace` and the search engine (:mod:`gametrees.search.engine`).
 
 Examples
 --------
@@ -48,10 +48,6 @@ Playout 1 · backup: B now has 1 visit, mean 8; A now has 1 visit, mean 8.
 >>> f = gt.frame(r.trace, 2)            # the search after that step: visits and means
 >>> f.visits, f.means
 ({(): 1, (0,): 1}, {(0,): 8.0, (): 8.0})
->>> game = gt.TicTacToe()
->>> agent = gt.MCTSAgent(playouts=500, seed=1)
->>> agent(game, gt.TicTacToe.from_string("XX./OO./..."))    # X wins at once
-2
 """
 
 from __future__ import annotations
@@ -65,15 +61,14 @@ from time import perf_counter
 
 import networkx as nx
 
-from .agents import Agent, legal_moves
-from .games import CHANCE, MAX, MIN, Game
-from .games.protocol import check_chances, number_problem
-from .search import SearchResult
-from .search.engine import PositionNames, no_moves_error, trusts_chances
-from .trace import Event
-from .trees import MAX_PLIES, TreeGame, as_game
+from ..games import CHANCE, MAX, MIN, Game
+from ..games.protocol import check_chances, number_problem
+from ..rules import ucb1_select
+from ..trace import Event
+from ..trees import MAX_PLIES, TreeGame, as_game
+from .engine import PositionNames, SearchResult, no_moves_error, trusts_chances
 
-__all__ = ["MCTSAgent", "MCTSResult", "mcts"]
+__all__ = ["MCTSResult", "SQRT2", "TRACED_PLAYOUTS", "check_mcts_options", "mcts"]
 
 #: UCB1's exploration constant, sqrt(2).
 SQRT2 = math.sqrt(2)
@@ -99,7 +94,8 @@ class _Node:
         self.terminal = terminal
         self.player = player          # who moves here (None at a finished game)
         self.children = None          # MAX/MIN: the children in the tree (in move order); chance: all
-        self.pending = None           # MAX/MIN: (move, state) of every child, once the node is first left
+        self.pending = None           # MAX/MIN: (move, state) of every child, from when the node is first
+        #                               left until the last has joined the tree (then None again)
         self.visits = 0
         self.total = 0.0
         self.id = node_id             # the node's id in the trace and the graph (None when untraced)
@@ -160,6 +156,12 @@ class MCTSResult(SearchResult):
     @property
     def trace(self):
         return self._events
+
+    @property
+    def root_children(self):
+        """``{move: (visits, mean for MAX)}`` for the root's children in the grown tree, in move order
+        (in a game the game's move, on a tree the child's node id; the mean ``None`` before a visit)."""
+        return {child.move: (child.visits, child.mean()) for child in self._root.children or ()}
 
     @property
     def graph(self):
@@ -228,8 +230,12 @@ def _grown_graph(root, is_tree, base, names, stats, to_move):
     return G
 
 
-def _check_options(playouts, seconds, c, seed):
-    """The options checked: ``(seconds, seed)``, seconds None when it sets no limit, seed an int or str."""
+def check_mcts_options(playouts, seconds, c, seed):
+    """:func:`mcts`'s limits, constant and seed checked (what :class:`gametrees.MCTSAgent` checks when made).
+
+    Returns ``(seconds, seed)``: seconds ``None`` when it sets no limit, seed an int or str. Raises the
+    ``TypeError`` or ``ValueError`` :func:`mcts` raises, naming the option.
+    """
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, numbers.Integral)):
         raise TypeError(f"playouts must be None or an int >= 1, got {playouts!r}")
     if playouts is not None and playouts < 1:
@@ -345,7 +351,7 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
     True
     """
     t0 = perf_counter()  # the time limit counts from here
-    seconds, seed = _check_options(playouts, seconds, c, seed)
+    seconds, seed = check_mcts_options(playouts, seconds, c, seed)
     if trace is None:
         trace = playouts is not None and playouts <= TRACED_PLAYOUTS
     for name, flag in (("trace", trace), ("graph", graph)):
@@ -353,6 +359,34 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     game = as_game(tree_or_game)
     is_tree = isinstance(game, TreeGame)
+    state = _start(game, state, is_tree)
+    names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
+    base = game.snapshot().graph() if is_tree and graph else None
+    rng = random_module.Random(seed)
+    deadline = None if seconds is None else t0 + seconds
+    # Many small objects (nodes, events), few of them garbage: the cyclic collector
+    # would scan them again and again, so it is paused during the search.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
+                                                                trace, is_tree, names, graph)
+    finally:
+        if paused:
+            gc.enable()
+    seconds_taken = perf_counter() - t0
+    move = _most_visited_move(root, game, state, is_tree)
+    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
+             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
+             "cutoffs": 0, "tt_hits": 0, "estimates": 0}
+    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
+                      game.to_move)
+
+
+def _start(game, state, is_tree):
+    """The start checked (default the root / ``game.initial``): a node of the tree or a valid state of the
+    game, not finished; on a tree no node below it with two parents."""
     if state is None:
         state = game.initial
     elif is_tree:
@@ -373,33 +407,18 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
                          "position): there is no move to search for")
     if is_tree:
         _refuse_shared_nodes(game, state)
-    names = game.labels.__getitem__ if is_tree else PositionNames(game, state)
-    base = game.snapshot().graph() if is_tree and graph else None
-    rng = random_module.Random(seed)
-    deadline = None if seconds is None else t0 + seconds
-    # Many small objects (nodes, events), few of them garbage: the cyclic collector
-    # would scan them again and again, so it is paused during the search.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        root, events, positions, done, grown, deepest = _search(game, state, playouts, deadline, c, rng,
-                                                                trace, is_tree, names, graph)
-    finally:
-        if paused:
-            gc.enable()
-    seconds_taken = perf_counter() - t0
+    return state
+
+
+def _most_visited_move(root, game, state, is_tree):
+    """The move to play: the root's most visited child (the first of equals); None at a chance start,
+    where the outcome is drawn, not chosen (as in expectimax). On a tree, the edge's move label."""
     kids = [k for k in root.children or () if k.added]
     best = max(kids, key=lambda k: k.visits) if kids else None
-    # At a chance start the outcome is drawn, not chosen: no move (as expectimax).
     move = None if best is None or root.player == CHANCE else best.move
     if is_tree and move is not None:
         move = game.move_label(state, move)
-    stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
-             "depth_reached": deepest, "nodes_visited": positions, "leaves_evaluated": done,
-             "cutoffs": 0, "tt_hits": 0, "estimates": 0}
-    return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
-                      game.to_move)
+    return move
 
 
 def _refuse_shared_nodes(game, start):
@@ -432,186 +451,281 @@ def _refuse_overflow(root):
 
 
 def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
-    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
+    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown)."""
+    if tracing:
+        search = _TracedSearch(game, state, c, rng, is_tree, True, names)
+    else:
+        search = _Search(game, state, c, rng, is_tree, keep_ids)
+    done = search.run(playouts, deadline)
+    return search.root, search.events, search.positions, done, search.added, search.deepest - 1
 
-    A node's ``player`` is looked up when it is first left (its children are
-    made then); tracing looks it up at once for the expansion's sentence.
+
+class _Search:
+    """One search's playouts, each in four phases: :meth:`select`, :meth:`expand`, :meth:`play_out` and
+    :meth:`back_up`. :class:`_TracedSearch` records each phase as it ends.
+
+    A node's ``player`` is looked up when it is first left (its children are made then); tracing looks
+    it up at once for the expansion's sentence.
     """
-    successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
-    chances = game.chances
-    if not trusts_chances(game):
-        chances = _checked(chances, successors)
-    random = rng.random
-    log, sqrt, inf = math.log, math.sqrt, math.inf
-    ids = tracing or keep_ids
-    may_draw = _has_chance(game, is_tree)
-    root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
-    root.added = 1
-    added = 1
-    events = [] if tracing else None
-    add = events.append if tracing else None
-    limit = playouts if playouts is not None else inf
-    positions = 0
-    done = 0
-    deepest = 1
-    huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-    # UCB1's 1/sqrt(n) from a table, grown as the visits grow (never sized by `playouts`:
-    # a timed search with a huge playouts must not spend its time building it).
-    inv_sqrt = [0.0] + [1 / sqrt(i) for i in range(1, 1026)]
-    while done < limit and (deadline is None or not done or perf_counter() < deadline):
-        done += 1
-        if done >= len(inv_sqrt):  # no visit count exceeds the playouts done
-            inv_sqrt.extend([1 / sqrt(i) for i in range(len(inv_sqrt), 2 * len(inv_sqrt))])
-        node = root
-        path = [root]
-        # 1. Selection and 2. expansion.
-        while True:
-            if node.terminal:
-                if tracing:
-                    add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
-                                     None, node.state, (done, False, None), names)))
-                break
+
+    events = None
+    #: Traced: ``selected(node, child, path, done, scores)`` records a UCB1 selection (see _TracedSearch).
+    selected = None
+
+    def __init__(self, game, state, c, rng, is_tree, ids):
+        self.successors, self.is_terminal = game.successors, game.is_terminal
+        self.utility, self.to_move = game.utility, game.to_move
+        self.chances = game.chances if trusts_chances(game) else _checked(game.chances, game.successors)
+        self.random = rng.random
+        self.c = c
+        self.is_tree = is_tree
+        self.ids = ids                  # give nodes their ids (traced, or the graph is kept)
+        self.may_draw = _has_chance(game, is_tree)
+        self.root = _Node(state, None, None, False, _player(self.to_move, state), state if is_tree else ())
+        self.root.added = self.added = 1
+        self.positions = 0
+        self.deepest = 1
+        self.huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
+
+    def run(self, playouts, deadline):
+        """Playouts until ``playouts`` are done or the ``deadline`` (perf_counter) passes; how many."""
+        limit = playouts if playouts is not None else math.inf
+        root, select, expand, play_out, back_up = self.root, self.select, self.expand, self.play_out, \
+            self.back_up
+        done = 0
+        while done < limit and (deadline is None or not done or perf_counter() < deadline):
+            done += 1
+            path = select(root, done)
+            node = expand(path, done)
+            back_up(path, play_out(node, path, done), done)
+        if self.huge:
+            _refuse_overflow(root)
+        return done
+
+    # 1. Selection -------------------------------------------------------------------------------
+    def select(self, node, done):
+        """The path from ``node`` down the tree while every child is in it: UCB1 picks the child (a chance
+        node draws it). It ends at a finished game, at a node with a move not yet in the tree, or at a
+        chance outcome drawn for the first time (not yet in the tree)."""
+        path = [node]
+        c, selected = self.c, self.selected
+        while not node.terminal:
             children = node.children
-            if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
-                if node.player is None:
-                    node.player = _player(to_move, node.state)
-                if node.player == CHANCE:
-                    children = node.children = _children(node, successors, is_terminal, is_tree, ids)
-                    node.probs = _cumulative(node, chances)
-                    if tracing:
-                        node.kids = tuple([k.id for k in children])
-                else:
-                    node.pending = successors(node.state)
-                    if not node.pending:
-                        raise no_moves_error("mcts", f"state {node.state!r}")
-                    children = node.children = []
+            if children is None:
+                children = self.first_left(node)
             if node.probs is not None:  # a chance node: the outcome is drawn
-                r = random()
-                cum = node.probs
-                i = 0
-                last = len(cum) - 1
-                while i < last and r >= cum[i]:
-                    i += 1
-                child = children[i]
+                child = children[_drawn(node.probs, self.random())]
                 path.append(child)
                 if not child.added:
-                    added += 1
-                    child.added = added
-                    if tracing:
-                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move),
-                                         None, None, None, child.state, (done, True, CHANCE), names)))
-                    node = child
                     break
-                if tracing:
-                    probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
-                                     None, None, node.state,
-                                     (done, child.id, node.kids, tuple([k.visits for k in children]),
-                                      tuple([k.total for k in children]), probs), names)))
-                node = child
-                continue
-            tried = len(children)
-            pending = node.pending
-            if tried < len(pending):  # the first child not yet in the tree joins it
-                move, child_state = pending[tried]
-                child = _Node(child_state, move, node, is_terminal(child_state), None,
-                              (child_state if is_tree else node.id + (move,)) if ids else None)
-                children.append(child)
-                added += 1
-                child.added = added
-                path.append(child)
-                if tracing:
-                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
-                                     None, None, child.state, (done, True, node.player), names)))
-                node = child
+                self.drawn(node, child, path, done)
+            elif node.pending is not None:  # a move not yet in the tree
                 break
-            if tracing and node.kids is None:
-                node.kids = tuple([k.id for k in children])
-            # UCB1 = mean (minus it for MIN) + c·sqrt(ln N / n), as c·sqrt(ln N) · (1/sqrt(n)), with
-            # 1/sqrt(n) from a table: the search's hottest loop, one score per child per step.
-            k = c * sqrt(log(node.visits))
-            best, best_score = None, -inf
-            if node.player == MAX:
-                for child in children:
-                    n = child.visits
-                    score = child.total / n + k * inv_sqrt[n]
-                    if score > best_score:
-                        best, best_score = child, score
+            elif selected is None:
+                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
+                path.append(child)
             else:
-                for child in children:
-                    n = child.visits
-                    score = k * inv_sqrt[n] - child.total / n
-                    if score > best_score:
-                        best, best_score = child, score
-            if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
-                                 None, None, node.state,
-                                 (done, best.id, node.kids, tuple([k.visits for k in children]),
-                                  tuple([k.total for k in children]), c), names)))
-            node = best
-            path.append(node)
+                scores = []
+                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0, scores)
+                selected(node, child, path, done, scores)
+                path.append(child)
+            node = child
+        return path
+
+    def first_left(self, node):
+        """Make ``node``'s children (a chance node's all, with their probabilities) as it is first left;
+        they are returned (none yet at a MAX or MIN node)."""
+        if node.player is None:
+            node.player = _player(self.to_move, node.state)
+        if node.player == CHANCE:
+            node.children = _children(node, self.successors, self.is_terminal, self.is_tree, self.ids)
+            node.probs = _cumulative(node, self.chances)
+        else:  # MAX/MIN children are made as they join the tree
+            node.pending = self.successors(node.state)
+            if not node.pending:
+                raise no_moves_error("mcts", f"state {node.state!r}")
+            node.children = []
+        return node.children
+
+    def drawn(self, node, child, path, done):
+        """A chance outcome already in the tree was drawn (the traced search records it)."""
+
+    # 2. Expansion -------------------------------------------------------------------------------
+    def expand(self, path, done):
+        """The node the playout starts from: a chance outcome drawn for the first time, or the first move of
+        the last node on ``path`` not yet in the tree, joins the tree (and ``path``); at a finished game
+        nothing does, and the playout starts there."""
+        node = path[-1]
+        if not node.added:  # a chance outcome drawn for the first time
+            self.added += 1
+            node.added = self.added
+            return node
+        if node.terminal:
+            return node
+        pending, tried = node.pending, len(node.children)
+        if tried + 1 == len(pending):  # the last of them
+            node.pending = None
+        move, child_state = pending[tried]
+        child = _Node(child_state, move, node, self.is_terminal(child_state), None,
+                      (child_state if self.is_tree else node.id + (move,)) if self.ids else None)
+        node.children.append(child)
+        path.append(child)
+        self.added += 1
+        child.added = self.added
+        return child
+
+    # 3. Playout ---------------------------------------------------------------------------------
+    def play_out(self, node, path, done):
+        """The result of uniform random moves from ``node`` (chance outcomes by their probability) to the end
+        of the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
         depth = len(path)
-        if depth > deepest:
-            deepest = depth
-        # 3. Playout: random moves (chance outcomes by their probability) to the end, at most
-        # MAX_PLIES below the start (a game that never ends is an error, not a hang).
-        s = node.state
-        ply = depth - 1
-        kids = None
-        try:
-            if tracing:
-                walk = []
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
-                    kids = successors(s)
-                    if to_move(s) == CHANCE:
-                        m, s = _draw(chances(s), kids, random)
-                    else:
-                        m, s = kids[int(random() * len(kids))]
-                    walk.append(m)
-            elif may_draw:
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
-                    kids = successors(s)
-                    if to_move(s) == CHANCE:
-                        m, s = _draw(chances(s), kids, random)
-                    else:
-                        s = kids[int(random() * len(kids))][1]
-            else:  # no chance anywhere: the plainest loop (most of the time goes here)
-                while not is_terminal(s):
-                    ply += 1
-                    if ply > MAX_PLIES:
-                        _endless(s)
+        if depth > self.deepest:
+            self.deepest = depth
+        s, ply = node.state, depth - 1
+        if self.may_draw:
+            s, ply = _walk(s, ply, self.successors, self.is_terminal, self.to_move, self.chances, self.random,
+                           None)
+        else:  # no chance anywhere: the plainest loop (most of the time goes here)
+            successors, is_terminal, random = self.successors, self.is_terminal, self.random
+            kids = None
+            try:
+                start = ply
+                for ply in range(start, MAX_PLIES):  # noqa: B007 (ply: that of s, read after the loop)
+                    if is_terminal(s):
+                        break
                     kids = successors(s)
                     s = kids[int(random() * len(kids))][1]
-        except IndexError:
-            if kids is not None and not len(kids):  # a state that goes on without moves
-                raise no_moves_error("mcts", f"state {s!r}") from None
-            raise
-        positions += ply + 1  # the path's nodes and the playout's
-        result = utility(s)
+                else:
+                    if not is_terminal(s):
+                        _endless(s)
+                    ply = max(start, MAX_PLIES)
+            except IndexError:
+                _no_moves(kids, s)
+        self.positions += ply + 1  # the path's nodes and the playout's
+        result = self.utility(s)
         cls = result.__class__
-        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
-            result = _usable_result(result, s)  # a numpy number as a float; else an error
-            huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
-        # 4. Backup: every node on the path counts the visit and the result (for MAX).
+        if (cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT:
+            return result
+        return self.unusual_result(result, s)
+
+    def unusual_result(self, result, s):
+        """A result that is not a plain number within SAFE_RESULT: a numpy number as a float, else an error
+        naming the finished game ``s``."""
+        result = _usable_result(result, s)
+        self.huge = self.huge or not -SAFE_RESULT <= result <= SAFE_RESULT
+        return result
+
+    # 4. Backup ----------------------------------------------------------------------------------
+    def back_up(self, path, result, done):
+        """Every node on ``path`` counts the visit and the result (for MAX)."""
         for n in path:
             n.visits += 1
             n.total += result
-        if tracing:
-            walk = tuple(walk)
-            add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, s, (done, walk if is_tree else None, walk), names)))
-            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, node.state, (done, rows), names)))
-    if huge:
-        _refuse_overflow(root)
-    return root, events, positions, done, added, deepest - 1
+
+
+def _drawn(cumulative, r):
+    """The index of the outcome a uniform ``r`` in [0, 1) draws, by the cumulative probabilities."""
+    i, last = 0, len(cumulative) - 1
+    while i < last and r >= cumulative[i]:
+        i += 1
+    return i
+
+
+def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
+    """``(finished state, its ply)`` after uniform random moves from ``s`` at ``ply`` (chance outcomes by
+    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES."""
+    kids = None
+    try:
+        while not is_terminal(s):
+            ply += 1
+            if ply > MAX_PLIES:
+                _endless(s)
+            kids = successors(s)
+            if to_move(s) == CHANCE:
+                m, s = _draw(chances(s), kids, random)
+            else:
+                m, s = kids[int(random() * len(kids))]
+            if keep is not None:
+                keep(m)
+    except IndexError:
+        _no_moves(kids, s)
+    return s, ply
+
+
+def _no_moves(kids, s):
+    """Raise the error of a playout's IndexError: a state that goes on without moves, or the game's own."""
+    if kids is not None and not len(kids):
+        raise no_moves_error("mcts", f"state {s!r}") from None
+    raise
+
+
+class _TracedSearch(_Search):
+    """A search that records each phase of every playout as it ends (``self.events``): the select events
+    carry every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it."""
+
+    def __init__(self, game, state, c, rng, is_tree, ids, names):
+        super().__init__(game, state, c, rng, is_tree, ids)
+        self.events = []
+        self.add = self.events.append
+        self.names = names
+
+    def first_left(self, node):
+        children = super().first_left(node)
+        if node.probs is not None:
+            node.kids = tuple([k.id for k in children])
+        return children
+
+    def selected(self, node, best, path, done, scores):
+        children, add, names = node.children, self.add, self.names
+        if node.kids is None:
+            node.kids = tuple([k.id for k in children])
+        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
+                         None, None, node.state,
+                         (done, best.id, node.kids, tuple([k.visits for k in children]),
+                          tuple([k.total for k in children]), self.c, tuple(scores)), names)))
+
+    def drawn(self, node, child, path, done):
+        children, add, names, cum = node.children, self.add, self.names, node.probs
+        probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
+        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
+                         None, None, node.state,
+                         (done, child.id, node.kids, tuple([k.visits for k in children]),
+                          tuple([k.total for k in children]), None, probs), names)))
+
+    def expand(self, path, done):
+        add, names, grown = self.add, self.names, self.added
+        node = _Search.expand(self, path, done)
+        if self.added == grown:  # a finished game already in the tree
+            add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
+                             None, node.state, (done, False, None), names)))
+        else:
+            add(_new(Event, ("expand", node.id, node.parent.id, len(path) - 1, _who(node, self.to_move),
+                             None, None, None, node.state, (done, True, node.parent.player), names)))
+        return node
+
+    def play_out(self, node, path, done):
+        depth = len(path)
+        if depth > self.deepest:
+            self.deepest = depth
+        walk = []
+        s, ply = _walk(node.state, depth - 1, self.successors, self.is_terminal, self.to_move, self.chances,
+                       self.random, walk.append)
+        self.positions += ply + 1
+        result = self.utility(s)
+        cls = result.__class__
+        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
+            result = self.unusual_result(result, s)
+        walk = tuple(walk)
+        self.add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                              None, s, (done, walk if self.is_tree else None, walk), self.names)))
+        return result
+
+    def back_up(self, path, result, done):
+        _Search.back_up(self, path, result, done)
+        node = path[-1]
+        rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
+        self.add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
+                              None, node.state, (done, rows), self.names)))
 
 
 def _id(node):
@@ -716,83 +830,3 @@ def _usable_result(result, state):
         f"MCTS averages the results of its playouts, so utility must return a finite number; "
         f"it returned {text} for state {reprlib.repr(state)}"
     )
-
-
-class MCTSAgent(Agent):
-    """Plays the move Monte Carlo tree search (UCT) visits most (with :func:`mcts`).
-
-    Parameters
-    ----------
-    playouts : int, default 1000
-        Playouts per move.
-    seconds : float, optional
-        Time per move instead (with ``playouts=None``), or as a second limit.
-        Timed play depends on the machine, so it is not exactly repeatable.
-    c : float, default sqrt(2)
-        UCB1's exploration constant (results are +1 / 0 / -1).
-    seed : int, optional
-        Seed of the random playouts (each move's search draws its seed from
-        the agent's seeded generator); a numpy integer too.
-    name : str, default "mcts"
-
-    Attributes
-    ----------
-    last_result : MCTSResult
-        The last move's search: its ``graph`` is the tree it grew (what
-        "Why did it play that?" draws); untraced, so play stays fast.
-    last_visits : dict
-        ``{move: (visits, mean value from MAX's point of view)}`` for the
-        root's children after the last move's search (value ``None`` if never
-        visited).
-    last_nodes : int
-        Positions visited in the last search (tree paths and playouts).
-
-    Raises
-    ------
-    ValueError
-        Made with ``playouts``, ``seconds`` or ``c`` that :func:`mcts`
-        refuses (of the wrong type too); asked for a move at a finished or a
-        chance state (chance draws, it does not choose), or in a game
-        :func:`mcts` refuses.
-    TypeError
-        A ``seed`` that is not an int (numpy integers are ints).
-
-    Examples
-    --------
-    >>> import gametrees as gt
-    >>> game = gt.Nim(coins=7)
-    >>> agent = gt.MCTSAgent(playouts=2000, seed=0)
-    >>> agent(game, game.initial)                 # leave a multiple of 4
-    3
-    >>> {m: v for m, (v, _) in agent.last_visits.items()}[3] > 1000
-    True
-    """
-
-    def __init__(self, playouts=1000, seconds=None, c=SQRT2, seed=None, name="mcts"):
-        super().__init__(name, seed)
-        try:
-            _check_options(playouts, seconds, c, None)
-        except TypeError as error:
-            raise ValueError(str(error)) from None
-        self.playouts = playouts
-        self.seconds = seconds
-        self.c = c
-        self.last_visits = None
-
-    def choose(self, game, state):
-        moves = legal_moves(game, state)
-        if game.to_move(state) == CHANCE:
-            raise ValueError(f"{self.name}: state {state!r} is a chance state: its outcome is drawn by "
-                             "its probability, not chosen by a player")
-        result = mcts(game, state, playouts=self.playouts, seconds=self.seconds, c=self.c,
-                      seed=self.rng.randrange(2**32), trace=False, graph=True)
-        by_move = {child.move: (child.visits, child.mean()) for child in result._root.children or ()}
-        self.last_result = result
-        self.last_nodes = result.stats["positions"]
-        self.last_visits = {m: by_move.get(m, (0, None)) for m in moves}
-        # The most visited child; on a tie the first in the game's move order.
-        return max(moves, key=lambda m: self.last_visits[m][0])
-
-    def __repr__(self):
-        return (f"MCTSAgent(playouts={self.playouts!r}, seconds={self.seconds!r}, "
-                f"seed={self.seed!r}, name={self.name!r})")
