@@ -16,6 +16,7 @@ instead of skipping.
 
 from __future__ import annotations
 
+import atexit
 import os
 
 import browser
@@ -62,15 +63,27 @@ def chromium(browser_available):
             chrome.close()
 
 
+@prebuilt.prebuild("jupyterlab", needed_by="jupyterlab",
+                   modules=("test_browser", "test_practice", "test_self_contained"))
+def _start_jupyterlab(base):
+    """The session's JupyterLab, started while the first tests run (it waits for a subprocess)."""
+    root = base / "notebooks"
+    root.mkdir()
+    server = browser.JupyterLabServer(root, base)
+    atexit.register(server.stop)  # stopped even when no browser test runs to stop it (no browser here)
+    try:
+        server.start(timeout=90)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
 @pytest.fixture(scope="session")
 def jupyterlab(browser_available, tmp_path_factory):
     """One JupyterLab server for the session (:class:`browser.JupyterLabServer`), on an empty folder
     (``.root``) that each test file fills with the notebooks it opens."""
-    base = tmp_path_factory.mktemp("jupyterlab")
-    root = base / "notebooks"
-    root.mkdir()
-    server = browser.JupyterLabServer(root, base)
-    server.start(timeout=90)
+    server = prebuilt.result("jupyterlab", tmp_path_factory.mktemp)
     try:
         yield server
     finally:
