@@ -70,7 +70,7 @@ from .games import CHANCE, MAX, MIN, Game
 from .games.protocol import check_chances, number_problem
 from .search import SearchResult
 from .search.engine import PositionNames, no_moves_error, trusts_chances
-from .trace import Event
+from .trace import Recorder
 from .trees import MAX_PLIES, TreeGame, as_game
 
 __all__ = ["MCTSAgent", "MCTSResult", "mcts"]
@@ -82,8 +82,6 @@ SQRT2 = math.sqrt(2)
 TRACED_PLAYOUTS = 10_000
 #: Playout results within +-SAFE_RESULT cannot overflow a float when summed (fewer than 1e58 playouts).
 SAFE_RESULT = 1e250
-
-_new = tuple.__new__
 
 
 class _Node:
@@ -448,8 +446,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
     root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
     root.added = 1
     added = 1
-    events = [] if tracing else None
-    add = events.append if tracing else None
+    rec = Recorder(names) if tracing else None
+    events = rec.log if tracing else None
     limit = playouts if playouts is not None else inf
     positions = 0
     done = 0
@@ -468,8 +466,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
         while True:
             if node.terminal:
                 if tracing:
-                    add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
-                                     None, node.state, (done, False, None), names)))
+                    rec.expand(node.id, _id(node.parent), len(path) - 1, None, node.state, done, False, None)
                 break
             children = node.children
             if children is None:  # first left: its moves (MAX/MIN children are made as they join the tree)
@@ -498,16 +495,15 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                     added += 1
                     child.added = added
                     if tracing:
-                        add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move),
-                                         None, None, None, child.state, (done, True, CHANCE), names)))
+                        rec.expand(child.id, node.id, len(path) - 1, _who(child, to_move), child.state, done,
+                                   True, CHANCE)
                     node = child
                     break
                 if tracing:
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
-                                     None, None, node.state,
-                                     (done, child.id, node.kids, tuple([k.visits for k in children]),
-                                      tuple([k.total for k in children]), probs), names)))
+                    rec.select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state, done,
+                               child.id, node.kids, tuple([k.visits for k in children]),
+                               tuple([k.total for k in children]), probs)
                 node = child
                 continue
             tried = len(children)
@@ -521,8 +517,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 child.added = added
                 path.append(child)
                 if tracing:
-                    add(_new(Event, ("expand", child.id, node.id, len(path) - 1, _who(child, to_move), None,
-                                     None, None, child.state, (done, True, node.player), names)))
+                    rec.expand(child.id, node.id, len(path) - 1, _who(child, to_move), child.state, done, True,
+                               node.player)
                 node = child
                 break
             if tracing and node.kids is None:
@@ -544,10 +540,9 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                     if score > best_score:
                         best, best_score = child, score
             if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
-                                 None, None, node.state,
-                                 (done, best.id, node.kids, tuple([k.visits for k in children]),
-                                  tuple([k.total for k in children]), c), names)))
+                rec.select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state, done,
+                           best.id, node.kids, tuple([k.visits for k in children]),
+                           tuple([k.total for k in children]), c)
             node = best
             path.append(node)
         depth = len(path)
@@ -604,11 +599,10 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             n.total += result
         if tracing:
             walk = tuple(walk)
-            add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, s, (done, walk if is_tree else None, walk), names)))
+            rec.playout(node.id, _id(node.parent), len(path) - 1, node.player, result, s, done,
+                        walk if is_tree else None, walk)
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                             None, node.state, (done, rows), names)))
+            rec.backup(node.id, _id(node.parent), len(path) - 1, node.player, result, node.state, done, rows)
     if huge:
         _refuse_overflow(root)
     return root, events, positions, done, added, deepest - 1

@@ -88,9 +88,9 @@ def test_alpha_and_beta_match_the_textbook_algorithm(spec, strict):
         if e.kind == "enter":
             assert e.alpha < e.beta or (strict and e.alpha == e.beta)
         if e.kind == "update" and e.player == "max":
-            assert e.alpha >= e.info[1] or e.info[3]  # alpha rose to the child's value unless cut
+            assert e.alpha >= e.child_value or e.cut  # alpha rose to the child's value unless cut
         if e.kind == "update" and e.player == "min":
-            assert e.beta <= e.info[1] or e.info[3]
+            assert e.beta <= e.child_value or e.cut
     pruned_leaves = {n for n, s in r.graph.nodes(data="status") if s == "pruned" and T.out_degree(n) == 0}
     _, visited, _ = reference_alphabeta(spec, strict=strict)
     assert pruned_leaves == {n for n in T if T.out_degree(n) == 0} - set(visited)
