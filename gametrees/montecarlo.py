@@ -501,8 +501,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                     break
                 if tracing:
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    rec.select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state, done,
-                               child.id, node.kids, tuple([k.visits for k in children]),
+                    rec.select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state,
+                               done, child.id, node.kids, tuple([k.visits for k in children]),
                                tuple([k.total for k in children]), probs)
                 node = child
                 continue
@@ -517,8 +517,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 child.added = added
                 path.append(child)
                 if tracing:
-                    rec.expand(child.id, node.id, len(path) - 1, _who(child, to_move), child.state, done, True,
-                               node.player)
+                    rec.expand(child.id, node.id, len(path) - 1, _who(child, to_move), child.state, done,
+                               True, node.player)
                 node = child
                 break
             if tracing and node.kids is None:
@@ -540,8 +540,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                     if score > best_score:
                         best, best_score = child, score
             if tracing:  # the counts behind the scores (gametrees.trace.selection_rows recomputes them)
-                rec.select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state, done,
-                           best.id, node.kids, tuple([k.visits for k in children]),
+                rec.select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state,
+                           done, best.id, node.kids, tuple([k.visits for k in children]),
                            tuple([k.total for k in children]), c)
             node = best
             path.append(node)

@@ -17,8 +17,8 @@ import math
 import operator
 
 __all__ = [
-    "EXACT", "LOWER", "UPPER", "tie_rule", "cutoff_tests", "fails_high", "fails_low", "cutoff", "window_bound",
-    "table_probe", "ucb1", "chance_upper_bound", "chance_lower_bound",
+    "EXACT", "LOWER", "UPPER", "tie_rule", "cutoff_tests", "fails_high", "fails_low", "cutoff",
+    "window_bound", "table_probe", "ucb1", "chance_upper_bound", "chance_lower_bound",
 ]
 
 #: What a stored or returned value says about the true value: it is the value, a lower bound

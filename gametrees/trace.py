@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 import reprlib
-from dataclasses import dataclass, field
 from collections import namedtuple
+from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Hashable
 
 import networkx as nx
@@ -777,7 +778,10 @@ def _check_trace(trace, upto=None) -> None:
         raise TypeError(f"expected a trace (a list of Events, result.trace), got {type(trace).__name__}")
     if not trace:
         raise ValueError("the trace is empty")
-    for i, e in enumerate(trace if upto is None else trace[: upto + 1]):
+    events = trace if upto is None else trace[: upto + 1]
+    if all(map(isinstance, events, repeat(Event))):  # the usual case, checked at C speed
+        return
+    for i, e in enumerate(events):
         if not isinstance(e, Event):
             raise TypeError(
                 f"expected a trace (a list of Events, result.trace; slices of it are fine), but "
@@ -899,55 +903,80 @@ def _write_marks(G, trace):
     """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
     :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
 
-    The nodes being searched are kept on a stack of ``[node, its attributes, its best child]``:
-    an update, prune or exit happens at the node on top, whose attributes need no look-up.
+    The nodes being searched are kept on a stack of ``[node, its attributes, its best child so far,
+    its last update]``: updates and prunes happen at the node on top, and its exit event, the last
+    at the node, carries its value and window, so only a node a trace leaves unfinished takes them
+    from its last update.
     """
     nodes = G._node
     best, pruned = {}, set()
-    stack = [[None, None, None]]
+    stack = [[None, None, None, None]]
     top = stack[-1]
     visits = 0
     for e in trace:
         kind, n = e.kind, e.node
-        if kind == "update" or kind == "exit" or kind == "prune":
-            attrs = top[1] if top[0] is n else nodes[n]
-            if kind == "update":
-                attrs["value"] = e.value
+        if kind == "update":
+            if top[0] is n:
+                top[3] = e
                 if e.improved:
-                    if top[0] is n:
-                        top[2] = e.child
-                    else:
-                        best[n] = e.child
-            elif kind == "exit":
-                attrs["value"] = e.value
-                attrs["bound"] = e.bound
-                if top[0] is n:
-                    if top[2] is not None:
-                        best[n] = top[2]
-                    stack.pop()
-                    top = stack[-1]
-            else:
-                pruned.update(e.children)
-        else:  # enter; leaf, estimate, hit (entered and done in one step)
+                    top[2] = e.child
+            else:  # not the node being searched (a trace not made by a search): write it now
+                _write_values(nodes[n], e)
+                if e.improved:
+                    best[n] = e.child
+        elif kind == "exit":
+            attrs = nodes[n] if top[0] is not n else top[1]
+            _write_values(attrs, e)
+            attrs["bound"] = e.bound
+            if top[0] is n:
+                if top[2] is not None:
+                    best[n] = top[2]
+                stack.pop()
+                top = stack[-1]
+        elif kind == "enter":
             attrs = nodes[n]
             visits += 1
             attrs["status"] = "visited"
             attrs["order"] = visits
-            if kind == "enter":
-                attrs.pop("value", None)
-                top = [n, attrs, None]
-                stack.append(top)
+            attrs.pop("value", None)
+            if e.alpha is not None:
+                attrs["alpha"] = e.alpha
+                attrs["beta"] = e.beta
+            top = [n, attrs, None, None]
+            stack.append(top)
+        elif kind == "prune":
+            pruned.update(e.children)
+            if top[0] is n:
+                top[3] = e
             else:
-                attrs["value"] = e.value
-                attrs["bound"] = e.flag if kind == "hit" else "exact"
-        alpha = e.alpha
-        if alpha is not None:
-            attrs["alpha"] = alpha
-            attrs["beta"] = e.beta
-    for n, _, child in stack[1:]:  # a trace that stops inside a search
+                _write_values(nodes[n], e)
+        else:  # leaf, estimate, hit: entered and done in one step
+            attrs = nodes[n]
+            visits += 1
+            attrs["status"] = "visited"
+            attrs["order"] = visits
+            attrs["value"] = e.value
+            if kind == "hit":
+                if e.alpha is not None:
+                    attrs["alpha"] = e.alpha
+                    attrs["beta"] = e.beta
+                attrs["bound"] = e.flag
+            else:
+                attrs["bound"] = "exact"
+    for n, attrs, child, last in stack[1:]:  # a trace that stops inside a search
+        if last is not None:
+            _write_values(attrs, last)
         if child is not None:
             best[n] = child
     return best, pruned
+
+
+def _write_values(attrs, e):
+    """A node's value and (with alpha-beta) window after event ``e``."""
+    attrs["value"] = e.value
+    if e.alpha is not None:
+        attrs["alpha"] = e.alpha
+        attrs["beta"] = e.beta
 
 
 def _write_fold(G, fold):

@@ -118,7 +118,8 @@ def _make_backed_up(with_chance):
                         if bm is None:  # a first child at -inf (MAX) or +inf (MIN) is the best so far
                             bm = m
                             improved = True
-                        rec.update(node, parent, ply, player, best, None, None, state, cid, v, improved, False)
+                        rec.update(node, parent, ply, player, best, None, None, state, cid, v, improved,
+                                   False)
             elif player == CHANCE and with_chance:
                 if check:
                     probs = check_chances(chances(state), [m for m, _ in kids],

@@ -433,8 +433,8 @@ def _make_negamax(prune, strict):
                     break
             bound = window_bound(v, a0, b0, strict) if prune else EXACT
             if table is not None:
-                table[key] = (to_the_end or max_depth - ply, bound if mine > 0 else _FLIPPED.get(bound, bound),
-                              mine * v, bm)
+                max_bound = bound if mine > 0 else _FLIPPED.get(bound, bound)  # stored from MAX's view
+                table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
                                     *_max_view(mine, a0, b0), strict)
