@@ -4,9 +4,14 @@ import time
 
 
 def best_of(repeat, fn):
-    """The least wall-clock time of ``repeat`` calls of ``fn()``, and its last result."""
+    """The least wall-clock time of ``repeat`` calls of ``fn()``, and its last result.
+
+    The previous call's result is freed before the clock starts (freeing a big result is not the
+    next call's work); a call should return what it made, not drop it on the way out.
+    """
     best, out = float("inf"), None
     for _ in range(repeat):
+        out = None
         t = time.perf_counter()
         out = fn()
         best = min(best, time.perf_counter() - t)

@@ -193,8 +193,9 @@ def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, 
     >>> r.value, r.move, r.stats["leaves_evaluated"]
     (3, (0,), 9)
     """
-    setup = SearchSetup("minimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph, trace_depth)
+    setup = SearchSetup(name="minimax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry,
+                        time_limit=time_limit, trace=trace, graph=graph, trace_depth=trace_depth)
     return run_search(setup, _minimax_search)
 
 
@@ -222,6 +223,7 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     >>> gt.expectimax(T).value
     7.5
     """
-    setup = SearchSetup("expectimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph, trace_depth)
+    setup = SearchSetup(name="expectimax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry, time_limit=time_limit,
+                        trace=trace, graph=graph, trace_depth=trace_depth)
     return run_search(setup, _expectimax_search)

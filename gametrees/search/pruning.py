@@ -314,9 +314,10 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
         ok = False
     if not ok or not alpha < beta:
         raise ValueError(f"window must be a pair of numbers (alpha, beta) with alpha < beta, got {window!r}")
-    setup = SearchSetup("alphabeta-strict" if strict else "alphabeta", tree_or_game, state, depth,
-                   evaluate, order, table, symmetry, time_limit, trace, graph, trace_depth)
-    setup.window = (alpha, beta)
+    setup = SearchSetup(name="alphabeta-strict" if strict else "alphabeta", tree_or_game=tree_or_game,
+                        state=state, depth=depth, evaluate=evaluate, order=order, table=table,
+                        symmetry=symmetry, time_limit=time_limit, trace=trace, graph=graph,
+                        trace_depth=trace_depth, window=(alpha, beta))
     return run_search(setup, _alphabeta_search[strict])
 
 
@@ -483,6 +484,8 @@ def negamax(tree_or_game, state=None, *, prune=True, strict=False, depth=None, e
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     variant = "negamax" + ("-strict" if strict else "") + ("" if prune else "-noprune")
-    setup = SearchSetup("negamax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                        time_limit, trace, graph, trace_depth, variant)
+    setup = SearchSetup(name="negamax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry,
+                        time_limit=time_limit, trace=trace, graph=graph, trace_depth=trace_depth,
+                        variant=variant)
     return run_search(setup, _negamax_search[prune, strict])
