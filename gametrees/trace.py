@@ -1,10 +1,12 @@
 """Traces of a search, and frames: the state of the search after event k.
 
 A search run with ``trace=True`` records a list of small immutable
-:class:`Event` objects: it enters a node, evaluates a leaf, a child's value
-comes back and updates the parent's value and window, a cutoff prunes the
-remaining children, it leaves a node. Each event reads as one plain sentence
-(:attr:`Event.text`).
+:class:`Event` records, one record type per kind, their fields named: it
+enters a node (:class:`Enter`), evaluates a leaf (:class:`Leaf`), a child's
+value comes back and updates the parent's value and window (:class:`Update`),
+a cutoff prunes the remaining children (:class:`Prune`), it leaves a node
+(:class:`Exit`). The searches make them through a :class:`Recorder`. Each
+event reads as one plain sentence (:attr:`Event.text`).
 
 :func:`frame` folds the first k+1 events into a :class:`Frame`: which nodes
 are done with which values, the current path, the alpha/beta window of each

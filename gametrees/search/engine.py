@@ -476,7 +476,7 @@ def run_search(setup: SearchSetup, make_search):
     returns ``(value, move, stats, events)``; it raises :class:`SearchTimeout`
     past ``deadline``.  Returns the :class:`SearchResult`.
 
-    A traced search allocates one small tuple per event; the cyclic garbage
+    A traced search allocates one small record per event; the cyclic garbage
     collector would scan them over and over (they hold no cycles), so it is
     paused while tracing.
     """
