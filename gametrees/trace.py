@@ -262,10 +262,12 @@ class Backup(Event):
 
 
 class Recorder:
-    """Where a search's events are made: one method per kind, each appending one record to ``log``.
+    """Where a search's events are made: one function per kind, each appending one record to ``log``.
 
     The searches (:mod:`gametrees.search`, :func:`gametrees.mcts`) call it; ``names`` (node ->
     label) goes into every record. Windows are MAX's (negamax converts its own before recording).
+    The functions are closures over ``log`` and ``names`` rather than methods: a search calls one
+    per event, and a closure's call costs about 20 ns less (a micro-benchmark, Python 3.11).
 
     Examples
     --------
@@ -276,52 +278,56 @@ class Recorder:
     (['enter', 'leaf'], 3, 'Go down from A to B: a terminal node with utility 3.')
     """
 
-    __slots__ = ("log", "_add", "_names")
+    __slots__ = ("log", "enter", "leaf", "estimate", "hit", "update", "prune", "exit", "select", "expand",
+                 "playout", "backup")
 
     def __init__(self, names):
-        self.log = []
-        self._add = self.log.append
-        self._names = names
+        self.log = log = []
+        add = log.append
 
-    def enter(self, node, parent, ply, player, state, alpha, beta):
-        self._add(Enter(("enter", node, parent, ply, player, None, alpha, beta, state, self._names)))
+        def enter(node, parent, ply, player, state, alpha, beta):
+            add(Enter(("enter", node, parent, ply, player, None, alpha, beta, state, names)))
 
-    def leaf(self, node, parent, ply, value, state):
-        self._add(Leaf(("leaf", node, parent, ply, None, value, None, None, state, self._names)))
+        def leaf(node, parent, ply, value, state):
+            add(Leaf(("leaf", node, parent, ply, None, value, None, None, state, names)))
 
-    def estimate(self, node, parent, ply, player, value, state):
-        self._add(Estimate(("estimate", node, parent, ply, player, value, None, None, state, self._names)))
+        def estimate(node, parent, ply, player, value, state):
+            add(Estimate(("estimate", node, parent, ply, player, value, None, None, state, names)))
 
-    def hit(self, node, parent, ply, player, value, alpha, beta, state, flag):
-        self._add(Hit(("hit", node, parent, ply, player, value, alpha, beta, state, self._names, flag)))
+        def hit(node, parent, ply, player, value, alpha, beta, state, flag):
+            add(Hit(("hit", node, parent, ply, player, value, alpha, beta, state, names, flag)))
 
-    def update(self, node, parent, ply, player, value, alpha, beta, state, child, child_value, improved, cut):
-        self._add(Update(("update", node, parent, ply, player, value, alpha, beta, state, self._names,
-                          child, child_value, improved, cut)))
+        def update(node, parent, ply, player, value, alpha, beta, state, child, child_value, improved, cut):
+            add(Update(("update", node, parent, ply, player, value, alpha, beta, state, names,
+                        child, child_value, improved, cut)))
 
-    def prune(self, node, parent, ply, player, value, alpha, beta, state, children, moves, states, strict):
-        self._add(Prune(("prune", node, parent, ply, player, value, alpha, beta, state, self._names,
-                         children, moves, states, strict)))
+        def prune(node, parent, ply, player, value, alpha, beta, state, children, moves, states, strict):
+            add(Prune(("prune", node, parent, ply, player, value, alpha, beta, state, names,
+                       children, moves, states, strict)))
 
-    def exit(self, node, parent, ply, player, value, alpha, beta, state, bound):
-        self._add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, self._names, bound)))
+        def exit(node, parent, ply, player, value, alpha, beta, state, bound):
+            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound)))
 
-    def select(self, node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
-               totals, c):
-        self._add(Select(("select", node, parent, ply, player, visits, None, None, state, self._names,
-                          playout, chosen, children, child_visits, totals, c)))
+        def select(node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
+                   totals, c):
+            add(Select(("select", node, parent, ply, player, visits, None, None, state, names,
+                        playout, chosen, children, child_visits, totals, c)))
 
-    def expand(self, node, parent, ply, player, state, playout, added, parent_player):
-        self._add(Expand(("expand", node, parent, ply, player, None, None, None, state, self._names,
-                          playout, added, parent_player)))
+        def expand(node, parent, ply, player, state, playout, added, parent_player):
+            add(Expand(("expand", node, parent, ply, player, None, None, None, state, names,
+                        playout, added, parent_player)))
 
-    def playout(self, node, parent, ply, player, result, state, playout, walk, moves):
-        self._add(Playout(("playout", node, parent, ply, player, result, None, None, state, self._names,
-                           playout, walk, moves)))
+        def playout(node, parent, ply, player, result, state, playout, walk, moves):
+            add(Playout(("playout", node, parent, ply, player, result, None, None, state, names,
+                         playout, walk, moves)))
 
-    def backup(self, node, parent, ply, player, result, state, playout, rows):
-        self._add(Backup(("backup", node, parent, ply, player, result, None, None, state, self._names,
-                          playout, rows)))
+        def backup(node, parent, ply, player, result, state, playout, rows):
+            add(Backup(("backup", node, parent, ply, player, result, None, None, state, names,
+                        playout, rows)))
+
+        self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
+        self.prune, self.exit = prune, exit
+        self.select, self.expand, self.playout, self.backup = select, expand, playout, backup
 
 
 def _window(e: Event) -> str:
