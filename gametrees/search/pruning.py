@@ -159,7 +159,8 @@ def _make_alphabeta(strict):
                 up_ok = low_ok = True
                 best_kind = EXACT
             bm = None
-            # MAX's and MIN's loops mirror each other (one signed loop was measured slower).
+            # MAX's and MIN's loops mirror each other: one signed loop, as in negamax, is slower
+            # (benchmarks/signed_loop.py: 10-30% on the untraced search).
             if player == MAX:
                 v = -INF
                 for i, (m, c) in enumerate(kids):
