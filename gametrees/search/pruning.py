@@ -3,10 +3,13 @@
 :func:`alphabeta` (MAX and MIN nodes, the AIMA fail-soft algorithm, ``strict``
 or textbook tie rule) and :func:`negamax` (the same in negamax form, or plain
 negamax with ``prune=False``).  A cutoff is decided in the loops of
-``_make_alphabeta`` and ``_make_negamax`` (``cut = ...``); ``_window_bound``
+``_make_alphabeta`` and ``_make_negamax`` (``cut = ...``) by the rules'
+cutoff test (:func:`gametrees.rules.cutoff_tests`, the comparison chosen once
+per search); a table entry answers or narrows the window by
+:func:`gametrees.rules.table_probe` (``_probe``); :func:`gametrees.rules.window_bound`
 and ``_node_bound`` say whether a returned value is exact or only a bound.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
+Imports: :mod:`gametrees.games`, :mod:`gametrees.rules`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
 :mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and
 :mod:`gametrees.search.engine`.
 """
