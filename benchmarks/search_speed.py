@@ -1,22 +1,28 @@
-"""How fast is the search engine? Prints three tables.
+"""How fast is the search engine? Prints four tables.
 
 1. Full minimax of tic-tac-toe (549,946 nodes): the generic engine with
    tracing off against a bare tuple-board recursion written right here.
 2. Nodes alpha-beta visits to solve tic-tac-toe: plain, with move ordering
    and a transposition table, and with symmetry folded into the table.
-3. The cost of tracing on a tree of about 10,000 nodes.
+3.-4. The cost of tracing, and of the annotated graph (``result.graph``), for every search: on a
+   random tree of about 10,000 nodes, and on a worst-ordered tree of 88,573 nodes where every
+   untraced search takes well over 20 ms. ``+ read`` also reads the trace (its last sentence);
+   ``graph/traced minimax`` compares the search with its graph to a traced minimax of the tree.
 
-Run: python benchmarks/search_speed.py [--repeat N]
-Timings are the best of N runs (default 3).
+Run: python benchmarks/search_speed.py [--repeat N] [--big-depth D]
+Timings are this process's CPU time, the best of N runs (default 3): other programs on a shared
+machine add less to it than to the wall-clock time (they still share its caches).
 """
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from report import best_of, table  # noqa: E402  (benchmarks/report.py)
+from report import best_of as best_of_wall  # noqa: E402  (benchmarks/report.py)
+from report import table  # noqa: E402
 
 import gametrees as gt  # noqa: E402
 from gametrees.games import TicTacToe  # noqa: E402
@@ -50,9 +56,17 @@ def bare_minimax(board, player, counter):
     return max(values) if player == "X" else min(values)
 
 
+def best_of(repeat, fn):
+    """The least CPU time of this process over ``repeat`` calls (the machine may be shared: wall time
+    would count the other programs' work too), and the last result."""
+    return best_of_wall(repeat, fn, clock=time.process_time)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--big-depth", type=int, default=10,
+                    help="depth of the worst-ordered tree (b=3; 10: 88,573 nodes, about 20 s to build)")
     args = ap.parse_args()
     game = TicTacToe()
 
@@ -87,18 +101,47 @@ def main():
     table("Solving tic-tac-toe with alpha-beta",
           ["search", "value", "nodes visited", "table hits", "ms"], rows)
 
-    G = gt.random_tree(3, 8, seed=1, values=(-50, 50))
+    for G, title in [
+        (gt.random_tree(3, 8, seed=1, values=(-50, 50)), "a random tree"),
+        # Big enough that every untraced search takes well over 20 ms: worst-first children, so
+        # alpha-beta and negamax prune nothing and visit every node too.
+        (gt.random_tree(3, args.big_depth, seed=1, values=(-10**6, 10**6), ordering="worst"),
+         "a worst-ordered tree (no cutoffs)"),
+    ]:
+        tracing_table(G, title, args.repeat)
+
+
+def _read(result):
+    """``result`` after reading its trace (the last event's sentence)."""
+    assert result.trace[-1].text
+    return result
+
+
+def _graphed(result):
+    """``result`` after building its annotated graph."""
+    assert result.graph is not None
+    return result
+
+
+def tracing_table(G, title, repeat):
+    """What tracing and the annotated graph cost, for every search, on the tree ``G``."""
     T = gt.TreeGame(G)  # checked once, so the timings below are of the search alone
+    searches = [("minimax", gt.minimax), ("alphabeta", gt.alphabeta), ("negamax", gt.negamax),
+                ("expectimax", gt.expectimax)]
+    t_minimax, _ = best_of(repeat, lambda: gt.minimax(T, trace=True))
     rows = []
-    for name, algo in [("minimax", gt.minimax), ("alphabeta", gt.alphabeta)]:
-        t_off, _ = best_of(args.repeat, lambda a=algo: a(T, trace=False))
-        t_on, res = best_of(args.repeat, lambda a=algo: a(T, trace=True))
-        t_graph, _ = best_of(args.repeat, lambda a=algo: a(T, trace=True).graph)
+    for name, algo in searches:
+        t_off, _ = best_of(repeat, lambda a=algo: a(T, trace=False))
+        t_on, res = best_of(repeat, lambda a=algo: a(T, trace=True))
+        t_read, _ = best_of(repeat, lambda a=algo: _read(a(T, trace=True)))
+        t_graph, _ = best_of(repeat, lambda a=algo: _graphed(a(T, trace=True)))
         rows.append([name, f"{res.stats['nodes_visited']:,}", f"{len(res.trace):,}",
                      f"{t_off * 1000:.1f}", f"{t_on * 1000:.1f}", f"{t_on / t_off:.2f}",
-                     f"{t_graph * 1000:.1f}"])
-    table(f"Tracing on a random tree of {G.number_of_nodes():,} nodes (b=3, d=8)",
-          ["search", "nodes", "events", "off ms", "traced ms", "ratio", "+graph ms"], rows)
+                     f"{t_read / t_off:.2f}", f"{t_graph * 1000:.1f}", f"{t_graph / t_minimax:.2f}"])
+    table(f"Tracing on {title} of {G.number_of_nodes():,} nodes (best of {repeat}; goals: traced/off <= 2, "
+          "graph <= 2x traced minimax)",
+          ["search", "nodes", "events", "off ms", "traced ms", "traced/off", "+ read/off", "+graph ms",
+           "graph/traced minimax"], rows)
 
 
 if __name__ == "__main__":

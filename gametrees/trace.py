@@ -1,10 +1,12 @@
 """Traces of a search, and frames: the state of the search after event k.
 
 A search run with ``trace=True`` records a list of small immutable
-:class:`Event` objects: it enters a node, evaluates a leaf, a child's value
-comes back and updates the parent's value and window, a cutoff prunes the
-remaining children, it leaves a node. Each event reads as one plain sentence
-(:attr:`Event.text`).
+:class:`Event` records, one record type per kind, their fields named: it
+enters a node (:class:`Enter`), evaluates a leaf (:class:`Leaf`), a child's
+value comes back and updates the parent's value and window (:class:`Update`),
+a cutoff prunes the remaining children (:class:`Prune`), it leaves a node
+(:class:`Exit`). The searches make them through a :class:`Recorder`. Each
+event reads as one plain sentence (:attr:`Event.text`).
 
 :func:`frame` folds the first k+1 events into a :class:`Frame`: which nodes
 are done with which values, the current path, the alpha/beta window of each
@@ -23,14 +25,19 @@ search modules import this one to record events).
 from __future__ import annotations
 
 import reprlib
+from collections import namedtuple
 from dataclasses import dataclass, field
-from typing import Any, Hashable, NamedTuple
+from itertools import repeat
+from typing import Hashable
 
 import networkx as nx
 
 from .wording import fmt
 
-__all__ = ["Event", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows"]
+__all__ = [
+    "Event", "Enter", "Leaf", "Estimate", "Hit", "Update", "Prune", "Exit", "Select", "Expand", "Playout",
+    "Backup", "Recorder", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows",
+]
 
 _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
 
@@ -74,31 +81,41 @@ def _move_of(child, parent) -> str:
     return child
 
 
-class Event(NamedTuple):
-    """One step of a search.
+#: The fields every event has, in this order (each kind adds its own after them).
+_COMMON = ("kind", "node", "parent", "ply", "player", "value", "alpha", "beta", "state", "names")
+
+
+class Event(tuple):
+    """One step of a search: the base of the trace's records, one record type per kind.
+
+    A search records its steps with a :class:`Recorder`; each step is a small immutable record
+    (a tuple with named fields, like a named tuple) of one of the types below. Every record has
+    the fields ``kind, node, parent, ply, player, value, alpha, beta, state, names``; each kind
+    adds its own after them.
+
+    ====================  ===========  =====================================================
+    record                ``kind``     its own fields
+    ====================  ===========  =====================================================
+    :class:`Enter`        ``"enter"``  (none): a node is entered
+    :class:`Leaf`         ``"leaf"``   (none): a terminal node's utility
+    :class:`Estimate`     ``"estimate"``  (none): the evaluation at the depth limit
+    :class:`Hit`          ``"hit"``    ``flag``: a transposition-table entry answers
+    :class:`Update`       ``"update"`` ``child, child_value, improved, cut``
+    :class:`Prune`        ``"prune"``  ``children, moves, states, strict``
+    :class:`Exit`         ``"exit"``   ``bound``: the node is done
+    :class:`Select`       ``"select"`` ``playout, chosen, children, visits, totals, c, scores``
+    :class:`Expand`       ``"expand"`` ``playout, added, parent_player``
+    :class:`Playout`      ``"playout"``  ``playout, walk, moves``
+    :class:`Backup`       ``"backup"`` ``playout, rows``
+    ====================  ===========  =====================================================
+
+    Leaf, estimate and hit events enter and leave their node in one step. The last four are
+    Monte Carlo tree search's (:func:`gametrees.mcts`), the four steps of each playout.
 
     Attributes
     ----------
     kind : str
-        ``"enter"`` (a node is entered), ``"leaf"`` (a terminal node's
-        utility), ``"estimate"`` (the evaluation at the depth limit), ``"hit"``
-        (a transposition-table entry answers for the node), ``"update"`` (a
-        child's value came back to ``node``), ``"prune"`` (a cutoff at
-        ``node``), ``"exit"`` (``node`` is done). Leaf, estimate and hit
-        events enter and leave their node in one step. Monte Carlo tree
-        search (:func:`gametrees.mcts`) records the four steps of each
-        playout instead: ``"select"`` (UCB1 picks a child of ``node``; value:
-        the node's visits; info ``(playout, chosen, children, their visits,
-        their totals for MAX, c, their UCB1 scores as the search computed
-        them)``, at a chance node ``c`` None and the children's probabilities
-        in place of the scores; :func:`selection_rows` gives each child's
-        visits, mean and score),
-        ``"expand"`` (``node`` joins the tree; info ``(playout, added,
-        parent's player)``, ``added`` False when a finished game already
-        in the tree is reached), ``"playout"`` (random moves from ``node``
-        to the end; value: the result; info ``(playout, nodes passed or
-        None in a game, moves)``) and ``"backup"`` (info ``(playout, rows)``, a row
-        ``(node, visits, mean for MAX)`` per node updated, from the bottom up).
+        The kind, as in the table.
     node : hashable
         The node the event happens at.
     parent : hashable or None
@@ -108,50 +125,40 @@ class Event(NamedTuple):
     player : str or None
         ``"max"``, ``"min"`` or ``"chance"`` at inner nodes; ``None`` at leaves.
     value : number or None
-        Leaf/estimate/hit: its value. Update/prune/exit: the node's value so far.
+        Leaf/estimate/hit: its value. Update/prune/exit: the node's value so far. Select: the
+        node's visits. Playout and backup: the playout's result.
     alpha, beta : number or None
-        The node's window after the event (alpha-beta only).
+        The node's window after the event (alpha-beta and negamax only).
     state
         The game state at ``node`` (the node id itself on a tree).
-    info : tuple
-        Details by kind: hit ``(flag,)``; update ``(child, child_value,
-        improved, cut)``; prune ``(children, moves, states, rule)``; exit
-        ``(bound,)``; empty otherwise.
     names : callable
         node -> display label (shared by all events of a trace).
     """
 
-    kind: str
-    node: Hashable
-    parent: Hashable
-    ply: int
-    player: Any
-    value: Any
-    alpha: Any
-    beta: Any
-    state: Any
-    info: tuple
-    names: Any
+    __slots__ = ()
+    _fields = _COMMON
+    # What every event answers, whatever its kind (the kinds that have them override these).
+    child = None
+    bound = None
+    pruned = ()
+
+    def __init_subclass__(cls, **kwargs):
+        # Every field read by name at C speed (the getters of a namedtuple of the same fields).
+        super().__init_subclass__(**kwargs)
+        shape = namedtuple(cls.__name__, cls._fields)
+        for name in cls._fields:
+            if name not in cls.__dict__:
+                setattr(cls, name, shape.__dict__[name])
+        cls.__match_args__ = cls._fields
+
+    def _asdict(self) -> dict:
+        """The record as a dict ``{field: value}`` (as a named tuple's ``_asdict``)."""
+        return dict(zip(self._fields, self))
 
     @property
     def label(self) -> str:
         """The node's display name (A, B, ... on textbook trees)."""
         return str(self.names(self.node))
-
-    @property
-    def pruned(self) -> tuple:
-        """The children a ``"prune"`` event cuts off (empty otherwise)."""
-        return self.info[0] if self.kind == "prune" else ()
-
-    @property
-    def child(self):
-        """The child whose value came back, for an ``"update"`` event."""
-        return self.info[0] if self.kind == "update" else None
-
-    @property
-    def bound(self):
-        """For ``"exit"``: ``"exact"``, ``"upper"`` (true value <= value) or ``"lower"``."""
-        return self.info[0] if self.kind == "exit" else None
 
     @property
     def text(self) -> str:
@@ -160,6 +167,168 @@ class Event(NamedTuple):
 
     def __repr__(self):
         return f"Event({self.kind!r}, {self.node!r}: {self.text})"
+
+
+class Enter(Event):
+    """``"enter"``: the search enters ``node`` (its window in ``alpha``, ``beta``)."""
+
+    __slots__ = ()
+
+
+class Leaf(Event):
+    """``"leaf"``: a terminal node; ``value`` is its utility."""
+
+    __slots__ = ()
+
+
+class Estimate(Event):
+    """``"estimate"``: the depth limit; ``value`` is the evaluation function's estimate."""
+
+    __slots__ = ()
+
+
+class Hit(Event):
+    """``"hit"``: a transposition-table entry answers for ``node``; ``flag`` says what its ``value`` is
+    (``"exact"``, ``"lower"`` or ``"upper"``, from MAX's point of view)."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("flag",)
+
+
+class Update(Event):
+    """``"update"``: ``child``'s value ``child_value`` came back to ``node``; ``value`` is the node's value
+    so far, ``improved`` whether the child gave it (its best child so far), ``cut`` whether the
+    cutoff test now prunes the node's remaining children."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("child", "child_value", "improved", "cut")
+
+
+class Prune(Event):
+    """``"prune"``: a cutoff at ``node`` skips ``children`` (reached by ``moves``, their ``states``);
+    ``strict`` is the tie rule that decided it (:mod:`gametrees.rules`)."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("children", "moves", "states", "strict")
+
+    @property
+    def pruned(self) -> tuple:
+        """The children the cutoff skips (``children``)."""
+        return self.children
+
+
+class Exit(Event):
+    """``"exit"``: ``node`` is done with ``value``; ``bound`` says whether that is its exact value
+    (``"exact"``) or only an upper (``"upper"``: true value <= value) or lower bound (``"lower"``)."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("bound",)
+
+
+class Select(Event):
+    """``"select"`` (MCTS): in playout ``playout``, UCB1 picks ``chosen`` among ``children`` of ``node``
+    (``value``: the node's visits); ``visits`` and ``totals`` are the children's visits and their
+    results' sum for MAX, ``c`` the exploration constant and ``scores`` the children's UCB1 scores as
+    the search computed them (:func:`gametrees.rules.ucb1_select`); at a chance node ``c`` is None
+    and ``scores`` the children's probabilities, by which the outcome is drawn. :func:`selection_rows`
+    gives each child's visits, mean and score."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("playout", "chosen", "children", "visits", "totals", "c", "scores")
+
+
+class Expand(Event):
+    """``"expand"`` (MCTS): in playout ``playout``, ``node`` joins the tree (``added``; False when a
+    finished game already in the tree is reached); ``parent_player`` is the player at its parent."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("playout", "added", "parent_player")
+
+
+class Playout(Event):
+    """``"playout"`` (MCTS): random ``moves`` from ``node`` to the end; ``value`` is the result;
+    ``walk`` the nodes passed on a tree (``None`` in a game: :func:`playout_nodes` gives them)."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("playout", "walk", "moves")
+
+
+class Backup(Event):
+    """``"backup"`` (MCTS): playout ``playout``'s result counted on the path, from the bottom up;
+    ``rows`` holds ``(node, visits, mean for MAX)`` for each node updated."""
+
+    __slots__ = ()
+    _fields = _COMMON + ("playout", "rows")
+
+
+class Recorder:
+    """Where a search's events are made: one function per kind, each appending one record to ``log``.
+
+    The searches (:mod:`gametrees.search`, :func:`gametrees.mcts`) call it; ``names`` (node ->
+    label) goes into every record. Windows are MAX's (negamax converts its own before recording).
+    The functions are closures over ``log`` and ``names`` rather than methods: a search calls one
+    per event, and a closure's call costs about 20 ns less (a micro-benchmark, Python 3.11).
+
+    Examples
+    --------
+    >>> import math
+    >>> rec = Recorder(str)
+    >>> rec.enter("A", None, 0, "max", "A", -math.inf, math.inf)
+    >>> rec.leaf("B", "A", 1, 3, "B")
+    >>> [e.kind for e in rec.log], rec.log[1].value, rec.log[1].text
+    (['enter', 'leaf'], 3, 'Go down from A to B: a terminal node with utility 3.')
+    """
+
+    __slots__ = ("log", "enter", "leaf", "estimate", "hit", "update", "prune", "exit", "select", "expand",
+                 "playout", "backup")
+
+    def __init__(self, names):
+        self.log = log = []
+        add = log.append
+
+        def enter(node, parent, ply, player, state, alpha, beta):
+            add(Enter(("enter", node, parent, ply, player, None, alpha, beta, state, names)))
+
+        def leaf(node, parent, ply, value, state):
+            add(Leaf(("leaf", node, parent, ply, None, value, None, None, state, names)))
+
+        def estimate(node, parent, ply, player, value, state):
+            add(Estimate(("estimate", node, parent, ply, player, value, None, None, state, names)))
+
+        def hit(node, parent, ply, player, value, alpha, beta, state, flag):
+            add(Hit(("hit", node, parent, ply, player, value, alpha, beta, state, names, flag)))
+
+        def update(node, parent, ply, player, value, alpha, beta, state, child, child_value, improved, cut):
+            add(Update(("update", node, parent, ply, player, value, alpha, beta, state, names,
+                        child, child_value, improved, cut)))
+
+        def prune(node, parent, ply, player, value, alpha, beta, state, children, moves, states, strict):
+            add(Prune(("prune", node, parent, ply, player, value, alpha, beta, state, names,
+                       children, moves, states, strict)))
+
+        def exit(node, parent, ply, player, value, alpha, beta, state, bound):
+            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound)))
+
+        def select(node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
+                   totals, c, scores):
+            add(Select(("select", node, parent, ply, player, visits, None, None, state, names,
+                        playout, chosen, children, child_visits, totals, c, scores)))
+
+        def expand(node, parent, ply, player, state, playout, added, parent_player):
+            add(Expand(("expand", node, parent, ply, player, None, None, None, state, names,
+                        playout, added, parent_player)))
+
+        def playout(node, parent, ply, player, result, state, playout, walk, moves):
+            add(Playout(("playout", node, parent, ply, player, result, None, None, state, names,
+                         playout, walk, moves)))
+
+        def backup(node, parent, ply, player, result, state, playout, rows):
+            add(Backup(("backup", node, parent, ply, player, result, None, None, state, names,
+                        playout, rows)))
+
+        self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
+        self.prune, self.exit = prune, exit
+        self.select, self.expand, self.playout, self.backup = select, expand, playout, backup
 
 
 def _window(e: Event) -> str:
@@ -200,7 +369,7 @@ def _estimate_text(e: Event) -> str:
 
 
 def _hit_text(e: Event) -> str:
-    flag = e.info[0]
+    flag = e.flag
     what = {"exact": "the exact value", "lower": "a lower bound", "upper": "an upper bound"}[flag]
     return (
         f"{_arrive(e)}: this position was searched before: the transposition table gives "
@@ -209,7 +378,7 @@ def _hit_text(e: Event) -> str:
 
 
 def _update_text(e: Event) -> str:
-    child, child_value, improved, cut = e.info
+    child, child_value, improved, cut = e.child, e.child_value, e.improved, e.cut
     child_name = e.names(child)
     if _is_position(e.label):
         back = f"The move {_move_of(child_name, e.label)} is worth {_num(child_value)} at {_the(e.label)}"
@@ -228,7 +397,7 @@ def _update_text(e: Event) -> str:
 
 
 def _prune_text(e: Event) -> str:
-    labels, rule = [e.names(c) for c in e.info[0]], e.info[3]
+    labels, strict = [e.names(c) for c in e.children], e.strict
     here = e.label
     if _is_position(here):
         moves = [_move_of(c, here) for c in labels]
@@ -239,7 +408,7 @@ def _prune_text(e: Event) -> str:
     v = _num(e.value)
     its = "its" if it == "it" else f"{it}'s"
     if e.player == "min":
-        op = "<" if rule == "strict" else "≤"
+        op = "<" if strict else "≤"
         if e.value == e.alpha:   # a tie (the textbook rule): as good as MAX's other choice, never better
             return (f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, so {it} cannot "
                     f"be better for MAX than the {_num(e.alpha)} MAX already has elsewhere, and "
@@ -248,7 +417,7 @@ def _prune_text(e: Event) -> str:
             f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, but MAX already "
             f"has {_num(e.alpha)} elsewhere, so play never reaches {it}; {what}."
         )
-    op = ">" if rule == "strict" else "≥"
+    op = ">" if strict else "≥"
     if e.value == e.beta:   # a tie: as good for MIN as its other choice, never better
         return (f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, so {it} cannot be better "
                 f"for MIN than the {_num(e.beta)} MIN already holds MAX to elsewhere, and {its} other "
@@ -260,7 +429,7 @@ def _prune_text(e: Event) -> str:
 
 
 def _exit_text(e: Event) -> str:
-    bound = e.info[0]
+    bound = e.bound
     name = _root(e) if e.parent is None else _the(e.label)
     name = name[0].upper() + name[1:]
     if bound == "upper":
@@ -283,7 +452,7 @@ def _f2(x) -> str:
 
 
 def _playout_no(e: Event) -> str:
-    return f"Playout {e.info[0]} · "
+    return f"Playout {e.playout} · "
 
 
 def _name_in(e: Event, node) -> str:
@@ -301,11 +470,10 @@ def _child_name(e: Event, child) -> str:
 
 def playout_nodes(e: Event) -> tuple:
     """The nodes a ``"playout"`` event passes through below its node (in a game: move paths)."""
-    _, walk, moves = e.info
-    if walk is not None:
-        return walk
+    if e.walk is not None:
+        return e.walk
     out, n = [], e.node
-    for m in moves:
+    for m in e.moves:
         n = n + (m,)
         out.append(n)
     return tuple(out)
@@ -323,12 +491,12 @@ def selection_rows(e: Event) -> tuple:
     the mean at a MIN node, plus ``c * sqrt(ln N / n)``, N the node's visits, n
     the child's); at a chance node the outcome's probability, by which it drew.
     """
-    _, _, kids, visits, totals, _, scores = e.info
-    return tuple((k, n, t / n if n else None, score) for k, n, t, score in zip(kids, visits, totals, scores))
+    return tuple((k, n, t / n if n else None, score)
+                 for k, n, t, score in zip(e.children, e.visits, e.totals, e.scores))
 
 
 def _select_text(e: Event) -> str:
-    chosen, c = e.info[1], e.info[5]
+    chosen, c = e.chosen, e.c
     rows = selection_rows(e)
     here = _name_in(e, e.node)
     if e.player == "chance":
@@ -350,13 +518,13 @@ def _select_text(e: Event) -> str:
 
 
 def _expand_text(e: Event) -> str:
-    added = e.info[1]
+    added = e.added
     here = _name_in(e, e.node)
     if not added:
         return (f"{_playout_no(e)}expansion: {here} is a finished game, already in the tree, "
                 "so nothing is added; the playout starts and ends there.")
     parent = _name_in(e, e.parent)
-    if e.info[2] == "chance":
+    if e.parent_player == "chance":
         how = f"drawn at the chance node {parent}"
     else:
         how = f"the first child of {parent} not yet in the tree"
@@ -382,7 +550,7 @@ def _playout_text(e: Event) -> str:
 
 
 def _backup_text(e: Event) -> str:
-    _, rows = e.info
+    rows = e.rows
     parts = [f"{_name_in(e, n)} now has {_visits(v)}, mean {_num(round(m, 4) if isinstance(m, float) else m)}"
              for n, v, m in rows]
     return f"{_playout_no(e)}backup: " + "; ".join(parts) + "."
@@ -521,27 +689,27 @@ class _Fold:
             if e.ply == 0:
                 self._grow(n, e.player)
             else:
-                self._grow(e.parent, e.info[2] if kind == "expand" else None)
+                self._grow(e.parent, e.parent_player if kind == "expand" else None)
         self.scores = {}
         self.playout = ()
         self.updated = ()
         if kind == "select":
-            self.path = self.path[: e.ply] + [n, e.info[1]]
+            self.path = self.path[: e.ply] + [n, e.chosen]
             self.scores = e  # the scores of the last selection only, computed by snapshot()
         elif kind == "expand":
             if e.ply == 1:
                 self.path = [e.parent]
             self.path = self.path[: e.ply] + [n]
-            if e.info[1]:
+            if e.added:
                 self._grow(n, e.player)
         elif kind == "playout":
             self.playout = (n,) + playout_nodes(e)
         else:  # backup
-            for node, visits, mean in e.info[1]:
+            for node, visits, mean in e.rows:
                 self.visits[node] = visits
                 self.values[node] = mean
-            self.updated = tuple(row[0] for row in e.info[1])
-            self.playouts = e.info[0]
+            self.updated = tuple(row[0] for row in e.rows)
+            self.playouts = e.playout
         self.done = set(self.order)
 
     def apply(self, e: Event) -> None:
@@ -563,17 +731,17 @@ class _Fold:
             if e.player is not None:
                 self.players[n] = e.player
             self.values[n] = e.value
-            self.bounds[n] = e.info[0] if kind == "hit" else "exact"
+            self.bounds[n] = e.flag if kind == "hit" else "exact"
             self.done.add(n)
         elif kind == "update":
             self.values[n] = e.value
-            if e.info[2]:
-                self.best[n] = e.info[0]
+            if e.improved:
+                self.best[n] = e.child
         elif kind == "prune":
-            self.pruned.update(e.info[0])
+            self.pruned.update(e.children)
         elif kind == "exit":
             self.values[n] = e.value
-            self.bounds[n] = e.info[0]
+            self.bounds[n] = e.bound
             self.done.add(n)
             if self.path and self.path[-1] == n:
                 self.path.pop()
@@ -614,8 +782,11 @@ def _check_trace(trace, upto=None) -> None:
         raise TypeError(f"expected a trace (a list of Events, result.trace), got {type(trace).__name__}")
     if not trace:
         raise ValueError("the trace is empty")
-    for i, e in enumerate(trace if upto is None else trace[: upto + 1]):
-        if e.__class__ is not Event and not isinstance(e, Event):
+    events = trace if upto is None else trace[: upto + 1]
+    if all(map(isinstance, events, repeat(Event))):  # the usual case, checked at C speed
+        return
+    for i, e in enumerate(events):
+        if not isinstance(e, Event):
             raise TypeError(
                 f"expected a trace (a list of Events, result.trace; slices of it are fine), but "
                 f"event {i} is {reprlib.repr(e)} ({type(e).__name__}), not an Event"
@@ -698,29 +869,123 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) 
         owns, such as one a search built from its snapshot of the tree).
     """
     _check_trace(trace)
-    fold = _Fold()
-    for e in trace:
-        fold.apply(e)
     if base is not None:
         G = base if in_place else _copy_tree(base)
-        nx.set_node_attributes(G, "unvisited", "status")
+        for attrs in G._node.values():
+            attrs["status"] = "unvisited"
     else:
-        G = nx.DiGraph()
+        G = _explored_tree(trace)
+    if trace[0].kind in _MCTS_KINDS:  # Monte Carlo tree search: the replay's fold
+        fold = _Fold()
         for e in trace:
-            if e.kind in ("enter", "leaf", "estimate", "hit"):
-                G.add_node(e.node, state=e.state, label=e.label)
-                if e.player is not None:
-                    G.nodes[e.node]["player"] = e.player
-                if e.parent is not None:
-                    G.add_edge(e.parent, e.node, move=e.node[-1])
-                if e.kind in ("leaf", "estimate"):
-                    G.nodes[e.node]["utility"] = e.value
-            elif e.kind == "prune" and e.node in G:
-                for child, move, state in zip(*e.info[:3]):
-                    G.add_node(child, state=state, label=e.names(child))
-                    G.add_edge(e.node, child, move=move)
-        G.graph["root"] = trace[0].node
-    nodes = G.nodes
+            fold.apply(e)
+        _write_fold(G, fold)
+        best, pruned = fold.best, fold.pruned
+    else:
+        best, pruned = _write_marks(G, trace)
+    _mark_pruned(G, pruned, below=base is not None)
+    succ = G._succ
+    for nbrs in succ.values():
+        for attrs in nbrs.values():
+            attrs["best"] = False
+    n = G.graph["root"]
+    seen = {n}
+    while n in best and best[n] in G and best[n] not in seen:
+        child = best[n]
+        succ[n][child]["best"] = True
+        seen.add(child)
+        n = child
+    if algorithm:
+        G.graph["algorithm"] = algorithm
+    for key in ("nodes_visited", "leaves_evaluated"):
+        if stats and key in stats:
+            G.graph[key] = stats[key]
+    return G
+
+
+def _write_marks(G, trace):
+    """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
+    :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
+
+    The nodes being searched are kept on a stack of ``[node, its attributes, its best child so far,
+    its last update]``: updates and prunes happen at the node on top, and its exit event, the last
+    at the node, carries its value and window, so only a node a trace leaves unfinished takes them
+    from its last update.
+    """
+    nodes = G._node
+    best, pruned = {}, set()
+    stack = [[None, None, None, None]]
+    top = stack[-1]
+    visits = 0
+    for e in trace:
+        kind, n = e.kind, e.node
+        if kind == "update":
+            if top[0] is n:
+                top[3] = e
+                if e.improved:
+                    top[2] = e.child
+            else:  # not the node being searched (a trace not made by a search): write it now
+                _write_values(nodes[n], e)
+                if e.improved:
+                    best[n] = e.child
+        elif kind == "exit":
+            attrs = nodes[n] if top[0] is not n else top[1]
+            _write_values(attrs, e)
+            attrs["bound"] = e.bound
+            if top[0] is n:
+                if top[2] is not None:
+                    best[n] = top[2]
+                stack.pop()
+                top = stack[-1]
+        elif kind == "enter":
+            attrs = nodes[n]
+            visits += 1
+            attrs["status"] = "visited"
+            attrs["order"] = visits
+            attrs.pop("value", None)
+            if e.alpha is not None:
+                attrs["alpha"] = e.alpha
+                attrs["beta"] = e.beta
+            top = [n, attrs, None, None]
+            stack.append(top)
+        elif kind == "prune":
+            pruned.update(e.children)
+            if top[0] is n:
+                top[3] = e
+            else:
+                _write_values(nodes[n], e)
+        else:  # leaf, estimate, hit: entered and done in one step
+            attrs = nodes[n]
+            visits += 1
+            attrs["status"] = "visited"
+            attrs["order"] = visits
+            attrs["value"] = e.value
+            if kind == "hit":
+                if e.alpha is not None:
+                    attrs["alpha"] = e.alpha
+                    attrs["beta"] = e.beta
+                attrs["bound"] = e.flag
+            else:
+                attrs["bound"] = "exact"
+    for n, attrs, child, last in stack[1:]:  # a trace that stops inside a search
+        if last is not None:
+            _write_values(attrs, last)
+        if child is not None:
+            best[n] = child
+    return best, pruned
+
+
+def _write_values(attrs, e):
+    """A node's value and (with alpha-beta) window after event ``e``."""
+    attrs["value"] = e.value
+    if e.alpha is not None:
+        attrs["alpha"] = e.alpha
+        attrs["beta"] = e.beta
+
+
+def _write_fold(G, fold):
+    """Write a replay's last frame (``fold``) onto the nodes of ``G``."""
+    nodes = G._node
     for n, order in fold.order.items():
         attrs = nodes[n]
         attrs["status"] = "visited"
@@ -732,22 +997,36 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) 
             attrs["beta"] = fold.beta[n]
         if n in fold.bounds:
             attrs["bound"] = fold.bounds[n]
-    for n in fold.pruned:
-        if n in G:
-            for m in [n, *nx.descendants(G, n)] if base is not None else [n]:
-                if nodes[m].get("status") != "visited":
-                    nodes[m]["status"] = "pruned"
-    nx.set_edge_attributes(G, False, "best")
-    n = G.graph["root"]
-    seen = {n}
-    while n in fold.best and fold.best[n] in G and fold.best[n] not in seen:
-        child = fold.best[n]
-        G.edges[n, child]["best"] = True
-        seen.add(child)
-        n = child
-    if algorithm:
-        G.graph["algorithm"] = algorithm
-    for key in ("nodes_visited", "leaves_evaluated"):
-        if stats and key in stats:
-            G.graph[key] = stats[key]
+
+
+def _explored_tree(trace) -> nx.DiGraph:
+    """The tree a game search explored, built from its trace (the moves a cutoff skipped as stubs)."""
+    G = nx.DiGraph()
+    for e in trace:
+        if e.kind in ("enter", "leaf", "estimate", "hit"):
+            G.add_node(e.node, state=e.state, label=e.label)
+            if e.player is not None:
+                G.nodes[e.node]["player"] = e.player
+            if e.parent is not None:
+                G.add_edge(e.parent, e.node, move=e.node[-1])
+            if e.kind in ("leaf", "estimate"):
+                G.nodes[e.node]["utility"] = e.value
+        elif e.kind == "prune" and e.node in G:
+            for child, move, state in zip(e.children, e.moves, e.states):
+                G.add_node(child, state=state, label=e.names(child))
+                G.add_edge(e.node, child, move=move)
+    G.graph["root"] = trace[0].node
     return G
+
+
+def _mark_pruned(G, pruned, below):
+    """``status="pruned"`` on the pruned children not visited (and, ``below``, on the nodes under them)."""
+    nodes, succ = G._node, G._succ
+    stack = [n for n in pruned if n in nodes]
+    while stack:
+        n = stack.pop()
+        attrs = nodes[n]
+        if attrs.get("status") != "visited":
+            attrs["status"] = "pruned"
+        if below:
+            stack.extend(succ[n])

@@ -160,3 +160,47 @@ def reference_fail_hard(spec, root_player="max", alpha=-math.inf, beta=math.inf)
 
     search(spec, (), alpha, beta)
     return returned
+
+
+def reference_exits(spec, prune=True, strict=False):
+    """What a replay must show as each node of an alpha-beta (``prune=False``: minimax) search on nested
+    lists is done, from a plain recursion that logs as it goes.
+
+    Returns ``[(path, state), ...]`` in the order the nodes are done (a leaf as soon as it is reached),
+    ``state`` a dict: ``value`` (the node's value), ``window`` (its (alpha, beta) when it is done, or None
+    for a leaf or without pruning), ``order`` (every node entered so far, in order), ``pruned`` (the
+    children cut off so far) and ``path`` (the nodes still being searched, from the root down).
+    """
+    players = players_of(spec)
+    entered, pruned, stack, log = [], set(), [], []
+
+    def done(path, value, window):
+        log.append((path, {"value": value, "window": window, "order": list(entered), "pruned": set(pruned),
+                           "path": list(stack)}))
+
+    def search(sub, path, alpha, beta):
+        entered.append(path)
+        if not isinstance(sub, list):
+            done(path, sub, None)
+            return sub
+        stack.append(path)
+        is_max = players[path] == "max"
+        v = -math.inf if is_max else math.inf
+        for i, kid in enumerate(sub):
+            v = (max if is_max else min)(v, search(kid, path + (i,), alpha, beta))
+            if prune and is_max and (v > beta if strict else v >= beta):
+                pruned.update(path + (j,) for j in range(i + 1, len(sub)))
+                break
+            if prune and not is_max and (v < alpha if strict else v <= alpha):
+                pruned.update(path + (j,) for j in range(i + 1, len(sub)))
+                break
+            if is_max:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+        stack.pop()
+        done(path, v, (alpha, beta) if prune else None)
+        return v
+
+    search(spec, (), -math.inf, math.inf)
+    return log

@@ -702,7 +702,7 @@ def test_the_mcts_replay_step_by_step(lab):
             e = trace[step - 1]
             assert sentence == f"{step}. {e.text}", (step, sentence)
             phase = dict(select="selection", expand="expansion", playout="playout", backup="backup")[e.kind]
-            assert words.startswith(f"Playout {e.info[0]}, {phase}")
+            assert words.startswith(f"Playout {e.playout}, {phase}")
             done = sum(1 for x in trace[:step] if x.kind == "backup")
             assert info.startswith(f"step {step} of {len(trace)} · {done} of 12 playouts done")
             if step < 5:
@@ -713,7 +713,7 @@ def test_the_mcts_replay_step_by_step(lab):
         _replay_at(page, 0, 4, "◀ back", pictures)
         # a selection step: its sentence names every child's UCB1 score
         k = next(i for i, e in enumerate(trace)
-                 if e.kind == "select" and e.info[0] == 9 and e.parent is not None)
+                 if e.kind == "select" and e.playout == 9 and e.parent is not None)
         handle = root.locator(".noUi-handle").first
         handle.focus()
         page.page.keyboard.press("Home")

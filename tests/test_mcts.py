@@ -40,10 +40,10 @@ def check_selections(result):
         if e.kind != "select":
             continue
         before, after = every[k - 1], every[k]
-        kids = e.info[2]
+        kids = e.children
         node = e.node
         if e.player == "chance":
-            assert e.info[1] in kids
+            assert e.chosen in kids
             continue
         # selection happens only where every child is already in the tree
         assert all(kid in before.visits and before.visits[kid] >= 1 for kid in kids)
@@ -55,7 +55,7 @@ def check_selections(result):
             own = mean if e.player == MAX else -mean
             scores[kid] = own + c * math.sqrt(math.log(parent_visits) / before.visits[kid])
         top = max(scores.values())
-        chosen = e.info[1]
+        chosen = e.chosen
         assert math.isclose(scores[chosen], top, rel_tol=1e-12, abs_tol=1e-12)
         assert chosen == next(kid for kid in kids if math.isclose(scores[kid], top, rel_tol=1e-12,
                                                                   abs_tol=1e-12))
@@ -82,7 +82,7 @@ def playouts_through(result):
     start = {}
     for e in result.trace:
         if e.kind == "backup":
-            for node, _, _ in e.info[1]:
+            for node, _, _ in e.rows:
                 n, total = through.get(node, (0, 0.0))
                 through[node] = (n + 1, total + e.value)
         elif e.kind == "playout":
@@ -154,7 +154,7 @@ def test_frames_follow_the_four_steps():
     assert kinds[:3] == ["expand", "playout", "backup"]
     # every playout: selections, one expansion, one playout, one backup
     for i in range(1, 13):
-        steps = [e.kind for e in r.trace if e.info[0] == i]
+        steps = [e.kind for e in r.trace if e.playout == i]
         assert steps[-3:] == ["expand", "playout", "backup"] and set(steps[:-3]) <= {"select"}
     for k, e in enumerate(r.trace):
         f = gt.frame(r.trace, k)
@@ -164,7 +164,7 @@ def test_frames_follow_the_four_steps():
             assert textbook().nodes[leaf]["utility"] == e.value
         if e.kind == "backup":
             assert f.updated[-1] == () and f.updated[0] == e.node
-            assert f.playouts == e.info[0]
+            assert f.playouts == e.playout
     assert gt.frame(r.trace, 2).visits == {(): 1, (0,): 1}
     assert gt.frames(r.trace)[20] == gt.frame(r.trace, 20)
 
@@ -353,7 +353,7 @@ def test_a_selection_frame_shows_the_scores_and_a_playout_its_path():
                                                                        _layer(ax, "notes").texts) if n == kid]
     assert notes[(2,)] == f"n={fr.visits[(2,)]}"
     plt.close("all")
-    k = next(i for i, e in enumerate(r.trace) if e.kind == "playout" and e.info[2])
+    k = next(i for i, e in enumerate(r.trace) if e.kind == "playout" and e.moves)
     ax = gt.draw(r, k=k)
     walk = _layer(ax, "edges:playout").edges
     assert walk == tuple(zip(gt.frame(r.trace, k).playout, gt.frame(r.trace, k).playout[1:]))
@@ -407,7 +407,7 @@ def test_a_select_event_records_the_ucb1_score_rules_gives_for_its_counts(subjec
     selects = [e for e in result.trace if e.kind == "select"]
     assert selects
     for e in selects:
-        _, chosen, kids, visits, totals, c, scores = e.info
+        chosen, kids, visits, totals, c, scores = e.chosen, e.children, e.visits, e.totals, e.c, e.scores
         assert len(scores) == len(kids)
         if e.player == "chance":  # what it drew by: each outcome's probability, summing to 1
             assert c is None and math.isclose(sum(scores), 1.0)
@@ -418,7 +418,8 @@ def test_a_select_event_records_the_ucb1_score_rules_gives_for_its_counts(subjec
         assert scores == pytest.approx(want, rel=1e-12, abs=1e-12)
         assert chosen == kids[scores.index(max(scores))]  # the first of the highest
         # the trace reads what the search recorded (a doctored score shows), never recomputes it
-        doctored = e._replace(info=e.info[:6] + (tuple(s + 1000.0 for s in scores),))
+        assert e._fields[-1] == "scores"
+        doctored = type(e)(e[:-1] + (tuple(s + 1000.0 for s in scores),))
         assert [row[3] for row in selection_rows(doctored)] == [s + 1000.0 for s in scores]
     assert any(e.player != "chance" for e in selects)
 

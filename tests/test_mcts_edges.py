@@ -286,7 +286,7 @@ def test_a_numpy_array_of_probabilities_builds_a_chance_node():
 def test_by_default_a_search_of_at_most_traced_playouts_is_traced_and_no_other():
     assert TRACED_PLAYOUTS == 10_000
     small = gt.mcts(wins(), playouts=TRACED_PLAYOUTS, seed=0)
-    assert small.trace is not None and small.trace[-1].info[0] == TRACED_PLAYOUTS
+    assert small.trace is not None and small.trace[-1].playout == TRACED_PLAYOUTS
     big = gt.mcts(wins(), playouts=TRACED_PLAYOUTS + 1, seed=0)
     assert big.trace is None and big.graph.nodes[()]["visits"] == TRACED_PLAYOUTS + 1
     timed = gt.mcts(wins(), playouts=None, seconds=0.05, seed=0)
@@ -299,7 +299,7 @@ def test_by_default_a_search_of_at_most_traced_playouts_is_traced_and_no_other()
 
 def test_asking_for_the_trace_traces_any_search_and_a_replay_says_what_to_ask():
     r = gt.mcts(wins(), playouts=None, seconds=0.05, seed=0, trace=True)
-    assert r.trace[-1].kind == "backup" and r.trace[-1].info[0] == r.stats["playouts"]
+    assert r.trace[-1].kind == "backup" and r.trace[-1].playout == r.stats["playouts"]
     untraced = gt.mcts(wins(), playouts=TRACED_PLAYOUTS + 1, seed=0)
     with pytest.raises(ValueError, match=r"this mcts result has no trace to replay: search with trace=True"):
         gt.replay(untraced)

@@ -52,11 +52,11 @@ def test_the_solution_is_right_and_the_question_does_not_give_it():
     assert first_check(ex, ex.solution()).status == "right"
     assert ex.solution()["select"] in ex._children
     # the chosen child is what the engine's next playout selected
-    nxt = [e for e in ex.result.trace if e.info[0] == ex.visits["A"] + 1]
-    assert nxt[0].kind == "select" and ex.nodes.name(nxt[0].info[1]) == ex.solution()["select"]
+    nxt = [e for e in ex.result.trace if e.playout == ex.visits["A"] + 1]
+    assert nxt[0].kind == "select" and ex.nodes.name(nxt[0].chosen) == ex.solution()["select"]
     # the counts are the engine's after that many playouts
     fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
-                                        if e.kind == "backup" and e.info[0] == ex.visits["A"]))
+                                        if e.kind == "backup" and e.playout == ex.visits["A"]))
     for label, visits in ex.visits.items():
         node = ex.nodes.by_label[label]
         assert fr.visits[node] == visits and math.isclose(fr.means[node] * visits, ex.totals[label])
@@ -330,15 +330,15 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
         assert list(sol) == ["select", "expand", "A", sol["select"], "next"]
         assert first_check(ex, sol).status == "right"
         n = ex.visits["A"]
-        this = [e for e in ex.result.trace if e.info[0] == n + 1]
-        after = [e for e in ex.result.trace if e.info[0] == n + 2]
+        this = [e for e in ex.result.trace if e.playout == n + 1]
+        after = [e for e in ex.result.trace if e.playout == n + 2]
         # the engine's next playout selects, then expands a child of the selected node; the one after selects
         assert this[1].kind == "expand" and ex.nodes.name(this[1].node) == sol["expand"]
         assert ex.nodes.name(this[1].parent) == sol["select"]
-        assert after[0].kind == "select" and ex.nodes.name(after[0].info[1]) == sol["next"]
+        assert after[0].kind == "select" and ex.nodes.name(after[0].chosen) == sol["next"]
         # what the question says is in the tree is what the earlier playouts added
         fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
-                                            if e.kind == "backup" and e.info[0] == n))
+                                            if e.kind == "backup" and e.playout == n))
         for child, kids in ex.in_tree.items():
             node = ex.nodes.by_label[child]
             assert sorted(kids) == sorted(ex.nodes.name(k) for k in ex.tree.successors(node)

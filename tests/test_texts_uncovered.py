@@ -25,10 +25,9 @@ from matplotlib.figure import Figure
 from seeded_trees import DIFFICULTIES, KINDS, STUDENTS
 
 import gametrees as gt
-from gametrees.agents import MinimaxAgent
+from gametrees.agents import MCTSAgent, MinimaxAgent
 from gametrees.drawing import Drawing, marks, overlaps, segment_meets_box
 from gametrees.games import CHANCE, MAX, MIN, Nim, TicTacToe
-from gametrees.agents import MCTSAgent
 from gametrees.widgets import Replay
 from gametrees.widgets.practice_widget import MODES
 

@@ -88,9 +88,9 @@ def test_alpha_and_beta_match_the_textbook_algorithm(spec, strict):
         if e.kind == "enter":
             assert e.alpha < e.beta or (strict and e.alpha == e.beta)
         if e.kind == "update" and e.player == "max":
-            assert e.alpha >= e.info[1] or e.info[3]  # alpha rose to the child's value unless cut
+            assert e.alpha >= e.child_value or e.cut  # alpha rose to the child's value unless cut
         if e.kind == "update" and e.player == "min":
-            assert e.beta <= e.info[1] or e.info[3]
+            assert e.beta <= e.child_value or e.cut
     pruned_leaves = {n for n, s in r.graph.nodes(data="status") if s == "pruned" and T.out_degree(n) == 0}
     _, visited, _ = reference_alphabeta(spec, strict=strict)
     assert pruned_leaves == {n for n in T if T.out_degree(n) == 0} - set(visited)
@@ -229,3 +229,51 @@ def test_frame_errors():
         gt.frame(gt.minimax(Nim(3)).trace, 0)
     with pytest.raises(TypeError, match="expected a trace"):
         gt.frame([1, 2, 3], 0)
+
+
+def test_every_event_kind_is_a_record_with_named_fields():
+    """Each kind of event is its own record type, its fields read by name; no positional ``info``."""
+    T = gt.tree_from_nested(TEXTBOOK)
+    events = [*gt.alphabeta(T, table=True).trace, *gt.alphabeta(T, depth=1, evaluate=len).trace,
+              *gt.mcts(T, playouts=12, seed=0).trace]
+    table = {}
+    gt.alphabeta(T, table=table)
+    events += gt.alphabeta(T, table=table).trace  # the second search is answered by the table: a hit
+    by_kind = {}
+    for e in events:
+        by_kind.setdefault(e.kind, e)
+    assert set(by_kind) == {"enter", "leaf", "estimate", "hit", "update", "prune", "exit",
+                            "select", "expand", "playout", "backup"}
+    common = ("kind", "node", "parent", "ply", "player", "value", "alpha", "beta", "state", "names")
+    for kind, e in by_kind.items():
+        assert isinstance(e, gt.Event) and type(e).__name__.lower() == kind
+        assert e._fields[:len(common)] == common and len(e._fields) == len(e)
+        assert e._asdict() == {f: getattr(e, f) for f in e._fields}
+        assert tuple(getattr(e, f) for f in e._fields) == tuple(e)
+        assert not hasattr(e, "info")
+        assert e.label == str(e.names(e.node)) and e.text.endswith(".")
+    update, prune, exit_ = by_kind["update"], by_kind["prune"], by_kind["exit"]
+    assert update.child is update._asdict()["child"] and update.pruned == () and update.bound is None
+    assert prune.pruned == prune.children and prune.strict is False and prune.child is None
+    assert exit_.bound in ("exact", "upper", "lower")
+
+
+@pytest.mark.parametrize("prune", [False, True])
+@pytest.mark.parametrize("spec", [TEXTBOOK, [[[5, 1], [2, 8]], [[7, 3], [6, 4]]], [[1, 1], [1, [1, 2]], 0]])
+def test_frames_agree_with_a_plain_recursion(spec, prune):
+    """At every node's last event the frame shows what a plain recursion (tests/reference.py) logs as
+    that node is done: its value and window, the nodes entered so far, what is pruned, the path."""
+    from reference import reference_exits
+
+    T = gt.tree_from_nested(spec)
+    trace = (gt.alphabeta if prune else gt.minimax)(T).trace
+    expected = reference_exits(spec, prune=prune)
+    last = [k for k, e in enumerate(trace) if e.kind in ("leaf", "exit")]
+    assert [trace[k].node for k in last] == [path for path, _ in expected]
+    for k, (path, want) in zip(last, expected):
+        f = gt.frame(trace, k)
+        assert f.current == path and f.values[path] == want["value"] and path in f.done
+        assert (f.alpha.get(path), f.beta.get(path)) == (want["window"] or (None, None))
+        assert list(f.order) == want["order"] and f.pruned == want["pruned"]
+        assert list(f.path) == want["path"]
+        assert f == gt.frames(trace)[k]

@@ -5,7 +5,7 @@
 chance node (expectimax only) the probability-weighted sum.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
-:mod:`gametrees.trace` (:class:`Event`) and
+:mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and
 :mod:`gametrees.search.engine`.
 """
 
@@ -16,7 +16,7 @@ from time import perf_counter
 from ..games import CHANCE, MAX, MIN
 from ..games.protocol import check_chances
 from ..rules import EXACT
-from ..trace import Event
+from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
     FLOAT_MAX,
@@ -36,9 +36,6 @@ from .engine import (
 
 __all__ = ["expectimax", "minimax"]
 
-_new = tuple.__new__
-
-
 def _make_backed_up(with_chance):
     def search(setup, depth, deadline, first_move):
         game = setup.game
@@ -55,8 +52,7 @@ def _make_backed_up(with_chance):
         tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
         trace_on, tdepth = tracing, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
-        log = [] if tracing else None
-        add = log.append if tracing else None
+        rec = Recorder(names) if tracing else None
         nodes = leaves = hits = deepest = estimates = 0
         root_move = None
 
@@ -74,7 +70,7 @@ def _make_backed_up(with_chance):
                 leaves += 1
                 v = utility(state)
                 if tracing:
-                    add(_new(Event, ("leaf", node, parent, ply, None, v, None, None, state, (), names)))
+                    rec.leaf(node, parent, ply, v, state)
                 return v
             if ply >= max_depth:
                 leaves += 1
@@ -84,8 +80,7 @@ def _make_backed_up(with_chance):
                     if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
                         v = bad_value(setup, v, state)
                 if tracing:
-                    add(_new(Event, ("estimate", node, parent, ply, to_move(state), v, None, None,
-                                     state, (), names)))
+                    rec.estimate(node, parent, ply, to_move(state), v, state)
                 return v
             player = to_move(state)
             key = entry = None
@@ -95,8 +90,7 @@ def _make_backed_up(with_chance):
                 if entry is not None and ply and entry[0] >= max_depth - ply:
                     hits += 1
                     if tracing:
-                        add(_new(Event, ("hit", node, parent, ply, player, entry[1], None, None,
-                                         state, (EXACT,), names)))
+                        rec.hit(node, parent, ply, player, entry[1], None, None, state, EXACT)
                     return entry[1]
             if plain:
                 kids = succ(state)
@@ -106,7 +100,7 @@ def _make_backed_up(with_chance):
             if not kids:
                 no_moves(setup, state)
             if tracing:
-                add(_new(Event, ("enter", node, parent, ply, player, None, None, None, state, (), names)))
+                rec.enter(node, parent, ply, player, state, None, None)
             bm = None
             if player == MAX or player == MIN:
                 is_max = player == MAX
@@ -124,8 +118,8 @@ def _make_backed_up(with_chance):
                         if bm is None:  # a first child at -inf (MAX) or +inf (MIN) is the best so far
                             bm = m
                             improved = True
-                        add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
-                                         (cid, v, improved, False), names)))
+                        rec.update(node, parent, ply, player, best, None, None, state, cid, v, improved,
+                                   False)
             elif player == CHANCE and with_chance:
                 if check:
                     probs = check_chances(chances(state), [m for m, _ in kids],
@@ -140,8 +134,7 @@ def _make_backed_up(with_chance):
                     if p:  # an impossible outcome adds nothing (not 0 * inf = NaN)
                         best += p * v
                     if tracing:
-                        add(_new(Event, ("update", node, parent, ply, player, best, None, None, state,
-                                         (cid, v, False, False), names)))
+                        rec.update(node, parent, ply, player, best, None, None, state, cid, v, False, False)
                 if best != best:
                     chance_nan(setup, state, probs)
             elif player == CHANCE:
@@ -151,8 +144,7 @@ def _make_backed_up(with_chance):
             if table is not None:
                 table[key] = (to_the_end or max_depth - ply, best, bm)
             if tracing:
-                add(_new(Event, ("exit", node, parent, ply, player, best, None, None, state, (EXACT,),
-                                 names)))
+                rec.exit(node, parent, ply, player, best, None, None, state, EXACT)
             if ply == 0:
                 # The first child with the best value, even when that value is
                 # -inf for MAX (+inf for MIN) and no child was strictly better.
@@ -164,7 +156,7 @@ def _make_backed_up(with_chance):
         stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": 0,
                  "tt_hits": hits, "depth_reached": deepest,
                  "estimates": estimates}
-        return v, root_move, stats, log
+        return v, root_move, stats, rec and rec.log
 
     return search
 
@@ -201,8 +193,9 @@ def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, 
     >>> r.value, r.move, r.stats["leaves_evaluated"]
     (3, (0,), 9)
     """
-    setup = SearchSetup("minimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph, trace_depth)
+    setup = SearchSetup(name="minimax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry,
+                        time_limit=time_limit, trace=trace, graph=graph, trace_depth=trace_depth)
     return run_search(setup, _minimax_search)
 
 
@@ -230,6 +223,7 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     >>> gt.expectimax(T).value
     7.5
     """
-    setup = SearchSetup("expectimax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                   time_limit, trace, graph, trace_depth)
+    setup = SearchSetup(name="expectimax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry, time_limit=time_limit,
+                        trace=trace, graph=graph, trace_depth=trace_depth)
     return run_search(setup, _expectimax_search)

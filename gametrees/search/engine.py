@@ -176,11 +176,37 @@ def trusts_chances(game) -> bool:
 class SearchSetup:
     """Checks the arguments once and holds what every algorithm needs.
 
-    ``SearchSetup(name, tree_or_game, state, depth, evaluate, order, table,
-    symmetry, time_limit, trace, graph, trace_depth, variant)`` takes the
-    arguments of the public search functions; the algorithms read its
-    attributes (``game``, ``state``, ``is_tree``, ``utility``, ``evaluate``,
-    ``table``, ``key``, ``tracing``, ``trace_depth``, ``label`` ...).
+    Built by keyword from the arguments of the public search functions
+    (``SearchSetup(name="alphabeta", tree_or_game=T, depth=3, window=(a, b), ...)``;
+    every argument but ``name`` and ``tree_or_game`` has the search functions'
+    default); the algorithms read its fields by name.
+
+    Attributes
+    ----------
+    name : str
+        The search as errors and results name it (``"alphabeta-strict"``).
+    game : Game
+        The game searched (a tree as a :class:`~gametrees.trees.TreeGame`); ``is_tree`` says which.
+    state
+        The start state (checked here once).
+    utility : callable
+        The game's utility, its values checked unless the game is one of the package's.
+    check_chances : bool
+        Check a chance state's probabilities at every chance node (a game not of the package).
+    depth, evaluate, order, time_limit
+        As passed (``evaluate``: the game's own when a depth or time limit needs one).
+    table : dict or None
+        This search's section of the transposition table; ``key`` folds symmetric states
+        (``game.canonical``) or is None.
+    window : (alpha, beta)
+        Alpha-beta's window at the start.
+    tracing : bool
+        Record events (for ``result.trace`` or ``result.graph``); ``trace_depth`` the deepest ply
+        recorded, ``keep`` what the result keeps (``True``, ``"graph-only"`` or ``False``).
+    label : callable
+        node -> display label, for the events (a tree's labels; :class:`PositionNames` in a game).
+    base
+        The searched tree's snapshot (taken by :func:`run_search` when the result keeps a graph).
 
     A start state handed in from outside is checked once here, by the game's
     ``check_state`` (on a tree: that it is a node), never at every node. A
@@ -194,8 +220,12 @@ class SearchSetup:
     symmetry folding.
     """
 
-    def __init__(self, name, tree_or_game, state, depth, evaluate, order, table, symmetry,
-                 time_limit, trace, graph, trace_depth=None, variant=None):
+    __slots__ = ("name", "game", "is_tree", "state", "utility", "check_chances", "depth", "evaluate", "order",
+                 "table", "key", "time_limit", "window", "tracing", "trace_depth", "keep", "base", "label")
+
+    def __init__(self, *, name, tree_or_game, state=None, depth=None, evaluate=None, order=None, table=False,
+                 symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None, variant=None,
+                 window=(-INF, INF)):
         self.name = name
         game = self.game = as_game(tree_or_game)
         self.is_tree = isinstance(game, TreeGame)
@@ -261,7 +291,7 @@ class SearchSetup:
             if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
                 raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self.time_limit = time_limit
-        self.window = (-INF, INF)  # alpha-beta's window at the root (alphabeta(window=...))
+        self.window = window  # alpha-beta's window at the root (alphabeta(window=...))
         if trace is None:
             trace = self.is_tree
         if graph is None:
@@ -446,7 +476,7 @@ def run_search(setup: SearchSetup, make_search):
     returns ``(value, move, stats, events)``; it raises :class:`SearchTimeout`
     past ``deadline``.  Returns the :class:`SearchResult`.
 
-    A traced search allocates one small tuple per event; the cyclic garbage
+    A traced search allocates one small record per event; the cyclic garbage
     collector would scan them over and over (they hold no cycles), so it is
     paused while tracing.
     """

@@ -64,7 +64,7 @@ import networkx as nx
 from ..games import CHANCE, MAX, MIN, Game
 from ..games.protocol import check_chances, number_problem
 from ..rules import ucb1_select
-from ..trace import Event
+from ..trace import Recorder
 from ..trees import MAX_PLIES, TreeGame, as_game
 from .engine import PositionNames, SearchResult, no_moves_error, trusts_chances
 
@@ -78,7 +78,6 @@ TRACED_PLAYOUTS = 10_000
 #: Playout results within +-SAFE_RESULT cannot overflow a float when summed (fewer than 1e58 playouts).
 SAFE_RESULT = 1e250
 
-_new = tuple.__new__
 
 
 class _Node:
@@ -665,9 +664,8 @@ class _TracedSearch(_Search):
 
     def __init__(self, game, state, c, rng, is_tree, ids, names):
         super().__init__(game, state, c, rng, is_tree, ids)
-        self.events = []
-        self.add = self.events.append
-        self.names = names
+        self.rec = Recorder(names)
+        self.events = self.rec.log
 
     def first_left(self, node):
         children = super().first_left(node)
@@ -676,31 +674,28 @@ class _TracedSearch(_Search):
         return children
 
     def selected(self, node, best, path, done, scores):
-        children, add, names = node.children, self.add, self.names
+        children = node.children
         if node.kids is None:
             node.kids = tuple([k.id for k in children])
-        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 1, node.player, node.visits,
-                         None, None, node.state,
-                         (done, best.id, node.kids, tuple([k.visits for k in children]),
-                          tuple([k.total for k in children]), self.c, tuple(scores)), names)))
+        self.rec.select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state, done,
+                        best.id, node.kids, tuple([k.visits for k in children]),
+                        tuple([k.total for k in children]), self.c, tuple(scores))
 
     def drawn(self, node, child, path, done):
-        children, add, names, cum = node.children, self.add, self.names, node.probs
+        children, cum = node.children, node.probs
         probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-        add(_new(Event, ("select", node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits,
-                         None, None, node.state,
-                         (done, child.id, node.kids, tuple([k.visits for k in children]),
-                          tuple([k.total for k in children]), None, probs), names)))
+        self.rec.select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state, done,
+                        child.id, node.kids, tuple([k.visits for k in children]),
+                        tuple([k.total for k in children]), None, probs)
 
     def expand(self, path, done):
-        add, names, grown = self.add, self.names, self.added
+        grown = self.added
         node = _Search.expand(self, path, done)
         if self.added == grown:  # a finished game already in the tree
-            add(_new(Event, ("expand", node.id, _id(node.parent), len(path) - 1, None, None, None,
-                             None, node.state, (done, False, None), names)))
+            self.rec.expand(node.id, _id(node.parent), len(path) - 1, None, node.state, done, False, None)
         else:
-            add(_new(Event, ("expand", node.id, node.parent.id, len(path) - 1, _who(node, self.to_move),
-                             None, None, None, node.state, (done, True, node.parent.player), names)))
+            self.rec.expand(node.id, node.parent.id, len(path) - 1, _who(node, self.to_move), node.state,
+                            done, True, node.parent.player)
         return node
 
     def play_out(self, node, path, done):
@@ -716,16 +711,15 @@ class _TracedSearch(_Search):
         if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
             result = self.unusual_result(result, s)
         walk = tuple(walk)
-        self.add(_new(Event, ("playout", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                              None, s, (done, walk if self.is_tree else None, walk), self.names)))
+        self.rec.playout(node.id, _id(node.parent), len(path) - 1, node.player, result, s, done,
+                         walk if self.is_tree else None, walk)
         return result
 
     def back_up(self, path, result, done):
         _Search.back_up(self, path, result, done)
         node = path[-1]
         rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-        self.add(_new(Event, ("backup", node.id, _id(node.parent), len(path) - 1, node.player, result, None,
-                              None, node.state, (done, rows), self.names)))
+        self.rec.backup(node.id, _id(node.parent), len(path) - 1, node.player, result, node.state, done, rows)
 
 
 def _id(node):

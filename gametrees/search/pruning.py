@@ -3,11 +3,14 @@
 :func:`alphabeta` (MAX and MIN nodes, the AIMA fail-soft algorithm, ``strict``
 or textbook tie rule) and :func:`negamax` (the same in negamax form, or plain
 negamax with ``prune=False``).  A cutoff is decided in the loops of
-``_make_alphabeta`` and ``_make_negamax`` (``cut = ...``); ``_window_bound``
+``_make_alphabeta`` and ``_make_negamax`` (``cut = ...``) by the rules'
+cutoff test (:func:`gametrees.rules.cutoff_tests`, the comparison chosen once
+per search); a table entry answers or narrows the window by
+:func:`gametrees.rules.table_probe` (``_probe``); :func:`gametrees.rules.window_bound`
 and ``_node_bound`` say whether a returned value is exact or only a bound.
 
-Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
-:mod:`gametrees.trace` (:class:`Event`) and
+Imports: :mod:`gametrees.games`, :mod:`gametrees.rules`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
+:mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and
 :mod:`gametrees.search.engine`.
 """
 
@@ -16,8 +19,8 @@ from __future__ import annotations
 from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
-from ..rules import EXACT, LOWER, UPPER, table_probe, window_bound
-from ..trace import Event
+from ..rules import EXACT, LOWER, UPPER, cutoff_tests, table_probe, window_bound
+from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
     FLOAT_MAX,
@@ -35,9 +38,6 @@ from .engine import (
 )
 
 __all__ = ["alphabeta", "negamax"]
-
-_new = tuple.__new__
-
 
 def _node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict):
     """Is a node's value exact, or only an upper or lower bound?
@@ -64,7 +64,35 @@ def _node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict):
 # ----------------------------------------------------------------------------
 
 
+def _probe(entry, ply, max_depth, alpha, beta, strict, flip=False):
+    """A table entry's answer for a node, or the window it leaves (:func:`~gametrees.rules.table_probe`).
+
+    ``entry`` is ``(depth searched, flag, value for MAX, move)`` or None; it is read only below the
+    start and when it was searched at least as deep as the search wants (``max_depth - ply``).
+    ``flip``: the window is MIN's (negamax), so the value and the flag are seen from MIN's side.
+    Returns ``(answer, alpha, beta)``, ``answer`` None when the entry does not settle the node.
+    """
+    if entry is None or not ply or entry[0] < max_depth - ply:
+        return None, alpha, beta
+    flag, value = entry[1], entry[2]
+    if flip:
+        flag, value = _FLIPPED.get(flag, flag), -value
+    return table_probe(flag, value, alpha, beta, strict)
+
+
+#: A bound seen from the other side: "at least" for one player is "at most" for the other.
+_FLIPPED = {LOWER: UPPER, UPPER: LOWER}
+
+
+def _pruned(node, rest, is_tree):
+    """The children a cutoff skips, as ``(ids, moves, states)`` (a game's ids are move paths)."""
+    moves, states = zip(*rest)
+    return (states if is_tree else tuple([node + (m,) for m in moves])), moves, states
+
+
 def _make_alphabeta(strict):
+    fails_high, fails_low = cutoff_tests(strict)
+
     def search(setup, depth, deadline, first_move):
         game = setup.game
         is_terminal, utility, to_move, succ = game.is_terminal, setup.utility, game.to_move, game.successors
@@ -74,12 +102,10 @@ def _make_alphabeta(strict):
         # a position met again nearer the start (Nim) is answered, not searched again.
         to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
-        tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
-        trace_on, tdepth = tracing, setup.trace_depth
+        is_tree = setup.is_tree
+        rec = Recorder(setup.label) if setup.tracing else None
+        trace_on, tdepth = rec is not None, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
-        rule = "strict" if strict else "textbook"
-        log = [] if tracing else None
-        add = log.append if tracing else None
         nodes = leaves = hits = cutoffs = deepest = estimates = 0
         root_move = None
         kind = EXACT  # bound kind of the value just returned (tracing only)
@@ -99,39 +125,30 @@ def _make_alphabeta(strict):
                 v = utility(state)
                 if tracing:
                     kind = EXACT
-                    add(_new(Event, ("leaf", node, parent, ply, None, v, None, None, state, (), names)))
+                    rec.leaf(node, parent, ply, v, state)
                 return v
             if ply >= max_depth:
                 leaves += 1
                 estimates += 1
-                v = evaluate(state)
-                if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
-                    if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
-                        v = bad_value(setup, v, state)
+                v = _estimate(setup, evaluate, state)
                 if tracing:
                     kind = EXACT
-                    add(_new(Event, ("estimate", node, parent, ply, to_move(state), v, None, None,
-                                     state, (), names)))
+                    rec.estimate(node, parent, ply, to_move(state), v, state)
                 return v
             player = to_move(state)
             if player != MAX and player != MIN:
-                if player == CHANCE:
-                    chance_error(setup, state)
-                raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max' or 'min'")
+                _not_max_or_min(setup, state, player)
             key = entry = None
             if table is not None:
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
-                if entry is not None and ply and entry[0] >= max_depth - ply:
-                    flag = entry[1]
-                    tv, alpha, beta = table_probe(flag, entry[2], alpha, beta, strict)
-                    if tv is not None:
-                        hits += 1
-                        if tracing:
-                            kind = flag
-                            add(_new(Event, ("hit", node, parent, ply, player, tv, alpha, beta,
-                                             state, (flag,), names)))
-                        return tv
+                tv, alpha, beta = _probe(entry, ply, max_depth, alpha, beta, strict)
+                if tv is not None:
+                    hits += 1
+                    if tracing:
+                        kind = entry[1]
+                        rec.hit(node, parent, ply, player, tv, alpha, beta, state, kind)
+                    return tv
             if plain:
                 kids = succ(state)
             else:
@@ -141,10 +158,12 @@ def _make_alphabeta(strict):
                 no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
-                add(_new(Event, ("enter", node, parent, ply, player, None, alpha, beta, state, (), names)))
+                rec.enter(node, parent, ply, player, state, alpha, beta)
                 up_ok = low_ok = True
                 best_kind = EXACT
             bm = None
+            # MAX's and MIN's loops mirror each other: one signed loop, as in negamax, is slower
+            # (benchmarks/signed_loop.py: 10-30% on the untraced search).
             if player == MAX:
                 v = -INF
                 for i, (m, c) in enumerate(kids):
@@ -154,7 +173,7 @@ def _make_alphabeta(strict):
                     if improved:
                         v = cv
                         bm = m
-                    cut = (v > beta) if strict else (v >= beta)
+                    cut = fails_high(v, beta)
                     if not cut and v > alpha:
                         alpha = v
                     if tracing:
@@ -164,16 +183,15 @@ def _make_alphabeta(strict):
                         if improved:
                             best_kind = kind
                         up_ok = up_ok and kind != LOWER
-                        add(_new(Event, ("update", node, parent, ply, player, v, alpha, beta, state,
-                                         (cid, cv, improved, cut), names)))
+                        rec.update(node, parent, ply, player, v, alpha, beta, state, cid, cv, improved, cut)
                     if cut:
                         rest = kids[i + 1:]
                         if rest:
                             cutoffs += 1
                             if tracing:
                                 up_ok = False
-                                add(_prune_event(node, parent, ply, player, v, alpha, beta, state,
-                                                 rest, is_tree, names, rule))
+                                rec.prune(node, parent, ply, player, v, alpha, beta, state,
+                                          *_pruned(node, rest, is_tree), strict)
                         break
             else:
                 v = INF
@@ -184,7 +202,7 @@ def _make_alphabeta(strict):
                     if improved:
                         v = cv
                         bm = m
-                    cut = (v < alpha) if strict else (v <= alpha)
+                    cut = fails_low(v, alpha)
                     if not cut and v < beta:
                         beta = v
                     if tracing:
@@ -194,44 +212,58 @@ def _make_alphabeta(strict):
                         if improved:
                             best_kind = kind
                         low_ok = low_ok and kind != UPPER
-                        add(_new(Event, ("update", node, parent, ply, player, v, alpha, beta, state,
-                                         (cid, cv, improved, cut), names)))
+                        rec.update(node, parent, ply, player, v, alpha, beta, state, cid, cv, improved, cut)
                     if cut:
                         rest = kids[i + 1:]
                         if rest:
                             cutoffs += 1
                             if tracing:
                                 low_ok = False
-                                add(_prune_event(node, parent, ply, player, v, alpha, beta, state,
-                                                 rest, is_tree, names, rule))
+                                rec.prune(node, parent, ply, player, v, alpha, beta, state,
+                                          *_pruned(node, rest, is_tree), strict)
                         break
             if table is not None:
                 table[key] = (to_the_end or max_depth - ply, window_bound(v, a0, b0, strict), v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
                         if ply < tdepth else window_bound(v, a0, b0, strict))
-                add(_new(Event, ("exit", node, parent, ply, player, v, alpha, beta, state, (kind,), names)))
+                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind)
             if ply == 0:
-                # The first child with the best value, even when that value is
-                # -inf for MAX (+inf for MIN) and no child was strictly better.
-                root_move = bm if bm is not None or not kids else kids[0][0]
+                root_move = _first_best(bm, kids)
             return v
 
         root = setup.state
         v = ab(root, 0, *setup.window, root if is_tree else (), None)
-        stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": cutoffs,
-                 "tt_hits": hits, "depth_reached": deepest,
-                 "estimates": estimates}
-        return v, root_move, stats, log
+        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec and rec.log
 
     return search
 
 
-def _prune_event(node, parent, ply, player, v, alpha, beta, state, rest, is_tree, names, rule):
-    moves, states = zip(*rest)
-    ids = states if is_tree else tuple([node + (m,) for m in moves])
-    return _new(Event, ("prune", node, parent, ply, player, v, alpha, beta, state,
-                        (ids, moves, states, rule), names))
+def _estimate(setup, evaluate, state):
+    """The evaluation of ``state`` at the depth limit, refused unless it is a usable number."""
+    v = evaluate(state)
+    if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
+        if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
+            v = bad_value(setup, v, state)
+    return v
+
+
+def _not_max_or_min(setup, state, player):
+    """Raise the error of a node whose player is not MAX or MIN (a chance node, or a wrong answer)."""
+    if player == CHANCE:
+        chance_error(setup, state)
+    raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max' or 'min'")
+
+
+def _first_best(bm, kids):
+    """The root's move: the first child with the best value, even when that value is -inf for MAX
+    (+inf for MIN) and no child was strictly better."""
+    return bm if bm is not None or not kids else kids[0][0]
+
+
+def _stats(nodes, leaves, cutoffs, hits, deepest, estimates):
+    return {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": cutoffs, "tt_hits": hits,
+            "depth_reached": deepest, "estimates": estimates}
 
 
 _alphabeta_search = {False: _make_alphabeta(False), True: _make_alphabeta(True)}
@@ -286,9 +318,10 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
         ok = False
     if not ok or not alpha < beta:
         raise ValueError(f"window must be a pair of numbers (alpha, beta) with alpha < beta, got {window!r}")
-    setup = SearchSetup("alphabeta-strict" if strict else "alphabeta", tree_or_game, state, depth,
-                   evaluate, order, table, symmetry, time_limit, trace, graph, trace_depth)
-    setup.window = (alpha, beta)
+    setup = SearchSetup(name="alphabeta-strict" if strict else "alphabeta", tree_or_game=tree_or_game,
+                        state=state, depth=depth, evaluate=evaluate, order=order, table=table,
+                        symmetry=symmetry, time_limit=time_limit, trace=trace, graph=graph,
+                        trace_depth=trace_depth, window=(alpha, beta))
     return run_search(setup, _alphabeta_search[strict])
 
 
@@ -298,6 +331,8 @@ def alphabeta(tree_or_game, state=None, *, strict=False, depth=None, evaluate=No
 
 
 def _make_negamax(prune, strict):
+    fails_high = cutoff_tests(strict)[0] if prune else None
+
     def search(setup, depth, deadline, first_move):
         game = setup.game
         is_terminal, utility, to_move, succ = game.is_terminal, setup.utility, game.to_move, game.successors
@@ -307,12 +342,10 @@ def _make_negamax(prune, strict):
         # a position met again nearer the start (Nim) is answered, not searched again.
         to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
-        tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
-        trace_on, tdepth = tracing, setup.trace_depth
+        is_tree = setup.is_tree
+        rec = Recorder(setup.label) if setup.tracing else None
+        trace_on, tdepth = rec is not None, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
-        rule = "strict" if strict else "textbook"
-        log = [] if tracing else None
-        add = log.append if tracing else None
         nodes = leaves = hits = cutoffs = deepest = estimates = 0
         root_move = None
         kind = EXACT  # MAX-view bound kind of the value just returned (tracing only)
@@ -328,29 +361,24 @@ def _make_negamax(prune, strict):
                     too_deep(setup)
             if deadline is not None and not nodes & 1023 and perf_counter() > deadline:
                 raise SearchTimeout(nodes)
-            if is_terminal(state) or ply >= max_depth:
+            if is_terminal(state):
                 leaves += 1
-                terminal = is_terminal(state)
-                if not terminal:
-                    estimates += 1
-                if terminal:
-                    v = utility(state)
-                else:
-                    v = evaluate(state)
-                    if v.__class__ is not float or v != v:  # NaN, None, 10**400 ... are refused
-                        if v.__class__ is not int or not -FLOAT_MAX <= v <= FLOAT_MAX:
-                            v = bad_value(setup, v, state)
+                v = utility(state)
                 if tracing:
                     kind = EXACT
-                    add(_new(Event, ("leaf" if terminal else "estimate", node, parent, ply,
-                                     None if terminal else to_move(state), v, None, None,
-                                     state, (), names)))
+                    rec.leaf(node, parent, ply, v, state)
+                return color * v
+            if ply >= max_depth:
+                leaves += 1
+                estimates += 1
+                v = _estimate(setup, evaluate, state)
+                if tracing:
+                    kind = EXACT
+                    rec.estimate(node, parent, ply, to_move(state), v, state)
                 return color * v
             player = to_move(state)
             if player != MAX and player != MIN:
-                if player == CHANCE:
-                    chance_error(setup, state)
-                raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max' or 'min'")
+                _not_max_or_min(setup, state, player)
             mine = 1 if player == MAX else -1
             if mine != color:  # the window, seen from the mover's side
                 alpha, beta = -beta, -alpha
@@ -358,18 +386,13 @@ def _make_negamax(prune, strict):
             if table is not None:
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
-                if entry is not None and ply and entry[0] >= max_depth - ply:
-                    flag = entry[1]  # stored from MAX's view
-                    if mine < 0:
-                        flag = {LOWER: UPPER, UPPER: LOWER}.get(flag, flag)
-                    tv, alpha, beta = table_probe(flag, mine * entry[2], alpha, beta, strict)
-                    if tv is not None:
-                        hits += 1
-                        if tracing:
-                            kind = entry[1]
-                            add(_new(Event, ("hit", node, parent, ply, player, mine * tv, None, None,
-                                             state, (entry[1],), names)))
-                        return tv if mine == color else -tv
+                tv, alpha, beta = _probe(entry, ply, max_depth, alpha, beta, strict, flip=mine < 0)
+                if tv is not None:
+                    hits += 1
+                    if tracing:
+                        kind = entry[1]  # stored from MAX's view
+                        rec.hit(node, parent, ply, player, mine * tv, None, None, state, kind)
+                    return tv if mine == color else -tv
             if plain:
                 kids = succ(state)
             else:
@@ -379,8 +402,7 @@ def _make_negamax(prune, strict):
                 no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
-                add(_new(Event, ("enter", node, parent, ply, player, None,
-                                 *_max_view(mine, alpha, beta), state, (), names)))
+                rec.enter(node, parent, ply, player, state, *_max_view(mine, alpha, beta))
                 up_ok = low_ok = True
                 best_kind = EXACT
             v = -INF
@@ -392,7 +414,7 @@ def _make_negamax(prune, strict):
                 if improved:
                     v = cv
                     bm = m
-                cut = prune and ((v > beta) if strict else (v >= beta))
+                cut = prune and fails_high(v, beta)
                 if not cut and v > alpha:
                     alpha = v
                 if tracing:
@@ -403,39 +425,33 @@ def _make_negamax(prune, strict):
                         best_kind = kind
                     up_ok = up_ok and kind != LOWER
                     low_ok = low_ok and kind != UPPER
-                    add(_new(Event, ("update", node, parent, ply, player, mine * v,
-                                     *_max_view(mine, alpha, beta), state,
-                                     (cid, mine * cv, improved, cut), names)))
+                    rec.update(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state,
+                               cid, mine * cv, improved, cut)
                 if cut:
                     rest = kids[i + 1:]
                     if rest:
                         cutoffs += 1
                         if tracing:
                             up_ok = low_ok = False
-                            add(_prune_event(node, parent, ply, player, mine * v,
-                                             *_max_view(mine, alpha, beta), state, rest, is_tree,
-                                             names, rule))
+                            rec.prune(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta),
+                                      state, *_pruned(node, rest, is_tree), strict)
                     break
             bound = window_bound(v, a0, b0, strict) if prune else EXACT
             if table is not None:
-                max_bound = bound if mine > 0 else {LOWER: UPPER, UPPER: LOWER}.get(bound, bound)
+                max_bound = bound if mine > 0 else _FLIPPED.get(bound, bound)  # stored from MAX's view
                 table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
                                     *_max_view(mine, a0, b0), strict)
                         if ply < tdepth else window_bound(mine * v, *_max_view(mine, a0, b0), strict))
-                add(_new(Event, ("exit", node, parent, ply, player, mine * v,
-                                 *_max_view(mine, alpha, beta), state, (kind,), names)))
+                rec.exit(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state, kind)
             if ply == 0:
-                root_move = bm if bm is not None or not kids else kids[0][0]
+                root_move = _first_best(bm, kids)
             return v if mine == color else -v
 
         root = setup.state
         v = neg(root, 0, -INF, INF, 1, root if is_tree else (), None)
-        stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": cutoffs,
-                 "tt_hits": hits, "depth_reached": deepest,
-                 "estimates": estimates}
-        return v, root_move, stats, log
+        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec and rec.log
 
     return search
 
@@ -472,6 +488,8 @@ def negamax(tree_or_game, state=None, *, prune=True, strict=False, depth=None, e
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     variant = "negamax" + ("-strict" if strict else "") + ("" if prune else "-noprune")
-    setup = SearchSetup("negamax", tree_or_game, state, depth, evaluate, order, table, symmetry,
-                        time_limit, trace, graph, trace_depth, variant)
+    setup = SearchSetup(name="negamax", tree_or_game=tree_or_game, state=state, depth=depth,
+                        evaluate=evaluate, order=order, table=table, symmetry=symmetry,
+                        time_limit=time_limit, trace=trace, graph=graph, trace_depth=trace_depth,
+                        variant=variant)
     return run_search(setup, _negamax_search[prune, strict])

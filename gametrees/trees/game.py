@@ -209,30 +209,38 @@ class _TreeSnapshot:
                       for v, attrs in nbrs.items() if attrs}
 
     def graph(self):
-        """A new DiGraph of the tree as it was (the game's structure, the copied attributes)."""
+        """A new DiGraph of the tree as it was (the game's structure, the copied attributes).
+
+        Built pass by pass (nodes, edges, then each attribute): a node id is a tuple, whose hash
+        Python computes again at every dict look-up, so the passes look each node up as few times
+        as they can (a search's ``result.graph`` builds one per call).
+        """
         game = self.game
         H = nx.DiGraph()
         H.graph.update(self.graph_attrs)
         H.graph["root"] = game.initial
-        nodes, edges = self.nodes or {}, self.edges or {}
-        plain = self.nodes is None
+        nodes, edges = self.nodes, self.edges or {}
         node, succ, pred = H._node, H._succ, H._pred
-        players, utilities, labels, unlabelled = game._player, game._utility, game._labels, game._unlabelled
-        for n in game._succ:
-            attrs = node[n] = nodes.get(n) or {}
-            # What the search read (the game's), should the graph have changed in between.
-            if n in players:
-                attrs["player"] = players[n]
-            if n in utilities:
-                attrs["utility"] = utilities[n]
-            if plain and n not in unlabelled:
-                attrs["label"] = labels[n]
-            succ[n] = {}
-            pred[n] = {}
-        for u, kids in game._succ.items():
-            out = succ[u]
+        kids_of = game._succ
+        count = len(kids_of)
+        attrs = [{} for _ in range(count)] if nodes is None else [nodes.get(n) or {} for n in kids_of]
+        outs = [{} for _ in range(count)]
+        node.update(zip(kids_of, attrs))
+        succ.update(zip(kids_of, outs))
+        pred.update(zip(kids_of, [{} for _ in range(count)]))
+        for (u, kids), out in zip(kids_of.items(), outs):
             for c, _ in kids:
-                out[c] = pred[c][u] = edges.get((u, c)) or {}
+                out[c] = pred[c][u] = (edges.get((u, c)) or {}) if edges else {}
+        # What the search read (the game's), should the graph have changed in between.
+        for n, player in game._player.items():
+            node[n]["player"] = player
+        for n, value in game._utility.items():
+            node[n]["utility"] = value
+        if nodes is None:  # the labels, in the order of the nodes (both dicts were made node by node)
+            unlabelled = game._unlabelled
+            for (n, label), a in zip(game._labels.items(), attrs):
+                if not unlabelled or n not in unlabelled:
+                    a["label"] = label
         for n in game._given_probs:
             for c, p in game._chances[n]:
                 succ[n][c]["prob"] = p

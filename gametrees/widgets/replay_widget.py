@@ -106,7 +106,7 @@ def _mcts_words(fr, names):
     label = str(names(fr.current))
     name = html.escape(f"the position {label}" if label.startswith("after ") else label)
     name = name[:1].upper() + name[1:]
-    words = [f"<b>Playout {e.info[0]}, {_STEP_WORDS[e.kind]}</b>."]
+    words = [f"<b>Playout {e.playout}, {_STEP_WORDS[e.kind]}</b>."]
     if fr.current in fr.visits:
         visits = fr.visits[fr.current]
         mean = fr.means.get(fr.current)

@@ -708,10 +708,10 @@ class WindowExercise(_AlphaBetaExercise):
         steps, prev, cut_update = [], start, None
         for u in self.info.updates.get(n, []):
             now = u.alpha if which == "alpha" else u.beta
-            if u.info[3]:
+            if u.cut:
                 cut_update = u
             elif now != prev:
-                steps.append(f"after {self.nodes.name(u.info[0])} = {fmt(u.info[1])}, {sym} = {fmt(now)}")
+                steps.append(f"after {self.nodes.name(u.child)} = {fmt(u.child_value)}, {sym} = {fmt(now)}")
                 prev = now
         verb, verbing = ("raises", "raising") if owner == MAX else ("lowers", "lowering")
         s = f"{name} ({ROLE_NAMES[player]}) is entered with {sym} = {fmt(start)}{from_where}"
@@ -720,7 +720,7 @@ class WindowExercise(_AlphaBetaExercise):
         elif cut_update is None:
             s += f"; no child value {verb} it"
         if cut_update is not None:
-            c, cv = self.nodes.name(cut_update.info[0]), fmt(cut_update.info[1])
+            c, cv = self.nodes.name(cut_update.child), fmt(cut_update.child_value)
             if player == MIN:
                 op, bound = ("<" if self.strict else "≤"), f"α = {fmt(cut_update.alpha)}"
             else:
@@ -788,8 +788,8 @@ class WindowExercise(_AlphaBetaExercise):
         sym = "α" if which == "alpha" else "β"
         owner = MAX if which == "alpha" else MIN
         G = self.result.graph
-        kid_values = [u.info[1] for u in self.info.updates.get(n, [])]
-        cut_update = next((u for u in self.info.updates.get(n, []) if u.info[3]), None)
+        kid_values = [u.child_value for u in self.info.updates.get(n, [])]
+        cut_update = next((u for u in self.info.updates.get(n, []) if u.cut), None)
         rule = (f"{name} is entered with its parent's {sym} at that moment; "
                 + (f"as a {ROLE_NAMES[player]} node it {'raises α' if owner == MAX else 'lowers β'} with "
                    f"each better child value, and a cutoff returns at once, before {sym} changes."
@@ -800,7 +800,7 @@ class WindowExercise(_AlphaBetaExercise):
                     f"values: but MAX raises its floor α and MIN lowers its ceiling β, so at {name} {sym} is "
                     f"only inherited from above. Which bound does {ROLE_NAMES[player]} move?",
                     "wrong-bound-updated")
-        if not constant and cut_update is not None and close(x, cut_update.info[1]):
+        if not constant and cut_update is not None and close(x, cut_update.child_value):
             return (
                 f"Your number is the value of the child that ends {name}'s search with a cutoff; a "
                 f"cutoff returns at once, before {sym} is updated. What was {sym} just before that child?",

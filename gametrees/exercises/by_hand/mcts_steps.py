@@ -190,20 +190,20 @@ class MCTSExercise(Exercise):
         """The exercise after ``playouts`` playouts (None if the next one does not select at the root)."""
         r = mcts(G, playouts=playouts + 1 + self.full, c=c, seed=seed)
         trace = r.trace
-        starts = [i for i, e in enumerate(trace) if e.info[0] == playouts + 1]
+        starts = [i for i, e in enumerate(trace) if e.playout == playouts + 1]
         first = trace[starts[0]]
         if first.kind != "select" or first.parent is not None:
             return None
-        chosen = first.info[1]
+        chosen = first.chosen
         added = trace[starts[0] + 1]
-        if self.full and not (added.kind == "expand" and added.info[1] and added.parent == chosen):
+        if self.full and not (added.kind == "expand" and added.added and added.parent == chosen):
             return None
         root = self.nodes.root
         kids = list(G.successors(root))
         before = {}
         for e in trace[: starts[0]]:
             if e.kind == "backup":
-                for node, visits, mean in e.info[1]:
+                for node, visits, mean in e.rows:
                     before[node] = (visits, mean * visits)
         if any(k not in before for k in kids):
             return None
@@ -223,18 +223,18 @@ class MCTSExercise(Exercise):
                 after[node] = (v + 1, t + result)
             n_after = after[root][0]
             next_scores = {k: ucb1(sign * after[k][1] / after[k][0], after[k][0], n_after, c) for k in kids}
-            second = trace[next(i for i, e in enumerate(trace) if e.info[0] == playouts + 2)]
+            second = trace[next(i for i, e in enumerate(trace) if e.playout == playouts + 2)]
             ranked = sorted(next_scores.values(), reverse=True)
             if second.kind != "select" or second.parent is not None or ranked[0] - ranked[1] < _MARGIN:
                 return None
-            if _argmax_unique(next_scores) != second.info[1]:
+            if _argmax_unique(next_scores) != second.chosen:
                 return None
-            extra = {"_expanded": name(added.node), "_next": name(second.info[1]),
+            extra = {"_expanded": name(added.node), "_next": name(second.chosen),
                      "_next_scores": {name(k): s for k, s in next_scores.items()}}
         most = max(kids, key=lambda k: before[k][0])
         greedy = max(kids, key=lambda k: sign * before[k][1] / before[k][0])
         interest = (chosen != most) + (chosen != greedy) + (self.root_player == MIN)
-        in_tree = {name(k): [name(e.node) for e in trace[: starts[0]] if e.kind == "expand" and e.info[1]
+        in_tree = {name(k): [name(e.node) for e in trace[: starts[0]] if e.kind == "expand" and e.added
                              and e.parent == k] for k in kids}
         if self.full:  # the next selection moves on, and the expansion is not of the first child
             interest += (extra["_next"] != name(chosen)) + bool(in_tree[name(chosen)])
@@ -611,5 +611,5 @@ class MCTSExercise(Exercise):
         import gametrees
 
         k = max(i for i, e in enumerate(self._result.trace) if e.kind == "backup" and
-                e.info[0] == self.visits[self.nodes.name(self.nodes.root)])
+                e.playout == self.visits[self.nodes.name(self.nodes.root)])
         return gametrees.draw(self._result, ax, k=k, **options)

@@ -115,13 +115,13 @@ class SearchInfo:
                 self.updates.setdefault(n, []).append(e)
             elif e.kind == "prune":
                 last = self.updates[n][-1]
-                cut = Cut(node=n, player=e.player, child=last.info[0], value=e.value, alpha=e.alpha,
-                           beta=e.beta, strict=e.info[3] == "strict", pruned=tuple(e.info[0]),
+                cut = Cut(node=n, player=e.player, child=last.child, value=e.value, alpha=e.alpha,
+                           beta=e.beta, strict=e.strict, pruned=tuple(e.children),
                            source=source(n, MAX if e.player == MIN else MIN,
                                          e.alpha if e.player == MIN else e.beta))
                 self.cut_at[n] = cut
                 self.cuts.append(cut)
-                for c in e.info[0]:
+                for c in e.children:
                     self.cut_of[c] = cut
         self._G = G
 

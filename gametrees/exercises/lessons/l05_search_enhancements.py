@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
-from ...search import alphabeta, minimax, negamax
 from ...rules import table_probe
+from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
 from ..attempts import escalate, open_solution
@@ -476,10 +476,10 @@ def _worked(G, r, n, names):
     """How the search with trace ``r`` treats inner node ``n``, in one sentence (the twin's working)."""
     evs = [ev for ev in r.trace if ev.node == n]
     enter = next(ev for ev in evs if ev.kind == "enter")
-    seen = [f"{names.name(ev.info[0])} = {fmt(ev.info[1])}" for ev in evs if ev.kind == "update"]
+    seen = [f"{names.name(ev.child)} = {fmt(ev.child_value)}" for ev in evs if ev.kind == "update"]
     cut = any(ev.kind == "prune" for ev in evs)
     exit_ = next(ev for ev in evs if ev.kind == "exit")
-    v, flag = exit_.value, exit_.info[0]
+    v, flag = exit_.value, exit_.bound
     a, b = enter.alpha, enter.beta
     side = (f"{fmt(v)} ≤ α = {fmt(a)}" if v <= a else f"{fmt(v)} ≥ β = {fmt(b)}" if v >= b
             else f"{fmt(a)} < {fmt(v)} < {fmt(b)}")
