@@ -381,7 +381,7 @@ def test_fast_wins_each_way():
 
 NARROW = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]   # lesson 03's exercise: searched with the window (4, 6)
 WINDOW = (4, 6)
-RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4)}   # worked in the lesson's fold
+RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4), "full": (7, 7)}   # worked answer
 
 
 def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
@@ -392,12 +392,13 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
     _, _, ref_soft = reference_alphabeta(NARROW, alpha=4, beta=6)
     hard = reference_fail_hard(NARROW, alpha=4, beta=6)
     label = {n: T.nodes[n]["label"] for n in T}
-    assert ({k: v[0] for k, v in RIGHT.items()} == {k: soft[k] for k in RIGHT}
-            == {label[p]: ref_soft[p] for p in hard if label[p] in RIGHT})
-    assert {k: v[1] for k, v in RIGHT.items()} == {label[p]: v for p, v in hard.items() if label[p] in RIGHT}
+    inner = {k: v for k, v in RIGHT.items() if k != "full"}
+    assert ({k: v[0] for k, v in inner.items()} == {k: soft[k] for k in inner}
+            == {label[p]: ref_soft[p] for p in hard if label[p] in inner})
+    assert {k: v[1] for k, v in inner.items()} == {label[p]: v for p, v in hard.items() if label[p] in inner}
     assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="ABCDE")
-    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 10 numbers right."
+    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 12 numbers right."
     assert ex.check_fail_soft_hard(NARROW, WINDOW, {k: tuple(map(str, v)) for k, v in RIGHT.items()},
                                    nodes=list("ABCDE")).ok
     with pytest.raises(ValueError, match="inner nodes the search visits"):
@@ -413,15 +414,16 @@ def test_fail_soft_hard_blank_junk():
         fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes="ABCDE")
         assert fb.status == "unreadable" and fb.tags == ()
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes="ABCDE")
-    assert fb.score == (5, 7) and fb.title.endswith("8 of 10 numbers right.")
+    assert fb.score == (6, 8) and fb.title.endswith("10 of 12 numbers right.")
     assert "could not read 'three'" in text(fb) and "B under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0)}   # every hard return unclamped
+    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0),   # every hard return unclamped
+              "full": (7, 7)}
     first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
-    assert first.title.endswith("2 of 10 numbers right.") and "fail-hard-unclamped" in first.tags
-    assert first.tags == ("fail-hard-unclamped",) and first.score == (2, 10)
+    assert first.title.endswith("4 of 12 numbers right.") and "fail-hard-unclamped" in first.tags
+    assert first.tags == ("fail-hard-unclamped",) and first.score == (3, 11)
     for x in (2, 4, 5, 6):
         assert not has_number(first, x)
     second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
@@ -432,7 +434,7 @@ def test_fail_soft_hard_all_wrong_then_twin():
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (4, 4)}, nodes="ABCDE")
-    assert fb.title.endswith("9 of 10 numbers right.") and fb.tags == ("fail-hard-bound",)
+    assert fb.title.endswith("11 of 12 numbers right.") and fb.tags == ("fail-hard-bound",)
     assert "B under fail-soft: you wrote 4, a bound of the window B was given" in text(fb)
     b_line = next(line for line in fb.lines if line.startswith("✗ B"))
     assert "✓ B: fail-hard 4." in text(fb) and "2" not in b_line
@@ -448,6 +450,15 @@ def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is
     full = [line for line in fb.lines if "full window" in line and line.startswith("✗")]
     assert fb.tags == () and fb.title.endswith("10 of 12 numbers right.") and len(full) == 2
     assert not any("7" in line for line in full)
+
+
+def test_fail_soft_hard_requires_the_full_window_part():
+    """Leaving out the full-window pair is not all right: that part is not answered yet, and the count keeps
+    its 12 numbers."""
+    no_full = {k: v for k, v in RIGHT.items() if k != "full"}
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, no_full, nodes="ABCDE")
+    assert not fb.ok and fb.status == "wrong" and fb.title.endswith("10 of 12 numbers right.")
+    assert "A with the full window under fail-soft: not answered yet." in text(fb)
 
 
 TREE = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]   # lesson 03's ordering exercise: 5 leaves at best
@@ -801,6 +812,20 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
     wrong_b = {**RIGHT, "B": (RIGHT["B"][0], RIGHT["B"][0] - 1), "full": (7, 7)}
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, wrong_b, nodes="ABCDE") for _ in range(2)]
     assert " at B: B (MIN) is entered with" in second.lines[-1]
+    assert "at most α: a bound" in second.lines[-1]       # B failed low: so does the twin's B
+    attempts.reset()
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 3), "B": (2, 3)}, nodes="ABCDE")
+                 for _ in range(2)]
+    assert "at most α: a bound" in second.lines[-1] and "at least β" not in second.lines[-1]
+
+
+def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
+    """The root's own return is never clamped under the full window, but nodes below are (issue 28, M1)."""
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+                 for _ in range(2)]
+    twin = second.lines[-1]
+    assert "nothing is clamped" not in twin and "the root's own return is never clamped" in twin
+    assert "Nodes below are entered with narrower windows" in twin
 
 
 @pytest.mark.parametrize("x, right, says", [

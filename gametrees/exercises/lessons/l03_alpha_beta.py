@@ -333,10 +333,12 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     fail-soft alpha-beta (the value it reached, a bound when it is outside the
     window it was given) and in fail-hard alpha-beta (the same value clamped into
     that window: never below α, never above β). ``nodes`` (labels; default every
-    inner node the search visits) are the nodes asked about. An optional key
-    ``"full"`` asks for the root's pair when it is searched with the full window
-    (−∞, +∞) instead: both then return the minimax value, and two different
-    values there are the misconception ``pruning-changes-value``.
+    inner node the search visits) are the nodes asked about. The key ``"full"``
+    (required: without it that part is "not answered yet") is the root's pair when
+    it is searched with the full window (−∞, +∞) instead: the root's own return is
+    then never clamped, so both give the minimax value (nodes below are entered with
+    narrower windows and can differ), and two different values there are the
+    misconception ``pruning-changes-value``.
 
     Named mistakes: a cut-off node given its minimax value as the fail-soft return
     (``cut-value-as-minimax``); the clamped value given as the fail-soft return
@@ -346,11 +348,15 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     Examples
     --------
     >>> tree = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]
-    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA")
-    ✓ Fail-soft and fail-hard returns: all 6 numbers right.
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6), "full": (7, 7)},
+    ...                      nodes="EBA")
+    ✓ Fail-soft and fail-hard returns: all 8 numbers right.
     ✓ E: fail-soft 2, fail-hard 4.
     ✓ B: fail-soft 2, fail-hard 4.
     ✓ A: fail-soft 7, fail-hard 6.
+    ✓ A with the full window: fail-soft 7, minimax's value, fail-hard 7, minimax's value.
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA").title
+    'Fail-soft and fail-hard returns: 6 of 8 numbers right.'
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
     '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
     β]: which bound of its window did E cross?'
@@ -379,12 +385,12 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         given = answer.get(lab)
         pairs[lab] = (None, None) if given is None else given
     root = G.nodes[G.graph["root"]]["label"]
-    if "full" in answer:   # the root searched with the full window: both versions give minimax's value
-        asked = asked + ["full"]
-        pairs["full"] = (None, None) if answer["full"] is None else answer["full"]
-        soft, hard = {**soft, "full": exact[root]}, {**hard, "full": exact[root]}
-        entered = {**entered, "full": (-math.inf, math.inf)}
-        exact = {**exact, "full": exact[root]}
+    # the root searched with the full window (a required part): both versions give minimax's value
+    asked = asked + ["full"]
+    pairs["full"] = (None, None) if answer.get("full") is None else answer["full"]
+    soft, hard = {**soft, "full": exact[root]}, {**hard, "full": exact[root]}
+    entered = {**entered, "full": (-math.inf, math.inf)}
+    exact = {**exact, "full": exact[root]}
     if all(isinstance(p, (list, tuple)) and all(is_blank(v) for v in p) for p in pairs.values()):
         return unanswered(what, f"Replace each None with a number: {form}.")
     rep = Report()
@@ -401,18 +407,20 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         goods = []
         if lab == "full" and None not in mine and mine[0] != mine[1]:
             rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched "
-                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? Clamping "
-                    "into [−∞, +∞] changes nothing, and alpha-beta's root value with the full window is "
-                    "minimax's.",
+                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? The root's "
+                    "own window is then (−∞, +∞): clamping its return into it changes nothing, and "
+                    "alpha-beta's root value with the full window is minimax's (nodes below are entered "
+                    "with narrower windows, and may differ there).",
                     tag="pruning-changes-value")
             continue
         for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
             given, x = pair[i], mine[i]
+            shown = f"{root} with the full window" if lab == "full" else lab
             if is_blank(given):
-                rep.bad(f"{lab} under {name}: not answered yet.")
+                rep.bad(f"{shown} under {name}: not answered yet.")
                 continue
             if x is None:
-                rep.bad(f"{lab} under {name}: could not read {given!r}: give a number.")
+                rep.bad(f"{shown} under {name}: could not read {given!r}: give a number.")
                 continue
             readable += 1
             if x == right and lab == "full":
@@ -486,15 +494,27 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
             return None
         root = H.nodes[H.graph["root"]]["label"]
         value = _minimax_values(H)[root]
-        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever "
-                f"outside it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s "
-                f"minimax value, {fmt(value)}. A narrow window is what makes them differ.")
+        full = (-math.inf, math.inf)
+        s, h = _returns(H, hard=False, window=full), _returns(H, hard=True, window=full)
+        inner = _entered(H, full)
+        below = next((lab for lab in s if lab != root and s[lab] != h[lab]), None)
+        where = ("" if below is None else
+                 f" Nodes below are entered with narrower windows and are clamped to those: {below} is "
+                 f"entered with {_window_text(inner[below])} and returns {fmt(s[below])} under fail-soft, "
+                 f"{fmt(h[below])} under fail-hard; but the root's own return is never clamped.")
+        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): the root's own window "
+                f"is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and fail-hard "
+                f"both return {root}'s minimax value, {fmt(value)}.{where}")
     asked = [lab for lab in wrong if lab != "full"]
+    entered = _entered(G, window)
+    sides = {lab: _side(soft[lab], entered[lab]) for lab in asked if lab in entered}
     found = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
-        mine = [lab for lab in diff if lab in asked]
+        twin_entered = _entered(H, window)
+        # the twin's node fails on the same side of its window as the learner's node did
+        mine = [lab for lab in diff if lab in sides and _side(s[lab], twin_entered[lab]) == sides[lab]]
         if mine:
             found = (H, s, h, mine)
             break
@@ -513,6 +533,12 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
             f"is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value "
             f"{lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
             f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
+
+
+def _side(value, window):
+    """Where a fail-soft return lies against the window its node was entered with: "low", "high" or
+    "inside"."""
+    return "low" if value <= window[0] else "high" if value >= window[1] else "inside"
 
 
 def _window_text(w):
