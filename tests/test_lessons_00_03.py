@@ -791,6 +791,15 @@ def test_position_reply_is_judged_after_the_learners_own_move():
             in no_move.lines)
 
 
+def test_window_at_l_with_an_inherited_alpha_says_an_alpha_and_points_past_the_min_parent():
+    """D (MIN) never moves α: the feedback points to A, where D got it, in good English (issue 28, M2)."""
+    window = gt.exercises.generate("window", seed=17, difficulty="medium")
+    line = next(t for k, t, _ in window.check((-math.inf, 13)).items if k == "bad")
+    assert "Your number is an α that an ancestor of L was entered with" in line and "a α" not in line
+    assert "D inherited it from A when D was entered" in line and "done to D's α" not in line
+    assert "7" not in line
+
+
 def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
     window = gt.exercises.generate("window", seed=17, difficulty="medium")
     assert window.nodes.name(window.node) == "L" and window.solution() == (7, 13)

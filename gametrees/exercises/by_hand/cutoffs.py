@@ -815,10 +815,20 @@ class WindowExercise(_AlphaBetaExercise):
         if (not constant and parent is not None and not close(x, start)
                 and any(close(x, v) for v in earlier)):
             p = self.nodes.name(parent)
-            return ((f"Your number is a {sym} that an ancestor of {name} was entered with, before its "
-                     f"children moved it. {name} takes {sym} from its parent {p} at the moment {name} is "
-                     f"entered: what had {p}'s earlier children done to {p}'s {sym} by then? Then follow "
-                     f"{name}'s own children."),
+            article = "an" if which == "alpha" else "a"
+            mover = parent   # the nearest node on the path up that moves this bound (MAX α, MIN β)
+            while mover is not None and self.tree.nodes[mover]["player"] != owner:
+                mover = next(iter(self.tree.predecessors(mover)), None)
+            if mover is None or mover == parent:
+                where = f"what had {p}'s earlier children done to {p}'s {sym} by then?"
+            else:
+                m = self.nodes.name(mover)
+                where = (f"{p} is a {ROLE_NAMES[self.tree.nodes[parent]['player']]} node and never moves "
+                         f"{sym}: {p} inherited it from {m} when {p} was entered. What had {m}'s earlier "
+                         f"children done to {m}'s {sym} by then?")
+            return ((f"Your number is {article} {sym} that an ancestor of {name} was entered with, before "
+                     f"its children moved it. {name} takes {sym} from its parent {p} at the moment {name} is "
+                     f"entered: {where} Then follow {name}'s own children."),
                     None)
         path = set(nx.ancestors(self.tree, n)) | {n}
         others = {m for m in G
