@@ -256,17 +256,19 @@ def test_position_answer_is_what_the_lesson_says():
     assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}
     answer = {"value": 0, "move": "c2", "reply": "a2"}
     fold = fold_text("02_minimax.ipynb", "8014066f")
-    assert pasteable(fold) == [] and "Answer" not in fold                 # reasoning, nothing to paste
-    # the fold's reasoning, against the engine: O threatens c2, X must block there, a2 loses at once to O c2,
-    # O then blocks a2, and the value is a draw
-    assert ("threatens c2 (cell 5), so X must block there" in fold
-            and [m for m, v in values.items() if v == 0] == [5])
-    flat = " ".join(fold.split())
-    assert ("even a2 (cell 3), which would give X two threats, loses to O c2 at once" in flat
-            and values[3] == -1)
+    assert pasteable(fold) == [] and 'solution_position("X.O/.X./..O")' in fold
+    assert "after your first attempt" in fold
+    attempts.reset()
+    ex.check_position(POSITION, {"value": 1, "move": "a2", "reply": "c2"})      # an attempt opens it
+    worked = ex.solution_position(POSITION)
+    # the worked answer's reasoning, against the engine: O threatens c2, X must block there (any other move,
+    # a2 with its two threats too, loses to O c2 at once), O's one best reply is a2, and the value is a draw
+    assert "O threatens to win at c2" in worked and "X must play c2" in worked
+    assert [m for m, v in values.items() if v == 0] == [5] and values[3] == -1
     lost = game.result(s, 3)
     assert game.is_terminal(game.result(lost, 5)) and game.utility(game.result(lost, 5)) == -1
-    assert "O blocks it" in fold and "the value is a draw, 0" in fold
+    assert "O's best reply is a2" in worked and "a draw: value 0" in worked
+    attempts.reset()
     fb = ex.check_position(POSITION, answer)
     assert (fb.ok and fb.title.endswith("all 3 right.")
             and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb))
@@ -659,7 +661,7 @@ def test_minimax_claims_each_way():
     second = ex.check_minimax_claims(all_wrong)
     assert "tic-tac-toe" not in twins(second)[0]
     attempts.reset()
-    fb = ex.check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": "yes", "d": None})
+    fb = ex.check_minimax_claims({"a": (False, 3), "b": (True, 2), "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
     # the lesson lists the reasons as the check numbers them
@@ -668,6 +670,27 @@ def test_minimax_claims_each_way():
     nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "02_minimax.ipynb").read_text())
     prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "3e6cfcbf")
     assert all(f"{n}. {reason}" in prompt for n, reason in MINIMAX_REASONS.items())
+
+
+def test_minimax_claims_reason_six_is_a_false_premise_and_the_twin_works_the_claim_that_was_wrong():
+    """Reasons 3 and 6 no longer state one fact twice (issue 28, M3); the twin is another claim decided
+    the way the wrong claim is (M4)."""
+    from gametrees.exercises.lessons.l02_minimax import CLAIM_REASON, MINIMAX_REASONS
+    from gametrees.games import Nim
+    assert gt.minimax(TicTacToe()).value == 0 and "+1" in MINIMAX_REASONS[6]      # 6 is false: a distractor
+    assert CLAIM_REASON["a"] == CLAIM_REASON["d"] == 3
+    assert gt.minimax(Nim(5)).value == 1 and gt.minimax(Nim(4)).value == -1         # the twins' Nim values
+    right = {"a": (False, 3), "b": (True, 2), "c": (True, 5), "d": (False, 3)}
+    attempts.reset()
+    assert not ex.check_minimax_claims({**right, "a": (False, 6)}).ok
+    for key, says in (("b", "Nim with 4 coins (worth -1 to MAX, MAX to move) MAX can never win"),
+                      ("c", "Both are worth -1"), ("d", "loses exactly the games"),
+                      ("a", "Nim with 5 coins")):
+        attempts.reset()
+        wrong = {**right, key: (right[key][0], 7)}
+        _, second = ex.check_minimax_claims(wrong), ex.check_minimax_claims(wrong)
+        twin = second.lines[-1]
+        assert twin.startswith("• Worked on another claim: ") and says in twin and "twin tree" not in twin
 
 
 # Lesson 03's fail-hard values are the engine's minimax values clamped into the windows of its traced
@@ -714,23 +737,27 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
         assert (pasteable(fold) == [] and f"{name}.explain()" in fold
                 and "after your first attempt" in fold), cell
     fold = fold_text("03_alpha_beta.ipynb", "5bb44faf")
-    flat = " ".join(fold.split())
-    assert pasteable(fold) == [] and "Answer" not in fold
-    # the fold's reasoning, against the engine: which window each node is entered with, which side it ends on
+    assert pasteable(fold) == [] and "solution_fail_soft_hard(narrow_tree, (4, 6)" in fold
+    assert "after your first attempt" in fold
+    # the worked answer, against the engine: which window each node is entered with, which side it ends on
     G = gt.tree_from_nested(NARROW)
     entered, soft = l03_alpha_beta._entered(G, WINDOW), l03_alpha_beta._returns(G, False, WINDOW)
     exact = l03_alpha_beta._minimax_values(G)
     side = {lab: "low" if soft[lab] <= a else "high" if soft[lab] >= b else "inside"
             for lab, (a, b) in entered.items()}
-    assert "D ends inside its window" in flat and side["D"] == "inside"
-    assert "E fails low" in flat and "B fails low" in flat and side["E"] == side["B"] == "low"
-    assert "C fails high, and so does the root" in flat and side["C"] == side["A"] == "high"
-    assert "E is entered with a narrower window than D" in flat
+    attempts.reset()
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
+    flat = " ".join(ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE").split())
+    says = {"low": "at most α: it fails low", "high": "at least β: it fails high",
+            "inside": "inside its window"}
+    for lab in "ABCDE":
+        a, b = entered[lab]
+        assert f"{lab} (" in flat and f"is entered with ({a}, {b}); its value reached is {soft[lab]}, " \
+            f"{says[side[lab]]}" in flat, lab
+    assert side["D"] == "inside" and side["E"] == side["B"] == "low" and side["C"] == side["A"] == "high"
     assert entered["E"][1] < entered["D"][1] and entered["E"][0] == entered["D"][0] == WINDOW[0]
-    assert "C is entered with the root's window as it was, (4, 6), and so are both its children" in flat
-    assert entered["C"] == entered["F"] == entered["G"] == WINDOW and side["F"] == side["G"] == "high"
-    assert "fail-soft returning the larger leaf, and fail-hard α" in flat and soft["E"] == max(0, 2)
-    assert "A returns its minimax value either way" in flat and exact["A"] == soft["A"]
+    assert f"A returns its minimax value, {exact['A']}, under both" in flat
+    attempts.reset()
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
         # the node the lesson names
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
@@ -893,19 +920,21 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
 
 def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     fold = fold_text("03_alpha_beta.ipynb", "4489368f")
-    flat = " ".join(fold.split())
-    assert pasteable(fold) == [] and "Answer" not in fold
-    # the order the fold describes, built from its words: the node worth 6 first,
-    # a leaf at most 6 first elsewhere
+    assert pasteable(fold) == [] and "solution_pruning_order(shuffled)" in fold
+    assert "after your first attempt" in fold
+    attempts.reset()
+    ex.check_pruning_order(TREE, TREE)
+    flat = " ".join(ex.solution_pruning_order(TREE).split())
+    # the order the worked answer describes: the node worth 6 first, a leaf at most 6 first elsewhere
     first = next(c for c in TREE if min(c) == 6)
-    rest = [sorted(c) for c in TREE if c is not first]
-    described = [first] + rest
-    assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
-    assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
-    assert ex.check_pruning_order(TREE, described, worst=9, why=3).ok
+    described = [first] + [sorted(c) for c in TREE if c is not first]
+    assert "[6, 10, 11] is worth 6" in flat and f"Order {described}: 5 leaves" in flat
+    assert leaves(described) == 5
+    assert ex.check_pruning_order(TREE, described, worst=9, why=3).status == "right"
     worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
-    assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
+    assert "The worst order evaluates 9 of the 9 leaves" in flat and "(worth 2, 5, 6)" in flat
     assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
+    attempts.reset()
 
 
 def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_trees_never_searched():
@@ -923,3 +952,58 @@ def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_
     assert ex.check_game_kinds({"bridge": ("chance", "hidden")}).ok
     # Connect Four is in the plot above and has been solved (lesson 05): the text names chess and Go
     assert "No computer will ever search chess's or Go's tree to the end" in cells["57897c07"]
+
+
+# ------------------------------------------------------------------- worked answers after an attempt
+
+@pytest.mark.parametrize("check, solution", [
+    (lambda: ex.check_position("X.O/.X./..O", {"value": 1, "move": "a2", "reply": "c2"}),
+     lambda: ex.solution_position("X.O/.X./..O")),
+    (lambda: ex.check_minimax_claims({"a": (True, 7), "b": None, "c": None, "d": None}),
+     ex.solution_minimax_claims),
+    (lambda: ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE"),
+     lambda: ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")),
+    (lambda: ex.check_pruning_order(TREE, TREE), lambda: ex.solution_pruning_order(TREE)),
+])
+def test_lesson_worked_answers_open_only_after_an_attempt_and_a_later_check_is_not_solved(check, solution):
+    """Issue 28, M6: the worked answers of lessons 02 and 03 that were open folds come after an attempt."""
+    attempts.reset()
+    before = solution()
+    assert isinstance(before, attempts.NotYet) and "opens after your first attempt" in str(before)
+    assert not check().ok
+    after = solution()
+    assert isinstance(after, str) and len(after) > 100
+    again = check()
+    assert again.lines[0].startswith("• The solution was shown before this check")
+
+
+def test_worked_answers_say_what_the_engine_and_the_checks_say():
+    from gametrees.exercises.lessons.l02_minimax import FAST_WINS_ANSWER
+    attempts.reset()
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
+    text_ = ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")
+    for lab, (soft, hard) in RIGHT.items():
+        if lab != "full":
+            assert f"fail-soft {soft}, fail-hard {hard}." in text_
+    assert "its return is never clamped: A returns its minimax value, 7, under both" in text_
+    assert "G is entered with (2, 7), fail-soft 10, fail-hard 7" in text_      # nodes below are clamped
+    assert "nothing is clamped" not in text_
+    attempts.reset()
+    ex.check_pruning_order(TREE, TREE)
+    order = ex.solution_pruning_order(TREE)
+    best = [[6, 10, 11], [5, 7, 9], [2, 4, 8]]
+    assert f"Order {best}: {leaves(best)} leaves" in order and "evaluates 9 of the 9" in order
+    assert ex.check_pruning_order(TREE, [[6, 10, 11], [5, 7, 9], [2, 4, 8]], worst=9, why=3).status == "right"
+
+    class Fast(TicTacToe):
+        def __init__(self, utility):
+            super().__init__()
+            self._u = utility
+
+        def utility(self, state):
+            base = super().utility(state)
+            empty = 9 - (state[0] | state[1]).bit_count()
+            return eval(self._u, {"base": base, "empty": empty})   # the worked answer's expression
+
+    assert ex.check_fast_wins(Fast(FAST_WINS_ANSWER)).ok and ex.check_fast_wins(Fast("base * 2 ** empty")).ok
+    assert not ex.check_fast_wins(Fast("base * empty")).ok                     # "does not" in the answer

@@ -5,7 +5,8 @@ The checks lesson 03 calls. A check on an unanswered exercise says only that it 
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
 right value, order or count; from the second wrong check on, the same reasoning is worked
 through on a twin tree (:func:`gametrees.exercises.attempts.escalate`). The worked answer
-is the notebook's folded solution.
+is printed by ``solution_fail_soft_hard`` and ``solution_pruning_order``, only after an attempt
+(:func:`gametrees.exercises.attempts.worked_answer`); a check after it does not count as solved.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import random
 
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
-from ..attempts import escalate
+from ..attempts import escalate, worked_answer
 from ..by_hand import twin_trees
 from ..feedback import Feedback, Report, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
-__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order"]
+__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order", "solution_fail_soft_hard",
+           "solution_pruning_order"]
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -543,3 +545,62 @@ def _side(value, window):
 
 def _window_text(w):
     return f"({fmt(w[0])}, {fmt(w[1])})"
+
+
+def solution_pruning_order(tree):
+    """The worked answer of :func:`check_pruning_order` on ``tree``, only after an attempt: the best order and
+    its count, why no order does better, and the worst order's count (all computed from ``tree``)."""
+    tree = _two_level(tree, "tree")
+
+    def make():
+        best = _fewest(tree)
+        first, used, most = best[0], _leaves_evaluated(best), _most(tree)
+        top = min(first)
+        worths = ", ".join(f"{c} is worth {min(c)}" for c in tree)
+        worst = sorted(tree, key=min)
+        return (f"MIN takes each node's smallest leaf: {worths}. Put the MIN node worth the most to MAX "
+                f"first ({first}, its leaves in any order): it is searched to its end, {len(first)} leaves, "
+                f"and sets α = {top}. In each other node put a leaf at most {top} first: the node stops "
+                "after it. "
+                f"Order {best}: {used} leaves. No order does with fewer: reason {_FEWEST_WHY} ("
+                f"{FEWEST_REASONS[_FEWEST_WHY]}). The worst order evaluates {most} of the "
+                f"{sum(map(len, tree))} leaves: the MIN nodes from worst to best (worth "
+                f"{', '.join(str(min(c)) for c in worst)}), each with its smallest leaf last; α is only ever "
+                "the value of a node already done, so no leaf of a later node is at most α before its last "
+                "one.")
+    key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
+    return worked_answer(key, "solution_pruning_order(...)", make)
+
+
+def solution_fail_soft_hard(tree, window, nodes=None):
+    """The worked answer of :func:`check_fail_soft_hard`, only after an attempt: every node asked, in the
+    order the search enters it, with the window it is entered with and its two returns (read from the
+    engine), then the root with the full window."""
+    window = _check_window(window)
+
+    def make():
+        G = tree_from_nested(tree)
+        soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
+        entered = _entered(G, window)
+        asked = [x for x in entered if nodes is None or x in nodes]
+        player = {G.nodes[n]["label"]: G.nodes[n]["player"].upper() for n in G if G.out_degree(n)}
+        side = {"low": "at most α: it fails low, and fail-hard returns α",
+                "high": "at least β: it fails high, and fail-hard returns β",
+                "inside": "inside its window: both return it"}
+        lines = [f"Searched with {_window_text(window)}, in the order the search enters the nodes:"]
+        for lab in asked:
+            lines.append(f"{lab} ({player[lab]}) is entered with {_window_text(entered[lab])}; its value "
+                         f"reached is {fmt(soft[lab])}, {side[_side(soft[lab], entered[lab])]}: fail-soft "
+                         f"{fmt(soft[lab])}, fail-hard {fmt(hard[lab])}.")
+        root = G.nodes[G.graph["root"]]["label"]
+        full = (-math.inf, math.inf)
+        s, h, inner = _returns(G, False, full), _returns(G, True, full), _entered(G, full)
+        below = [lab for lab in s if lab != root and s[lab] != h[lab]]
+        lines.append(f"With the full window (−∞, +∞) the root's own window is (−∞, +∞), so its return is "
+                     f"never clamped: {root} returns its minimax value, {fmt(s[root])}, under both."
+                     + ("" if not below else
+                        " Nodes below are entered with narrower windows and clamped to those: "
+                        + "; ".join(f"{lab} is entered with {_window_text(inner[lab])}, fail-soft "
+                                    f"{fmt(s[lab])}, fail-hard {fmt(h[lab])}" for lab in below) + "."))
+        return "\n".join(lines)
+    return worked_answer(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", "solution_fail_soft_hard(...)", make)
