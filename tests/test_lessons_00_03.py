@@ -1007,3 +1007,19 @@ def test_worked_answers_say_what_the_engine_and_the_checks_say():
 
     assert ex.check_fast_wins(Fast(FAST_WINS_ANSWER)).ok and ex.check_fast_wins(Fast("base * 2 ** empty")).ok
     assert not ex.check_fast_wins(Fast("base * empty")).ok                     # "does not" in the answer
+
+
+def test_pruning_twin_of_a_missed_tie_cut_is_a_tie_cut():
+    """03 Ex 1: missing D's tie cut is worked on a twin whose cut there is a tie (issue 28, M4)."""
+    attempts.reset()
+    pruning = gt.exercises.PruningExercise(seed=7)
+    assert [(pruning.nodes.name(c.node), c.tie) for c in pruning.info.cuts] == [("C", False), ("D", True)]
+    for blanks in range(4):   # the twin depends on the check's number: a blank check first shifts it
+        attempts.reset()
+        pruning = gt.exercises.PruningExercise(seed=7)
+        for _ in range(blanks):
+            pruning.check(None)
+        pruning.check(["I", "J"])
+        twin = twins(pruning.check(["I", "J"]))[0]
+        compared = re.search(r"(\d+) ≤ α = (\d+)", twin)
+        assert compared and compared.group(1) == compared.group(2), twin      # a tie: v = α

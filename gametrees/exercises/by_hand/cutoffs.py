@@ -360,6 +360,15 @@ class PruningExercise(_AlphaBetaExercise):
     def _twin_options(self):
         return {"rule": self.rule}
 
+    def _twin(self, feedback):
+        """A twin whose cut is a tie where the learner missed a tie cut; any twin if no such twin exists."""
+        self._tie_twins_only = True
+        try:
+            text = super()._twin(feedback)
+        finally:
+            self._tie_twins_only = False
+        return text if text is not None else super()._twin(feedback)
+
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
@@ -374,7 +383,11 @@ class PruningExercise(_AlphaBetaExercise):
             return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None
         if kind == "missed":
             cut = twin.info.cut_at.get(n)
-            return where + cut.text(twin.nodes) + "." if cut else None
+            mine = self.info.cut_at.get(n)
+            if cut is None or (getattr(self, "_tie_twins_only", False) and mine is not None and mine.tie
+                               and not cut.tie):
+                return None   # a missed tie cut is worked on a twin whose cut there is a tie too, if any
+            return where + cut.text(twin.nodes) + "."
         if kind == "over" and twin._status(n) == "visited" and twin.info.before.get(n) is not None:
             return where + visited_reason(twin.tree, twin.nodes, twin.info, n, twin.strict)[0]
         if kind == "over" and twin._status(n) == "visited":
