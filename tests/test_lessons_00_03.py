@@ -201,6 +201,17 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
     assert not any(game.lower() in twin.lower() for game in KINDS)   # worked on another game
 
 
+def test_game_kinds_twin_is_a_game_of_the_same_kinds_as_the_one_answered_wrong():
+    """Mastermind marked as chance is worked on Battleship (a secret chosen, not drawn), not on a dice game
+    (issue 28, reader's N7)."""
+    attempts.reset()
+    wrong = {**RIGHT_KINDS, "Mastermind": ("chance", "hidden", 2)}
+    _, second = ex.check_game_kinds(wrong), ex.check_game_kinds(wrong)
+    twin = twins(second)[0]
+    assert twin.startswith("Worked on another game: battleship: nothing is random"), twin
+    assert "dice" not in twin
+
+
 def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass():
     from gametrees.exercises.lessons.l01_game_trees import GAME_KIND_REASONS
     pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
