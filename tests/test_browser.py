@@ -883,7 +883,7 @@ def test_why_panel_follows_the_latest_move_and_cells_have_names(lab, learner_wid
     page.wait("(sel) => document.querySelector(sel).children[4].innerText.trim().length > 0", sel,
               timeout=WIDGET_TIMEOUT, what="the why panel opens")
     first = why()
-    assert first.startswith(f"Why minimax (O) played {played}."), first
+    assert first.startswith(f"Why minimax (O) played cell {played} ("), first
     page.screenshot(_shots(lab) / "why-first-move.png", sel)
     empty = root.locator(".widget-gridbox > button", has_text=re.compile(r"^\s*$")).first
     empty.click()
@@ -893,7 +893,7 @@ def test_why_panel_follows_the_latest_move_and_cells_have_names(lab, learner_wid
     page.wait("([sel, old]) => document.querySelector(sel).children[4].innerText.trim() !== old",
               [sel, first],
               timeout=WIDGET_TIMEOUT, what="the open why panel follows the agent's latest move")
-    assert why().startswith(f"Why minimax (O) played {later.group(1)}."), why()
+    assert why().startswith(f"Why minimax (O) played cell {later.group(1)} ("), why()
     marks = page.board("ttt", 0)["cells"]
     assert titles() == [f"cell {i} ({'abc'[i % 3]}{i // 3 + 1}): {m or 'empty'}"
                         for i, m in enumerate(marks)], titles()

@@ -201,6 +201,17 @@ def test_game_kinds_wrong_names_each_game_not_its_kind():
     assert not any(game.lower() in twin.lower() for game in KINDS)   # worked on another game
 
 
+def test_game_kinds_twin_is_a_game_of_the_same_kinds_as_the_one_answered_wrong():
+    """Mastermind marked as chance is worked on Battleship (a secret chosen, not drawn), not on a dice game
+    (issue 28, reader's N7)."""
+    attempts.reset()
+    wrong = {**RIGHT_KINDS, "Mastermind": ("chance", "hidden", 2)}
+    _, second = ex.check_game_kinds(wrong), ex.check_game_kinds(wrong)
+    twin = twins(second)[0]
+    assert twin.startswith("Worked on another game: battleship: nothing is random"), twin
+    assert "dice" not in twin
+
+
 def test_game_kinds_ask_for_the_deciding_fact_so_trying_the_boxes_does_not_pass():
     from gametrees.exercises.lessons.l01_game_trees import GAME_KIND_REASONS
     pairs = ex.check_game_kinds(KINDS)                                   # the four right pairs, no facts
@@ -256,17 +267,19 @@ def test_position_answer_is_what_the_lesson_says():
     assert [m for m, v in replies.items() if v == 0] == [3] and set(replies.values()) == {0, 1}
     answer = {"value": 0, "move": "c2", "reply": "a2"}
     fold = fold_text("02_minimax.ipynb", "8014066f")
-    assert pasteable(fold) == [] and "Answer" not in fold                 # reasoning, nothing to paste
-    # the fold's reasoning, against the engine: O threatens c2, X must block there, a2 loses at once to O c2,
-    # O then blocks a2, and the value is a draw
-    assert ("threatens c2 (cell 5), so X must block there" in fold
-            and [m for m, v in values.items() if v == 0] == [5])
-    flat = " ".join(fold.split())
-    assert ("even a2 (cell 3), which would give X two threats, loses to O c2 at once" in flat
-            and values[3] == -1)
+    assert pasteable(fold) == [] and 'solution_position("X.O/.X./..O")' in fold
+    assert "after your first attempt" in fold
+    attempts.reset()
+    ex.check_position(POSITION, {"value": 1, "move": "a2", "reply": "c2"})      # an attempt opens it
+    worked = ex.solution_position(POSITION)
+    # the worked answer's reasoning, against the engine: O threatens c2, X must block there (any other move,
+    # a2 with its two threats too, loses to O c2 at once), O's one best reply is a2, and the value is a draw
+    assert "O threatens to win at c2" in worked and "X must play c2" in worked
+    assert [m for m, v in values.items() if v == 0] == [5] and values[3] == -1
     lost = game.result(s, 3)
     assert game.is_terminal(game.result(lost, 5)) and game.utility(game.result(lost, 5)) == -1
-    assert "O blocks it" in fold and "the value is a draw, 0" in fold
+    assert "O's best reply is a2" in worked and "a draw: value 0" in worked
+    attempts.reset()
     fb = ex.check_position(POSITION, answer)
     assert (fb.ok and fb.title.endswith("all 3 right.")
             and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb))
@@ -381,7 +394,7 @@ def test_fast_wins_each_way():
 
 NARROW = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]   # lesson 03's exercise: searched with the window (4, 6)
 WINDOW = (4, 6)
-RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4)}   # worked in the lesson's fold
+RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4), "full": (7, 7)}   # worked answer
 
 
 def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
@@ -392,12 +405,13 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
     _, _, ref_soft = reference_alphabeta(NARROW, alpha=4, beta=6)
     hard = reference_fail_hard(NARROW, alpha=4, beta=6)
     label = {n: T.nodes[n]["label"] for n in T}
-    assert ({k: v[0] for k, v in RIGHT.items()} == {k: soft[k] for k in RIGHT}
-            == {label[p]: ref_soft[p] for p in hard if label[p] in RIGHT})
-    assert {k: v[1] for k, v in RIGHT.items()} == {label[p]: v for p, v in hard.items() if label[p] in RIGHT}
+    inner = {k: v for k, v in RIGHT.items() if k != "full"}
+    assert ({k: v[0] for k, v in inner.items()} == {k: soft[k] for k in inner}
+            == {label[p]: ref_soft[p] for p in hard if label[p] in inner})
+    assert {k: v[1] for k, v in inner.items()} == {label[p]: v for p, v in hard.items() if label[p] in inner}
     assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="ABCDE")
-    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 10 numbers right."
+    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 12 numbers right."
     assert ex.check_fail_soft_hard(NARROW, WINDOW, {k: tuple(map(str, v)) for k, v in RIGHT.items()},
                                    nodes=list("ABCDE")).ok
     with pytest.raises(ValueError, match="inner nodes the search visits"):
@@ -413,15 +427,16 @@ def test_fail_soft_hard_blank_junk():
         fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes="ABCDE")
         assert fb.status == "unreadable" and fb.tags == ()
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes="ABCDE")
-    assert fb.score == (5, 7) and fb.title.endswith("8 of 10 numbers right.")
+    assert fb.score == (6, 8) and fb.title.endswith("10 of 12 numbers right.")
     assert "could not read 'three'" in text(fb) and "B under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0)}   # every hard return unclamped
+    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0),   # every hard return unclamped
+              "full": (7, 7)}
     first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
-    assert first.title.endswith("2 of 10 numbers right.") and "fail-hard-unclamped" in first.tags
-    assert first.tags == ("fail-hard-unclamped",) and first.score == (2, 10)
+    assert first.title.endswith("4 of 12 numbers right.") and "fail-hard-unclamped" in first.tags
+    assert first.tags == ("fail-hard-unclamped",) and first.score == (3, 11)
     for x in (2, 4, 5, 6):
         assert not has_number(first, x)
     second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
@@ -432,7 +447,7 @@ def test_fail_soft_hard_all_wrong_then_twin():
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (4, 4)}, nodes="ABCDE")
-    assert fb.title.endswith("9 of 10 numbers right.") and fb.tags == ("fail-hard-bound",)
+    assert fb.title.endswith("11 of 12 numbers right.") and fb.tags == ("fail-hard-bound",)
     assert "B under fail-soft: you wrote 4, a bound of the window B was given" in text(fb)
     b_line = next(line for line in fb.lines if line.startswith("✗ B"))
     assert "✓ B: fail-hard 4." in text(fb) and "2" not in b_line
@@ -448,6 +463,15 @@ def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is
     full = [line for line in fb.lines if "full window" in line and line.startswith("✗")]
     assert fb.tags == () and fb.title.endswith("10 of 12 numbers right.") and len(full) == 2
     assert not any("7" in line for line in full)
+
+
+def test_fail_soft_hard_requires_the_full_window_part():
+    """Leaving out the full-window pair is not all right: that part is not answered yet, and the count keeps
+    its 12 numbers."""
+    no_full = {k: v for k, v in RIGHT.items() if k != "full"}
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, no_full, nodes="ABCDE")
+    assert not fb.ok and fb.status == "wrong" and fb.title.endswith("10 of 12 numbers right.")
+    assert "A with the full window under fail-soft: not answered yet." in text(fb)
 
 
 TREE = [[5, 9, 7], [4, 8, 2], [6, 10, 11]]   # lesson 03's ordering exercise: 5 leaves at best
@@ -648,7 +672,7 @@ def test_minimax_claims_each_way():
     second = ex.check_minimax_claims(all_wrong)
     assert "tic-tac-toe" not in twins(second)[0]
     attempts.reset()
-    fb = ex.check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": "yes", "d": None})
+    fb = ex.check_minimax_claims({"a": (False, 3), "b": (True, 2), "c": "yes", "d": None})
     assert fb.score == (2, 4) and "could not read 'yes'" in text(fb) and "d: not answered yet." in text(fb)
     assert fb.tags == ()
     # the lesson lists the reasons as the check numbers them
@@ -657,6 +681,27 @@ def test_minimax_claims_each_way():
     nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "02_minimax.ipynb").read_text())
     prompt = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "3e6cfcbf")
     assert all(f"{n}. {reason}" in prompt for n, reason in MINIMAX_REASONS.items())
+
+
+def test_minimax_claims_reason_six_is_a_false_premise_and_the_twin_works_the_claim_that_was_wrong():
+    """Reasons 3 and 6 no longer state one fact twice (issue 28, M3); the twin is another claim decided
+    the way the wrong claim is (M4)."""
+    from gametrees.exercises.lessons.l02_minimax import CLAIM_REASON, MINIMAX_REASONS
+    from gametrees.games import Nim
+    assert gt.minimax(TicTacToe()).value == 0 and "+1" in MINIMAX_REASONS[6]      # 6 is false: a distractor
+    assert CLAIM_REASON["a"] == CLAIM_REASON["d"] == 3
+    assert gt.minimax(Nim(5)).value == 1 and gt.minimax(Nim(4)).value == -1         # the twins' Nim values
+    right = {"a": (False, 3), "b": (True, 2), "c": (True, 5), "d": (False, 3)}
+    attempts.reset()
+    assert not ex.check_minimax_claims({**right, "a": (False, 6)}).ok
+    for key, says in (("b", "Nim with 4 coins (worth -1 to MAX, MAX to move) MAX can never win"),
+                      ("c", "Both are worth -1"), ("d", "loses exactly the games"),
+                      ("a", "Nim with 5 coins")):
+        attempts.reset()
+        wrong = {**right, key: (right[key][0], 7)}
+        _, second = ex.check_minimax_claims(wrong), ex.check_minimax_claims(wrong)
+        twin = second.lines[-1]
+        assert twin.startswith("• Worked on another claim: ") and says in twin and "twin tree" not in twin
 
 
 # Lesson 03's fail-hard values are the engine's minimax values clamped into the windows of its traced
@@ -703,23 +748,27 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
         assert (pasteable(fold) == [] and f"{name}.explain()" in fold
                 and "after your first attempt" in fold), cell
     fold = fold_text("03_alpha_beta.ipynb", "5bb44faf")
-    flat = " ".join(fold.split())
-    assert pasteable(fold) == [] and "Answer" not in fold
-    # the fold's reasoning, against the engine: which window each node is entered with, which side it ends on
+    assert pasteable(fold) == [] and "solution_fail_soft_hard(narrow_tree, (4, 6)" in fold
+    assert "after your first attempt" in fold
+    # the worked answer, against the engine: which window each node is entered with, which side it ends on
     G = gt.tree_from_nested(NARROW)
     entered, soft = l03_alpha_beta._entered(G, WINDOW), l03_alpha_beta._returns(G, False, WINDOW)
     exact = l03_alpha_beta._minimax_values(G)
     side = {lab: "low" if soft[lab] <= a else "high" if soft[lab] >= b else "inside"
             for lab, (a, b) in entered.items()}
-    assert "D ends inside its window" in flat and side["D"] == "inside"
-    assert "E fails low" in flat and "B fails low" in flat and side["E"] == side["B"] == "low"
-    assert "C fails high, and so does the root" in flat and side["C"] == side["A"] == "high"
-    assert "E is entered with a narrower window than D" in flat
+    attempts.reset()
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
+    flat = " ".join(ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE").split())
+    says = {"low": "at most α: it fails low", "high": "at least β: it fails high",
+            "inside": "inside its window"}
+    for lab in "ABCDE":
+        a, b = entered[lab]
+        assert f"{lab} (" in flat and f"is entered with ({a}, {b}); its value reached is {soft[lab]}, " \
+            f"{says[side[lab]]}" in flat, lab
+    assert side["D"] == "inside" and side["E"] == side["B"] == "low" and side["C"] == side["A"] == "high"
     assert entered["E"][1] < entered["D"][1] and entered["E"][0] == entered["D"][0] == WINDOW[0]
-    assert "C is entered with the root's window as it was, (4, 6), and so are both its children" in flat
-    assert entered["C"] == entered["F"] == entered["G"] == WINDOW and side["F"] == side["G"] == "high"
-    assert "fail-soft returning the larger leaf, and fail-hard α" in flat and soft["E"] == max(0, 2)
-    assert "A returns its minimax value either way" in flat and exact["A"] == soft["A"]
+    assert f"A returns its minimax value, {exact['A']}, under both" in flat
+    attempts.reset()
     assert gt.exercises.generate("window", seed=17, difficulty="medium").nodes.name(
         # the node the lesson names
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
@@ -780,6 +829,15 @@ def test_position_reply_is_judged_after_the_learners_own_move():
             in no_move.lines)
 
 
+def test_window_at_l_with_an_inherited_alpha_says_an_alpha_and_points_past_the_min_parent():
+    """D (MIN) never moves α: the feedback points to A, where D got it, in good English (issue 28, M2)."""
+    window = gt.exercises.generate("window", seed=17, difficulty="medium")
+    line = next(t for k, t, _ in window.check((-math.inf, 13)).items if k == "bad")
+    assert "Your number is an α that an ancestor of L was entered with" in line and "a α" not in line
+    assert "D inherited it from A when D was entered" in line and "done to D's α" not in line
+    assert "7" not in line
+
+
 def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
     window = gt.exercises.generate("window", seed=17, difficulty="medium")
     assert window.nodes.name(window.node) == "L" and window.solution() == (7, 13)
@@ -801,6 +859,20 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
     wrong_b = {**RIGHT, "B": (RIGHT["B"][0], RIGHT["B"][0] - 1), "full": (7, 7)}
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, wrong_b, nodes="ABCDE") for _ in range(2)]
     assert " at B: B (MIN) is entered with" in second.lines[-1]
+    assert "at most α: a bound" in second.lines[-1]       # B failed low: so does the twin's B
+    attempts.reset()
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 3), "B": (2, 3)}, nodes="ABCDE")
+                 for _ in range(2)]
+    assert "at most α: a bound" in second.lines[-1] and "at least β" not in second.lines[-1]
+
+
+def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
+    """The root's own return is never clamped under the full window, but nodes below are (issue 28, M1)."""
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+                 for _ in range(2)]
+    twin = second.lines[-1]
+    assert "nothing is clamped" not in twin and "the root's own return is never clamped" in twin
+    assert "Nodes below are entered with narrower windows" in twin
 
 
 @pytest.mark.parametrize("x, right, says", [
@@ -859,19 +931,21 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
 
 def test_lesson_03_order_fold_reasons_as_the_engine_counts_and_pastes_nothing():
     fold = fold_text("03_alpha_beta.ipynb", "4489368f")
-    flat = " ".join(fold.split())
-    assert pasteable(fold) == [] and "Answer" not in fold
-    # the order the fold describes, built from its words: the node worth 6 first,
-    # a leaf at most 6 first elsewhere
+    assert pasteable(fold) == [] and "solution_pruning_order(shuffled)" in fold
+    assert "after your first attempt" in fold
+    attempts.reset()
+    ex.check_pruning_order(TREE, TREE)
+    flat = " ".join(ex.solution_pruning_order(TREE).split())
+    # the order the worked answer describes: the node worth 6 first, a leaf at most 6 first elsewhere
     first = next(c for c in TREE if min(c) == 6)
-    rest = [sorted(c) for c in TREE if c is not first]
-    described = [first] + rest
-    assert "the node over 6, 10 and 11 is worth 6" in flat and sorted(first) == [6, 10, 11]
-    assert "3 + 1 + 1 = 5 leaves" in flat and leaves(described) == 5
-    assert ex.check_pruning_order(TREE, described, worst=9, why=3).ok
+    described = [first] + [sorted(c) for c in TREE if c is not first]
+    assert "[6, 10, 11] is worth 6" in flat and f"Order {described}: 5 leaves" in flat
+    assert leaves(described) == 5
+    assert ex.check_pruning_order(TREE, described, worst=9, why=3).status == "right"
     worst = sorted((sorted(c, reverse=True) for c in TREE), key=min)    # worst to best, smallest leaf last
-    assert "The worst order evaluates every leaf" in flat and "(worth 2, then 5, then 6)" in flat
+    assert "The worst order evaluates 9 of the 9 leaves" in flat and "(worth 2, 5, 6)" in flat
     assert [min(c) for c in worst] == [2, 5, 6] and leaves(worst) == sum(len(c) for c in TREE) == 9
+    attempts.reset()
 
 
 def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_trees_never_searched():
@@ -889,3 +963,74 @@ def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_
     assert ex.check_game_kinds({"bridge": ("chance", "hidden")}).ok
     # Connect Four is in the plot above and has been solved (lesson 05): the text names chess and Go
     assert "No computer will ever search chess's or Go's tree to the end" in cells["57897c07"]
+
+
+# ------------------------------------------------------------------- worked answers after an attempt
+
+@pytest.mark.parametrize("check, solution", [
+    (lambda: ex.check_position("X.O/.X./..O", {"value": 1, "move": "a2", "reply": "c2"}),
+     lambda: ex.solution_position("X.O/.X./..O")),
+    (lambda: ex.check_minimax_claims({"a": (True, 7), "b": None, "c": None, "d": None}),
+     ex.solution_minimax_claims),
+    (lambda: ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE"),
+     lambda: ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")),
+    (lambda: ex.check_pruning_order(TREE, TREE), lambda: ex.solution_pruning_order(TREE)),
+])
+def test_lesson_worked_answers_open_only_after_an_attempt_and_a_later_check_is_not_solved(check, solution):
+    """Issue 28, M6: the worked answers of lessons 02 and 03 that were open folds come after an attempt."""
+    attempts.reset()
+    before = solution()
+    assert isinstance(before, attempts.NotYet) and "opens after your first attempt" in str(before)
+    assert not check().ok
+    after = solution()
+    assert isinstance(after, str) and len(after) > 100
+    again = check()
+    assert again.lines[0].startswith("• The solution was shown before this check")
+
+
+def test_worked_answers_say_what_the_engine_and_the_checks_say():
+    from gametrees.exercises.lessons.l02_minimax import FAST_WINS_ANSWER
+    attempts.reset()
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
+    text_ = ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")
+    for lab, (soft, hard) in RIGHT.items():
+        if lab != "full":
+            assert f"fail-soft {soft}, fail-hard {hard}." in text_
+    assert "its return is never clamped: A returns its minimax value, 7, under both" in text_
+    assert "G is entered with (2, 7), fail-soft 10, fail-hard 7" in text_      # nodes below are clamped
+    assert "nothing is clamped" not in text_
+    attempts.reset()
+    ex.check_pruning_order(TREE, TREE)
+    order = ex.solution_pruning_order(TREE)
+    best = [[6, 10, 11], [5, 7, 9], [2, 4, 8]]
+    assert f"Order {best}: {leaves(best)} leaves" in order and "evaluates 9 of the 9" in order
+    assert ex.check_pruning_order(TREE, [[6, 10, 11], [5, 7, 9], [2, 4, 8]], worst=9, why=3).status == "right"
+
+    class Fast(TicTacToe):
+        def __init__(self, utility):
+            super().__init__()
+            self._u = utility
+
+        def utility(self, state):
+            base = super().utility(state)
+            empty = 9 - (state[0] | state[1]).bit_count()
+            return eval(self._u, {"base": base, "empty": empty})   # the worked answer's expression
+
+    assert ex.check_fast_wins(Fast(FAST_WINS_ANSWER)).ok and ex.check_fast_wins(Fast("base * 2 ** empty")).ok
+    assert not ex.check_fast_wins(Fast("base * empty")).ok                     # "does not" in the answer
+
+
+def test_pruning_twin_of_a_missed_tie_cut_is_a_tie_cut():
+    """03 Ex 1: missing D's tie cut is worked on a twin whose cut there is a tie (issue 28, M4)."""
+    attempts.reset()
+    pruning = gt.exercises.PruningExercise(seed=7)
+    assert [(pruning.nodes.name(c.node), c.tie) for c in pruning.info.cuts] == [("C", False), ("D", True)]
+    for blanks in range(4):   # the twin depends on the check's number: a blank check first shifts it
+        attempts.reset()
+        pruning = gt.exercises.PruningExercise(seed=7)
+        for _ in range(blanks):
+            pruning.check(None)
+        pruning.check(["I", "J"])
+        twin = twins(pruning.check(["I", "J"]))[0]
+        compared = re.search(r"(\d+) ≤ α = (\d+)", twin)
+        assert compared and compared.group(1) == compared.group(2), twin      # a tie: v = α

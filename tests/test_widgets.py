@@ -290,7 +290,7 @@ def test_why_did_it_play_that():
     fig = board.why()
     title = fig.axes[0].get_title(loc="left")
     played = board.history[-1][1]
-    assert f"played {played}" in title and "O takes" in title and "lowest" in title
+    assert f"played cell {played} (" in title and "O takes" in title and "lowest" in title
     # The figure shows the agent's recorded tree, trimmed: every move and one reply each.
     G = board.agent.last_result.graph
     drawn = {n for c in fig.axes[0].collections if (c.get_gid() or "").startswith("nodes:") for n in c.nodes}
@@ -517,14 +517,14 @@ def test_explore_accepts_named_nodes_and_graphs_and_refuses_bad_arguments():
 def test_the_open_why_panel_follows_the_agents_latest_move():
     board = gt.play(TicTacToe(), agent="minimax", seed=1)
     board.click(0)
-    assert "played 4" in board.why().axes[0].get_title("left")
+    assert "played cell 4 (b2)" in board.why().axes[0].get_title("left")   # the number and the square
     first = board._why_png
     board.click(next(m for m in board.game.actions(board.state)))
     latest = board.history[-1]
     assert latest[0] == "agent" and latest[1] != 4
     shown = board._why_png
     assert board.why_open and shown != first  # redrawn, not the first move's search
-    assert f"played {latest[1]}" in board.why().axes[0].get_title("left")
+    assert f"played cell {latest[1]} (" in board.why().axes[0].get_title("left")
     assert board._why_png == shown  # what was shown is the latest move's search
     board.new_game()
     assert not board.why_open and board.why_text.value == ""

@@ -77,7 +77,11 @@ only from ``ex.explain()`` / ``ex.show_solution()``. An exercise made with
 ``try_first=True`` (as the lessons make theirs) opens those, ``.solution()`` and
 ``.result`` only after an attempt, and a check after the solution was shown says
 so and does not count as solved (``Feedback.solved``; see
-:mod:`~gametrees.exercises.attempts`). A misconception is named,
+:mod:`~gametrees.exercises.attempts`). The lessons' checks by function keep their
+worked answers the same way: ``solution_position``, ``solution_fast_wins``,
+``solution_minimax_claims`` (lesson 02), ``solution_fail_soft_hard`` and
+``solution_pruning_order`` (lesson 03) give the note that it opens after an
+attempt until the exercise was checked with an answer. A misconception is named,
 with a tag from :data:`CATALOGUE`, only when the answer is what it produces;
 an answer that cannot be read is "could not read" (status ``"unreadable"``).
 Checks of a learner's function may name the small tree and node where it fails
@@ -175,6 +179,11 @@ from .lessons import (
     check_value,
     check_win_depth,
     check_window_entries,
+    solution_fail_soft_hard,
+    solution_fast_wins,
+    solution_minimax_claims,
+    solution_position,
+    solution_pruning_order,
 )
 from .misconceptions import CATALOGUE, Misconception, misconception
 
@@ -223,4 +232,9 @@ __all__ = [
     "escalate",
     "generate",
     "misconception",
+    "solution_fail_soft_hard",
+    "solution_fast_wins",
+    "solution_minimax_claims",
+    "solution_position",
+    "solution_pruning_order",
 ]

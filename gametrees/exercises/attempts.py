@@ -71,7 +71,7 @@ import threading
 from .feedback import Feedback
 
 __all__ = ["SHOWN_PREFIX", "TWIN_PREFIX", "NotYet", "SolutionNotYet", "attempted", "counts", "escalate",
-           "open_solution", "reset", "shown", "twin_prefix"]
+           "open_solution", "reset", "shown", "twin_prefix", "worked_answer"]
 
 #: How the twin's note item starts when the twin is a tree (the default; see :func:`twin_prefix`).
 TWIN_PREFIX = "Worked on a twin tree: "
@@ -210,6 +210,27 @@ def open_solution(key, what):
         if entry["shown"] is None:
             entry["shown"] = str(what)
     return None
+
+
+def worked_answer(key, what, make):
+    """The worked answer of ``key`` as text, only after an attempt: ``make()`` after :func:`open_solution`
+    lets it through (and records it as shown), else the :class:`NotYet` note.
+
+    For exercises checked by a function rather than an exercise object: the lessons print it, e.g.
+    ``print(gt.exercises.solution_fast_wins())``.
+
+    >>> reset()
+    >>> print(worked_answer("demo", "solution_demo()", lambda: "A = 3."))
+    The solution opens after your first attempt: write your answer and check it, then ask again.
+    >>> escalate("demo", Feedback("Values: 0 of 1 right.", [("bad", "A?", None)])).attempt
+    1
+    >>> print(worked_answer("demo", "solution_demo()", lambda: "A = 3."))
+    A = 3.
+    >>> shown("demo")
+    'solution_demo()'
+    """
+    held = open_solution(key, what)
+    return held if held is not None else str(make())
 
 
 def counts():

@@ -299,9 +299,7 @@ class Board(widgets.VBox):
         return move_name(self.game, self.game.initial, move).split(" ", 1)[1]
 
     def _move_words(self, move):
-        # The square as the replays and the why-figure name it ("c3", "d"), beside the number clicked.
-        square = self._square(move)
-        return f"cell {move} ({square})" if isinstance(self.game, TicTacToe) else f"column {move} ({square})"
+        return _move_words(self.game, move)
 
     def _illegal_words(self, move, legal):
         if isinstance(self.game, TicTacToe):
@@ -419,6 +417,13 @@ def _recorded_search(agent):
     return isinstance(visits, dict) and bool(visits)
 
 
+def _move_words(game, move):
+    """A move as the status line and the why-figure say it: the number clicked and the square the boards
+    name ("cell 4 (b2)", "column 3 (d)")."""
+    square = move_name(game, game.initial, move).split(" ", 1)[1]
+    return f"cell {move} ({square})" if isinstance(game, TicTacToe) else f"column {move} ({square})"
+
+
 def _why_figure(game, agent, state, move):
     """The figure that explains the agent's move, or None if it recorded nothing."""
     mover = _MARK[game.to_move(state)]
@@ -426,6 +431,7 @@ def _why_figure(game, agent, state, move):
     name = _agent_name(agent)
     if isinstance(result, SearchResult) and result.algorithm == "mcts" and result.graph is not None:
         return _why_mcts(game, result, name, mover, move)
+    said = _move_words(game, move)
     if isinstance(result, SearchResult) and result.graph is not None:
         G = result.graph
         root = G.graph["root"]
@@ -436,7 +442,7 @@ def _why_figure(game, agent, state, move):
             if reply is not None:
                 keep.add(reply)
         wants = "highest" if game.to_move(state) == MAX else "lowest"
-        title = (f"Why {name} ({mover}) played {move}: the value of each move for X (MAX), "
+        title = (f"Why {name} ({mover}) played {said}: the value of each move for X (MAX), "
                  f"with {'O' if mover == 'X' else 'X'}'s best reply below it; {mover} takes the {wants}")
         drawing = Drawing(G, boards=game, nodes=keep)
         geom, title = drawing.geometry(title)
@@ -488,7 +494,7 @@ def _why_figure(game, agent, state, move):
         ax.set_ylabel("visits")
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
-        ax.set_title(f"Why {name} ({mover}) played {move}: it is the most visited move",
+        ax.set_title(f"Why {name} ({mover}) played {said}: it is the most visited move",
                      fontsize=10, loc="left")
         fig._gametrees_caption = ("Monte Carlo tree search: bars are visits per move (the agent plays the "
                                   "most visited); numbers are the mean playout value for X (MAX).")
@@ -509,8 +515,8 @@ def _why_mcts(game, result, name, mover, move):
         replies = list(G.successors(child))
         if replies:
             keep.add(max(replies, key=lambda r: G.nodes[r]["visits"]))
-    title = (f"Why {name} ({mover}) played {move}: it is the most visited move of the tree Monte Carlo "
-             f"tree search grew ({result.stats['playouts']} playouts)")
+    title = (f"Why {name} ({mover}) played {_move_words(game, move)}: it is the most visited move of the "
+             f"tree Monte Carlo tree search grew ({result.stats['playouts']} playouts)")
     drawing = Drawing(G, boards=game, nodes=keep)
     geom, title = drawing.geometry(title)
     fig = new_figure(100)
@@ -564,7 +570,7 @@ def play(game, agent=None, *, agent_first=False, seed=None):
     'Cell 8 is taken: choose an empty cell.'
     >>> fig = board.why()             # what the agent's search saw
     >>> print(fig.axes[0].get_title(loc="left"))  # doctest: +NORMALIZE_WHITESPACE
-    Why minimax (O) played 8: the value of each move for X (MAX), with X's best reply below it; O takes
-    the lowest
+    Why minimax (O) played cell 8 (c3): the value of each move for X (MAX), with X's best reply below it;
+    O takes the lowest
     """
     return Board(game, agent, agent_first=agent_first, seed=seed)

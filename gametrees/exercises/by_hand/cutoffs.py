@@ -360,6 +360,15 @@ class PruningExercise(_AlphaBetaExercise):
     def _twin_options(self):
         return {"rule": self.rule}
 
+    def _twin(self, feedback):
+        """A twin whose cut is a tie where the learner missed a tie cut; any twin if no such twin exists."""
+        self._tie_twins_only = True
+        try:
+            text = super()._twin(feedback)
+        finally:
+            self._tie_twins_only = False
+        return text if text is not None else super()._twin(feedback)
+
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
@@ -374,7 +383,11 @@ class PruningExercise(_AlphaBetaExercise):
             return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None
         if kind == "missed":
             cut = twin.info.cut_at.get(n)
-            return where + cut.text(twin.nodes) + "." if cut else None
+            mine = self.info.cut_at.get(n)
+            if cut is None or (getattr(self, "_tie_twins_only", False) and mine is not None and mine.tie
+                               and not cut.tie):
+                return None   # a missed tie cut is worked on a twin whose cut there is a tie too, if any
+            return where + cut.text(twin.nodes) + "."
         if kind == "over" and twin._status(n) == "visited" and twin.info.before.get(n) is not None:
             return where + visited_reason(twin.tree, twin.nodes, twin.info, n, twin.strict)[0]
         if kind == "over" and twin._status(n) == "visited":
@@ -815,10 +828,20 @@ class WindowExercise(_AlphaBetaExercise):
         if (not constant and parent is not None and not close(x, start)
                 and any(close(x, v) for v in earlier)):
             p = self.nodes.name(parent)
-            return ((f"Your number is a {sym} that an ancestor of {name} was entered with, before its "
-                     f"children moved it. {name} takes {sym} from its parent {p} at the moment {name} is "
-                     f"entered: what had {p}'s earlier children done to {p}'s {sym} by then? Then follow "
-                     f"{name}'s own children."),
+            article = "an" if which == "alpha" else "a"
+            mover = parent   # the nearest node on the path up that moves this bound (MAX α, MIN β)
+            while mover is not None and self.tree.nodes[mover]["player"] != owner:
+                mover = next(iter(self.tree.predecessors(mover)), None)
+            if mover is None or mover == parent:
+                where = f"what had {p}'s earlier children done to {p}'s {sym} by then?"
+            else:
+                m = self.nodes.name(mover)
+                where = (f"{p} is a {ROLE_NAMES[self.tree.nodes[parent]['player']]} node and never moves "
+                         f"{sym}: {p} inherited it from {m} when {p} was entered. What had {m}'s earlier "
+                         f"children done to {m}'s {sym} by then?")
+            return ((f"Your number is {article} {sym} that an ancestor of {name} was entered with, before "
+                     f"its children moved it. {name} takes {sym} from its parent {p} at the moment {name} is "
+                     f"entered: {where} Then follow {name}'s own children."),
                     None)
         path = set(nx.ancestors(self.tree, n)) | {n}
         others = {m for m in G

@@ -7,8 +7,12 @@ module                         checks
 ``l01_game_trees``             :func:`check_nim_leaves`, :func:`check_effective_branching`,
                                :func:`check_game_kinds`
 ``l02_minimax``                :func:`check_position`, :func:`check_minimax_claims`,
-                               :func:`check_fast_wins`
-``l03_alpha_beta``             :func:`check_fail_soft_hard`, :func:`check_pruning_order`
+                               :func:`check_fast_wins` (worked answers after an attempt:
+                               ``solution_position``, ``solution_minimax_claims``,
+                               ``solution_fast_wins``)
+``l03_alpha_beta``             :func:`check_fail_soft_hard`, :func:`check_pruning_order` (worked
+                               answers after an attempt: ``solution_fail_soft_hard``,
+                               ``solution_pruning_order``)
 ``l04_depth_and_evaluation``   :func:`check_win_depth`, :func:`check_scale_choices`,
                                :func:`check_quiet_positions`
 ``l05_search_enhancements``    :func:`check_after_two_moves`, :func:`check_negamax`,
@@ -34,8 +38,20 @@ from __future__ import annotations
 
 from .l00_start_here import check_value
 from .l01_game_trees import check_effective_branching, check_game_kinds, check_nim_leaves
-from .l02_minimax import check_fast_wins, check_minimax_claims, check_position
-from .l03_alpha_beta import check_fail_soft_hard, check_pruning_order
+from .l02_minimax import (
+    check_fast_wins,
+    check_minimax_claims,
+    check_position,
+    solution_fast_wins,
+    solution_minimax_claims,
+    solution_position,
+)
+from .l03_alpha_beta import (
+    check_fail_soft_hard,
+    check_pruning_order,
+    solution_fail_soft_hard,
+    solution_pruning_order,
+)
 from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
 from .l05_search_enhancements import (
     check_after_two_moves,
@@ -70,4 +86,9 @@ __all__ = [
     "check_value",
     "check_win_depth",
     "check_window_entries",
+    "solution_fail_soft_hard",
+    "solution_fast_wins",
+    "solution_minimax_claims",
+    "solution_position",
+    "solution_pruning_order",
 ]

@@ -62,6 +62,7 @@ _KIND_WHY = {
     "chess": "no dice or cards, so deterministic; both players see the whole board, so perfect information",
     "scrabble": "the tiles are drawn at random, so chance; you cannot see your opponent's rack, so hidden "
                 "information",
+    "pig": "a die is rolled on every turn, so chance; both players see both scores, so perfect information",
 }
 
 _CHANCE_QUESTION = ("does anything random (a die, a shuffle, a deal, a draw) decide part of what happens, a "
@@ -165,8 +166,12 @@ def check_game_kinds(answer):
                 rep.bad(f"{game.capitalize()}: not answered yet.")
 
     def twin(_fb):
+        # another game of the same kinds as the first one answered wrong: the same questions, a new case
+        # (Mastermind wrong: Battleship, whose secret is chosen, not drawn)
+        same = next((g for k in wrong for g in _KIND_WHY
+                     if g not in wrong and _GAME_KINDS[g] == _GAME_KINDS[k]), None)
         rights = {_GAME_KINDS[k] for k in wrong}
-        other = next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
+        other = same or next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
         return (f"{other}: {_KIND_WHY[other]}." if other else None)
 
     return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what),

@@ -4,7 +4,9 @@ The checks lesson 02 calls. A check on an unanswered exercise says only that it 
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
 right value or move; from the second wrong check on, the same reasoning is worked through
 on another position (:func:`gametrees.exercises.attempts.escalate`). The worked answer is
-the notebook's folded solution.
+printed by ``solution_position``, ``solution_fast_wins`` and ``solution_minimax_claims``, only after an
+attempt (:func:`gametrees.exercises.attempts.worked_answer`); a check after it says so and does not count as
+solved.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import numbers
 from ...games import MAX, TicTacToe
 from ...search import minimax
 from ...trees import expand
-from ..attempts import escalate
+from ..attempts import escalate, worked_answer
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, error_hint, run_learner
 from ..code_checks.values import ttt_text
 from ..feedback import Feedback, Report, fmt, or_list
 from .reading import dict_answer, is_blank, unanswered
 
-__all__ = ["MINIMAX_CLAIMS", "MINIMAX_REASONS", "check_fast_wins", "check_minimax_claims", "check_position"]
+__all__ = ["MINIMAX_CLAIMS", "MINIMAX_REASONS", "check_fast_wins", "check_minimax_claims", "check_position",
+           "solution_fast_wins", "solution_minimax_claims", "solution_position"]
 
 _FILES = "abc"
 
@@ -68,9 +71,18 @@ def _worked_position(game, text):
         parts.append(f"X's best move is {_cell_name(move)}")
     child = game.result(s, move)
     reply = minimax(game, child, trace=False).move
+    replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(child)}
     word = {1: "won by X", 0: "a draw", -1: "won by O"}[best]
-    parts.append(f"O's best reply is {_cell_name(reply)}, and with best play on both sides the game is "
-                 f"{word}: value {'+1' if best == 1 else best}")
+    if len(set(replies.values())) == 1:   # every reply is worth the same: none is better than another
+        outcome = {1: "loses", 0: "draws", -1: "wins"}[best]
+        said = (f"after X {_cell_name(move)} every reply of O's {outcome} equally (O may play "
+                f"{_cell_name(reply)})")
+    elif list(replies.values()).count(min(replies.values())) == 1:
+        said = f"O's best reply is {_cell_name(reply)}"
+    else:
+        said = f"a best reply of O's is {_cell_name(reply)}"
+    parts.append(f"{said}, and with best play on both sides the game is {word}: value "
+                 f"{'+1' if best == 1 else best}")
     return "; ".join(parts) + "."
 
 
@@ -295,7 +307,7 @@ MINIMAX_CLAIMS = {
           ("If every move is worth -1, which one does minimax choose, and does the value tell fast losses "
            "from slow ones?")),
     "d": ("The minimax player wins only the games in which its opponent plays its best.", False,
-          "Against best play, what does the empty board's value say the game ends in?"),
+          "Against best play on both sides, how does tic-tac-toe end, and what is then left to win?"),
 }
 
 # The reasons a learner chooses from (one decides each claim; the others are what a wrong verdict leans on).
@@ -305,12 +317,12 @@ MINIMAX_REASONS = {
     3: "Tic-tac-toe is a draw when both sides play their best.",
     4: "Minimax always prefers the move that delays a loss the longest.",
     5: "A value says who wins with best play, not how soon: moves that all lose are worth the same.",
-    6: "The value of the empty board is 0.",
+    6: "The value of the empty board is +1: the player who moves first can force a win.",
     7: "A random opponent cannot reach a draw against a correct player.",
     8: "A correct player wins every game it can win, so it must beat a random opponent.",
 }
-#: claim -> the reason that decides it.
-CLAIM_REASON = {"a": 6, "b": 2, "c": 5, "d": 3}
+#: claim -> the reason that decides it (one reason may decide two claims; reason 6 is a false premise).
+CLAIM_REASON = {"a": 3, "b": 2, "c": 5, "d": 3}
 
 
 def check_minimax_claims(answer):
@@ -325,7 +337,7 @@ def check_minimax_claims(answer):
 
     Examples
     --------
-    >>> check_minimax_claims({"a": (False, 6), "b": (True, 2), "c": (True, 5), "d": (False, 3)}).ok
+    >>> check_minimax_claims({"a": (False, 3), "b": (True, 2), "c": (True, 5), "d": (False, 3)}).ok
     True
     >>> check_minimax_claims({"a": None, "b": None, "c": None, "d": None}).status
     'unanswered'
@@ -341,6 +353,7 @@ def check_minimax_claims(answer):
     ):
         return unanswered(what, f"Replace each None: {form}.")
     rep = Report()
+    wrong = []   # the claims answered wrong, for the twin
     for key, given in answer.items():
         claim = MINIMAX_CLAIMS.get(str(key).strip().lower())
         if claim is None:
@@ -362,6 +375,8 @@ def check_minimax_claims(answer):
                     f"{min(MINIMAX_REASONS)}-{max(MINIMAX_REASONS)}).")
             continue
         verdict, reason = pair
+        if not (verdict == truth and reason == CLAIM_REASON[key]):
+            wrong.append(key)
         if verdict == truth and reason == CLAIM_REASON[key]:
             rep.good(f"{key}: {'true' if truth else 'false'}, because: {MINIMAX_REASONS[reason]}")
         else:
@@ -375,9 +390,80 @@ def check_minimax_claims(answer):
                 rep.bad(f"{key}: {part}. {question} Which reason decides it?")
 
     def twin(_fb):
-        return ("the claim 'MAX playing minimax lost a game of Nim with 5 coins against a random player, so "
-                "it has a bug'. Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every "
-                "reply leaves MAX a move back to a multiple of 4), so minimax promises MAX a win from the "
-                "start whatever MIN does: a loss would be a bug, and the claim is true.")
+        return _CLAIM_TWINS[wrong[0]] if wrong else None
 
-    return escalate("lesson02.minimax_claims", rep.feedback(what), twin=twin)
+    return escalate("lesson02.minimax_claims", rep.feedback(what), twin=twin, on="another claim")
+
+
+# Nim here: take 1, 2 or 3 coins, whoever takes the last coin wins; a multiple of 4 left to the mover loses.
+#: claim -> another claim decided by the same reasoning (the twin of a wrong answer on that claim).
+_CLAIM_TWINS = {
+    "a": ("'MAX playing minimax lost a game of Nim with 5 coins against a random player, so it has a bug'. "
+          "Nim(5) is worth +1 to MAX (take 1 coin and leave 4, a multiple of 4: every reply leaves MAX a "
+          "move back to a multiple of 4), so minimax promises MAX a win from the start whatever MIN does: a "
+          "loss would be a bug, and that claim is true. Where the value promises only a draw, a draw is no "
+          "bug."),
+    "b": ("'In Nim with 4 coins (worth -1 to MAX, MAX to move) MAX can never win'. The -1 is what MIN can "
+          "force with its best replies; after MAX takes 1 and leaves 3, MIN's best is to take all 3, but if "
+          "MIN takes 1 instead, MAX takes the last 2 and wins. A worse reply can only leave MAX as much or "
+          "more: that claim is false."),
+    "c": ("'MAX has two moves, B, after which MIN wins at once, and C, after which MIN wins two moves later; "
+          "minimax with +1/-1 utilities plays C'. Both are worth -1: the value says who wins with best play, "
+          "not how soon, so they tie, and minimax keeps the first it finds, B when B comes first. That claim "
+          "is false; only a utility that counts moves (exercise 3) tells them apart."),
+    "d": ("'In Nim with 4 coins, MAX playing minimax loses exactly the games in which MIN plays its best'. "
+          "With best play on both sides Nim(4) ends in MIN's win (value -1 for MAX), and one worse reply by "
+          "MIN leaves MAX a position worth +1, which minimax then wins: that claim is true. Ask first how "
+          "the game ends when both sides play their best."),
+}
+
+
+def solution_position(position):
+    """The worked answer of :func:`check_position` on ``position``, only after an attempt.
+
+    Before a check of ``position`` with an answer it gives the note that it opens after an attempt; after
+    one it is the rules worked through on the position, and later checks of it do not count as solved.
+    """
+    game = TicTacToe()
+    state = game.from_string(position)
+    if game.is_terminal(state) or game.to_move(state) != MAX:
+        raise ValueError("solution_position needs a position with X to move and the game not over, got "
+                         f"{position!r}")
+    return worked_answer(f"lesson02.position.{position}", f"solution_position({position!r})",
+                         lambda: _worked_position(game, position))
+
+
+#: A utility that rewards quick wins: what :func:`solution_fast_wins` shows (the tests check it passes).
+FAST_WINS_ANSWER = "base * (1 + empty)"
+
+
+def solution_fast_wins():
+    """The worked answer of :func:`check_fast_wins`, only after an attempt (a check of a changed utility)."""
+    return worked_answer("lesson02.fast_wins", "solution_fast_wins()", lambda: (
+        f"One answer: `return {FAST_WINS_ANSWER}`. A draw stays 0, a win with more empty cells left (a "
+        "quicker win) scores higher, and a quicker loss lower, so MAX also delays a loss it cannot avoid. "
+        "Any factor that grows with `empty` and stays positive works, e.g. `base * 2 ** empty`; `base * "
+        "empty` does not (a win on a full board would score 0, like a draw)."))
+
+
+# Why each claim's verdict holds, in the worked answer.
+_CLAIM_WHY = {
+    "a": ("the empty board is worth 0, so minimax promises a draw or better, not a win; a correct agent may "
+          "draw against any opponent. A loss would be a bug."),
+    "b": ("the value assumes the opponent's best reply everywhere; a worse reply can only leave MAX as much "
+          "or more."),
+    "c": ("when every move is worth -1 they all tie, and bare minimax takes the first, however soon it loses "
+          "(exercise 3's utility fixes that)."),
+    "d": ("against best play tic-tac-toe is a draw, so every game the minimax player wins is one where its "
+          "opponent did *not* play its best."),
+}
+
+
+def solution_minimax_claims():
+    """The worked answer of :func:`check_minimax_claims`, only after an attempt."""
+    def make():
+        return "\n".join(
+            f"{key}: {'True' if truth else 'False'}, reason {CLAIM_REASON[key]} "
+            f"({MINIMAX_REASONS[CLAIM_REASON[key]]}): {_CLAIM_WHY[key]}"
+            for key, (_, truth, _) in MINIMAX_CLAIMS.items())
+    return worked_answer("lesson02.minimax_claims", "solution_minimax_claims()", make)

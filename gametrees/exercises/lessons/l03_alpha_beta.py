@@ -5,7 +5,8 @@ The checks lesson 03 calls. A check on an unanswered exercise says only that it 
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
 right value, order or count; from the second wrong check on, the same reasoning is worked
 through on a twin tree (:func:`gametrees.exercises.attempts.escalate`). The worked answer
-is the notebook's folded solution.
+is printed by ``solution_fail_soft_hard`` and ``solution_pruning_order``, only after an attempt
+(:func:`gametrees.exercises.attempts.worked_answer`); a check after it does not count as solved.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import random
 
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
-from ..attempts import escalate
+from ..attempts import escalate, worked_answer
 from ..by_hand import twin_trees
 from ..feedback import Feedback, Report, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
-__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order"]
+__all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order", "solution_fail_soft_hard",
+           "solution_pruning_order"]
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -333,10 +335,12 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     fail-soft alpha-beta (the value it reached, a bound when it is outside the
     window it was given) and in fail-hard alpha-beta (the same value clamped into
     that window: never below α, never above β). ``nodes`` (labels; default every
-    inner node the search visits) are the nodes asked about. An optional key
-    ``"full"`` asks for the root's pair when it is searched with the full window
-    (−∞, +∞) instead: both then return the minimax value, and two different
-    values there are the misconception ``pruning-changes-value``.
+    inner node the search visits) are the nodes asked about. The key ``"full"``
+    (required: without it that part is "not answered yet") is the root's pair when
+    it is searched with the full window (−∞, +∞) instead: the root's own return is
+    then never clamped, so both give the minimax value (nodes below are entered with
+    narrower windows and can differ), and two different values there are the
+    misconception ``pruning-changes-value``.
 
     Named mistakes: a cut-off node given its minimax value as the fail-soft return
     (``cut-value-as-minimax``); the clamped value given as the fail-soft return
@@ -346,11 +350,15 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     Examples
     --------
     >>> tree = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]
-    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA")
-    ✓ Fail-soft and fail-hard returns: all 6 numbers right.
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6), "full": (7, 7)},
+    ...                      nodes="EBA")
+    ✓ Fail-soft and fail-hard returns: all 8 numbers right.
     ✓ E: fail-soft 2, fail-hard 4.
     ✓ B: fail-soft 2, fail-hard 4.
     ✓ A: fail-soft 7, fail-hard 6.
+    ✓ A with the full window: fail-soft 7, minimax's value, fail-hard 7, minimax's value.
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA").title
+    'Fail-soft and fail-hard returns: 6 of 8 numbers right.'
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
     '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
     β]: which bound of its window did E cross?'
@@ -379,12 +387,12 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         given = answer.get(lab)
         pairs[lab] = (None, None) if given is None else given
     root = G.nodes[G.graph["root"]]["label"]
-    if "full" in answer:   # the root searched with the full window: both versions give minimax's value
-        asked = asked + ["full"]
-        pairs["full"] = (None, None) if answer["full"] is None else answer["full"]
-        soft, hard = {**soft, "full": exact[root]}, {**hard, "full": exact[root]}
-        entered = {**entered, "full": (-math.inf, math.inf)}
-        exact = {**exact, "full": exact[root]}
+    # the root searched with the full window (a required part): both versions give minimax's value
+    asked = asked + ["full"]
+    pairs["full"] = (None, None) if answer.get("full") is None else answer["full"]
+    soft, hard = {**soft, "full": exact[root]}, {**hard, "full": exact[root]}
+    entered = {**entered, "full": (-math.inf, math.inf)}
+    exact = {**exact, "full": exact[root]}
     if all(isinstance(p, (list, tuple)) and all(is_blank(v) for v in p) for p in pairs.values()):
         return unanswered(what, f"Replace each None with a number: {form}.")
     rep = Report()
@@ -401,18 +409,20 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
         goods = []
         if lab == "full" and None not in mine and mine[0] != mine[1]:
             rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched "
-                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? Clamping "
-                    "into [−∞, +∞] changes nothing, and alpha-beta's root value with the full window is "
-                    "minimax's.",
+                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? The root's "
+                    "own window is then (−∞, +∞): clamping its return into it changes nothing, and "
+                    "alpha-beta's root value with the full window is minimax's (nodes below are entered "
+                    "with narrower windows, and may differ there).",
                     tag="pruning-changes-value")
             continue
         for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
             given, x = pair[i], mine[i]
+            shown = f"{root} with the full window" if lab == "full" else lab
             if is_blank(given):
-                rep.bad(f"{lab} under {name}: not answered yet.")
+                rep.bad(f"{shown} under {name}: not answered yet.")
                 continue
             if x is None:
-                rep.bad(f"{lab} under {name}: could not read {given!r}: give a number.")
+                rep.bad(f"{shown} under {name}: could not read {given!r}: give a number.")
                 continue
             readable += 1
             if x == right and lab == "full":
@@ -486,15 +496,27 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
             return None
         root = H.nodes[H.graph["root"]]["label"]
         value = _minimax_values(H)[root]
-        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): no value is ever "
-                f"outside it, so nothing is clamped, and fail-soft and fail-hard both return {root}'s "
-                f"minimax value, {fmt(value)}. A narrow window is what makes them differ.")
+        full = (-math.inf, math.inf)
+        s, h = _returns(H, hard=False, window=full), _returns(H, hard=True, window=full)
+        inner = _entered(H, full)
+        below = next((lab for lab in s if lab != root and s[lab] != h[lab]), None)
+        where = ("" if below is None else
+                 f" Nodes below are entered with narrower windows and are clamped to those: {below} is "
+                 f"entered with {_window_text(inner[below])} and returns {fmt(s[below])} under fail-soft, "
+                 f"{fmt(h[below])} under fail-hard; but the root's own return is never clamped.")
+        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): the root's own window "
+                f"is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and fail-hard "
+                f"both return {root}'s minimax value, {fmt(value)}.{where}")
     asked = [lab for lab in wrong if lab != "full"]
+    entered = _entered(G, window)
+    sides = {lab: _side(soft[lab], entered[lab]) for lab in asked if lab in entered}
     found = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
-        mine = [lab for lab in diff if lab in asked]
+        twin_entered = _entered(H, window)
+        # the twin's node fails on the same side of its window as the learner's node did
+        mine = [lab for lab in diff if lab in sides and _side(s[lab], twin_entered[lab]) == sides[lab]]
         if mine:
             found = (H, s, h, mine)
             break
@@ -515,5 +537,70 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
             f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
 
 
+def _side(value, window):
+    """Where a fail-soft return lies against the window its node was entered with: "low", "high" or
+    "inside"."""
+    return "low" if value <= window[0] else "high" if value >= window[1] else "inside"
+
+
 def _window_text(w):
     return f"({fmt(w[0])}, {fmt(w[1])})"
+
+
+def solution_pruning_order(tree):
+    """The worked answer of :func:`check_pruning_order` on ``tree``, only after an attempt: the best order and
+    its count, why no order does better, and the worst order's count (all computed from ``tree``)."""
+    tree = _two_level(tree, "tree")
+
+    def make():
+        best = _fewest(tree)
+        first, used, most = best[0], _leaves_evaluated(best), _most(tree)
+        top = min(first)
+        worths = ", ".join(f"{c} is worth {min(c)}" for c in tree)
+        worst = sorted(tree, key=min)
+        return (f"MIN takes each node's smallest leaf: {worths}. Put the MIN node worth the most to MAX "
+                f"first ({first}, its leaves in any order): it is searched to its end, {len(first)} leaves, "
+                f"and sets α = {top}. In each other node put a leaf at most {top} first: the node stops "
+                "after it. "
+                f"Order {best}: {used} leaves. No order does with fewer: reason {_FEWEST_WHY} ("
+                f"{FEWEST_REASONS[_FEWEST_WHY]}). The worst order evaluates {most} of the "
+                f"{sum(map(len, tree))} leaves: the MIN nodes from worst to best (worth "
+                f"{', '.join(str(min(c)) for c in worst)}), each with its smallest leaf last; α is only ever "
+                "the value of a node already done, so no leaf of a later node is at most α before its last "
+                "one.")
+    key = "lesson03.pruning_order." + repr(sorted(sorted(c) for c in tree))
+    return worked_answer(key, "solution_pruning_order(...)", make)
+
+
+def solution_fail_soft_hard(tree, window, nodes=None):
+    """The worked answer of :func:`check_fail_soft_hard`, only after an attempt: every node asked, in the
+    order the search enters it, with the window it is entered with and its two returns (read from the
+    engine), then the root with the full window."""
+    window = _check_window(window)
+
+    def make():
+        G = tree_from_nested(tree)
+        soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
+        entered = _entered(G, window)
+        asked = [x for x in entered if nodes is None or x in nodes]
+        player = {G.nodes[n]["label"]: G.nodes[n]["player"].upper() for n in G if G.out_degree(n)}
+        side = {"low": "at most α: it fails low, and fail-hard returns α",
+                "high": "at least β: it fails high, and fail-hard returns β",
+                "inside": "inside its window: both return it"}
+        lines = [f"Searched with {_window_text(window)}, in the order the search enters the nodes:"]
+        for lab in asked:
+            lines.append(f"{lab} ({player[lab]}) is entered with {_window_text(entered[lab])}; its value "
+                         f"reached is {fmt(soft[lab])}, {side[_side(soft[lab], entered[lab])]}: fail-soft "
+                         f"{fmt(soft[lab])}, fail-hard {fmt(hard[lab])}.")
+        root = G.nodes[G.graph["root"]]["label"]
+        full = (-math.inf, math.inf)
+        s, h, inner = _returns(G, False, full), _returns(G, True, full), _entered(G, full)
+        below = [lab for lab in s if lab != root and s[lab] != h[lab]]
+        lines.append(f"With the full window (−∞, +∞) the root's own window is (−∞, +∞), so its return is "
+                     f"never clamped: {root} returns its minimax value, {fmt(s[root])}, under both."
+                     + ("" if not below else
+                        " Nodes below are entered with narrower windows and clamped to those: "
+                        + "; ".join(f"{lab} is entered with {_window_text(inner[lab])}, fail-soft "
+                                    f"{fmt(s[lab])}, fail-hard {fmt(h[lab])}" for lab in below) + "."))
+        return "\n".join(lines)
+    return worked_answer(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", "solution_fail_soft_hard(...)", make)
