@@ -413,6 +413,10 @@ def test_table_search_names_a_flag_the_wrong_way_round():
     assert "a flag the wrong way round" in line and "'upper'" in line and "failed high" in line
     assert "a bound used as if it were exact" not in line
     assert_tags_catalogued(fb)
+    # a second wrong check works that mistake through on another position, not the negamax-sign one
+    twin = ex.check_table_search(flag_from_raised_alpha).lines[-1]
+    assert twin.startswith("• Worked on another position: ") and "the α the loop raised" in twin, twin
+    assert "'upper'" in twin and "window the search was given" in twin and "MIN is to move" not in twin
     attempts.reset()
     # the careless table is another bug
     assert "table-flag-reversed" not in ex.check_table_search(careless).tags
@@ -426,7 +430,7 @@ def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the
     assert fb.status == "unanswered" and len(fb.items) == 1
     assert ex.check_table_search(lambda game, state: 0).status == "unreadable"
 
-    first, second = twice(lambda: ex.check_table_search(careless))
+    first, second = twice(lambda: ex.check_table_search(careless), POSITION)
     text = bad_text(first)
     assert "a bound used as if it were exact" in text
     assert "'lower' if" not in text and "≥ β (a cutoff" not in text      # the rule is asked, not given

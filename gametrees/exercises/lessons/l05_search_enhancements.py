@@ -943,14 +943,23 @@ def check_table_search(fn, show_code=False):
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
     fb.add_tags(rep.tags)
-    fb = escalate("l05.table_search", fb, twin=_table_search_twin)
+    fb = escalate("l05.table_search", fb, twin=_table_search_twin, on="another position")
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
 
 
 def _table_search_twin(fb):
-    """A careless entry worked through on a twin: Nim's positions, other numbers."""
+    """The mistake worked through on another position P (two moves, worth 0 and 1 to its mover)."""
+    if "table-flag-reversed" in fb.tags:
+        return ("a position P has two moves, worth 0 and then 1 to its mover, so P is worth 1. A search of P "
+                "with the window (−1, 0) looks at the first move: 0 raises α to 0, and 0 ≥ β = 0 stops it; "
+                "it returns 0. Flagged by the α the loop raised, 0 ≤ α = 0 says 'upper', 'P is worth at most "
+                "0': false. Flagged by the window the search was given, saved before the loop, (−1, 0): "
+                "0 ≥ β = 0 says 'lower', 'P is worth at least 0': true. A later search of P with the window "
+                "(0.5, 2) would take the false 'at most 0 ≤ α' as an answer, 0, where P is worth 1; the "
+                "true 'at least 0' settles nothing there (0 < β = 2) and cannot raise α (0 < 0.5): P is "
+                "searched again, and found worth 1.")
     careless = "a bound used as if it were exact" in " ".join(fb.lines)
     if careless:
         return ("a position P has two moves, worth 0 and 1 to its mover, so P is worth 1. A search of P with "
