@@ -302,6 +302,9 @@ def test_window_entries_right_unanswered_junk():
     assert blank.status == "unanswered" and len(blank.items) == 1
     junk = ex.check_window_entries(T, (4, 7), FULL, {k: "zz" for k in "ABC"}, {k: "?" for k in "ABC"})
     assert junk.status == "unreadable" and not junk.tags
+    # a window with its ends the wrong way round: said so, not only "could not read"
+    upside = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, dict(RIGHT_REREAD, C=(2, 1)))
+    assert "a window (alpha, beta) needs alpha below beta: 2 is not below 1" in repr(upside)
 
 
 def test_window_entries_all_wrong_names_every_part_and_no_right_value():

@@ -312,6 +312,19 @@ def _read(a):
     return ("value", value) if op == "eq" else None
 
 
+def _unread_why(a):
+    """Why ``_read`` could not read ``a``, when it is a pair of numbers in the wrong order (else "")."""
+    if isinstance(a, (tuple, list)) and len(a) == 2:
+        try:
+            ops = [parse_value(x) for x in a]
+        except (BadAnswer, TypeError, ValueError):
+            return ""
+        if all(op == "eq" for op, _ in ops) and not ops[0][1] < ops[1][1]:
+            return f" (a window (alpha, beta) needs alpha below beta: {fmt(ops[0][1])} is not below " \
+                   f"{fmt(ops[1][1])})"
+    return ""
+
+
 def _judge_read(e, alpha, beta, depth, mine, name, rep):
     """One reading of the entry ``e`` by a search with (alpha, beta) and ``depth`` plies: a ✓ or a ✗ in
     ``rep``."""
@@ -443,7 +456,8 @@ def check_table_answers(entry, queries, answer):
             continue
         mine = _read(a)
         if mine is None:
-            rep.bad(f'{name}: could not read {a!r}: give a number, a window (alpha, beta) or "search".')
+            rep.bad(f'{name}: could not read {a!r}{_unread_why(a)}: give a number, a window (alpha, beta) '
+                    'or "search".')
             continue
         readable += 1
         _judge_read(e, alpha, beta, depth, mine, name, rep)
@@ -660,7 +674,8 @@ def check_window_entries(tree, window, later, stored, reread):
             continue
         mine = _read(got)
         if mine is None:
-            rep.bad(f"{lab}, read later: could not read {got!r}: give a number or a window (alpha, beta).")
+            rep.bad(f"{lab}, read later: could not read {got!r}{_unread_why(got)}: give a number or a window "
+                    "(alpha, beta).")
             continue
         readable += 1
         before = len(rep.items)
