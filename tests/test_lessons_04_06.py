@@ -546,12 +546,17 @@ def test_order_preserving_flip_wrong_then_twin():
     assert ex.check_order_preserving_flip(gamble, lambda v: "x" + v).status == "unreadable"
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: 2 * v + 1))
     assert "sqrt" not in bad_text(first) and "√" not in bad_text(first)
+    assert "f is a·v + b (a = 2, b = 1)" in bad_text(first)
+    assert "never moves expectimax's choice" in bad_text(first)
     twin = second.lines[-1]     # the order kept, the choice not flipped: how stretching the gaps flips it
     assert "√" not in twin and "v² keeps the order" in twin and "turns the order around" not in twin
     assert "5, 5" not in twin and "12" not in numbers_in(twin)            # another tree, the other direction
     attempts.reset()
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: -v))
-    assert "does not keep the order" in bad_text(first)
+    assert "does not keep the order" in bad_text(first) and "a·v + b" not in bad_text(first)
+    attempts.reset()
+    cubed = ex.check_order_preserving_flip(gamble, lambda v: v ** 3)      # not affine: the general question
+    assert "a·v + b" not in bad_text(cubed) and "have not changed places" in bad_text(cubed)
     twin = second.lines[-1]     # the order broken: why that does not count, then an order-keeping change
     assert "turns the order around" in twin and "minimax would change its choice too" in twin
     assert twin.index("turns the order around") < twin.index("v² keeps the order")

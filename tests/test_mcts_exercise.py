@@ -540,5 +540,5 @@ def test_lesson_07_twins_are_not_answered_by_the_shortcut_they_correct(which):
         mean = {k: float(m) * (-1 if neg else 1) for k, neg, m, _ in shown}    # as the player at A sees it
         n = {k: int(v) for k, *_, v in shown}
         picked = re.search(r"(?:the highest is|the next selection takes) ([A-Z])", twin).group(1)
-        assert picked not in [k for k in n if n[k] == min(n.values())], twin                # not least visited
-        assert picked not in [k for k in mean if mean[k] == max(mean.values())], twin       # nor the best mean
+        assert picked not in [k for k in n if n[k] == min(n.values())], twin   # not least visited
+        assert picked not in [k for k in mean if mean[k] == max(mean.values())], twin   # nor the best mean

@@ -74,6 +74,12 @@ def check_order_preserving_flip(tree, f):
                 "average strictly better.")
     elif before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
+    elif not broken and _affine(leaves, images):
+        a, b = _affine(leaves, images)
+        rep.bad(f"Expectimax still chooses {nodes.name(before)}: f is a·v + b (a = {fmt(a)}, b = {fmt(b)}) "
+                "on these leaves, and a·v + b with a > 0 never moves expectimax's choice: every average "
+                "becomes a × itself + b, so they keep their order. Which f keeps the order of the leaves but "
+                "not the sizes of the steps between them?")
     else:
         rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "
                 "average has to fall below the other, and what must f do to the largest leaf, compared with "
@@ -83,6 +89,17 @@ def check_order_preserving_flip(tree, f):
     flipped = before != after
     return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"),
                     twin=lambda _: _flip_twin(bool(broken), flipped))
+
+
+def _affine(xs, ys):
+    """``(a, b)`` when ``ys`` is ``a * x + b`` for every x of ``xs`` (at least two, sorted, distinct), else
+    None."""
+    if len(xs) < 2 or not all(isinstance(y, (int, float)) and math.isfinite(y) for y in ys):
+        return None
+    a = (ys[-1] - ys[0]) / (xs[-1] - xs[0])
+    b = ys[0] - a * xs[0]
+    ok = all(math.isclose(y, a * x + b, rel_tol=1e-9, abs_tol=1e-9) for x, y in zip(xs, ys))
+    return (a, b) if ok else None
 
 
 #: The flip twin's tree: a coin between 1 and 9 (B) against a sure 6 (C): C wins on average, the other way
