@@ -173,6 +173,7 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     twin = _scale_twin(moves, list(keys), 100)
     found = re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin)
     assert len(found) == 2 and [int(e) for e, _ in found] != [2, 1]   # not the lesson's own numbers
+    assert "'" not in "".join(replies for _, replies in found)         # numbers, not quoted strings
     for estimate, replies in found:
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin

@@ -402,10 +402,13 @@ def _scale_twin(moves, keys, win):
     if best is None:
         return None
     twin = best[1]
-    spec = ", ".join(
-        f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
-        for m, v in twin.items()
-    )
+
+    def said(v):
+        if v == "win":
+            return "wins at once"
+        return f"estimate {fmt(v[0])}, replies [{', '.join(map(fmt, v[1]))}]"
+
+    spec = ", ".join(f"{m}: {said(v)}" for m, v in twin.items())
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2
