@@ -474,6 +474,9 @@ def test_chance_pruning_each_way():
     assert_tags_catalogued(first)
     assert "6.5" not in text and "7" not in numbers_in(text)          # no bound or value worked out
     assert "every leaf in [0, 10]" in second.lines[-1] and "G = 2," not in second.lines[-1]
+    # the exercise cuts D after two outcomes (J and K): the twin has a cut after two as well, said so
+    assert re.search(r"after [A-Z] and [A-Z] it can be worth at most", second.lines[-1]), second.lines[-1]
+    assert "first outcomes" not in second.lines[-1]
     attempts.reset()
     assert first.title == "Pruning below chance nodes: 0 of 2 right."   # one count per part, not per line
     partly = ex.check_chance_pruning(T, (0, 10), {"H", "I"}, set())

@@ -15,7 +15,7 @@ from ..answers import NodeNames
 from ..attempts import escalate
 from ..by_hand import as_tree
 from ..code_checks.harness import Printed, run_learner
-from ..feedback import Report, fmt, malformed, unanswered
+from ..feedback import Report, and_list, fmt, malformed, unanswered
 from .reading import is_blank
 
 __all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices"]
@@ -424,18 +424,26 @@ def _chance_twin(G, low, high):
     names = NodeNames(G)
     mine, _ = chance_pruned(G, low, high)
     leaves = [n for n in G if not G.out_degree(n)]
+
+    def longest_look(T, pruned):
+        """The most outcomes a chance node cut early had seen (0: none cut)."""
+        return max((sum(n not in pruned for n in T.successors(k)) for k in T if T.out_degree(k)
+                    and any(n in pruned for n in T.successors(k))), default=0)
+
     for _ in range(500):
         H = G.copy()
         for n in leaves:
             H.nodes[n]["utility"] = rng.randint(int(math.ceil(low)), int(math.floor(high)))
         pruned, info = chance_pruned(H, low, high)
-        if not pruned or set(pruned) == set(mine):
+        # other cuts, and one after as many outcomes as the exercise's latest cut (after two: after two)
+        if not pruned or set(pruned) == set(mine) or longest_look(H, pruned) < longest_look(G, mine):
             continue
         steps, alpha = [], None
         for k, (v, early) in info.items():
             outs = list(H.successors(k))
             if early:
-                steps.append(f"{names.name(k)}: after its first outcomes it can be worth at most {fmt(v)} "
+                seen = [names.name(n) for n in outs if n not in pruned]
+                steps.append(f"{names.name(k)}: after {and_list(seen)} it can be worth at most {fmt(v)} "
                              f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX "
                              f"already has: skip {', '.join(names.name(n) for n in outs if n in pruned)}")
             else:
