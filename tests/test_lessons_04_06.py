@@ -340,6 +340,9 @@ def test_window_entries_fail_hard_and_partly_right():
     # from their (7, 'lower'), nor (-inf, 3) from their (5, 'upper')
     assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("5 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb))
+    # C's 5 is the alpha C was given (B's 5 raised A's alpha), not the root's: the same slip, named for both
+    fail_soft = [t for k, t, _ in fb.items if k == "bad" and "this search is fail-soft" in t]
+    assert [t[0] for t in fail_soft] == ["A", "C"], fail_soft
     attempts.reset()
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": 8, "B": 5, "C": (-math.inf, 3)})
     assert fb.title.endswith("8 of 9 right.") and fb.tags == ("bound-as-value",)

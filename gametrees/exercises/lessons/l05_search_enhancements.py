@@ -486,6 +486,13 @@ def _stored(G, window):
     return out, r
 
 
+def _given_window(G, window, n):
+    """The window (alpha, beta) the engine's search with ``window`` gives node ``n`` when it enters it."""
+    r = alphabeta(G, window=window, trace=True)
+    enter = next(ev for ev in r.trace if ev.node == n and ev.kind == "enter")
+    return enter.alpha, enter.beta
+
+
 def _worked(G, r, n, names):
     """How the search with trace ``r`` treats inner node ``n``, in one sentence (the twin's working)."""
     evs = [ev for ev in r.trace if ev.node == n]
@@ -650,7 +657,7 @@ def check_window_entries(tree, window, later, stored, reread):
                                 tag="cut-value-as-minimax")
                     elif (
                         f_true != "exact"
-                        and (close(v, window[0]) or close(v, window[1]))
+                        and any(close(v, w) for w in (*window, *_given_window(G, window, n)))
                         and not close(v, v_true)
                     ):
                         rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
