@@ -78,6 +78,8 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
         assert ("shallower" in text) == (wrong > 3)
         twin = second.lines[-1]
         assert "[3, 3, 4, 4]" not in twin and "gives 3" not in twin   # the twin is another position
+        # with O's replies in its line, so that counting only X's moves (2 here) goes wrong there too
+        assert "gives 5" in twin and "X, O, X, O, X" in twin, twin
 
 
 def test_win_depth_with_the_first_move_of_the_forced_line():
