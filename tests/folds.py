@@ -13,7 +13,7 @@ def fold_text(notebook, cell_id):
     """The text of the Solution fold in a lesson's markdown cell ``cell_id``."""
     nb = json.loads((NOTEBOOKS / notebook).read_text())
     text = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == cell_id)
-    return re.search(r"<summary>Solution</summary>(.*?)</details>", text, re.DOTALL).group(1)
+    return re.search(r"<summary>Solution[^<]*</summary>(.*?)</details>", text, re.DOTALL).group(1)
 
 
 def pasteable(text):

@@ -78,6 +78,8 @@ def test_win_depth_unanswered_junk_wrong_and_twin():
         assert ("shallower" in text) == (wrong > 3)
         twin = second.lines[-1]
         assert "[3, 3, 4, 4]" not in twin and "gives 3" not in twin   # the twin is another position
+        # with O's replies in its line, so that counting only X's moves (2 here) goes wrong there too
+        assert "gives 5" in twin and "X, O, X, O, X" in twin, twin
 
 
 def test_win_depth_with_the_first_move_of_the_forced_line():
@@ -173,6 +175,7 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     twin = _scale_twin(moves, list(keys), 100)
     found = re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin)
     assert len(found) == 2 and [int(e) for e, _ in found] != [2, 1]   # not the lesson's own numbers
+    assert "'" not in "".join(replies for _, replies in found)         # numbers, not quoted strings
     for estimate, replies in found:
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
@@ -302,6 +305,9 @@ def test_window_entries_right_unanswered_junk():
     assert blank.status == "unanswered" and len(blank.items) == 1
     junk = ex.check_window_entries(T, (4, 7), FULL, {k: "zz" for k in "ABC"}, {k: "?" for k in "ABC"})
     assert junk.status == "unreadable" and not junk.tags
+    # a window with its ends the wrong way round: said so, not only "could not read"
+    upside = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, dict(RIGHT_REREAD, C=(2, 1)))
+    assert "a window (alpha, beta) needs alpha below beta: 2 is not below 1" in repr(upside)
 
 
 def test_window_entries_all_wrong_names_every_part_and_no_right_value():
@@ -336,6 +342,9 @@ def test_window_entries_fail_hard_and_partly_right():
     # from their (7, 'lower'), nor (-inf, 3) from their (5, 'upper')
     assert fb.tags == ("fail-hard-bound",) and fb.title.endswith("5 of 9 right.")
     assert not {"8", "3"} & numbers_in(bad_text(fb))
+    # C's 5 is the alpha C was given (B's 5 raised A's alpha), not the root's: the same slip, named for both
+    fail_soft = [t for k, t, _ in fb.items if k == "bad" and "this search is fail-soft" in t]
+    assert [t[0] for t in fail_soft] == ["A", "C"], fail_soft
     attempts.reset()
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": 8, "B": 5, "C": (-math.inf, 3)})
     assert fb.title.endswith("8 of 9 right.") and fb.tags == ("bound-as-value",)
@@ -413,6 +422,10 @@ def test_table_search_names_a_flag_the_wrong_way_round():
     assert "a flag the wrong way round" in line and "'upper'" in line and "failed high" in line
     assert "a bound used as if it were exact" not in line
     assert_tags_catalogued(fb)
+    # a second wrong check works that mistake through on another position, not the negamax-sign one
+    twin = ex.check_table_search(flag_from_raised_alpha).lines[-1]
+    assert twin.startswith("• Worked on another position: ") and "the α the loop raised" in twin, twin
+    assert "'upper'" in twin and "window the search was given" in twin and "MIN is to move" not in twin
     attempts.reset()
     # the careless table is another bug
     assert "table-flag-reversed" not in ex.check_table_search(careless).tags
@@ -426,7 +439,7 @@ def test_table_search_starter_is_only_unanswered_and_hint_does_not_spell_out_the
     assert fb.status == "unanswered" and len(fb.items) == 1
     assert ex.check_table_search(lambda game, state: 0).status == "unreadable"
 
-    first, second = twice(lambda: ex.check_table_search(careless))
+    first, second = twice(lambda: ex.check_table_search(careless), POSITION)
     text = bad_text(first)
     assert "a bound used as if it were exact" in text
     assert "'lower' if" not in text and "≥ β (a cutoff" not in text      # the rule is asked, not given
@@ -466,6 +479,9 @@ def test_chance_pruning_each_way():
     assert_tags_catalogued(first)
     assert "6.5" not in text and "7" not in numbers_in(text)          # no bound or value worked out
     assert "every leaf in [0, 10]" in second.lines[-1] and "G = 2," not in second.lines[-1]
+    # the exercise cuts D after two outcomes (J and K): the twin has a cut after two as well, said so
+    assert re.search(r"after [A-Z] and [A-Z] it can be worth at most", second.lines[-1]), second.lines[-1]
+    assert "first outcomes" not in second.lines[-1]
     attempts.reset()
     assert first.title == "Pruning below chance nodes: 0 of 2 right."   # one count per part, not per line
     partly = ex.check_chance_pruning(T, (0, 10), {"H", "I"}, set())
@@ -539,12 +555,17 @@ def test_order_preserving_flip_wrong_then_twin():
     assert ex.check_order_preserving_flip(gamble, lambda v: "x" + v).status == "unreadable"
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: 2 * v + 1))
     assert "sqrt" not in bad_text(first) and "√" not in bad_text(first)
+    assert "f is a·v + b (a = 2, b = 1)" in bad_text(first)
+    assert "never moves expectimax's choice" in bad_text(first)
     twin = second.lines[-1]     # the order kept, the choice not flipped: how stretching the gaps flips it
     assert "√" not in twin and "v² keeps the order" in twin and "turns the order around" not in twin
     assert "5, 5" not in twin and "12" not in numbers_in(twin)            # another tree, the other direction
     attempts.reset()
     first, second = twice(lambda: ex.check_order_preserving_flip(gamble, lambda v: -v))
-    assert "does not keep the order" in bad_text(first)
+    assert "does not keep the order" in bad_text(first) and "a·v + b" not in bad_text(first)
+    attempts.reset()
+    cubed = ex.check_order_preserving_flip(gamble, lambda v: v ** 3)      # not affine: the general question
+    assert "a·v + b" not in bad_text(cubed) and "have not changed places" in bad_text(cubed)
     twin = second.lines[-1]     # the order broken: why that does not count, then an order-keeping change
     assert "turns the order around" in twin and "minimax would change its choice too" in twin
     assert twin.index("turns the order around") < twin.index("v² keeps the order")

@@ -232,6 +232,9 @@ def test_exploration_c_wrong_names_the_rule_not_the_value(answer, says):
     # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does
     # not
     assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
+    # on a range whose spread is not its largest result (so "scale by the largest" is told apart)
+    low, high = map(int, re.search(r"with results from (−?\d+) to (\d+) have", twin).groups())
+    assert low != 0 and f"c = √2 × {high - low} " in twin and f"not the largest result, {high}" in twin
 
 
 def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
@@ -483,3 +486,59 @@ def test_lesson_07_exercises_1_and_2_no_shortcut_gives_the_selection():
             picks["MAX's formula"] = ucb(1)
         assert picks["UCB1"] == ex.solution()["select"]
         assert len(set(picks.values())) == len(picks), (kw, picks)
+
+
+def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
+    """Lesson 07 says: in Exercise 3 neither the least visited child nor the best mean gives the selection,
+    and the next selection is none of the child just selected, the least visited and the best mean after
+    the backup."""
+    *_, third = lesson_07_mcts_exercises()
+    ex = gt.exercises.generate("mcts", **third)
+    assert ex.full and ex.root_player == "max"
+    sol = ex.solution()
+    for counts, pick in ((dict(ex.visits), sol["select"]), (None, sol["next"])):
+        totals = dict(ex.totals)
+        if counts is None:            # after the backup through the selected child
+            counts = dict(ex.visits)
+            counts[sol["select"]] += 1
+            totals[sol["select"]] += ex.playout_result
+        mean = {k: totals[k] / counts[k] for k in ex._children}
+        least = [k for k in ex._children if counts[k] == min(counts[j] for j in ex._children)]
+        best = [k for k in ex._children if mean[k] == max(mean.values())]
+        assert len(least) == len(best) == 1 and pick not in least + best, (pick, least, best)
+    assert sol["next"] != sol["select"]
+
+
+TWIN_SCORE = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = −?[\d.]+")
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_lesson_07_twins_are_not_answered_by_the_shortcut_they_correct(which):
+    """Answering a lesson 07 exercise twice with the least visited child (or the best mean), the twin's
+    worked answer is a third child: the shortcut gives the twin's answer wrong too."""
+    kw = lesson_07_mcts_exercises()[which]
+    ex = gt.exercises.generate("mcts", **kw)
+    sol = ex.solution()
+    part = "next" if ex.full else "select"
+    if ex.full:
+        counts = dict(ex.visits)
+        counts[sol["select"]] += 1
+        totals = dict(ex.totals, **{sol["select"]: ex.totals[sol["select"]] + ex.playout_result})
+    else:
+        counts, totals = ex.visits, ex.totals
+    sign = -1 if kw.get("root_player") == "min" else 1
+    least = min(ex._children, key=lambda k: counts[k])
+    best = max(ex._children, key=lambda k: sign * totals[k] / counts[k])
+    for shortcut in (least, best):
+        attempts.reset()
+        answer = dict(sol, **{part: shortcut})
+        ex.check(answer)
+        twin = ex.check(answer).lines[-1]
+        assert twin.startswith("• Worked on a twin tree: "), twin
+        shown = TWIN_SCORE.findall(twin.split("after the backup")[-1])
+        assert len(shown) == len(ex._children), twin
+        mean = {k: float(m) * (-1 if neg else 1) for k, neg, m, _ in shown}    # as the player at A sees it
+        n = {k: int(v) for k, *_, v in shown}
+        picked = re.search(r"(?:the highest is|the next selection takes) ([A-Z])", twin).group(1)
+        assert picked not in [k for k in n if n[k] == min(n.values())], twin   # not least visited
+        assert picked not in [k for k in mean if mean[k] == max(mean.values())], twin   # nor the best mean

@@ -616,15 +616,17 @@ class Painter:
         lw = (_EDGE_STYLE[sc.edge.get((u, v), "plain")][1] * max(f, 0.6)
               * sc.weights.get((u, v), 1.0))
         c = lw / 2 + 1.5
-        for t in ts:
+        # a second pass a little further out, where a short edge between big marks has no room
+        for t, far in [(t, far) for far in (0.0, 7.0) for t in ts]:
             xy = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
             choices = [[(label, size, ha, va, dx, dy, 0.0, "normal")]
                        for sd in (side, -side) for ha in ("left" if sd > 0 else "right",)
-                       for va, dx, dy in (("center", (c + 2.5) * sd, 0.0),
-                                          ("bottom", c * sd, c + 1.0), ("top", c * sd, -c - 1.0),
-                                          ("center", (c + 9.0) * sd, 0.0))]
+                       for va, dx, dy in (("center", (c + 2.5 + far) * sd, 0.0),
+                                          ("bottom", (c + far) * sd, c + 1.0),
+                                          ("top", (c + far) * sd, -c - 1.0),
+                                          ("center", (c + 9.0 + far) * sd, 0.0))]
             i, free = placer.place(xy, choices, claim=False)
-            if free or t == ts[-1]:
+            if free or (t, far) == (ts[-1], 7.0):
                 if not free:  # nowhere free along the edge: the first place
                     xy = (x0 + ts[0] * (x1 - x0), y0 + ts[0] * (y1 - y0))
                     i = placer.place(xy, choices)[0]

@@ -29,8 +29,10 @@ May import: :mod:`gametrees.search`, :mod:`gametrees.rules`, :mod:`gametrees.gam
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
+import random
 from collections.abc import Mapping
 
 from ...games import MAX, MIN
@@ -38,6 +40,7 @@ from ...rules import ucb1
 from ...search import mcts
 from ..feedback import Report, and_list, malformed, or_list, unanswered
 from .exercise import Exercise
+from .trees import twin_trees
 
 __all__ = ["MCTSExercise"]
 
@@ -568,6 +571,63 @@ class MCTSExercise(Exercise):
 
     def _twin_options(self):
         return {"root_player": self.root_player, "full": self.full}
+
+    def _shortcuts(self, after=None):
+        """(least visited children, children with the best mean for the root's player), before the
+        playout, or after a backup through the child ``after``."""
+        sign = 1.0 if self.root_player == MAX else -1.0
+        counts = {k: (self._after(k) if k == after else (self.visits[k], self.totals[k] / self.visits[k]))
+                  for k in self._children}
+        fewest = min(n for n, _ in counts.values())
+        best = max(sign * m for _, m in counts.values())
+        return ([k for k, (n, _) in counts.items() if n == fewest],
+                [k for k, (_, m) in counts.items() if math.isclose(sign * m, best, abs_tol=1e-9)])
+
+    def no_shortcut(self, parts=("select", "next")):
+        """True if no shortcut answers the ``parts`` asked: at the selection, one least visited child, one
+        with the best mean and UCB1's choice, three different children; at the next selection (``full``),
+        UCB1's choice is neither the child just selected, nor a least visited child, nor one with the best
+        mean after the backup.
+
+        >>> MCTSExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]]).no_shortcut()   # B: both fewest visits
+        False
+        """
+        ok = True
+        if "select" in parts:
+            least, best = self._shortcuts()
+            ok = len(least) == len(best) == 1 and len({least[0], best[0], self._chosen}) == 3
+        if "next" in parts and self.full:
+            least, best = self._shortcuts(self._chosen)
+            ok = ok and self._next not in (self._chosen, *least, *best)
+        return ok
+
+    def _twin(self, feedback):
+        """The mistake worked through on a twin that no shortcut answers, wherever this exercise has none.
+
+        The twins are this tree's shape with other leaves first, then trees drawn with this exercise's
+        settings (a shortcut-free playout is rare: a few in a hundred).
+        """
+        wrong = getattr(self, "_last_wrong", None)
+        if not wrong:
+            return None
+        need = tuple(p for p in ("select", "next") if p in {k for k, _ in wrong} and self.no_shortcut((p,)))
+        rng = random.Random(f"{self.key}:{feedback.attempt}")
+        depth, level = 0, [self.nodes.root]
+        while level := [k for n in level for k in self.tree.successors(n)]:
+            depth += 1
+        drawn = ({"seed": rng.randrange(2**31), "depth": depth, "branching": len(self._children),
+                  "difficulty": self.difficulty or "easy"} for _ in range(400))
+        for made in itertools.chain(({"tree": H} for H in twin_trees(self.tree, rng)), drawn):
+            try:
+                twin = (self._make_twin(made["tree"]) if "tree" in made
+                        else type(self)(**made, **self._twin_options()))
+            except (ValueError, TypeError):
+                continue
+            if twin.no_shortcut(need):
+                text = self._twin_text(twin, wrong)
+                if text:
+                    return text
+        return None
 
     def _twin_text(self, twin, wrong):
         kinds = {k for k, _ in wrong}

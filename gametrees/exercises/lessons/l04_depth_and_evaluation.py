@@ -33,6 +33,10 @@ def _proof_depth(game, state, limit=14):
 
 #: Twin positions for check_win_depth: (moves, how the forced line goes).
 _DEPTH_TWINS = (
+    ([2, 4, 2, 3, 3, 1, 1, 4, 4, 3], "X, to move, plays 0, which threatens four in column 0, so O's "
+                                     "reply there is forced; X's next move, 2, threatens four in columns 2 "
+                                     "and 3 at once; O blocks one, and X completes four at the other: X, O, "
+                                     "X, O, X"),
     ([0, 6, 1, 6, 2, 5], "X, to move, has three in the bottom row with column 3 open: X's winning move is "
                          "the first ply of the line"),
     ([3, 0, 3, 0, 3, 1], "X, to move, has three in column 3: X's winning move on top of them is the first "
@@ -402,10 +406,13 @@ def _scale_twin(moves, keys, win):
     if best is None:
         return None
     twin = best[1]
-    spec = ", ".join(
-        f"{m}: {'wins at once' if v == 'win' else f'estimate {fmt(v[0])}, replies {[fmt(x) for x in v[1]]}'}"
-        for m, v in twin.items()
-    )
+
+    def said(v):
+        if v == "win":
+            return "wins at once"
+        return f"estimate {fmt(v[0])}, replies [{', '.join(map(fmt, v[1]))}]"
+
+    spec = ", ".join(f"{m}: {said(v)}" for m, v in twin.items())
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2

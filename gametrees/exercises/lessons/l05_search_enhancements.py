@@ -312,6 +312,19 @@ def _read(a):
     return ("value", value) if op == "eq" else None
 
 
+def _unread_why(a):
+    """Why ``_read`` could not read ``a``, when it is a pair of numbers in the wrong order (else "")."""
+    if isinstance(a, (tuple, list)) and len(a) == 2:
+        try:
+            ops = [parse_value(x) for x in a]
+        except (BadAnswer, TypeError, ValueError):
+            return ""
+        if all(op == "eq" for op, _ in ops) and not ops[0][1] < ops[1][1]:
+            return f" (a window (alpha, beta) needs alpha below beta: {fmt(ops[0][1])} is not below " \
+                   f"{fmt(ops[1][1])})"
+    return ""
+
+
 def _judge_read(e, alpha, beta, depth, mine, name, rep):
     """One reading of the entry ``e`` by a search with (alpha, beta) and ``depth`` plies: a ✓ or a ✗ in
     ``rep``."""
@@ -443,7 +456,8 @@ def check_table_answers(entry, queries, answer):
             continue
         mine = _read(a)
         if mine is None:
-            rep.bad(f'{name}: could not read {a!r}: give a number, a window (alpha, beta) or "search".')
+            rep.bad(f'{name}: could not read {a!r}{_unread_why(a)}: give a number, a window (alpha, beta) '
+                    'or "search".')
             continue
         readable += 1
         _judge_read(e, alpha, beta, depth, mine, name, rep)
@@ -470,6 +484,13 @@ def _stored(G, window):
         if d.get("status") == "visited" and G.out_degree(n):
             out[n] = (d["value"], d["bound"])
     return out, r
+
+
+def _given_window(G, window, n):
+    """The window (alpha, beta) the engine's search with ``window`` gives node ``n`` when it enters it."""
+    r = alphabeta(G, window=window, trace=True)
+    enter = next(ev for ev in r.trace if ev.node == n and ev.kind == "enter")
+    return enter.alpha, enter.beta
 
 
 def _worked(G, r, n, names):
@@ -636,7 +657,7 @@ def check_window_entries(tree, window, later, stored, reread):
                                 tag="cut-value-as-minimax")
                     elif (
                         f_true != "exact"
-                        and (close(v, window[0]) or close(v, window[1]))
+                        and any(close(v, w) for w in (*window, *_given_window(G, window, n)))
                         and not close(v, v_true)
                     ):
                         rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
@@ -660,7 +681,8 @@ def check_window_entries(tree, window, later, stored, reread):
             continue
         mine = _read(got)
         if mine is None:
-            rep.bad(f"{lab}, read later: could not read {got!r}: give a number or a window (alpha, beta).")
+            rep.bad(f"{lab}, read later: could not read {got!r}{_unread_why(got)}: give a number or a window "
+                    "(alpha, beta).")
             continue
         readable += 1
         before = len(rep.items)
@@ -943,14 +965,23 @@ def check_table_search(fn, show_code=False):
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
     fb.add_tags(rep.tags)
-    fb = escalate("l05.table_search", fb, twin=_table_search_twin)
+    fb = escalate("l05.table_search", fb, twin=_table_search_twin, on="another position")
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
 
 
 def _table_search_twin(fb):
-    """A careless entry worked through on a twin: Nim's positions, other numbers."""
+    """The mistake worked through on another position P (two moves, worth 0 and 1 to its mover)."""
+    if "table-flag-reversed" in fb.tags:
+        return ("a position P has two moves, worth 0 and then 1 to its mover, so P is worth 1. A search of P "
+                "with the window (−1, 0) looks at the first move: 0 raises α to 0, and 0 ≥ β = 0 stops it; "
+                "it returns 0. Flagged by the α the loop raised, 0 ≤ α = 0 says 'upper', 'P is worth at most "
+                "0': false. Flagged by the window the search was given, saved before the loop, (−1, 0): "
+                "0 ≥ β = 0 says 'lower', 'P is worth at least 0': true. A later search of P with the window "
+                "(0.5, 2) would take the false 'at most 0 ≤ α' as an answer, 0, where P is worth 1; the "
+                "true 'at least 0' settles nothing there (0 < β = 2) and cannot raise α (0 < 0.5): P is "
+                "searched again, and found worth 1.")
     careless = "a bound used as if it were exact" in " ".join(fb.lines)
     if careless:
         return ("a position P has two moves, worth 0 and 1 to its mover, so P is worth 1. A search of P with "

@@ -15,7 +15,7 @@ from ..answers import NodeNames
 from ..attempts import escalate
 from ..by_hand import as_tree
 from ..code_checks.harness import Printed, run_learner
-from ..feedback import Report, fmt, malformed, unanswered
+from ..feedback import Report, and_list, fmt, malformed, unanswered
 from .reading import is_blank
 
 __all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices"]
@@ -74,6 +74,12 @@ def check_order_preserving_flip(tree, f):
                 "average strictly better.")
     elif before != after:
         rep.good(f"Expectimax now chooses {nodes.name(after)} instead of {nodes.name(before)}.")
+    elif not broken and _affine(leaves, images):
+        a, b = _affine(leaves, images)
+        rep.bad(f"Expectimax still chooses {nodes.name(before)}: f is a·v + b (a = {fmt(a)}, b = {fmt(b)}) "
+                "on these leaves, and a·v + b with a > 0 never moves expectimax's choice: every average "
+                "becomes a × itself + b, so they keep their order. Which f keeps the order of the leaves but "
+                "not the sizes of the steps between them?")
     else:
         rep.bad(f"Expectimax still chooses {nodes.name(before)}: the averages have not changed places. Which "
                 "average has to fall below the other, and what must f do to the largest leaf, compared with "
@@ -83,6 +89,17 @@ def check_order_preserving_flip(tree, f):
     flipped = before != after
     return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"),
                     twin=lambda _: _flip_twin(bool(broken), flipped))
+
+
+def _affine(xs, ys):
+    """``(a, b)`` when ``ys`` is ``a * x + b`` for every x of ``xs`` (at least two, sorted, distinct), else
+    None."""
+    if len(xs) < 2 or not all(isinstance(y, (int, float)) and math.isfinite(y) for y in ys):
+        return None
+    a = (ys[-1] - ys[0]) / (xs[-1] - xs[0])
+    b = ys[0] - a * xs[0]
+    ok = all(math.isclose(y, a * x + b, rel_tol=1e-9, abs_tol=1e-9) for x, y in zip(xs, ys))
+    return (a, b) if ok else None
 
 
 #: The flip twin's tree: a coin between 1 and 9 (B) against a sure 6 (C): C wins on average, the other way
@@ -407,18 +424,26 @@ def _chance_twin(G, low, high):
     names = NodeNames(G)
     mine, _ = chance_pruned(G, low, high)
     leaves = [n for n in G if not G.out_degree(n)]
+
+    def longest_look(T, pruned):
+        """The most outcomes a chance node cut early had seen (0: none cut)."""
+        return max((sum(n not in pruned for n in T.successors(k)) for k in T if T.out_degree(k)
+                    and any(n in pruned for n in T.successors(k))), default=0)
+
     for _ in range(500):
         H = G.copy()
         for n in leaves:
             H.nodes[n]["utility"] = rng.randint(int(math.ceil(low)), int(math.floor(high)))
         pruned, info = chance_pruned(H, low, high)
-        if not pruned or set(pruned) == set(mine):
+        # other cuts, and one after as many outcomes as the exercise's latest cut (after two: after two)
+        if not pruned or set(pruned) == set(mine) or longest_look(H, pruned) < longest_look(G, mine):
             continue
         steps, alpha = [], None
         for k, (v, early) in info.items():
             outs = list(H.successors(k))
             if early:
-                steps.append(f"{names.name(k)}: after its first outcomes it can be worth at most {fmt(v)} "
+                seen = [names.name(n) for n in outs if n not in pruned]
+                steps.append(f"{names.name(k)}: after {and_list(seen)} it can be worth at most {fmt(v)} "
                              f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX "
                              f"already has: skip {', '.join(names.name(n) for n in outs if n in pruned)}")
             else:

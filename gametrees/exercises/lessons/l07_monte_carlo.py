@@ -63,7 +63,8 @@ def scaled_c(results):
 
 def _scale_twin(results):
     """The reasoning worked through on another range of results: one selection, at two scales."""
-    t_lo, t_hi = (0, 100) if tuple(results) != (0, 100) else (-5, 5)
+    # a range that does not start at 0, so that its spread is not its largest result
+    t_lo, t_hi = (10, 30) if tuple(results) != (10, 30) else (-3, 5)
     spread = t_hi - t_lo
     big_n, kids = 10, {"x": (2, 0.5), "y": (8, 0.7)}   # child: (visits, mean for results in [0, 1])
 
@@ -81,7 +82,9 @@ def _scale_twin(results):
             f"c = √2 scores {unit_scores}: {unit}. The same playouts with results from {t_lo} to {t_hi} have "
             f"means {spread} times as far apart: with c = √2 the scores are {plain_scores}, so selection "
             f"takes {plain} (the exploration term is drowned); with c = √2 × {spread} they are "
-            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1.")
+            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1. The factor is the spread, "
+            f"{spread}, not the largest result, {t_hi}: adding the same number to every result moves every "
+            "mean by it and leaves the gaps between them as they were.")
 
 
 def check_exploration_c(answer, results):
