@@ -56,11 +56,11 @@ import psutil  # noqa: E402
 from hub import DEPLOY, chp_path, rss_mb, server_pid  # noqa: E402  (tests/hub.py)
 from report import table  # noqa: E402  (benchmarks/report.py)
 
-#: What the storm measured on the test machine (INSTRUCTORS.md, "A lecture's login storm": the table of
-#: ``--students 10 20``) and one server with A2 run top to bottom in JupyterLab (``tests/test_hub.py``,
-#: INSTRUCTORS.md step 1). Update it with the guide's table after a new run: tests/test_hub_config.py
-#: holds the two to each other, and the guide's sizing table to :func:`sizing_table`.
-MEASURED = {"idle MB": 152, "kernel MB": 216, "A2 MB": 300, "CPU-s per spawn": 2.9}
+#: What the storm measured on the test machine (INSTRUCTORS.md, "A lecture's login storm": the table's
+#: largest N, ``--students 40``) and one server with A2 run top to bottom in JupyterLab
+#: (``tests/test_hub.py``, INSTRUCTORS.md step 1). Update it with the guide's table after a new run:
+#: tests/test_hub_config.py holds the two to each other, and the guide's sizing table to :func:`sizing_table`.
+MEASURED = {"idle MB": 152, "kernel MB": 217, "A2 MB": 300, "CPU-s per spawn": 3.0}
 #: Memory the system and the hub take besides the students' servers (GB), and a server's time to answer
 #: after it starts (``c.Spawner.http_timeout`` in deploy/jupyterhub/jupyterhub_config.py, seconds).
 SYSTEM_GB, HTTP_TIMEOUT = 1, 60

@@ -266,10 +266,10 @@ def test_the_storm_table_in_the_guide_is_the_measured_figures():
     storm = section("**A lecture's login storm.**")
     rows = [line for line in storm.splitlines() if re.match(r"\| \d+ \| \d+ s / \d+ s", line)]
     assert rows, "the guide's storm table is missing"
-    for row in rows:
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        assert cells[3] == f"{hub_storm.MEASURED['idle MB']} MB / {hub_storm.MEASURED['kernel MB']} MB", row
-        assert float(cells[4]) == hub_storm.MEASURED["CPU-s per spawn"], row
+    # each row is its own run; the sizing extrapolates from the largest N's
+    cells = max(([c.strip() for c in row.strip("|").split("|")] for row in rows), key=lambda c: int(c[0]))
+    assert cells[3] == f"{hub_storm.MEASURED['idle MB']} MB / {hub_storm.MEASURED['kernel MB']} MB", cells
+    assert float(cells[4]) == hub_storm.MEASURED["CPU-s per spawn"], cells
 
 
 def test_the_sizing_table_in_the_guide_is_the_scripts_and_called_extrapolated():
