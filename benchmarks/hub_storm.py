@@ -56,11 +56,11 @@ import psutil  # noqa: E402
 from hub import DEPLOY, chp_path, rss_mb, server_pid  # noqa: E402  (tests/hub.py)
 from report import table  # noqa: E402  (benchmarks/report.py)
 
-#: What the storm measured on the test machine (INSTRUCTORS.md, "A lecture's login storm": the table of
-#: ``--students 10 20``) and one server with A2 run top to bottom in JupyterLab (``tests/test_hub.py``,
-#: INSTRUCTORS.md step 1). Update it with the guide's table after a new run: tests/test_hub_config.py
-#: holds the two to each other, and the guide's sizing table to :func:`sizing_table`.
-MEASURED = {"idle MB": 152, "kernel MB": 216, "A2 MB": 300, "CPU-s per spawn": 2.9}
+#: What the storm measured on the test machine (INSTRUCTORS.md, "A lecture's login storm": the table's
+#: largest N, ``--students 40``) and one server with A2 run top to bottom in JupyterLab
+#: (``tests/test_hub.py``, INSTRUCTORS.md step 1). Update it with the guide's table after a new run:
+#: tests/test_hub_config.py holds the two to each other, and the guide's sizing table to :func:`sizing_table`.
+MEASURED = {"idle MB": 152, "kernel MB": 217, "A2 MB": 300, "CPU-s per spawn": 3.0}
 #: Memory the system and the hub take besides the students' servers (GB), and a server's time to answer
 #: after it starts (``c.Spawner.http_timeout`` in deploy/jupyterhub/jupyterhub_config.py, seconds).
 SYSTEM_GB, HTTP_TIMEOUT = 1, 60
@@ -121,9 +121,15 @@ class Hub:
         except (urllib.error.URLError, OSError) as e:
             return 0, str(e)
 
-    def ready(self, login):
+    def state(self, login):
+        """``"ready"``, ``"gone"`` (the hub gave up: no server, nothing pending) or ``"pending"``."""
         status, user = self.api("GET", f"/hub/api/users/{login}")
-        return status == 200 and bool((user.get("servers") or {}).get("", {}).get("ready"))
+        if status != 200:
+            return "pending"
+        server = (user.get("servers") or {}).get("")
+        if server and server.get("ready"):
+            return "ready"
+        return "gone" if server is None and not user.get("pending") else "pending"
 
     def stop(self):
         browser.stop_group(self.proc, grace=30)
@@ -191,9 +197,10 @@ def storm(hub, n):
             spawn[login] = float("nan")
             print(f"  {login}: HTTP {status} {str(body)[:200]}", file=sys.stderr)
             return
-        while not hub.ready(login):
-            if time.monotonic() - t > 300:
+        while (state := hub.state(login)) != "ready":
+            if state == "gone" or time.monotonic() - t > 300:  # gone: past c.Spawner.http_timeout, say
                 spawn[login] = float("nan")
+                print(f"  {login}: not started ({state} after {time.monotonic() - t:.0f} s)", file=sys.stderr)
                 return
             time.sleep(0.25)
         spawn[login] = time.monotonic() - t
@@ -208,10 +215,13 @@ def storm(hub, n):
     done.set()
     prober.join()
     cpu_spawn = cpu_seconds([hub_proc, *hub_proc.children(recursive=True)]) - cpu_before
-    idle = [rss_mb(pid) for pid in map(server_pid, logins) if pid]
-    for login in logins:
+    started = [login for login in logins if spawn[login] == spawn[login]]  # a failed start is NaN
+    if not started:
+        raise SystemExit(f"N = {n}: no server started")
+    idle = [rss_mb(pid) for pid in map(server_pid, started) if pid]
+    for login in started:
         run_kernel(hub, login)
-    working = [rss_mb(pid) for pid in map(server_pid, logins) if pid]
+    working = [rss_mb(pid) for pid in map(server_pid, started) if pid]
     for login in logins:
         hub.api("DELETE", f"/hub/api/users/{login}/server")
     deadline = time.monotonic() + 120

@@ -46,8 +46,9 @@ Each server runs in a cgroup of its own with at most ``GAMETREES_MEMORY_LIMIT`` 
 ``GAMETREES_PROCESS_LIMIT`` processes (:class:`gametrees.classroom.isolation.Cgroup`, as the grader's
 sandboxes: cgroup v1, or a v2 tree delegated to the hub); where the machine gives the hub no cgroup,
 rlimits instead (memory per process, processes per account), and the hub's log says which. Kernels
-talk over unix sockets in the user's private runtime folder (``jupyter_server_config.py`` beside
-this file: ``KernelManager.transport = "ipc"``), never over TCP ports classmates could reach.
+talk over unix sockets only their user may connect to (``jupyter_config.py`` beside this file:
+``KernelManager.transport = "ipc"``, for the server's kernels and for those nbgrader's *Validate* or a
+command in a terminal starts), never over TCP ports classmates could reach.
 
 Students' servers run ``jupyterhub-singleuser`` from the student environment, instructors' from the
 instructor environment. Every server gets ``GAMETREES_ENV`` (its environment: ``profile.sh`` beside
@@ -55,7 +56,8 @@ this file, installed as ``/etc/profile.d/gametrees.sh``, puts its ``bin`` back f
 login shells, which a terminal starts), ``GAMETREES_ROLE`` (``student`` or ``instructor``), the
 course id and the exchange folder, its environment's ``bin`` first on ``PATH`` (for ``nbgrader``
 in a terminal and nbgrader's own ``alembic``), and this folder on ``JUPYTER_CONFIG_PATH`` (for
-``nbgrader_config.py`` and ``jupyter_server_config.py``).
+``nbgrader_config.py`` and ``jupyter_config.py``), which every user must be able to read: the hub
+refuses to start where they cannot (a checkout under ``/root``, say).
 
 ``GAMETREES_HUB_TRY_OUT=1`` is for trying the set-up on one machine and for the tests, never for a
 course: any login with the password in ``GAMETREES_HUB_PASSWORD`` is accepted, and every server
@@ -68,6 +70,7 @@ import hashlib
 import os
 import pwd
 import resource
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -113,6 +116,28 @@ PROCESSES = int(_setting("GAMETREES_PROCESS_LIMIT", "256"))
 SPAWN_LIMIT = int(_setting("GAMETREES_SPAWN_LIMIT", "20"))
 ACTIVE_LIMIT = int(_setting("GAMETREES_ACTIVE_LIMIT", "0"))
 TRY_OUT = os.environ.get("GAMETREES_HUB_TRY_OUT") == "1"
+
+
+def closed_to_others(folder):
+    """What on the way to ``folder``'s settings other users cannot enter or read, or None.
+
+    Every user's server reads ``jupyter_config.py`` and ``nbgrader_config.py`` from this folder as that
+    user; where it cannot (a checkout under ``/root``), Jupyter skips them without a word, and kernels
+    listen on TCP ports every account may connect to.
+    """
+    for parent in [folder, *folder.parents]:
+        if not parent.stat().st_mode & stat.S_IXOTH:
+            return parent
+    for name in ("jupyter_config.py", "nbgrader_config.py"):
+        if not (folder / name).stat().st_mode & stat.S_IROTH:
+            return folder / name
+    return None
+
+
+if not TRY_OUT and (closed := closed_to_others(HERE)) is not None:
+    raise RuntimeError(f"{closed} is closed to other users, but every user's server reads its settings from "
+                       f"{HERE}: put the checkout where every user may read it (INSTRUCTORS.md, section 8, "
+                       "step 2: /opt/gametrees/src)")
 
 # -- the hub itself ----------------------------------------------------------------------------
 c.JupyterHub.bind_url = _setting("GAMETREES_HUB_URL", "http://127.0.0.1:8000")
