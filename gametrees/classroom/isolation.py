@@ -39,6 +39,7 @@ May import: the standard library only.
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import resource
@@ -147,14 +148,18 @@ def interpreter(packages):
 class Cgroup:
     """A cgroup of its own (pids and memory), or nothing where this machine does not let us make one.
 
-    Made beside this process's own cgroup (v1: in its ``pids`` and ``memory`` hierarchies; v2: in a
-    delegated tree), with at most ``processes`` tasks and ``memory`` bytes. :attr:`active` says whether it
+    Made beside this process's own cgroup (v1: in its ``pids`` and ``memory`` hierarchies; v2: below
+    it, in a delegated tree, its controllers turned on for its children first), with at most
+    ``processes`` tasks and ``memory`` bytes. :attr:`active` says whether it
     was made; a process joins it by writing its pid to each of :meth:`procs_files` (before it runs what
     should be held); :meth:`remove` ends what is left in it and removes it. The grader makes one per
     sandbox; the course's JupyterHub (``deploy/jupyterhub/jupyterhub_config.py``) one per user's server.
     """
 
     ROOT = Path("/sys/fs/cgroup")
+    #: v2: where the processes of a delegated cgroup move so that its children may have controllers.
+    LEAF = "gametrees-supervisor"
+    CONTROLLERS = ("memory", "pids")
 
     def __init__(self, memory, processes):
         self.dirs = []
@@ -198,11 +203,53 @@ class Cgroup:
         own = self._own("")
         if own is None or not (self.ROOT / "cgroup.controllers").exists():
             raise OSError("no cgroup")
-        folder = self.ROOT / own.lstrip("/") / name
+        base = self.ROOT / own.lstrip("/")
+        if base.name == self.LEAF:  # this process was moved to the leaf below (an earlier Cgroup)
+            base = base.parent
+        self._enable_controllers(base)
+        folder = base / name
         folder.mkdir()
         self.dirs.append(folder)
         (folder / "pids.max").write_text(str(processes))
         (folder / "memory.max").write_text(str(memory))
+
+    @classmethod
+    def _enable_controllers(cls, base):
+        """v2: the memory and pids controllers on for the children of ``base`` (this process's cgroup).
+
+        A cgroup's children get a controller only when it is named in the cgroup's
+        ``cgroup.subtree_control``, and a cgroup that holds processes may not name any (cgroup v2's "no
+        internal processes" rule: EBUSY). Under systemd with ``Delegate=yes`` the hub's service cgroup
+        holds the hub itself; so its processes first move to a leaf of their own (:attr:`LEAF`, as
+        systemd's ``DelegateSubgroup=`` would), then the controllers are named. Raises OSError when
+        ``base`` was not given the controllers (not delegated): the caller falls back to rlimits.
+        """
+        control = base / "cgroup.subtree_control"
+        missing = [c for c in cls.CONTROLLERS if c not in control.read_text().split()]
+        if not missing:
+            return
+        if not set(missing) <= set((base / "cgroup.controllers").read_text().split()):
+            raise OSError(f"the controllers {missing} are not delegated to {base}")
+        line = " ".join(f"+{c}" for c in missing)
+        try:
+            cls._write(control, line)
+        except OSError as error:
+            if error.errno != errno.EBUSY:
+                raise
+            leaf = base / cls.LEAF
+            leaf.mkdir(exist_ok=True)
+            for pid in (base / "cgroup.procs").read_text().split():
+                try:
+                    cls._write(leaf / "cgroup.procs", pid)
+                except ProcessLookupError:
+                    pass  # ended meanwhile
+            cls._write(control, line)
+
+    @staticmethod
+    def _write(path, text):
+        """One write to a cgroup file (the kernel answers each write on its own)."""
+        with open(path, "w") as f:
+            f.write(text)
 
     @property
     def active(self):
