@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 
 __all__ = [
-    "EXACT", "LOWER", "UPPER", "tie_rule", "fails_high", "fails_low", "cutoff", "window_bound",
-    "table_probe", "ucb1", "chance_upper_bound", "chance_lower_bound",
+    "EXACT", "LOWER", "UPPER", "TIE_RULES", "tie_rule", "strict_rule", "cutoff_text", "prune_when",
+    "fails_high", "fails_low", "cutoff", "window_bound", "table_probe", "ucb1",
+    "chance_upper_bound", "chance_lower_bound",
 ]
 
 #: What a stored or returned value says about the true value: it is the value, a lower bound
@@ -38,6 +39,65 @@ def tie_rule(strict) -> str:
     if not isinstance(strict, bool):
         raise TypeError(f"strict (the tie rule) must be True or False, got {strict!r}")
     return "strict" if strict else "textbook"
+
+
+#: The tie rules' names, as sentences and the exercises' ``rule=`` option spell them.
+TIE_RULES = ("textbook", "strict")
+
+
+def strict_rule(rule) -> bool:
+    """The tie rule named ``rule`` (``"textbook"`` or ``"strict"``) read back into ``strict``.
+
+    The one place a rule's name becomes the bool the searches take (the exercises' and checks'
+    ``rule=`` option, the practice widget's toggle); :func:`tie_rule` goes the other way.
+    Raises ``ValueError`` for any other name.
+
+    Examples
+    --------
+    >>> strict_rule("textbook"), strict_rule("strict")
+    (False, True)
+    >>> strict_rule("loose")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule must be 'textbook' or 'strict', got 'loose'
+    """
+    if not isinstance(rule, str) or rule not in TIE_RULES:
+        raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
+    return rule == "strict"
+
+
+def cutoff_text(player, strict=False) -> str:
+    """The cutoff test of a node of ``player`` (``"max"`` or ``"min"``) as a formula: ``"v ≥ β"`` at MAX,
+    ``"v ≤ α"`` at MIN; strict inequalities under the strict rule.
+
+    Examples
+    --------
+    >>> cutoff_text("max"), cutoff_text("min"), cutoff_text("min", strict=True)
+    ('v ≥ β', 'v ≤ α', 'v < α')
+    """
+    strict = tie_rule(strict) == "strict"
+    if player == "max":
+        return "v > β" if strict else "v ≥ β"
+    if player == "min":
+        return "v < α" if strict else "v ≤ α"
+    raise ValueError(f"the cutoff test is for 'max' or 'min' nodes, got {player!r}")
+
+
+def prune_when(strict, at_nodes=False) -> str:
+    """The tie rule as a sentence's clause: when alpha-beta prunes.
+
+    With ``at_nodes`` it says which node stops on which side (MAX on β, MIN on α).
+
+    Examples
+    --------
+    >>> prune_when(False)
+    'prune when v ≥ β or v ≤ α'
+    >>> prune_when(True, at_nodes=True)
+    'prune only when v > β at a MAX node or v < α at a MIN node'
+    """
+    high, low = cutoff_text("max", strict), cutoff_text("min", strict)
+    where = (" at a MAX node", " at a MIN node") if at_nodes else ("", "")
+    return f"prune {'only ' if strict else ''}when {high}{where[0]} or {low}{where[1]}"
 
 
 def fails_high(value, beta, strict=False) -> bool:

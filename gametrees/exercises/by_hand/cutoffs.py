@@ -19,19 +19,18 @@ from collections.abc import Mapping
 import networkx as nx
 
 from ...games import MAX, MIN
+from ...rules import prune_when, tie_rule
 from ...search import alphabeta, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
 from .diagnoses import constant_answer
-from .exercise import RULES, Exercise
+from .exercise import Exercise, strict_option
 from .search_info import SearchInfo
 from .trees import inline, leaves_under
 
 
-def _rule_text(rule):
-    if rule == "textbook":
-        return "the textbook rule: prune when v ≥ β at a MAX node or v ≤ α at a MIN node"
-    return "the strict rule: prune only when v > β at a MAX node or v < α at a MIN node"
+def _rule_text(strict):
+    return f"the {tie_rule(strict)} rule: {prune_when(strict, at_nodes=True)}"
 
 
 def _unreadable_text(answer):
@@ -40,12 +39,6 @@ def _unreadable_text(answer):
         return False
     t = answer.strip()
     return bool(t) and not re.search(r"\w", t) and t not in ("[]", "{}", "()", "∅", "ø", "-", "—")
-
-
-def _check_rule(rule):
-    if rule not in RULES:
-        raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
-    return rule
 
 
 def visited_reason(G, nodes, info, n, strict):
@@ -85,13 +78,14 @@ def visited_reason(G, nodes, info, n, strict):
 class _AlphaBetaExercise(Exercise):
     """Shared by the exercises about one alpha-beta search."""
 
-    def __init__(self, tree=None, *, rule="textbook", **kwargs):
-        self.rule = _check_rule(rule)
+    def __init__(self, tree=None, *, strict=None, rule=None, **kwargs):
+        self.strict = strict_option(strict, rule)
         super().__init__(tree, **kwargs)
 
     @property
-    def strict(self):
-        return self.rule == "strict"
+    def rule(self):
+        """The tie rule's name, ``"textbook"`` or ``"strict"`` (``strict`` as a word)."""
+        return tie_rule(self.strict)
 
     def _interesting(self, G):
         return alphabeta(G, strict=self.strict, trace=False, graph=False).stats["cutoffs"] > 0
@@ -143,7 +137,7 @@ class _AlphaBetaExercise(Exercise):
         return None
 
     def _rule_question(self):
-        return (f"Run alpha-beta from {self.nodes.name(self.nodes.root)} with {_rule_text(self.rule)}; "
+        return (f"Run alpha-beta from {self.nodes.name(self.nodes.root)} with {_rule_text(self.strict)}; "
                 f"children are searched left to right.")
 
 
@@ -170,10 +164,10 @@ class PruningExercise(_AlphaBetaExercise):
 
     Parameters
     ----------
-    rule : {"textbook", "strict"}
-        ``"textbook"`` prunes when v ≥ β / v ≤ α (AIMA); ``"strict"`` only
-        when v > β / v < α (CS188). Answering with the other rule's set is
-        recognised and named.
+    strict : bool
+        The tie rule (:mod:`gametrees.rules`): False (default, the textbook rule, AIMA) prunes when
+        v ≥ β / v ≤ α; True (the strict rule, CS188) only when v > β / v < α. Answering with the other
+        rule's set is recognised and named. ``rule="textbook"`` or ``"strict"`` is accepted too.
     tree, seed, difficulty, root_player, depth, branching, values, ragged
         See :class:`Exercise`.
 
@@ -252,13 +246,13 @@ class PruningExercise(_AlphaBetaExercise):
             else:
                 claimed.add(n)
         truth = set(self.pruned)
-        other_rule = "strict" if self.rule == "textbook" else "textbook"
+        other_rule = tie_rule(not self.strict)
         # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
         # answer tells nothing about ties.
-        tie_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
-        if tie_rule:
+        by_other_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
+        if by_other_rule:
             rep.bad(
-                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.rule)}.",
+                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.strict)}.",
                 "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
                 "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
             self._last_wrong.append((None, "tie", "tie-rule"))
@@ -286,7 +280,7 @@ class PruningExercise(_AlphaBetaExercise):
                 )
                 self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
                 continue
-            if tie_rule and cut.tie:
+            if by_other_rule and cut.tie:
                 continue  # said above: the other rule
             if subtrees:
                 text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
@@ -307,7 +301,7 @@ class PruningExercise(_AlphaBetaExercise):
             self._last_wrong.append((cut.node, "missed", None))
         over = self.nodes.sorted(claimed - truth)
         for x in over:
-            if tie_rule:
+            if by_other_rule:
                 continue
             p = self._parent(x)
             pname = self.nodes.name(p)
@@ -358,7 +352,7 @@ class PruningExercise(_AlphaBetaExercise):
         return and_list(edge(n) for n in self.nodes.sorted(ns))
 
     def _twin_options(self):
-        return {"rule": self.rule}
+        return {"strict": self.strict}
 
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
@@ -371,7 +365,7 @@ class PruningExercise(_AlphaBetaExercise):
                      f"{inline(twin.tree, twin.nodes)}: ")
         if kind == "tie":
             tie = next((c for c in twin.info.cuts if c.tie), None)
-            return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None
+            return where + tie.text(twin.nodes) + f" ({_rule_text(self.strict)})." if tie else None
         if kind == "missed":
             cut = twin.info.cut_at.get(n)
             return where + cut.text(twin.nodes) + "." if cut else None
@@ -389,8 +383,8 @@ class OrderExercise(_AlphaBetaExercise):
     ----------
     algorithm : {"alphabeta", "minimax"}
         Alpha-beta (default) skips pruned nodes; minimax visits every node.
-    rule : {"textbook", "strict"}
-        The alpha-beta rule.
+    strict : bool
+        The tie rule, as for :class:`PruningExercise` (``rule=`` accepted too).
     leaves_only : bool
         Ask only for the order in which leaves are evaluated.
     tree, seed, difficulty, root_player, depth, branching, values, ragged
@@ -413,14 +407,15 @@ class OrderExercise(_AlphaBetaExercise):
     answer_form = ("give the nodes in the order they are visited, as a list of labels or a string of labels "
                    "separated by commas")
 
-    def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
+    def __init__(self, tree=None, *, algorithm="alphabeta", strict=None, rule=None, leaves_only=False,
+                 **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
             raise ValueError(f"algorithm must be 'alphabeta' or 'minimax', got {algorithm!r}")
         if not isinstance(leaves_only, bool):
             raise TypeError(f"leaves_only must be True or False, got {leaves_only!r}")
         self.algorithm = algorithm
         self.leaves_only = leaves_only
-        super().__init__(tree, rule=rule, **kwargs)
+        super().__init__(tree, strict=strict, rule=rule, **kwargs)
 
     def _interesting(self, G):
         return self.algorithm == "minimax" or super()._interesting(G)
@@ -500,8 +495,8 @@ class OrderExercise(_AlphaBetaExercise):
         g = nodes[i] if i < len(nodes) else None
         after = f"after {self.nodes.name(prev)}" if prev is not None else "at the start"
         if self.algorithm == "alphabeta" and nodes == self._sequence_by(not self.strict):
-            other = "strict" if self.rule == "textbook" else "textbook"
-            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.rule)}. "
+            other = tie_rule(not self.strict)
+            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.strict)}. "
                     "Which comparison in your search was a tie?", tag="tie-rule")
             self._last_wrong.append((None, "tie", "tie-rule"))
         elif len(nodes) > 2 and self._breadth_first(nodes):
@@ -561,7 +556,7 @@ class OrderExercise(_AlphaBetaExercise):
         return "\n".join(steps + [f"Answer: {', '.join(self.solution())}"])
 
     def _twin_options(self):
-        return {"algorithm": self.algorithm, "rule": self.rule, "leaves_only": self.leaves_only}
+        return {"algorithm": self.algorithm, "strict": self.strict, "leaves_only": self.leaves_only}
 
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
@@ -621,7 +616,8 @@ class WindowExercise(_AlphaBetaExercise):
     node : label or node id, optional
         The node to ask about (default: chosen from the seed among the inner
         nodes alpha-beta visits, below the root).
-    rule : {"textbook", "strict"}
+    strict : bool
+        The tie rule, as for :class:`PruningExercise` (``rule=`` accepted too).
     tree, seed, difficulty, root_player, depth, branching, values, ragged
         See :class:`Exercise`.
 
@@ -639,9 +635,9 @@ class WindowExercise(_AlphaBetaExercise):
 
     kind = "window"
 
-    def __init__(self, tree=None, *, node=None, rule="textbook", **kwargs):
+    def __init__(self, tree=None, *, node=None, strict=None, rule=None, **kwargs):
         self._node_arg = node
-        super().__init__(tree, rule=rule, **kwargs)
+        super().__init__(tree, strict=strict, rule=rule, **kwargs)
 
     def _setup(self):
         super()._setup()
@@ -839,7 +835,7 @@ class WindowExercise(_AlphaBetaExercise):
         return "\n".join([self._story("alpha")[0], self._story("beta")[0], f"Answer: {self.solution()!r}"])
 
     def _twin_options(self):
-        return {"rule": self.rule, "node": self.nodes.name(self.node)}
+        return {"strict": self.strict, "node": self.nodes.name(self.node)}
 
     def _story_shape(self, which):
         """How the node's α (or β) came to be, without its numbers: (a cutoff ended the node, the bound moved

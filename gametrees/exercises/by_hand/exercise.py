@@ -35,15 +35,36 @@ import itertools
 import random
 import sys
 
+from ...rules import TIE_RULES, strict_rule
 from ...trees import tree_from_nested
 from ..answers import NodeNames
 from ..attempts import NotYet, SolutionNotYet, escalate, open_solution
 from ..feedback import ROLE_NAMES, Feedback, fmt, fmt_prob, malformed
 from .trees import as_tree, check_seed, child_probs, inline, outline, random_spec, settings_for, twin_trees
 
-__all__ = ["Exercise", "RULES", "from_learner"]
+__all__ = ["Exercise", "RULES", "from_learner", "strict_option"]
 
-RULES = ("textbook", "strict")  # the pruning rules an alpha-beta exercise or check accepts
+RULES = TIE_RULES  # the tie rules' names an alpha-beta exercise or check accepts as ``rule=``
+
+
+def strict_option(strict=None, rule=None):
+    """The tie rule of an alpha-beta exercise or check, from its ``strict=`` (a bool; default False, the
+    textbook rule) or the name it also accepts, ``rule="textbook"`` or ``"strict"`` (not both).
+
+    Examples
+    --------
+    >>> strict_option(), strict_option(strict=True), strict_option(rule="strict")
+    (False, True, True)
+    """
+    if rule is not None:
+        if strict is not None:
+            raise TypeError(f"give the tie rule once: strict={strict!r} or rule={rule!r}, not both")
+        return strict_rule(rule)
+    if strict is None:
+        return False
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict (the tie rule) must be True or False, got {strict!r}")
+    return strict
 
 _SERIALS = itertools.count(1)  # numbers exercise objects, for their attempt keys
 _PACKAGE = __name__.split(".")[0]  # "gametrees": frames whose module starts with it are the library's

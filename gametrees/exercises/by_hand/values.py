@@ -13,11 +13,12 @@ import math
 from collections.abc import Mapping
 
 from ...games import CHANCE, MAX
+from ...rules import prune_when, tie_rule
 from ...search import alphabeta, expectimax, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, malformed, plain, unanswered
 from .diagnoses import constant_answer, rule_question, value_slip
-from .exercise import RULES, Exercise
+from .exercise import Exercise, strict_option
 from .search_info import SearchInfo
 from .trees import child_probs, inline
 
@@ -35,8 +36,9 @@ class ValuesExercise(Exercise):
         ``"≤ 2"`` or ``"≥ 5"`` (a bare number is accepted with a note).
         Nodes alpha-beta never visits get no value (leave them out, or write
         ``"pruned"``).
-    rule : {"textbook", "strict"}
-        The alpha-beta pruning rule (ties prune under "textbook").
+    strict : bool
+        The alpha-beta tie rule (:mod:`gametrees.rules`): False (default, the textbook rule) prunes on
+        ties, True (the strict rule) does not. ``rule="textbook"`` or ``"strict"`` is accepted too.
 
     Examples
     --------
@@ -57,14 +59,17 @@ class ValuesExercise(Exercise):
 
     kind = "values"
 
-    def __init__(self, tree=None, *, algorithm="minimax", rule="textbook", **kwargs):
+    def __init__(self, tree=None, *, algorithm="minimax", strict=None, rule=None, **kwargs):
         if algorithm not in ("minimax", "alphabeta"):
             raise ValueError(f"algorithm must be 'minimax' or 'alphabeta', got {algorithm!r}")
-        if rule not in RULES:
-            raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
+        self.strict = strict_option(strict, rule)
         self.algorithm = "expectimax" if self._chance else algorithm
-        self.rule = rule
         super().__init__(tree, **kwargs)
+
+    @property
+    def rule(self):
+        """The tie rule's name, ``"textbook"`` or ``"strict"`` (``strict`` as a word)."""
+        return tie_rule(self.strict)
 
     answer_form = "give the values as a dict from node label to number, such as {'A': ..., 'B': ...}"
 
@@ -78,7 +83,7 @@ class ValuesExercise(Exercise):
             return minimax(G, trace=graph, graph=graph)
         if self.algorithm == "expectimax":
             return expectimax(G, trace=graph, graph=graph)
-        return alphabeta(G, strict=self.rule == "strict", trace=graph, graph=graph)
+        return alphabeta(G, strict=self.strict, trace=graph, graph=graph)
 
     def _interesting(self, G):
         if self.algorithm == "alphabeta":
@@ -103,8 +108,7 @@ class ValuesExercise(Exercise):
                     f"outcomes, weighted by the probabilities shown. Give the value of every inner node "
                     f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals "
                     "if needed.")
-        rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule == "textbook"
-                else "strict rule: prune only when v > β or v < α")
+        rule = f"{tie_rule(self.strict)} rule: {prune_when(self.strict)}"
         return (f"Alpha-beta{self._origin()}: {self._root_text()}. Run alpha-beta ({rule}), children "
                 f"left to right, and give the value each inner node it visits returns, as a dict. Where "
                 f"pruning leaves only a bound, write it as '≤ 2' or '≥ 5'. Leave out the nodes it never "
@@ -259,7 +263,7 @@ class ValuesExercise(Exercise):
         return "\n".join(lines + [f"Answer: {self.solution()!r}"])
 
     def _twin_options(self):
-        return {} if self._chance else {"algorithm": self.algorithm, "rule": self.rule}
+        return {} if self._chance else {"algorithm": self.algorithm, "strict": self.strict}
 
     def _twin_text(self, twin, wrong):
         n, kind, tag = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
