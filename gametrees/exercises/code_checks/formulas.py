@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import inspect
 import math
-from math import inf as INF
 
 from ...games import MAX, MIN, TicTacToe
 from ...games.tictactoe import LINE_MASKS
+from ...rules import ucb1
 from ..feedback import Feedback, Report, close, fmt, tagged
 from .diagnosis import checker_feedback, printed_note
 from .harness import Printed, check_callable, error_hint, run_learner
@@ -230,29 +230,29 @@ _UCB_POINTS = ((3, 5, 20, 1.4), (7, 10, 100, math.sqrt(2)), (-2, 4, 9, 2.0), (10
 
 
 def _ucb_reference(w, n, N, c):
-    """UCB1: the child's mean reward plus c·√(ln N / n); +∞ for an unvisited child."""
-    if n == 0:
-        return INF
-    return w / n + c * math.sqrt(math.log(N) / n)
+    """UCB1 (:func:`gametrees.rules.ucb1`) of a child with reward sum ``w`` over ``n`` visits: the mean
+    reward plus c·√(ln N / n); +∞ for an unvisited child."""
+    return ucb1(w / n if n else 0.0, n, N, c)
 
 
+# The usual slips, each UCB1 (the rule) given a wrong input where it can be: the formula is written once.
 _UCB_SLIPS = (
     ("the log of the child's visits n instead of the parent's N",
-     lambda w, n, N, c: w / n + c * math.sqrt(math.log(n) / n),
+     lambda w, n, N, c: ucb1(w / n, n, n, c),
      "The exploration term is c·√(ln N / n): N, the parent's visits, inside the log; n, the child's, below."),
     ("no square root", lambda w, n, N, c: w / n + c * math.log(N) / n,
      "The exploration term is c·√(ln N / n): take the square root."),
-    ("the total reward instead of the mean", lambda w, n, N, c: w + c * math.sqrt(math.log(N) / n),
+    ("the total reward instead of the mean", lambda w, n, N, c: ucb1(w, n, N, c),
      "Exploitation is the mean reward, w / n, not the total w."),
     ("log base 10", lambda w, n, N, c: w / n + c * math.sqrt(math.log10(N) / n),
      "Use the natural logarithm, math.log(N)."),
     ("log base 2", lambda w, n, N, c: w / n + c * math.sqrt(math.log2(N) / n),
      "Use the natural logarithm, math.log(N)."),
-    ("an extra factor √2 (c·√(2 ln N / n))", lambda w, n, N, c: w / n + c * math.sqrt(2 * math.log(N) / n),
+    ("an extra factor √2 (c·√(2 ln N / n))", lambda w, n, N, c: ucb1(w / n, n, N, c * math.sqrt(2)),
      "With c given, the term is c·√(ln N / n); c = √2 already stands for the 2 of √(2 ln N / n)."),
-    ("c inside the square root", lambda w, n, N, c: w / n + math.sqrt(c * math.log(N) / n),
+    ("c inside the square root", lambda w, n, N, c: ucb1(w / n, n, N, math.sqrt(c)),
      "c multiplies the square root: c·√(ln N / n)."),
-    ("N below the root instead of n", lambda w, n, N, c: w / n + c * math.sqrt(math.log(N) / N),
+    ("N below the root instead of n", lambda w, n, N, c: ucb1(w / n, N, N, c),
      "Divide by the child's visits n inside the root: c·√(ln N / n)."),
     ("no exploration term", lambda w, n, N, c: w / n,
      "Add the exploration bonus c·√(ln N / n): without it a move that was unlucky once is never tried "

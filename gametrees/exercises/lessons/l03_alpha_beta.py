@@ -15,6 +15,8 @@ import math
 import numbers
 import random
 
+from ...games import MIN
+from ...rules import cutoff, fails_low
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate
@@ -57,7 +59,7 @@ def _count_two_level(nested):
         for leaf in node:
             count += 1
             value = min(value, leaf)
-            if value <= alpha:
+            if cutoff(MIN, value, alpha, math.inf):
                 break
         alpha = max(alpha, value)
     return count
@@ -183,7 +185,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
                         "MIN nodes stop.")
             alpha = -math.inf
             for i, c in enumerate(mine):
-                if i and c[0] > alpha and min(c) <= alpha:
+                if i and not fails_low(c[0], alpha) and fails_low(min(c), alpha):
                     rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = "
                             f"{fmt(alpha)}, so it cannot stop after its first leaf. Which of its leaves "
                             "would let it stop at once?",

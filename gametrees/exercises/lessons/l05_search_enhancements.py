@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
+from ...rules import EXACT, LOWER, UPPER, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
-from ...rules import table_probe
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
 from ..attempts import escalate, open_solution
@@ -221,7 +221,7 @@ def check_negamax(fn):
     return checker_feedback("check_negamax", rep, passed, len(positions), unit="positions right")
 
 
-_FLAGS = ("exact", "lower", "upper")
+_FLAGS = (EXACT, LOWER, UPPER)
 
 
 def _entry(entry):
@@ -338,7 +338,7 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                           if not deep_enough else
                           f"Does the entry settle the window {_window_words(w)}? "
                           f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}."),
-                       tag="bound-as-value" if deep_enough and e["flag"] != "exact" else None)
+                       tag="bound-as-value" if deep_enough and e["flag"] != EXACT else None)
     if not deep_enough:
         if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
             return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say "
@@ -355,8 +355,8 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                        f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
                        tag="table-bound-unused")
     wrong_side = (
-        e["flag"] == "lower" and close(value[0], alpha) and close(value[1], min(beta, e["value"]))
-    ) or (e["flag"] == "upper" and close(value[1], beta) and close(value[0], max(alpha, e["value"])))
+        e["flag"] == LOWER and close(value[0], alpha) and close(value[1], min(beta, e["value"]))
+    ) or (e["flag"] == UPPER and close(value[1], beta) and close(value[0], max(alpha, e["value"])))
     if wrong_side:
         return rep.bad(f"{name}: you moved the wrong end of the window. "
                        f"{'At least' if e['flag'] == 'lower' else 'At most'} {fmt(e['value'])} says nothing "
@@ -378,19 +378,19 @@ def _table_twin(entry, queries):
         got, narrowed = table_window(twin, alpha, beta, depth)
         if d < depth:
             why, does = f"{d} plies cannot stand in for {depth}", "search with the window as it is"
-        elif flag == "exact":
+        elif flag == EXACT:
             why, does = "an exact value answers any window", f"answers {fmt(got)}"
         elif got is not None:
-            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower"
+            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == LOWER
                    else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
             does = f"answers {fmt(got)}"
         elif narrowed == (alpha, beta):
-            why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == "lower"
+            why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == LOWER
                    else f"at most {fmt(v)} is no news with β = {fmt(beta)}")
             does = "search with the window as it is"
         else:
             why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}"
-                   if flag == "lower"
+                   if flag == LOWER
                    else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}")
             does = f"search with {_window_words(narrowed)}"
         lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: {does} ({why})")
@@ -481,8 +481,8 @@ def _worked(G, r, n, names):
     exit_ = next(ev for ev in evs if ev.kind == "exit")
     v, flag = exit_.value, exit_.info[0]
     a, b = enter.alpha, enter.beta
-    side = (f"{fmt(v)} ≤ α = {fmt(a)}" if v <= a else f"{fmt(v)} ≥ β = {fmt(b)}" if v >= b
-            else f"{fmt(a)} < {fmt(v)} < {fmt(b)}")
+    side = {UPPER: f"{fmt(v)} ≤ α = {fmt(a)}", LOWER: f"{fmt(v)} ≥ β = {fmt(b)}",
+            EXACT: f"{fmt(a)} < {fmt(v)} < {fmt(b)}"}[window_bound(v, a, b)]
     return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
             f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, "
             f"so the entry is {flag!r}")
@@ -629,13 +629,13 @@ def check_window_entries(tree, window, later, stored, reread):
                     wrong_nodes.append(n)
                     inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
                                                  if parent is not None else "given at the root")
-                    if f_true != "exact" and close(v, minimax_v):
+                    if f_true != EXACT and close(v, minimax_v):
                         rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
                                 f"find it: follow {lab} with {inherited}: where does it stop, and what has "
                                 "it seen by then?",
                                 tag="cut-value-as-minimax")
                     elif (
-                        f_true != "exact"
+                        f_true != EXACT
                         and (close(v, window[0]) or close(v, window[1]))
                         and not close(v, v_true)
                     ):
@@ -653,7 +653,7 @@ def check_window_entries(tree, window, later, stored, reread):
                     rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
                             f"window {lab} was given (not the one it ends with): at or below α, at or above "
                             "β, or inside?",
-                            tag="bound-as-value" if flag == "exact" else None)
+                            tag="bound-as-value" if flag == EXACT else None)
         got = reread.get(lab)
         if got is None:
             rep.bad(f"{lab}, read later: not answered yet.")
@@ -697,18 +697,17 @@ def _truth(game, state):
 
 
 def _in_window(v, true, alpha, beta):
-    """Is ``v`` what alpha-beta may return for a position worth ``true`` with window (alpha, beta)?"""
-    if true <= alpha:
-        return v <= alpha
-    if true >= beta:
-        return v >= beta
-    return v == true
+    """Is ``v`` what alpha-beta may return for a position worth ``true`` with window (alpha, beta)? The
+    same side of the window (:func:`gametrees.rules.window_bound`), and the value itself inside it."""
+    side = window_bound(true, alpha, beta)
+    return window_bound(v, alpha, beta) == side and (side != EXACT or v == true)
 
 
 def _expect(true, alpha, beta):
-    if true <= alpha:
+    side = window_bound(true, alpha, beta)
+    if side == UPPER:
         return f"at most α = {fmt(alpha)} (the true value {fmt(true)} is at or below the window)"
-    if true >= beta:
+    if side == LOWER:
         return f"at least β = {fmt(beta)} (the true value {fmt(true)} is at or above the window)"
     return f"exactly {fmt(true)} (inside the window)"
 
@@ -742,7 +741,7 @@ def _reversed_flag(table, values):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         true = values[state]
-        if (flag == "upper" and value < true) or (flag == "lower" and value > true):
+        if (flag == UPPER and value < true) or (flag == LOWER and value > true):
             return state, value, flag, true
     return None
 
@@ -912,7 +911,7 @@ def check_table_search(fn, show_code=False):
             rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
                            f"but that position is worth {fmt(rtrue)} to {rmover}: "
                            + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
-                              f"{fmt(rv)} is a lower bound" if rflag == "upper" else
+                              f"{fmt(rv)} is a lower bound" if rflag == UPPER else
                               f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
                               f"{fmt(rv)} is an upper bound")
                            + ": a flag the wrong way round.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from ...rules import chance_upper_bound, fails_low
 from ...search import expectimax
 from ...trees import tree_from_nested
 from ..answers import NodeNames
@@ -330,8 +331,8 @@ def chance_pruned(tree, low, high):
     MAX at the root searches its chance children in order; ``alpha`` is the
     best value found so far. Below a chance node, after each outcome the most
     the node can still be worth is (the weighted outcomes seen) + (the
-    probability not yet seen) × ``high``; once that is ≤ ``alpha``, MAX will
-    not choose the node, and its remaining outcomes are skipped.
+    probability not yet seen) × ``high`` (:func:`gametrees.rules.chance_upper_bound`); once that is
+    ≤ ``alpha``, MAX will not choose the node, and its remaining outcomes are skipped.
 
     Returns ``(pruned leaves, {chance node: (bound when it stopped or its value, stopped early)})``.
 
@@ -360,8 +361,8 @@ def chance_pruned(tree, low, high):
         for i, (n, p) in enumerate(zip(outs, probs)):
             seen += p * G.nodes[n]["utility"]
             left -= p
-            most = seen + max(left, 0.0) * high
-            if i < len(outs) - 1 and most <= alpha + 1e-9:   # a tie prunes (1/3 + 1/3 + 1/3 in floats)
+            most = chance_upper_bound(seen, left, high)
+            if i < len(outs) - 1 and fails_low(most, alpha + 1e-9):   # a tie prunes (1/3 + 1/3 + 1/3)
                 pruned += outs[i + 1:]
                 info[k] = (most, True)
                 stopped = True
@@ -380,7 +381,7 @@ def _alpha_beta_like(G):
         outs = list(G.successors(k))
         probs = [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]
         for i, n in enumerate(outs):
-            if i < len(outs) - 1 and G.nodes[n]["utility"] <= alpha:
+            if i < len(outs) - 1 and fails_low(G.nodes[n]["utility"], alpha):
                 pruned += outs[i + 1:]
                 break
         else:
