@@ -498,13 +498,9 @@ class Practice(widgets.VBox):
         ex = self.values_exercise
         fb = ex.check(values)
         pruned = self._pruned_set()
-        if fb.status == "unanswered":   # no box typed in: the exercise's one line, the page names the boxes
-            missing, items = list(self.boxes), []
-        else:
-            missing = [text.split(":")[0] for kind, text, _ in fb.items
-                       if kind == "bad" and text.endswith(": no value given.")]
-            items = [item for item in fb.items
-                     if not (item[0] == "bad" and item[1].endswith(": no value given."))]
+        # The exercise names the nodes left empty, and the lines saying so: the page shows them its way.
+        missing = list(ex.empty)
+        items = [item for item in fb.items if not (item[0] == "bad" and item[1] in ex.empty_lines)]
         hidden = [label for label in missing
                   if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
         empty = [label for label in missing if label not in hidden]

@@ -40,6 +40,15 @@ class ValuesExercise(Exercise):
         The alpha-beta tie rule (:mod:`gametrees.rules`): False (default, the textbook rule) prunes on
         ties, True (the strict rule) does not. ``rule="textbook"`` or ``"strict"`` is accepted too.
 
+    Attributes
+    ----------
+    empty : list of str
+        The inner nodes the last checked answer gives no value for (every inner node when nothing was
+        answered; else the nodes alpha-beta visits that were left out), in the tree's order.
+    empty_lines : list of str
+        The ✗ lines of that check that say so (one per empty node, or the one "nothing answered yet"
+        line): a page that shows the empty boxes itself (the practice widget) leaves them out.
+
     Examples
     --------
     >>> ex = ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], algorithm="alphabeta")
@@ -64,6 +73,7 @@ class ValuesExercise(Exercise):
             raise ValueError(f"algorithm must be 'minimax' or 'alphabeta', got {algorithm!r}")
         self.strict = strict_option(strict, rule)
         self.algorithm = "expectimax" if self._chance else algorithm
+        self.empty, self.empty_lines = [], []
         super().__init__(tree, **kwargs)
 
     @property
@@ -138,6 +148,7 @@ class ValuesExercise(Exercise):
                                    f"{type(answer).__name__} {_short(answer)}.")
         rep = Report()
         self._last_wrong = []
+        self.empty, self.empty_lines = [], []
         given, unknown = {}, []
         for key, val in answer.items():
             n = self.nodes.resolve(key)
@@ -151,7 +162,10 @@ class ValuesExercise(Exercise):
                 continue
             given[n] = val
         if not given and not unknown:   # {} or only the starter's None: no attempt, nothing opened
-            return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
+            fb = unanswered(what, f"Nothing answered yet: {self.answer_form}.")
+            self.empty = [self.nodes.name(n) for n in self.inner]
+            self.empty_lines = [text for _, text, _ in fb.items]
+            return fb
         parsed = {}
         for n, val in given.items():
             try:
@@ -182,6 +196,8 @@ class ValuesExercise(Exercise):
             if n not in parsed:
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
+                self.empty.append(name)
+                self.empty_lines.append(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
                 rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a "
                         "minus sign for negatives)"
