@@ -42,7 +42,24 @@ from ..attempts import NotYet, SolutionNotYet, escalate, open_solution
 from ..feedback import ROLE_NAMES, Feedback, fmt, fmt_prob, malformed
 from .trees import as_tree, check_seed, child_probs, inline, outline, random_spec, settings_for, twin_trees
 
-__all__ = ["Exercise", "RULES", "from_learner", "strict_option"]
+__all__ = ["Exercise", "RULES", "from_learner", "set_viewers", "strict_option"]
+
+# How a worked solution is shown (set_viewers): name ("draw" or "replay") -> the function, or None.
+_viewers = None
+
+
+def set_viewers(lookup):
+    """Tell the exercises how to show a worked solution: ``lookup("draw")`` / ``lookup("replay")`` gives the
+    function (``gt.draw``, ``gt.replay``) or None.
+
+    The package (``gametrees/__init__.py``) calls it with its own names, which load drawing and widgets on
+    first use: drawing and widgets are layers below the exercises, so an exercise never imports them; it is
+    handed the way to them. Until it is called, :meth:`Exercise.show_solution` says to use ``explain()``.
+    """
+    global _viewers
+    if lookup is not None and not callable(lookup):
+        raise TypeError(f"set_viewers takes a function name -> draw/replay (or None), got {lookup!r}")
+    _viewers = lookup
 
 RULES = TIE_RULES  # the tie rules' names an alpha-beta exercise or check accepts as ``rule=``
 
@@ -288,12 +305,10 @@ class Exercise:
     def show_solution(self, replay=False, **kwargs):
         """Show the worked solution: ``gt.draw(ex.result)``, or ``gt.replay`` with ``replay=True``.
 
-        Extra keyword arguments go to the drawing or replay function.
+        Extra keyword arguments go to the drawing or replay function (found through :func:`set_viewers`).
         """
-        import gametrees
-
         name = "replay" if replay else "draw"
-        show = getattr(gametrees, name, None)
+        show = _viewers(name) if _viewers is not None else None
         if show is None:
             raise ImportError(
                 f"gametrees.{name} is not available in this installation; "
