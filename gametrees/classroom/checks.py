@@ -1,8 +1,8 @@
 """The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`,
 :func:`check_best_move`, :func:`check_leaf_count`.
 
-May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`,
-:mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`,
+:mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """

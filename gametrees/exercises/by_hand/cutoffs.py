@@ -4,7 +4,7 @@
 Which leaves are pruned (and why, :func:`visited_reason`), the order nodes are
 visited in, and the (α, β) window at a node.
 
-May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
 and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
 :mod:`gametrees.exercises.by_hand`.

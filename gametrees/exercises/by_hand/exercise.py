@@ -21,7 +21,7 @@ every later check says the solution was shown and, if right, does not count as
 solved (``Feedback.solved`` False). The library's own calls (twins, the practice
 widget, the graders) are never held back.
 
-May import: the standard library, :mod:`gametrees.trees`,
+May import: :mod:`gametrees.rules`, the standard library, :mod:`gametrees.trees`,
 :mod:`gametrees.exercises.feedback`, :mod:`~gametrees.exercises.answers`,
 :mod:`~gametrees.exercises.attempts` and the modules ``trees`` and
 ``search_info`` of this package.

@@ -6,7 +6,7 @@ did at each node (the window it was searched with, the value its parent had so
 far, which ancestors set α and β, each update and each cutoff) is read from the
 events the engine recorded.
 
-May import: the standard library, :mod:`gametrees.games` and
+May import: :mod:`gametrees.rules`, the standard library, :mod:`gametrees.games` and
 :mod:`gametrees.exercises.feedback`.
 
 Examples
@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 from ...games import MAX, MIN
+from ...rules import strict_rule
 from ..feedback import fmt, is_are
 
 __all__ = ["Cut", "SearchInfo"]
@@ -116,7 +117,7 @@ class SearchInfo:
             elif e.kind == "prune":
                 last = self.updates[n][-1]
                 cut = Cut(node=n, player=e.player, child=last.info[0], value=e.value, alpha=e.alpha,
-                           beta=e.beta, strict=e.info[3] == "strict", pruned=tuple(e.info[0]),
+                           beta=e.beta, strict=strict_rule(e.info[3]), pruned=tuple(e.info[0]),
                            source=source(n, MAX if e.player == MIN else MIN,
                                          e.alpha if e.player == MIN else e.beta))
                 self.cut_at[n] = cut

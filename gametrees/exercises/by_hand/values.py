@@ -1,7 +1,7 @@
 """Exercises by hand on values: :class:`ValuesExercise` (minimax or alpha-beta values) and
 :class:`ExpectimaxExercise`.
 
-May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
 and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
 :mod:`gametrees.exercises.by_hand`.

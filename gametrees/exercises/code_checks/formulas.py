@@ -1,7 +1,7 @@
 """Checks of a learner's scoring formulas: :func:`check_evaluation` (tic-tac-toe open lines) and
 :func:`check_ucb`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`, and
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`, and
 the harness, diagnosis and values modules of
 :mod:`gametrees.exercises.code_checks`.
 """

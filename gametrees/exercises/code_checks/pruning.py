@@ -4,9 +4,9 @@ Values, the leaves visited (:func:`visited_leaves`, against the textbook and the
 strict rule, :func:`restart_leaves`), and the windows passed down, each wrong
 one explained.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
-:mod:`gametrees.exercises.by_hand` (base, cutoffs), and the harness,
+:mod:`gametrees.exercises.by_hand` (its public names), and the harness,
 diagnosis and values modules of :mod:`gametrees.exercises.code_checks`.
 """
 

@@ -3,7 +3,7 @@
 Also the parts :func:`~gametrees.exercises.check_alphabeta` and the lesson
 checks reuse: :func:`report_smallest`, :func:`ttt_group`, :func:`ttt_text`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
 :mod:`gametrees.exercises.by_hand` (its public names), and the harness and diagnosis of
 :mod:`gametrees.exercises.code_checks`.
