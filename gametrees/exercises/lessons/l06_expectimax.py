@@ -212,60 +212,13 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     original = nodes.name(expectimax(G, trace=False).move)
     rep = Report()
     wrong, unread = [], 0
+    case = {"G": G, "kids": kids, "nodes": nodes, "labels": labels, "each": each, "leaves": leaves,
+            "original": original, "with_averages": with_averages}
     for name, f in rescalings.items():
-        H = G.copy()
-        for n in H:
-            if not H.out_degree(n):
-                H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
-        r = expectimax(H, trace=False, graph=True)
-        values = {nodes.name(k): r.graph.nodes[k]["value"] for k in kids}
-        best = max(values.values())
-        right = [lab for lab in labels if math.isclose(values[lab], best, rel_tol=1e-12, abs_tol=1e-12)]
-        averages = ", ".join(f"{lab} averages {fmt(values[lab])}" for lab in labels)
-        got = answer.get(name)
-        if is_blank(got):
-            rep.bad(f"{name}: not answered yet.")
-            continue
-        given_averages = None
-        if with_averages:
-            try:
-                got, *given_averages = got
-                given_averages = [float(x) for x in given_averages]
-                if len(given_averages) != len(labels):
-                    raise ValueError
-            except (TypeError, ValueError):
-                unread += 1
-                rep.bad(f"{name}: could not read {answer.get(name)!r}: give "
-                        f"{each or 'the child, then each average'}.")
-                continue
-        got = str(got).strip().upper()
-        if got not in labels:
-            unread += 1
-            rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
-            continue
-        if got in right and given_averages is not None and not all(
-                math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
+        verdict = _judge_change(rep, name, f, answer.get(name), case)
+        if verdict == "wrong":
             wrong.append(name)
-            rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, "
-                    "then average each chance node again.")
-            continue
-        if got in right:
-            rep.good(f"{name}: {got}, right ({averages}).")
-            continue
-        kind = _kind_of_change(f, leaves)
-        hint = {
-            "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the "
-                       "choice?",
-            "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
-            "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to "
-            "every leaf, then average each chance node again.",
-            "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average "
-            "again.",
-            "other": "Apply the change to every leaf, then average each chance node again.",
-        }[kind]
-        wrong.append(name)
-        rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
-                tag="scale-sensitivity" if kind == "increasing" and got == original else None)
+        unread += verdict == "unread"
     fb = rep.feedback("Expectimax after rescaling")
     if fb.status == "wrong":   # one count per change asked, however many lines the answer takes
         fb.title = (f"Expectimax after rescaling: {sum(kind == 'good' for kind, _, _ in rep.items)} of "
@@ -278,6 +231,68 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     ):
         fb.status = "unreadable"
     return escalate("l06.rescaled_choices", fb, twin=lambda _: _rescaled_twin(G, rescalings, wrong))
+
+
+def _rescaled_values(G, kids, nodes, f):
+    """``{child label: expectimax value}`` of the root's children once ``f`` is applied to every leaf."""
+    H = G.copy()
+    for n in H:
+        if not H.out_degree(n):
+            H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
+    r = expectimax(H, trace=False, graph=True)
+    return {nodes.name(k): r.graph.nodes[k]["value"] for k in kids}
+
+
+def _judge_change(rep, name, f, got, case):
+    """The learner's answer ``got`` for the change ``name`` (the function ``f``): a line in ``rep``;
+    returns ``"right"``, ``"wrong"``, ``"unread"`` or ``"blank"``. ``case`` holds the tree and what the
+    question asked (its children's labels, whether averages are asked)."""
+    labels, each = case["labels"], case["each"]
+    values = _rescaled_values(case["G"], case["kids"], case["nodes"], f)
+    best = max(values.values())
+    right = [lab for lab in labels if math.isclose(values[lab], best, rel_tol=1e-12, abs_tol=1e-12)]
+    averages = ", ".join(f"{lab} averages {fmt(values[lab])}" for lab in labels)
+    given = got
+    if is_blank(got):
+        rep.bad(f"{name}: not answered yet.")
+        return "blank"
+    given_averages = None
+    if case["with_averages"]:
+        try:
+            got, *given_averages = got
+            given_averages = [float(x) for x in given_averages]
+            if len(given_averages) != len(labels):
+                raise ValueError
+        except (TypeError, ValueError):
+            rep.bad(f"{name}: could not read {given!r}: give "
+                    f"{each or 'the child, then each average'}.")
+            return "unread"
+    got = str(got).strip().upper()
+    if got not in labels:
+        rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
+        return "unread"
+    if got in right and given_averages is not None and not all(
+            math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
+        rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, "
+                "then average each chance node again.")
+        return "wrong"
+    if got in right:
+        rep.good(f"{name}: {got}, right ({averages}).")
+        return "right"
+    kind = _kind_of_change(f, case["leaves"])
+    hint = {
+        "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the "
+                   "choice?",
+        "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
+        "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to "
+        "every leaf, then average each chance node again.",
+        "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average "
+        "again.",
+        "other": "Apply the change to every leaf, then average each chance node again.",
+    }[kind]
+    rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
+            tag="scale-sensitivity" if kind == "increasing" and got == case["original"] else None)
+    return "wrong"
 
 
 def _rescaled_twin(G, rescalings, wrong):
