@@ -835,22 +835,10 @@ def check_table_search(fn, show_code=False):
     True
     """
     name = "check_table_search"
-    if show_code:
-        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
-        if held is not None:
-            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
-                                    "and check it (check_table_search(negamax_with_table)) first.")
-    problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
-    if problem:
-        return Feedback(
-            f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable"
-        )
+    early = _table_search_opening(fn, name, show_code)
+    if early is not None:
+        return early
     game = TicTacToe()
-    printed = Printed()
-    probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), printed)
-    if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
-        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError "
-                                "or returns None).")
     printed = Printed()
     rep = Report()
     states = _positions()
@@ -866,14 +854,6 @@ def check_table_search(fn, show_code=False):
         except (TypeError, ValueError):
             return f"returned {out.value!r}, not a number", None
 
-    def table_to_blame(s, alpha, beta):
-        """Is the same search right when the table keeps nothing? Then the table answered wrongly."""
-        err, v = run(s, alpha, beta, _ForgetfulTable())
-        return err is None and _in_window(v, truth[s], alpha, beta)
-
-    blame_hint = ("When the search stopped at a cut, or found nothing inside its window, is the value it "
-                  "returned the position's value? What must the table remember with it, and which later "
-                  "windows may it answer?")
     # Part 1: a fresh table for every call (transpositions inside one search still meet the table).
     # Part 2: one table shared by all calls, narrow windows first, as a program reuses its table.
     parts = (("With a fresh table for every search", [(s, a, b) for s in states for a, b in windows], False),
@@ -905,39 +885,7 @@ def check_table_search(fn, show_code=False):
         line = (f"{label}: {passed} of {len(calls)} right; e.g. {ttt_text(s)} ({mover} to move) with window "
                 f"({fmt(alpha)}, {fmt(beta)}): your function {got}, but it should return "
                 f"{_expect(truth[s], alpha, beta)}.")
-        if reversed_entry is not None:
-            rs, rv, rflag, rtrue = reversed_entry
-            rmover = "X" if game.to_move(rs) == MAX else "O"
-            rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
-                           f"but that position is worth {fmt(rtrue)} to {rmover}: "
-                           + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
-                              f"{fmt(rv)} is a lower bound" if rflag == UPPER else
-                              f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
-                              f"{fmt(rv)} is an upper bound")
-                           + ": a flag the wrong way round.",
-                    "Which α and β decide the flag: the window the search was given, or the α the loop "
-                    "raised?",
-                    tag="table-flag-reversed")
-        elif err is None and table_to_blame(s, alpha, beta):
-            source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
-                      if shared else
-                      "an entry stored earlier in this same search, when a position was reached by another "
-                      "move order with another window,")
-            rep.bad(line + f" With a table that keeps nothing the same search is right: {source} answered "
-                           "although it did not settle the window it was asked for: a bound used as if it "
-                           "were exact.",
-                    blame_hint)
-        else:
-            rep.bad(line, error_hint(err) if err else
-                    "Check the recursion first (it is wrong even when the table keeps nothing): negamax "
-                    "values are for the player to move, utility × (+1 if MAX is to move, else -1); a child's "
-                    "value is negated, and its window is (-β, -α).")
-            if err is None and v == -truth[s] and truth[s] != 0:
-                rep.bad(
-                    "That value has the opposite sign: it is from the other player's point of view.",
-                    "In negamax every value is for the player to move at that position.",
-                    tag="wrong-viewpoint",
-                )
+        _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth)
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
@@ -946,6 +894,72 @@ def check_table_search(fn, show_code=False):
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
+
+
+def _table_search_opening(fn, name, show_code):
+    """The feedback before any search is checked, or None: the code asked for before a real attempt, a
+    function that cannot be called, the starter still unchanged."""
+    if show_code:
+        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
+        if held is not None:
+            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
+                                    "and check it (check_table_search(negamax_with_table)) first.")
+    problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
+    if problem:
+        return Feedback(
+            f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable"
+        )
+    game = TicTacToe()
+    probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), Printed())
+    if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
+        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError "
+                                "or returns None).")
+    return None
+
+
+def _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth):
+    """The first wrong search (``line`` says it): a flag the wrong way round in the learner's table, a
+    bound used as if it were exact (right when the table keeps nothing), or the recursion itself."""
+    s, alpha, beta, err, v = bad
+    if reversed_entry is not None:
+        rs, rv, rflag, rtrue = reversed_entry
+        rmover = "X" if game.to_move(rs) == MAX else "O"
+        rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
+                       f"but that position is worth {fmt(rtrue)} to {rmover}: "
+                       + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
+                          f"{fmt(rv)} is a lower bound" if rflag == UPPER else
+                          f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
+                          f"{fmt(rv)} is an upper bound")
+                       + ": a flag the wrong way round.",
+                "Which α and β decide the flag: the window the search was given, or the α the loop "
+                "raised?",
+                tag="table-flag-reversed")
+        return
+    if err is None:
+        # Is the same search right when the table keeps nothing? Then the table answered wrongly.
+        err_alone, v_alone = run(s, alpha, beta, _ForgetfulTable())
+        if err_alone is None and _in_window(v_alone, truth[s], alpha, beta):
+            source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
+                      if shared else
+                      "an entry stored earlier in this same search, when a position was reached by another "
+                      "move order with another window,")
+            rep.bad(line + f" With a table that keeps nothing the same search is right: {source} answered "
+                           "although it did not settle the window it was asked for: a bound used as if it "
+                           "were exact.",
+                    "When the search stopped at a cut, or found nothing inside its window, is the value it "
+                    "returned the position's value? What must the table remember with it, and which later "
+                    "windows may it answer?")
+            return
+    rep.bad(line, error_hint(err) if err else
+            "Check the recursion first (it is wrong even when the table keeps nothing): negamax "
+            "values are for the player to move, utility × (+1 if MAX is to move, else -1); a child's "
+            "value is negated, and its window is (-β, -α).")
+    if err is None and v == -truth[s] and truth[s] != 0:
+        rep.bad(
+            "That value has the opposite sign: it is from the other player's point of view.",
+            "In negamax every value is for the player to move at that position.",
+            tag="wrong-viewpoint",
+        )
 
 
 def _table_search_twin(fb):
