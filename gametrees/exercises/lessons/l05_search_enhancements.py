@@ -595,83 +595,22 @@ def check_window_entries(tree, window, later, stored, reread):
     truth, _ = _stored(G, window)
     how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a "
            "value, or the window (alpha, beta) the search goes on with) in reread.")
-
-    def blank(x):
-        return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
-
     reread = reread if isinstance(reread, Mapping) else {}
-    if all(blank(stored.get(lab)) for lab in stored) and all(blank(reread.get(lab)) for lab in stored):
+    if all(_blank(stored.get(lab)) for lab in stored) and all(_blank(reread.get(lab)) for lab in stored):
         return unanswered(what, how)
     rep = Report()
     wrong_nodes, readable = [], 0
     for n, lab in zip(asked, labels):
-        given = stored.get(lab)
         if n not in truth:
             raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched "
                              "inner nodes")
-        v_true, f_true = truth[n]
-        parent = next(iter(G.predecessors(n)), None)
-        v = flag = None
-        if blank(given):
-            rep.bad(f"{lab}: value and flag not answered yet.")
-        else:
-            try:
-                v, flag = _entry_answer(given)
-            except BadAnswer as exc:
-                rep.bad(f"{lab}: could not read {given!r} ({exc}); give (value, flag), such as (4, 'exact').")
-                v = flag = None
-            if v is not None:
-                readable += 1
-                minimax_v = minimax(G, n, trace=False).value
-                if close(v, v_true):
-                    rep.good(f"{lab}: value {fmt(v)}, right.")
-                else:
-                    wrong_nodes.append(n)
-                    inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
-                                                 if parent is not None else "given at the root")
-                    if f_true != EXACT and close(v, minimax_v):
-                        rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
-                                f"find it: follow {lab} with {inherited}: where does it stop, and what has "
-                                "it seen by then?",
-                                tag="cut-value-as-minimax")
-                    elif (
-                        f_true != EXACT
-                        and (close(v, window[0]) or close(v, window[1]))
-                        and not close(v, v_true)
-                    ):
-                        rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
-                                "node returns the best value it found itself, even outside its window.",
-                                tag="fail-hard-bound")
-                    else:
-                        rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with "
-                                f"{inherited}: which children does it look at, and when does it stop?")
-                if flag == f_true:
-                    rep.good(f"{lab}: flag {flag!r}, right.")
-                else:
-                    if n not in wrong_nodes:
-                        wrong_nodes.append(n)
-                    rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
-                            f"window {lab} was given (not the one it ends with): at or below α, at or above "
-                            "β, or inside?",
-                            tag="bound-as-value" if flag == EXACT else None)
-        got = reread.get(lab)
-        if got is None:
-            rep.bad(f"{lab}, read later: not answered yet.")
-            continue
-        mine = _read(got)
-        if mine is None:
-            rep.bad(f"{lab}, read later: could not read {got!r}: give a number or a window (alpha, beta).")
-            continue
-        readable += 1
-        before = len(rep.items)
-        own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
-        entry = (
-            {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
-        )
-        _judge_read(entry, later[0], later[1], 0, mine,
-                    f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own
-                    else f"{lab}, read later", rep)
-        if rep.items[before][0] == "bad" and n not in wrong_nodes:
+        v, flag, read, wrong = _judge_stored(rep, G, names, n, lab, stored.get(lab), truth[n], window)
+        readable += read
+        if wrong:
+            wrong_nodes.append(n)
+        read, wrong = _judge_reread(rep, lab, reread.get(lab), (v, flag), truth[n], later)
+        readable += read
+        if wrong and n not in wrong_nodes:
             wrong_nodes.append(n)
     fb = rep.feedback(what)
     if not fb.ok:   # the title counts parts, 3 per node (value, flag, later), whatever the lines group
@@ -681,6 +620,79 @@ def check_window_entries(tree, window, later, stored, reread):
         fb.status = "unreadable"
     return escalate("l05.window_entries", fb,
                     twin=lambda _: _window_twin(G, window, later, asked, wrong_nodes or asked))
+
+
+def _blank(x):
+    """An entry not answered: None, or a pair of Nones."""
+    return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
+
+
+def _judge_stored(rep, G, names, n, lab, given, right, window):
+    """The learner's stored ``(value, flag)`` at node ``n`` against ``right`` (the engine's), each part a
+    line in ``rep``; returns ``(value, flag, parts read, a part wrong)`` (value and flag None if unread)."""
+    v_true, f_true = right
+    if _blank(given):
+        rep.bad(f"{lab}: value and flag not answered yet.")
+        return None, None, 0, False
+    try:
+        v, flag = _entry_answer(given)
+    except BadAnswer as exc:
+        rep.bad(f"{lab}: could not read {given!r} ({exc}); give (value, flag), such as (4, 'exact').")
+        return None, None, 0, False
+    wrong = False
+    parent = next(iter(G.predecessors(n)), None)
+    minimax_v = minimax(G, n, trace=False).value
+    if close(v, v_true):
+        rep.good(f"{lab}: value {fmt(v)}, right.")
+    else:
+        wrong = True
+        inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
+                                     if parent is not None else "given at the root")
+        if f_true != EXACT and close(v, minimax_v):
+            rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
+                    f"find it: follow {lab} with {inherited}: where does it stop, and what has "
+                    "it seen by then?",
+                    tag="cut-value-as-minimax")
+        elif (
+            f_true != EXACT
+            and (close(v, window[0]) or close(v, window[1]))
+            and not close(v, v_true)
+        ):
+            rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
+                    "node returns the best value it found itself, even outside its window.",
+                    tag="fail-hard-bound")
+        else:
+            rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with "
+                    f"{inherited}: which children does it look at, and when does it stop?")
+    if flag == f_true:
+        rep.good(f"{lab}: flag {flag!r}, right.")
+    else:
+        wrong = True
+        rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
+                f"window {lab} was given (not the one it ends with): at or below α, at or above "
+                "β, or inside?",
+                tag="bound-as-value" if flag == EXACT else None)
+    return v, flag, 1, wrong
+
+
+def _judge_reread(rep, lab, got, mine, right, later):
+    """What the entry at ``lab`` does for a later search with the window ``later``, judged from the
+    learner's own stored entry ``mine`` when it is readable and differs from the ``right`` one (a wrong
+    entry read consistently is not marked wrong twice); returns ``(parts read, wrong)``."""
+    if got is None:
+        rep.bad(f"{lab}, read later: not answered yet.")
+        return 0, False
+    reading = _read(got)
+    if reading is None:
+        rep.bad(f"{lab}, read later: could not read {got!r}: give a number or a window (alpha, beta).")
+        return 0, False
+    (v, flag), (v_true, f_true) = mine, right
+    before = len(rep.items)
+    own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
+    entry = {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
+    name = f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own else f"{lab}, read later"
+    _judge_read(entry, later[0], later[1], 0, reading, name, rep)
+    return 1, rep.items[before][0] == "bad"
 
 
 def _positions(limit=60):
