@@ -231,92 +231,13 @@ class PruningExercise(_AlphaBetaExercise):
         if unknown:
             rep.bad(self.nodes.unknown_text(unknown))
         edge = self._edge if subtrees else self.nodes.name
-        claimed = set()
-        for n in dict.fromkeys(named):
-            if not self.tree.out_degree(n):
-                claimed.add(n)
-            elif self._status(n) == "pruned":
-                below = leaves_under(self.tree, n)
-                claimed.update(below)  # the leaves are meant, but the question asks for leaves
-                if not subtrees:
-                    rep.bad(
-                        f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves "
-                        f"alpha-beta never evaluates: name the leaves below {self.nodes.name(n)} instead."
-                    )
-            else:
-                claimed.add(n)
+        claimed = self._claimed(rep, named, subtrees)
         truth = set(self.pruned)
-        other_rule = tie_rule(not self.strict)
-        # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
-        # answer tells nothing about ties.
-        by_other_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
-        if by_other_rule:
-            rep.bad(
-                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.strict)}.",
-                "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
-                "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
-            self._last_wrong.append((None, "tie", "tie-rule"))
+        by_other_rule = self._judge_tie_rule(rep, claimed, truth)
         for cut in self.info.cuts:
-            leaves = [x for p in cut.pruned for x in leaves_under(self.tree, p)]
-            right = [x for x in leaves if x in claimed]
-            missed = [x for x in leaves if x not in claimed]
-            c = self.nodes.name(cut.node)
-            if right:
-                marks = [m for m in dict.fromkeys(named) if leaves_under(self.tree, m)
-                         and all(x in right for x in leaves_under(self.tree, m))]
-                marks = [m for m in marks if not any(a in marks for a in self._ancestors(m))] or right
-                rep.good(f"{self._names(marks, edge)} {is_are(marks)} {'cut' if subtrees else 'pruned'}: "
-                         f"{c} stops early.")
-            if not missed:
-                continue
-            partial = [p for p in cut.pruned if self.tree.out_degree(p)
-                       and any(x in claimed for x in leaves_under(self.tree, p))
-                       and any(x not in claimed for x in leaves_under(self.tree, p))]
-            if partial and not subtrees:
-                rep.bad(
-                    f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not "
-                    "all: a cut skips every leaf below the child it prunes.",
-                    tag="pruned-subtree-partial",
-                )
-                self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
-                continue
-            if by_other_rule and cut.tie:
-                continue  # said above: the other rule
-            if subtrees:
-                text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
-                        f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
-                        "edges: cut (✂) them.")
-            elif right:
-                text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
-                        f"at, and which leaves lie below them?")
-            else:
-                text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
-                        f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
-                        f"look at?")
-            hint = None
-            if cut.tie and not cut.strict:
-                hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
-                        "when v < α (or v > β).")
-            rep.bad(text, hint)
-            self._last_wrong.append((cut.node, "missed", None))
-        over = self.nodes.sorted(claimed - truth)
-        for x in over:
-            if by_other_rule:
-                continue
-            p = self._parent(x)
-            pname = self.nodes.name(p)
-            first = self.info.before.get(x) is None
-            what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
-            if first:
-                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search "
-                        f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
-                        "needs evidence.")
-            else:
-                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
-                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
-                        f"value outside {pname}'s window? A cut needs one.")
-            rep.bad(text, tag="prune-without-evidence")
-            self._last_wrong.append((x, "over", "prune-without-evidence"))
+            self._judge_cut(rep, cut, named, claimed, edge, subtrees, by_other_rule)
+        if not by_other_rule:
+            self._judge_over(rep, claimed, truth, edge, subtrees)
         if not truth and not claimed and not unknown:
             rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left "
                      "to skip.")
@@ -333,6 +254,103 @@ class PruningExercise(_AlphaBetaExercise):
                 else f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree."
             )
         return fb
+
+    def _claimed(self, rep, named, subtrees):
+        """The leaves the learner's marks claim pruned (a pruned inner node stands for its leaves; without
+        ``subtrees`` naming it is said to be no leaf)."""
+        claimed = set()
+        for n in dict.fromkeys(named):
+            if not self.tree.out_degree(n):
+                claimed.add(n)
+            elif self._status(n) == "pruned":
+                below = leaves_under(self.tree, n)
+                claimed.update(below)  # the leaves are meant, but the question asks for leaves
+                if not subtrees:
+                    rep.bad(
+                        f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves "
+                        f"alpha-beta never evaluates: name the leaves below {self.nodes.name(n)} instead."
+                    )
+            else:
+                claimed.add(n)
+        return claimed
+
+    def _judge_tie_rule(self, rep, claimed, truth):
+        """Whether the marks are the other tie rule's pruned set (said once, ``tie-rule``), not this one's."""
+        other_rule = tie_rule(not self.strict)
+        # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
+        # answer tells nothing about ties.
+        by_other_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
+        if by_other_rule:
+            rep.bad(
+                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.strict)}.",
+                "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
+                "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
+            self._last_wrong.append((None, "tie", "tie-rule"))
+        return by_other_rule
+
+    def _judge_cut(self, rep, cut, named, claimed, edge, subtrees, by_other_rule):
+        """One cut of the search: the leaves it skips that are marked (✓), and those missed (✗)."""
+        leaves = [x for p in cut.pruned for x in leaves_under(self.tree, p)]
+        right = [x for x in leaves if x in claimed]
+        missed = [x for x in leaves if x not in claimed]
+        c = self.nodes.name(cut.node)
+        if right:
+            marks = [m for m in dict.fromkeys(named) if leaves_under(self.tree, m)
+                     and all(x in right for x in leaves_under(self.tree, m))]
+            marks = [m for m in marks if not any(a in marks for a in self._ancestors(m))] or right
+            rep.good(f"{self._names(marks, edge)} {is_are(marks)} {'cut' if subtrees else 'pruned'}: "
+                     f"{c} stops early.")
+        if not missed:
+            return
+        partial = [p for p in cut.pruned if self.tree.out_degree(p)
+                   and any(x in claimed for x in leaves_under(self.tree, p))
+                   and any(x not in claimed for x in leaves_under(self.tree, p))]
+        if partial and not subtrees:
+            rep.bad(
+                f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not "
+                "all: a cut skips every leaf below the child it prunes.",
+                tag="pruned-subtree-partial",
+            )
+            self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
+            return
+        if by_other_rule and cut.tie:
+            return  # said above: the other rule
+        if subtrees:
+            text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
+                    f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
+                    "edges: cut (✂) them.")
+        elif right:
+            text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
+                    f"at, and which leaves lie below them?")
+        else:
+            text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
+                    f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
+                    f"look at?")
+        hint = None
+        if cut.tie and not cut.strict:
+            hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
+                    "when v < α (or v > β).")
+        rep.bad(text, hint)
+        self._last_wrong.append((cut.node, "missed", None))
+
+    def _judge_over(self, rep, claimed, truth, edge, subtrees):
+        """Each leaf marked pruned that alpha-beta evaluates (``prune-without-evidence``)."""
+        over = self.nodes.sorted(claimed - truth)
+        for x in over:
+            p = self._parent(x)
+            pname = self.nodes.name(p)
+            first = self.info.before.get(x) is None
+            what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
+            if first:
+                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search "
+                        f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
+                        "needs evidence.")
+            else:
+                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
+                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
+                        f"value outside {pname}'s window? A cut needs one.")
+            rep.bad(text, tag="prune-without-evidence")
+            self._last_wrong.append((x, "over", "prune-without-evidence"))
 
     def _ancestors(self, n):
         out = []
