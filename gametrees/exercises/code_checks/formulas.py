@@ -74,6 +74,11 @@ def check_evaluation(fn, positions=None):
     everywhere, or flipped when O is to move (the player-to-move view), and
     counting only lines a side has already started.
 
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``wrong-viewpoint`` (and ``scale-mismatch``)
+    is found.
+
     Parameters
     ----------
     fn : callable
@@ -301,7 +306,12 @@ def check_ucb(fn):
     is tried once before any is tried twice). The feedback checks each point
     and names the usual slips: the log of the child's count instead of the
     parent's, a missing square root, the total instead of the mean, the
-    wrong logarithm, and unvisited children not scoring +∞.
+    wrong logarithm, and unvisited children not scoring +∞. The reference is
+    :func:`gametrees.rules.ucb1`.
+
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``ucb-child-log`` is found.
 
     Examples
     --------

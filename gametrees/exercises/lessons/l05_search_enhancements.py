@@ -184,7 +184,12 @@ cell by cell (where do the X and the O go?) and compare.
 
 
 def check_negamax(fn):
-    """Check a learner's negamax ``fn(game, state)``: the value for the player to move (lesson 05)."""
+    """Check a learner's negamax ``fn(game, state)``: the value for the player to move (lesson 05).
+
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``wrong-viewpoint`` is found.
+    """
     problem = check_callable(fn, "check_negamax", "fn(game, state)", 2)
     if problem:
         return Feedback("check_negamax: your function could not be called.", [("bad", problem, None)])
