@@ -22,7 +22,7 @@ from ...games import MAX, MIN
 from ...rules import prune_when, tie_rule
 from ...search import alphabeta, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
-from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
+from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, is_are, malformed, plain
 from .diagnoses import constant_answer
 from .exercise import Exercise, strict_option
 from .search_info import SearchInfo
@@ -89,6 +89,26 @@ class _AlphaBetaExercise(Exercise):
 
     def _interesting(self, G):
         return alphabeta(G, strict=self.strict, trace=False, graph=False).stats["cutoffs"] > 0
+
+    def _read_labels(self, answer, about):
+        """The nodes an answer names: ``(named, unknown labels, a Report)`` (the unknown ones already a ✗
+        line in it), or ``(None, None, feedback)`` when the answer cannot be read at all."""
+        what = self._what
+        try:
+            named, unknown = self.nodes.many(answer, about)
+        except BadAnswer as exc:
+            return None, None, malformed(what, f"Could not read your answer: {exc}.")
+        if (unknown and not named) or _unreadable_text(answer):
+            return None, None, malformed(
+                what,
+                f"Could not read your answer: "
+                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
+            )
+        rep = Report()
+        self._last_wrong = []
+        if unknown:
+            rep.bad(self.nodes.unknown_text(unknown))
+        return named, unknown, rep
 
     def _setup(self):
         self.result = alphabeta(self.tree, strict=self.strict, trace=True)
@@ -216,20 +236,9 @@ class PruningExercise(_AlphaBetaExercise):
         asks for leaves).
         """
         what = self._what
-        try:
-            named, unknown = self.nodes.many(answer, "the pruned leaves")
-        except BadAnswer as exc:
-            return malformed(what, f"Could not read your answer: {exc}.")
-        if (unknown and not named) or _unreadable_text(answer):
-            return malformed(
-                what,
-                f"Could not read your answer: "
-                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
-            )
-        rep = Report()
-        self._last_wrong = []
-        if unknown:
-            rep.bad(self.nodes.unknown_text(unknown))
+        named, unknown, rep = self._read_labels(answer, "the pruned leaves")
+        if isinstance(rep, Feedback):
+            return rep
         edge = self._edge if subtrees else self.nodes.name
         claimed = self._claimed(rep, named, subtrees)
         truth = set(self.pruned)
@@ -475,20 +484,9 @@ class OrderExercise(_AlphaBetaExercise):
 
     def check(self, answer):
         what = "Visiting order"
-        try:
-            named, unknown = self.nodes.many(answer, "the visiting order")
-        except BadAnswer as exc:
-            return malformed(what, f"Could not read your answer: {exc}.")
-        if (unknown and not named) or _unreadable_text(answer):
-            return malformed(
-                what,
-                f"Could not read your answer: "
-                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
-            )
-        rep = Report()
-        self._last_wrong = []
-        if unknown:
-            rep.bad(self.nodes.unknown_text(unknown))
+        named, unknown, rep = self._read_labels(answer, "the visiting order")
+        if isinstance(rep, Feedback):
+            return rep
         seen, nodes = set(), []
         for n in named:
             if n in seen:
