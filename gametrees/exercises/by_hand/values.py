@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 
 from ...games import CHANCE, MAX
-from ...rules import prune_when, tie_rule
+from ...rules import EXACT, LOWER, UPPER, prune_when, tie_rule
 from ...search import alphabeta, expectimax, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, malformed, plain, unanswered
@@ -129,8 +129,8 @@ class ValuesExercise(Exercise):
         out = {}
         for n in self.asked:
             v = plain(G.nodes[n]["value"])
-            bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
-            out[self.nodes.name(n)] = v if bound == "exact" else (f"{'≤' if bound == 'upper' else '≥'} "
+            bound = G.nodes[n].get("bound", EXACT) if self.algorithm == "alphabeta" else EXACT
+            out[self.nodes.name(n)] = v if bound == EXACT else (f"{'≤' if bound == UPPER else '≥'} "
                                                                   f"{fmt(v)}")
         return out
 
@@ -250,9 +250,9 @@ class ValuesExercise(Exercise):
         else:
             s = f"{name} is a {ROLE_NAMES[player]} node over {kids}, so it returns {v}"
         bound = R.nodes[n].get("bound")
-        if bound == "upper":
+        if bound == UPPER:
             s += f", only an upper bound: {name} ≤ {v}"
-        elif bound == "lower":
+        elif bound == LOWER:
             s += f", only a lower bound: {name} ≥ {v}"
         return s + "."
 
@@ -261,7 +261,7 @@ class ValuesExercise(Exercise):
         if not self.tree.out_degree(n):
             return fmt(self.tree.nodes[n]["utility"])
         bound = R.nodes[n].get("bound")
-        prefix = {"upper": "≤ ", "lower": "≥ "}.get(bound, "")
+        prefix = {UPPER: "≤ ", LOWER: "≥ "}.get(bound, "")
         return prefix + fmt(R.nodes[n]["value"])
 
     def explain(self):
@@ -292,7 +292,7 @@ class ValuesExercise(Exercise):
                 return None
             return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
                     f"{cut.text(twin.nodes)}, so {twin.nodes.name(n)} gets no value.")
-        if R.nodes[n].get("bound", "exact") != T.nodes[n].get("bound", "exact"):
+        if R.nodes[n].get("bound", EXACT) != T.nodes[n].get("bound", EXACT):
             return None
         if self.algorithm == "alphabeta" and (n in self.info.cut_at) != (n in twin.info.cut_at):
             return None
@@ -308,7 +308,7 @@ class ValuesExercise(Exercise):
         G = self.result.graph
         v = G.nodes[n]["value"]
         tol = self.tolerance
-        bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
+        bound = G.nodes[n].get("bound", EXACT) if self.algorithm == "alphabeta" else EXACT
         wrong = self._last_wrong
         if op == "pruned":
             rep.bad(f"{name}: you marked it pruned, but alpha-beta does visit {name}, so it returns a value. "
@@ -328,11 +328,11 @@ class ValuesExercise(Exercise):
                                                  f"{rule_question(self.tree, self.nodes, n)}")
             return
         # alpha-beta: values may be bounds
-        want = {"exact": "eq", "upper": "le", "lower": "ge"}[bound]
+        want = {EXACT: "eq", UPPER: "le", LOWER: "ge"}[bound]
         player = self.tree.nodes[n]["player"]
         cut_here = n in self.info.cut_at
         if close(x, v, tol) and op == want:
-            rep.good(f"{name} = {fmt(x)}" if bound == "exact" else f"{name} {OP_TEXT[op]}{fmt(x)}")
+            rep.good(f"{name} = {fmt(x)}" if bound == EXACT else f"{name} {OP_TEXT[op]}{fmt(x)}")
         elif close(x, v, tol) and op == "eq":
             where = (f"{name}'s search is cut short" if cut_here else
                      f"the search below {name} is cut short")
@@ -340,7 +340,7 @@ class ValuesExercise(Exercise):
                     f"bound there, not {name}'s exact value. Write it as a bound: which side is still open, "
                     f"could {name}'s true value be higher or lower than your number?", tag="bound-as-value")
             wrong.append((n, "bound-as-value", "bound-as-value"))
-        elif close(x, v, tol) and op in ("le", "ge") and bound == "exact":
+        elif close(x, v, tol) and op in ("le", "ge") and bound == EXACT:
             rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s search runs to the end (no cut "
                     "at or below it leaves it open), so its value is exact: write a plain number.")
             wrong.append((n, "exact-as-bound", None))
@@ -359,12 +359,12 @@ class ValuesExercise(Exercise):
                     f"returns the {'largest' if player == MAX else 'smallest'} value among the children it "
                     "looks at, and stops as soon as one falls outside its window (then that value is only a "
                     "bound).")
-            if bound != "exact" and close(x, exact) and not self._constant:
+            if bound != EXACT and close(x, exact) and not self._constant:
                 rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf "
                         f"below it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} "
                         f"{name} early. What has it seen when {name} returns?", tag="cut-value-as-minimax")
                 wrong.append((n, "value", "cut-value-as-minimax"))
-            elif bound != "exact" and x in (a0, b0) and not self._constant and math.isfinite(x):
+            elif bound != EXACT and x in (a0, b0) and not self._constant and math.isfinite(x):
                 rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, a bound of the window {name} was searched "
                         f"with (fail-hard); this exercise follows AIMA's fail-soft alpha-beta: {name} "
                         "returns the best value it has seen.", tag="fail-hard-bound")

@@ -290,9 +290,9 @@ def _window_words(w):
 
 def _settles(flag):
     """The question to re-apply for an entry with ``flag``."""
-    return {"exact": "an exact value answers every window, if it was searched deep enough",
-            "lower": "a lower bound (the value is at least v) settles a search only if v ≥ β",
-            "upper": "an upper bound (the value is at most v) settles a search only if v ≤ α"}[flag]
+    return {EXACT: "an exact value answers every window, if it was searched deep enough",
+            LOWER: "a lower bound (the value is at least v) settles a search only if v ≥ β",
+            UPPER: "an upper bound (the value is at most v) settles a search only if v ≤ α"}[flag]
 
 
 def _read(a):
