@@ -42,7 +42,7 @@ from ..attempts import NotYet, SolutionNotYet, escalate, open_solution
 from ..feedback import ROLE_NAMES, Feedback, fmt, fmt_prob, malformed
 from .trees import as_tree, check_seed, child_probs, inline, outline, random_spec, settings_for, twin_trees
 
-__all__ = ["Exercise", "RULES", "from_learner", "set_viewers", "strict_option"]
+__all__ = ["Exercise", "RULES", "from_learner", "set_viewers", "strict_option", "viewer"]
 
 # How a worked solution is shown (set_viewers): name ("draw" or "replay") -> the function, or None.
 _viewers = None
@@ -60,6 +60,12 @@ def set_viewers(lookup):
     if lookup is not None and not callable(lookup):
         raise TypeError(f"set_viewers takes a function name -> draw/replay (or None), got {lookup!r}")
     _viewers = lookup
+
+
+def viewer(name):
+    """The package's ``draw`` or ``replay`` as :func:`set_viewers` was told it, or None (not set, or not
+    available in this installation)."""
+    return _viewers(name) if _viewers is not None else None
 
 RULES = TIE_RULES  # the tie rules' names an alpha-beta exercise or check accepts as ``rule=``
 
@@ -308,7 +314,7 @@ class Exercise:
         Extra keyword arguments go to the drawing or replay function (found through :func:`set_viewers`).
         """
         name = "replay" if replay else "draw"
-        show = _viewers(name) if _viewers is not None else None
+        show = viewer(name)
         if show is None:
             raise ImportError(
                 f"gametrees.{name} is not available in this installation; "
