@@ -35,6 +35,7 @@ this table, never a ``_private`` name of another module.
 first time they are used.
 """
 
+import sys
 from importlib import import_module
 
 from .games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Game, Nim, TicTacToe
@@ -91,6 +92,11 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+# An exercise shows its worked solution with gt.draw / gt.replay (loaded on first use): the package hands
+# the exercises the way to them, so the exercises layer never imports drawing or widgets.
+exercises.by_hand.set_viewers(lambda name: getattr(sys.modules[__name__], name, None))
 
 
 __all__ = [

@@ -17,8 +17,10 @@ import math
 import operator
 
 __all__ = [
-    "EXACT", "LOWER", "UPPER", "tie_rule", "cutoff_tests", "fails_high", "fails_low", "cutoff",
-    "window_bound", "table_probe", "ucb1", "ucb1_select", "chance_upper_bound", "chance_lower_bound",
+    "EXACT", "LOWER", "UPPER", "TIE_RULES", "tie_rule", "strict_rule", "cutoff_sign", "cutoff_text",
+    "prune_when",
+    "cutoff_tests", "fails_high", "fails_low", "cutoff", "window_bound", "table_probe", "ucb1", "ucb1_select",
+    "chance_upper_bound", "chance_lower_bound",
 ]
 
 #: What a stored or returned value says about the true value: it is the value, a lower bound
@@ -58,6 +60,77 @@ def cutoff_tests(strict=False):
     (True, True, False)
     """
     return _COMPARISONS[bool(strict)]
+
+
+#: The tie rules' names, as sentences and the exercises' ``rule=`` option spell them.
+TIE_RULES = ("textbook", "strict")
+
+
+def strict_rule(rule) -> bool:
+    """The tie rule named ``rule`` (``"textbook"`` or ``"strict"``) read back into ``strict``.
+
+    The one place a rule's name becomes the bool the searches take (the exercises' and checks'
+    ``rule=`` option, the practice widget's toggle); :func:`tie_rule` goes the other way.
+    Raises ``ValueError`` for any other name.
+
+    Examples
+    --------
+    >>> strict_rule("textbook"), strict_rule("strict")
+    (False, True)
+    >>> strict_rule("loose")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule must be 'textbook' or 'strict', got 'loose'
+    """
+    if not isinstance(rule, str) or rule not in TIE_RULES:
+        raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
+    return rule == "strict"
+
+
+def cutoff_sign(player, strict=False) -> str:
+    """The comparison of the cutoff test at a node of ``player``, as a sentence writes it: ``"≥"`` (the
+    value against β) at MAX, ``"≤"`` (against α) at MIN; ``">"`` and ``"<"`` under the strict rule.
+
+    Examples
+    --------
+    >>> cutoff_sign("max"), cutoff_sign("min"), cutoff_sign("max", strict=True)
+    ('≥', '≤', '>')
+    """
+    strict = tie_rule(strict) == "strict"
+    if player == "max":
+        return ">" if strict else "≥"
+    if player == "min":
+        return "<" if strict else "≤"
+    raise ValueError(f"the cutoff test is for 'max' or 'min' nodes, got {player!r}")
+
+
+def cutoff_text(player, strict=False) -> str:
+    """The cutoff test of a node of ``player`` (``"max"`` or ``"min"``) as a formula: ``"v ≥ β"`` at MAX,
+    ``"v ≤ α"`` at MIN; strict inequalities under the strict rule.
+
+    Examples
+    --------
+    >>> cutoff_text("max"), cutoff_text("min"), cutoff_text("min", strict=True)
+    ('v ≥ β', 'v ≤ α', 'v < α')
+    """
+    return f"v {cutoff_sign(player, strict)} {'β' if player == 'max' else 'α'}"
+
+
+def prune_when(strict, at_nodes=False) -> str:
+    """The tie rule as a sentence's clause: when alpha-beta prunes.
+
+    With ``at_nodes`` it says which node stops on which side (MAX on β, MIN on α).
+
+    Examples
+    --------
+    >>> prune_when(False)
+    'prune when v ≥ β or v ≤ α'
+    >>> prune_when(True, at_nodes=True)
+    'prune only when v > β at a MAX node or v < α at a MIN node'
+    """
+    high, low = cutoff_text("max", strict), cutoff_text("min", strict)
+    where = (" at a MAX node", " at a MIN node") if at_nodes else ("", "")
+    return f"prune {'only ' if strict else ''}when {high}{where[0]} or {low}{where[1]}"
 
 
 def fails_high(value, beta, strict=False) -> bool:

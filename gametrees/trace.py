@@ -18,8 +18,8 @@ widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
 Values are written by :func:`gametrees.wording.fmt`, as everywhere else.
 
-Imports: networkx, the standard library and :mod:`gametrees.wording` (the
-search modules import this one to record events).
+Imports: networkx, the standard library, :mod:`gametrees.rules` (the cutoff's sign) and
+:mod:`gametrees.wording` (the search modules import this one to record events).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Hashable
 
 import networkx as nx
 
+from .rules import cutoff_sign
 from .wording import fmt
 
 __all__ = [
@@ -408,7 +409,7 @@ def _prune_text(e: Event) -> str:
     v = _num(e.value)
     its = "its" if it == "it" else f"{it}'s"
     if e.player == "min":
-        op = "<" if strict else "≤"
+        op = cutoff_sign("min", strict)
         if e.value == e.alpha:   # a tie (the textbook rule): as good as MAX's other choice, never better
             return (f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, so {it} cannot "
                     f"be better for MAX than the {_num(e.alpha)} MAX already has elsewhere, and "
@@ -417,7 +418,7 @@ def _prune_text(e: Event) -> str:
             f"{v} {op} α = {_num(e.alpha)} at {at}: MIN can hold MAX to {v} here, but MAX already "
             f"has {_num(e.alpha)} elsewhere, so play never reaches {it}; {what}."
         )
-    op = ">" if strict else "≥"
+    op = cutoff_sign("max", strict)
     if e.value == e.beta:   # a tie: as good for MIN as its other choice, never better
         return (f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, so {it} cannot be better "
                 f"for MIN than the {_num(e.beta)} MIN already holds MAX to elsewhere, and {its} other "

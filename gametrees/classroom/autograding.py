@@ -178,14 +178,7 @@ class CleanGrades(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
-        prepared = _prepared(resources, nb, self.call_limit)
-        if prepared is None:
-            deadline = (resources.get("gametrees", {}).get("deadline")
-                        or time.monotonic() + self.submission_limit)
-            verdict = decide(nb, student, call_limit=self.call_limit, question_limit=self.question_limit,
-                             deadline=deadline)
-        else:
-            verdict = finish(prepared, nb)
+        verdict = self._verdict(nb, resources, student)
         walls = isolation.current()
         if walls.unsafe:
             verdict.flags.insert(0, UNSAFE)
@@ -197,59 +190,23 @@ class CleanGrades(NbGraderPreprocessor):
         folder = self.config.get("CourseDirectory", {}).get("submitted_directory", "submitted")
         submitted = self._submitted(resources, student, assignment, notebook, folder)
         record["counts_submitted"] = kernel_counts(submitted) if submitted is not None else {}
-        comments = {}
         with Gradebook(info["db_url"]) as gb:
-            for v in verdict.verdicts:
-                if not v.decided:
-                    continue
-                try:
-                    grade = gb.find_grade(v.grade_id, notebook, assignment, student)
-                except MissingEntry:
-                    v.flags.append("this grade cell is not in nbgrader's gradebook")
-                    continue
-                grade.auto_score = v.earned
-                grade.needs_manual_grade = grade.manual_score is not None
-                answer = _answer_cell(nb, v.grade_id)
-                if answer and (v.flags or v.errors):
-                    comments.setdefault(answer, []).append(f"{v.grade_id}: " + v.text())
-            for answer, texts in comments.items():
-                try:
-                    comment = gb.find_comment(answer, notebook, assignment, student)
-                except MissingEntry:
-                    continue
-                comment.auto_comment = "\n\n".join(texts)
-            if verdict.flags:
-                text = "\n".join(f"⚑ {f}" for f in verdict.flags)
-                first = next((_answer_cell(nb, v.grade_id) for v in verdict.verdicts), None)
-                if first:
-                    try:
-                        comment = gb.find_comment(first, notebook, assignment, student)
-                        comment.auto_comment = "\n\n".join(filter(None, [text, comment.auto_comment]))
-                    except MissingEntry:
-                        pass
-            try:
-                sub = gb.find_submission_notebook(notebook, assignment, student)
-                sub.flagged = bool(verdict.flags or any(v.flags for v in verdict.verdicts))
-            except MissingEntry:
-                pass
+            _write_gradebook(gb, nb, verdict, notebook, assignment, student)
             gb.db.commit()
-        by_id = {v.grade_id: v for v in verdict.verdicts}
-        for cell in nb.cells:
-            gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-            if gid in by_id:
-                cell.outputs.append(_node(by_id[gid].output()))
-        if verdict.flags and nb.cells:
-            first = next((c for c in nb.cells if c.cell_type == "code"
-                          and c.get("metadata", {}).get("nbgrader", {}).get("grade")), None)
-            if first is not None:
-                lines = [f"⚑ Flagged for your instructor: {f}" for f in verdict.flags]
-                body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
-                first.outputs.append(_node({"output_type": "display_data", "metadata": {}, "data": {
-                    "text/plain": "\n".join(lines),
-                    "text/html": f'<div class="gametrees-verdict-notebook" style="color: #D55E00; '
-                                 f'white-space: normal; overflow-wrap: anywhere">{body}</div>'}}))
+        _write_outputs(nb, verdict)
         nb.metadata["gametrees"] = record
         return nb, resources
+
+    def _verdict(self, nb, resources, student):
+        """The verdict on the notebook: finished from the run prepared alongside nbgrader's execution, or
+        decided now (within the submission's deadline)."""
+        prepared = _prepared(resources, nb, self.call_limit)
+        if prepared is not None:
+            return finish(prepared, nb)
+        deadline = (resources.get("gametrees", {}).get("deadline")
+                    or time.monotonic() + self.submission_limit)
+        return decide(nb, student, call_limit=self.call_limit, question_limit=self.question_limit,
+                      deadline=deadline)
 
     @staticmethod
     def _submitted(resources, student, assignment, notebook, folder="submitted"):
@@ -267,6 +224,64 @@ class CleanGrades(NbGraderPreprocessor):
             return nbformat.read(sub, as_version=4)
         except (OSError, ValueError):
             return None
+
+
+def _write_gradebook(gb, nb, verdict, notebook, assignment, student):
+    """The verdict into nbgrader's gradebook: each decided grade cell's points, the comments on the answer
+    cells (a question's flags and errors, the notebook's flags on the first), the submission flagged."""
+    comments = {}
+    for v in verdict.verdicts:
+        if not v.decided:
+            continue
+        try:
+            grade = gb.find_grade(v.grade_id, notebook, assignment, student)
+        except MissingEntry:
+            v.flags.append("this grade cell is not in nbgrader's gradebook")
+            continue
+        grade.auto_score = v.earned
+        grade.needs_manual_grade = grade.manual_score is not None
+        answer = _answer_cell(nb, v.grade_id)
+        if answer and (v.flags or v.errors):
+            comments.setdefault(answer, []).append(f"{v.grade_id}: " + v.text())
+    for answer, texts in comments.items():
+        try:
+            comment = gb.find_comment(answer, notebook, assignment, student)
+        except MissingEntry:
+            continue
+        comment.auto_comment = "\n\n".join(texts)
+    if verdict.flags:
+        text = "\n".join(f"⚑ {f}" for f in verdict.flags)
+        first = next((_answer_cell(nb, v.grade_id) for v in verdict.verdicts), None)
+        if first:
+            try:
+                comment = gb.find_comment(first, notebook, assignment, student)
+                comment.auto_comment = "\n\n".join(filter(None, [text, comment.auto_comment]))
+            except MissingEntry:
+                pass
+    try:
+        sub = gb.find_submission_notebook(notebook, assignment, student)
+        sub.flagged = bool(verdict.flags or any(v.flags for v in verdict.verdicts))
+    except MissingEntry:
+        pass
+
+
+def _write_outputs(nb, verdict):
+    """The verdict into the graded notebook: each grade cell's output, the flags above the first."""
+    by_id = {v.grade_id: v for v in verdict.verdicts}
+    for cell in nb.cells:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if gid in by_id:
+            cell.outputs.append(_node(by_id[gid].output()))
+    if verdict.flags and nb.cells:
+        first = next((c for c in nb.cells if c.cell_type == "code"
+                      and c.get("metadata", {}).get("nbgrader", {}).get("grade")), None)
+        if first is not None:
+            lines = [f"⚑ Flagged for your instructor: {f}" for f in verdict.flags]
+            body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
+            first.outputs.append(_node({"output_type": "display_data", "metadata": {}, "data": {
+                "text/plain": "\n".join(lines),
+                "text/html": f'<div class="gametrees-verdict-notebook" style="color: #D55E00; '
+                             f'white-space: normal; overflow-wrap: anywhere">{body}</div>'}}))
 
 
 def _node(output):

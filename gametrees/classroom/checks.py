@@ -1,8 +1,8 @@
 """The assignments' checks of answers and code: :func:`check_answer`, :func:`check_code`,
 :func:`check_best_move`, :func:`check_leaf_count`.
 
-May import: :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`, :mod:`gametrees.games`,
-:mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.classroom.limits`, :mod:`gametrees.classroom.hidden`,
+:mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.trees` and the public names of :mod:`gametrees.exercises` and
 its modules (``feedback``, ``answers``, ``by_hand``, ``code_checks``).
 """
@@ -15,7 +15,7 @@ import math
 import numbers
 
 from ..exercises.answers import NodeNames
-from ..exercises.by_hand import RULES, Exercise, inline
+from ..exercises.by_hand import Exercise, inline
 from ..exercises.code_checks.diagnosis import checker_feedback, inline_tree, printed_note
 from ..exercises.code_checks.guard import paused
 from ..exercises.code_checks.harness import (
@@ -32,10 +32,11 @@ from ..exercises.code_checks.harness import (
     nested_tree,
     run_learner,
 )
-from ..exercises.code_checks.pruning import restart_leaves, visited_leaves
+from ..exercises.code_checks.pruning import alphabeta_task, restart_leaves, visited_leaves
 from ..exercises.code_checks.values import checked_variant
 from ..exercises.feedback import ROLE_NAMES, Feedback, Report, and_list, fmt, unanswered
 from ..games import MAX, MIN, TicTacToe
+from ..rules import EXACT, prune_when, tie_rule
 from ..search import alphabeta, minimax
 from ..trees import TreeGame, tree_from_nested
 from .hidden import here
@@ -317,7 +318,7 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
             tag = "roles-inverted"
         if alphabeta_mode and hint is None:
             R = alphabeta(G, trace=True).graph
-            if R.nodes[chosen].get("bound", "exact") != "exact" and R.nodes[chosen]["value"] == best_value:
+            if R.nodes[chosen].get("bound", EXACT) != EXACT and R.nodes[chosen]["value"] == best_value:
                 hint = ("That move only ties the best value under a narrowed window: its value is a bound "
                         "(the search of it was cut short), not exact. Change the best move only when a "
                         "child's value is strictly better than the best so far.")
@@ -328,15 +329,14 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
             hint = "That is the last move: keep the best move so far instead of overwriting it."
         return False, text, hint, tag
     if alphabeta_mode:
-        seqs = {rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
-                for rule in ("textbook", "strict")}
+        seqs = {s: visited_leaves(alphabeta(G, strict=s, trace=True), G) for s in (False, True)}
         seen = list(dict.fromkeys(game.evaluated))
         if seen not in seqs.values():
             restart = [restart_leaves(G, strict) for strict in (False, True)]
-            if seen in restart and seqs["textbook"] not in restart:
+            if seen in restart and seqs[False] not in restart:
                 return False, (
                     f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated "
-                    f"{len(seen)} leaves where alpha-beta needs {len(seqs['textbook'])}: it searched each of "
+                    f"{len(seen)} leaves where alpha-beta needs {len(seqs[False])}: it searched each of "
                     f"the root's children with a fresh window (α = {fmt(-math.inf)}, β = "
                     f"{fmt(math.inf)})."), (
                     "Carry the window from one root child to the next: after each child, raise α (at a MAX "
@@ -346,7 +346,7 @@ def _decision_tree_case(fn, G, printed, alphabeta_mode):
             return False, (
                 f"{where}, your function chose {nodes.name(chosen)}, a best move, but evaluated {len(seen)} "
                 f"leaves ({nodes.names(seen) if seen else 'none'}) where alpha-beta evaluates "
-                f"{len(seqs['textbook'])} ({nodes.names(seqs['textbook'])})."), (
+                f"{len(seqs[False])} ({nodes.names(seqs[False])})."), (
                 "Search the root's children in order with your alpha-beta, passing (α, β) and updating α at "
                 "a MAX root (β at a MIN root) after each child.")
     return True, f"{where}: {nodes.name(chosen)}, right.", None
@@ -536,10 +536,6 @@ def _check_decisions(fn, alphabeta, tictactoe, variant=None):
 # count_leaves(game, state, alpha, beta): alpha-beta that counts the leaves it evaluates
 # ============================================================================
 
-_RULE_WORDS = {"textbook": "the textbook rule (prune when v ≥ β or v ≤ α)",
-               "strict": "the strict rule (prune only when v > β or v < α)"}
-
-
 def check_leaf_count(fn, *, rule=None, variant=None):
     """Check a learner's ``fn(game, state, alpha, beta) -> int``: alpha-beta that returns how many leaves it
     evaluated.
@@ -577,22 +573,18 @@ def check_leaf_count(fn, *, rule=None, variant=None):
     function evaluated 9 leaves and returned 9,
     but alpha-beta evaluates 7 with the textbook rule (prune when v ≥ β or v ≤ α).
     """
-    variant = checked_variant(variant)
-    if rule is not None and rule not in RULES:
-        raise ValueError(f"rule must be None, 'textbook' or 'strict', got {rule!r}")
-    problem = check_callable(fn, "check_leaf_count", "fn(game, state, alpha, beta)", 4)
-    if problem:
-        return Feedback("check_leaf_count: your function could not be called.", [("bad", problem, None)])
+    variant, strict, unusable = alphabeta_task("check_leaf_count", fn, variant, rule)
+    if unusable is not None:
+        return unusable
     rep, printed = Report(), Printed()
     passed = total = 0
-    rules = [rule] if rule else list(RULES)
+    rules = [strict] if strict is not None else [False, True]
     for name, trees in alphabeta_groups(variant):
         wrong = []
         for G in trees:
             game = CountingTree(G)
             out = run_learner(fn, (game, game.initial, -math.inf, math.inf), printed, game)
-            expected = {r: len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G))
-                        for r in rules}
+            expected = {s: len(visited_leaves(alphabeta(G, strict=s, trace=True), G)) for s in rules}
             evaluated = len(game.evaluated)
             if out.error:
                 wrong.append((G, f"your function {out.error}"))
@@ -601,7 +593,8 @@ def check_leaf_count(fn, *, rule=None, variant=None):
             elif out.value != evaluated:
                 wrong.append((G, f"your function evaluated {evaluated} leaves but returned {out.value}"))
             elif evaluated not in expected.values():
-                said = " or ".join(f"{expected[r]} with {_RULE_WORDS[r]}" for r in rules)
+                said = " or ".join(f"{expected[s]} with the {tie_rule(s)} rule ({prune_when(s)})"
+                                   for s in rules)
                 wrong.append((G, (f"your function evaluated {evaluated} leaves and returned {out.value}, but "
                                   f"alpha-beta evaluates {said}")))
         total += 1

@@ -13,7 +13,7 @@ the student can run there ("the checks you can run here passed (11 of 11: the
 textbook tree, small trees, ...); the grader checks more after you submit"),
 never "all checks passed" as if that were the grade.
 
-May import: :mod:`gametrees.games`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`,
 :mod:`gametrees.search`, :mod:`gametrees.trees` and the public names of the modules of
 :mod:`gametrees.exercises`.
 """
@@ -27,11 +27,11 @@ from ..exercises.code_checks.harness import CountingTree, Printed, drawn_seed, d
 from ..exercises.code_checks.pruning import visited_leaves
 from ..exercises.feedback import Feedback, close
 from ..games import CHANCE, MAX, MIN
+from ..rules import EXACT, LOWER, TIE_RULES, UPPER, strict_rule, window_bound
 from ..search import alphabeta, expectimax, minimax
 from ..trees import tree_from_nested
 
 INF = math.inf
-_RULES = ("textbook", "strict")
 
 
 def _tree(spec, root=MAX):
@@ -99,8 +99,8 @@ def _leaves_as_rule(fn, trees, rule):
         if out.problem() is not None:
             return False
         seen = list(dict.fromkeys(game.evaluated))
-        rules = [rule] if rule else _RULES
-        if not any(seen == visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G) for r in rules):
+        rules = [rule] if rule else TIE_RULES
+        if not any(seen == visited_leaves(alphabeta(G, strict=strict_rule(r), trace=True), G) for r in rules):
             return False
     return True
 
@@ -118,11 +118,12 @@ def _windows(fn, variant):
             if out.problem() is not None:
                 return False
             got = float(out.value)
-            if alpha < v < beta and not close(got, v):
+            side = window_bound(v, alpha, beta)   # what the value is for this window (gametrees.rules)
+            if side == EXACT and not close(got, v):
                 return False
-            if v <= alpha and got > alpha + 1e-9:
+            if side == UPPER and got > alpha + 1e-9:
                 return False
-            if v >= beta and got < beta - 1e-9:
+            if side == LOWER and got < beta - 1e-9:
                 return False
     return True
 
@@ -134,8 +135,8 @@ def _counts_right(fn, trees, rule):
     for G in trees:
         game = CountingTree(G)
         out = run_learner(fn, (game, game.initial, -INF, INF), printed, game)
-        rules = [rule] if rule else _RULES
-        expected = [len(visited_leaves(alphabeta(G, strict=r == "strict", trace=True), G)) for r in rules]
+        rules = [rule] if rule else TIE_RULES
+        expected = [len(visited_leaves(alphabeta(G, strict=strict_rule(r), trace=True), G)) for r in rules]
         if out.error or out.value != len(game.evaluated) or len(game.evaluated) not in expected:
             return False
     return True

@@ -158,6 +158,9 @@ def assignment_of(grade_ids):
 def exercises_for(key, student):
     """The graded exercises of assignment ``key`` for ``student`` (a dict name -> exercise).
 
+    The grader reaches them through :data:`ASSIGNMENTS`; this is the short way to see one student's
+    exercises (their trees and solutions) from Python, and the tests' way to build a student's answers.
+
     Examples
     --------
     >>> sorted(exercises_for("A2", "jdoe"))

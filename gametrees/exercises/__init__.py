@@ -16,8 +16,8 @@ kind            class                         the learner gives
 ``values``      :class:`ValuesExercise`       the minimax value of every inner node (a dict);
                                               with ``algorithm="alphabeta"`` the values
                                               alpha-beta returns, bounds written ``"≤ 2"``
-``pruning``     :class:`PruningExercise`      the leaves alpha-beta prunes (``rule=
-                                              "textbook"`` or ``"strict"``)
+``pruning``     :class:`PruningExercise`      the leaves alpha-beta prunes (the tie rule
+                                              ``strict=False``, the textbook rule, or ``True``)
 ``order``       :class:`OrderExercise`        the nodes in the order they are visited
 ``window``      :class:`WindowExercise`       (α, β) at a named node when it returns
 ``expectimax``  :class:`ExpectimaxExercise`   the expectimax value of every inner node

@@ -27,6 +27,7 @@ import numbers
 import networkx as nx
 
 from ..games import CHANCE
+from ..rules import LOWER, UPPER
 from ..search import SearchResult, alphabeta, expectimax, minimax
 from ..wording import fmt, visible
 
@@ -58,14 +59,18 @@ def _algorithm_name(algorithm):
     return key
 
 
+def _strict(algorithm):
+    """The tie rule of an alpha-beta algorithm name: ``"alphabeta-strict"`` is alpha-beta with
+    ``strict=True`` (the one place the name is read)."""
+    return algorithm == "alphabeta-strict"
+
+
 def _search(G, algorithm):
     """Run the named search on the tree ``G`` with a trace (for an answer)."""
     if algorithm == "minimax":
         return minimax(G, trace=True)
-    if algorithm == "alphabeta":
-        return alphabeta(G, trace=True)
-    if algorithm == "alphabeta-strict":
-        return alphabeta(G, strict=True, trace=True)
+    if algorithm.startswith("alphabeta"):
+        return alphabeta(G, strict=_strict(algorithm), trace=True)
     return expectimax(G, trace=True)
 
 
@@ -174,8 +179,7 @@ def _instructions(G, algorithm, tex=False):
     }
     f = {key: pair[1 if tex else 0] for key, pair in formulas.items()}
     if algorithm.startswith("alphabeta"):
-        strict = algorithm == "alphabeta-strict"
-        at_max, at_min = ("gt_beta", "lt_alpha") if strict else ("ge_beta", "le_alpha")
+        at_max, at_min = ("gt_beta", "lt_alpha") if _strict(algorithm) else ("ge_beta", "le_alpha")
         return ("Run alpha-beta search on this tree, children left to right, pruning when "
                 f"{f[at_max]} at a MAX node ({f['up']}) or {f[at_min]} at a MIN node ({f['down']}). "
                 f"Write the value of every node the search reaches ({f['le_v']} or {f['ge_v']} where pruning "
@@ -283,9 +287,9 @@ def tex_number(x) -> str:
 
 def tex_value(x, bound=None) -> str:
     s = tex_number(x)
-    if bound == "upper":
+    if bound == UPPER:
         s = r"\le " + s
-    elif bound == "lower":
+    elif bound == LOWER:
         s = r"\ge " + s
     return f"${s}$"
 

@@ -35,6 +35,7 @@ import ipywidgets as widgets
 import networkx as nx
 
 from ..games import CHANCE, MAX, MIN
+from ..rules import strict_rule
 from ..search import alphabeta, expectimax, minimax
 from ..trees import read_json, tree_from_dict, tree_from_nested, validate_tree
 from .output import bundle_with_png, page_note
@@ -297,7 +298,7 @@ class Explore(widgets.VBox):
             if self.algorithm.value != "expectimax":
                 _no_chance(G, _ALGORITHM_NAMES[self.algorithm.value])
             if self.algorithm.value == "alphabeta":
-                result = alphabeta(G, strict=self.rule.value == "strict")
+                result = alphabeta(G, strict=strict_rule(self.rule.value))
             elif self.algorithm.value == "minimax":
                 result = minimax(G)
             else:

@@ -44,6 +44,7 @@ from ..exercises.answers import BadAnswer, NodeNames, parse_value
 from ..exercises.by_hand import ExpectimaxExercise, PruningExercise, ValuesExercise, check_seed
 from ..exercises.feedback import ROLE_NAMES, Feedback, and_list, close
 from ..games import CHANCE, MAX, MIN
+from ..rules import TIE_RULES, prune_when, strict_rule, tie_rule
 from .output import bundle_with_png, new_figure, page_note, render_png
 from .replay_widget import Replay
 
@@ -57,7 +58,6 @@ MODES = {
     "expectimax": "Expectimax (chance nodes)",
 }
 _DIFFICULTIES = ("easy", "medium", "hard")
-_RULES = ("textbook", "strict")
 _GOOD, _BAD = "#D6EAF8", "#FADBD8"  # light Okabe-Ito blue and vermilion
 _BOX_W, _BOX_H = 46, 22  # px
 _CUT_W, _CUT_H = 22, 18  # px, shrunk when edges are close
@@ -102,7 +102,7 @@ class Practice(widgets.VBox):
                  tree=None, solutions=True, dpi=100):
         _check_choice(mode, "mode", MODES)
         _check_choice(difficulty, "difficulty", _DIFFICULTIES)
-        _check_choice(rule, "rule", _RULES)
+        _check_choice(rule, "rule", TIE_RULES)
         _check_choice(root_player, "root_player", (MAX, MIN))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise TypeError(f"seed must be an int or a str (e.g. a student number), got {seed!r}")
@@ -127,7 +127,7 @@ class Practice(widgets.VBox):
                                      description="practise", layout=widgets.Layout(width="330px"))
         self.difficulty = widgets.Dropdown(options=list(_DIFFICULTIES), value=difficulty,
                                            description="difficulty", layout=widgets.Layout(width="190px"))
-        self.rule = widgets.ToggleButtons(options=[("textbook", "textbook"), ("strict", "strict")],
+        self.rule = widgets.ToggleButtons(options=list(TIE_RULES),
                                           value=rule, description="rule", style={"button_width": "80px"},
                                           tooltips=["prune when v ≥ β or v ≤ α (AIMA): ties prune too",
                                                     "prune only when v > β or v < α (CS188)"])
@@ -184,7 +184,7 @@ class Practice(widgets.VBox):
     # -- making the exercise ------------------------------------------------------------
 
     def _make(self):
-        mode, rule = self.mode.value, self.rule.value
+        mode, strict = self.mode.value, strict_rule(self.rule.value)
         root = self.root.value
         tree = self._tree_arg
         if tree is not None:
@@ -204,10 +204,10 @@ class Practice(widgets.VBox):
             return ValuesExercise(**base), None
         if mode == "expectimax":
             return ExpectimaxExercise(**base), None
-        pruning = PruningExercise(rule=rule, **base)
+        pruning = PruningExercise(strict=strict, **base)
         if mode == "pruning":
             return pruning, None
-        return pruning, ValuesExercise(pruning.tree, algorithm="alphabeta", rule=rule)
+        return pruning, ValuesExercise(pruning.tree, algorithm="alphabeta", strict=strict)
 
     def _build(self):
         """A new exercise from the settings and the seed; new controls; a fresh figure."""
@@ -240,8 +240,8 @@ class Practice(widgets.VBox):
         role = ROLE_NAMES[ex.root_player]
         origin = f" Tree seed {self.seed!r} ({self.difficulty.value})." if self.seed is not None else ""
         mode = self.mode.value
-        rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule.value == "textbook"
-                else "strict rule: prune only when v > β or v < α")
+        strict = strict_rule(self.rule.value)
+        rule = f"{tie_rule(strict)} rule: {prune_when(strict)}"
         if mode == "minimax":
             text = ("Type the minimax value of every inner node in the box beside it; whose turn it is "
                     "shows in the shape (▲ MAX, ▼ MIN).")
@@ -498,13 +498,9 @@ class Practice(widgets.VBox):
         ex = self.values_exercise
         fb = ex.check(values)
         pruned = self._pruned_set()
-        if fb.status == "unanswered":   # no box typed in: the exercise's one line, the page names the boxes
-            missing, items = list(self.boxes), []
-        else:
-            missing = [text.split(":")[0] for kind, text, _ in fb.items
-                       if kind == "bad" and text.endswith(": no value given.")]
-            items = [item for item in fb.items
-                     if not (item[0] == "bad" and item[1].endswith(": no value given."))]
+        # The exercise names the nodes left empty, and the lines saying so: the page shows them its way.
+        missing = list(ex.empty)
+        items = [item for item in fb.items if not (item[0] == "bad" and item[1] in ex.empty_lines)]
         hidden = [label for label in missing
                   if label in self._nodes.by_label and self._nodes.by_label[label] in pruned]
         empty = [label for label in missing if label not in hidden]

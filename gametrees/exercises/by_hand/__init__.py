@@ -27,7 +27,7 @@ from __future__ import annotations
 from .best_move import BestMoveExercise
 from .cutoffs import OrderExercise, PruningExercise, WindowExercise, visited_reason
 from .diagnoses import chance_hint, constant_answer, roles_hint, rule_question, value_slip
-from .exercise import RULES, Exercise, from_learner
+from .exercise import RULES, Exercise, from_learner, set_viewers, strict_option, viewer
 from .kinds import KINDS, generate
 from .mcts_steps import MCTSExercise
 from .search_info import SearchInfo
@@ -70,7 +70,10 @@ __all__ = [
     "random_spec",
     "roles_hint",
     "rule_question",
+    "set_viewers",
+    "strict_option",
     "twin_trees",
     "value_slip",
+    "viewer",
     "visited_reason",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ...games import CHANCE, MAX, MIN
+from ...rules import EXACT
 from ...search import alphabeta, expectimax, minimax
 from ..feedback import ROLE_NAMES, Feedback, Report, close, fmt, fmt_prob, is_are, malformed, or_list
 from .exercise import Exercise
@@ -139,7 +140,7 @@ class BestMoveExercise(Exercise):
                 f"child's value is its subtree's {'expectimax' if self._has_chance() else 'minimax'} value), "
                 f"then ask which one {role} prefers.")
         ab = alphabeta(self.tree, trace=False, graph=True).graph if not self._has_chance() else None
-        if (ab is not None and ab.nodes[n].get("bound", "exact") != "exact"
+        if (ab is not None and ab.nodes[n].get("bound", EXACT) != EXACT
                 and close(ab.nodes[n]["value"], self.result.value)):
             rep.bad(text, f"Alpha-beta leaves {name} with only a bound equal to the best value: that is not "
                           "a tie. A cut-short child's value is a bound; move only to a child whose value is "

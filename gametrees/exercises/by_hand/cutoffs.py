@@ -4,7 +4,7 @@
 Which leaves are pruned (and why, :func:`visited_reason`), the order nodes are
 visited in, and the (α, β) window at a node.
 
-May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
 and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
 :mod:`gametrees.exercises.by_hand`.
@@ -19,19 +19,18 @@ from collections.abc import Mapping
 import networkx as nx
 
 from ...games import MAX, MIN
+from ...rules import prune_when, tie_rule
 from ...search import alphabeta, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
-from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, is_are, malformed, plain
+from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, is_are, malformed, plain
 from .diagnoses import constant_answer
-from .exercise import RULES, Exercise
+from .exercise import Exercise, strict_option
 from .search_info import SearchInfo
 from .trees import inline, leaves_under
 
 
-def _rule_text(rule):
-    if rule == "textbook":
-        return "the textbook rule: prune when v ≥ β at a MAX node or v ≤ α at a MIN node"
-    return "the strict rule: prune only when v > β at a MAX node or v < α at a MIN node"
+def _rule_text(strict):
+    return f"the {tie_rule(strict)} rule: {prune_when(strict, at_nodes=True)}"
 
 
 def _unreadable_text(answer):
@@ -40,12 +39,6 @@ def _unreadable_text(answer):
         return False
     t = answer.strip()
     return bool(t) and not re.search(r"\w", t) and t not in ("[]", "{}", "()", "∅", "ø", "-", "—")
-
-
-def _check_rule(rule):
-    if rule not in RULES:
-        raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
-    return rule
 
 
 def visited_reason(G, nodes, info, n, strict):
@@ -85,16 +78,37 @@ def visited_reason(G, nodes, info, n, strict):
 class _AlphaBetaExercise(Exercise):
     """Shared by the exercises about one alpha-beta search."""
 
-    def __init__(self, tree=None, *, rule="textbook", **kwargs):
-        self.rule = _check_rule(rule)
+    def __init__(self, tree=None, *, strict=None, rule=None, **kwargs):
+        self.strict = strict_option(strict, rule)
         super().__init__(tree, **kwargs)
 
     @property
-    def strict(self):
-        return self.rule == "strict"
+    def rule(self):
+        """The tie rule's name, ``"textbook"`` or ``"strict"`` (``strict`` as a word)."""
+        return tie_rule(self.strict)
 
     def _interesting(self, G):
         return alphabeta(G, strict=self.strict, trace=False, graph=False).stats["cutoffs"] > 0
+
+    def _read_labels(self, answer, about):
+        """The nodes an answer names: ``(named, unknown labels, a Report)`` (the unknown ones already a ✗
+        line in it), or ``(None, None, feedback)`` when the answer cannot be read at all."""
+        what = self._what
+        try:
+            named, unknown = self.nodes.many(answer, about)
+        except BadAnswer as exc:
+            return None, None, malformed(what, f"Could not read your answer: {exc}.")
+        if (unknown and not named) or _unreadable_text(answer):
+            return None, None, malformed(
+                what,
+                f"Could not read your answer: "
+                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
+            )
+        rep = Report()
+        self._last_wrong = []
+        if unknown:
+            rep.bad(self.nodes.unknown_text(unknown))
+        return named, unknown, rep
 
     def _setup(self):
         self.result = alphabeta(self.tree, strict=self.strict, trace=True)
@@ -143,7 +157,7 @@ class _AlphaBetaExercise(Exercise):
         return None
 
     def _rule_question(self):
-        return (f"Run alpha-beta from {self.nodes.name(self.nodes.root)} with {_rule_text(self.rule)}; "
+        return (f"Run alpha-beta from {self.nodes.name(self.nodes.root)} with {_rule_text(self.strict)}; "
                 f"children are searched left to right.")
 
 
@@ -170,10 +184,10 @@ class PruningExercise(_AlphaBetaExercise):
 
     Parameters
     ----------
-    rule : {"textbook", "strict"}
-        ``"textbook"`` prunes when v ≥ β / v ≤ α (AIMA); ``"strict"`` only
-        when v > β / v < α (CS188). Answering with the other rule's set is
-        recognised and named.
+    strict : bool
+        The tie rule (:mod:`gametrees.rules`): False (default, the textbook rule, AIMA) prunes when
+        v ≥ β / v ≤ α; True (the strict rule, CS188) only when v > β / v < α. Answering with the other
+        rule's set is recognised and named. ``rule="textbook"`` or ``"strict"`` is accepted too.
     tree, seed, difficulty, root_player, depth, branching, values, ragged
         See :class:`Exercise`.
 
@@ -222,107 +236,17 @@ class PruningExercise(_AlphaBetaExercise):
         asks for leaves).
         """
         what = self._what
-        try:
-            named, unknown = self.nodes.many(answer, "the pruned leaves")
-        except BadAnswer as exc:
-            return malformed(what, f"Could not read your answer: {exc}.")
-        if (unknown and not named) or _unreadable_text(answer):
-            return malformed(
-                what,
-                f"Could not read your answer: "
-                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
-            )
-        rep = Report()
-        self._last_wrong = []
-        if unknown:
-            rep.bad(self.nodes.unknown_text(unknown))
+        named, unknown, rep = self._read_labels(answer, "the pruned leaves")
+        if isinstance(rep, Feedback):
+            return rep
         edge = self._edge if subtrees else self.nodes.name
-        claimed = set()
-        for n in dict.fromkeys(named):
-            if not self.tree.out_degree(n):
-                claimed.add(n)
-            elif self._status(n) == "pruned":
-                below = leaves_under(self.tree, n)
-                claimed.update(below)  # the leaves are meant, but the question asks for leaves
-                if not subtrees:
-                    rep.bad(
-                        f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves "
-                        f"alpha-beta never evaluates: name the leaves below {self.nodes.name(n)} instead."
-                    )
-            else:
-                claimed.add(n)
+        claimed = self._claimed(rep, named, subtrees)
         truth = set(self.pruned)
-        other_rule = "strict" if self.rule == "textbook" else "textbook"
-        # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
-        # answer tells nothing about ties.
-        tie_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
-        if tie_rule:
-            rep.bad(
-                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.rule)}.",
-                "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
-                "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
-            self._last_wrong.append((None, "tie", "tie-rule"))
+        by_other_rule = self._judge_tie_rule(rep, claimed, truth)
         for cut in self.info.cuts:
-            leaves = [x for p in cut.pruned for x in leaves_under(self.tree, p)]
-            right = [x for x in leaves if x in claimed]
-            missed = [x for x in leaves if x not in claimed]
-            c = self.nodes.name(cut.node)
-            if right:
-                marks = [m for m in dict.fromkeys(named) if leaves_under(self.tree, m)
-                         and all(x in right for x in leaves_under(self.tree, m))]
-                marks = [m for m in marks if not any(a in marks for a in self._ancestors(m))] or right
-                rep.good(f"{self._names(marks, edge)} {is_are(marks)} {'cut' if subtrees else 'pruned'}: "
-                         f"{c} stops early.")
-            if not missed:
-                continue
-            partial = [p for p in cut.pruned if self.tree.out_degree(p)
-                       and any(x in claimed for x in leaves_under(self.tree, p))
-                       and any(x not in claimed for x in leaves_under(self.tree, p))]
-            if partial and not subtrees:
-                rep.bad(
-                    f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not "
-                    "all: a cut skips every leaf below the child it prunes.",
-                    tag="pruned-subtree-partial",
-                )
-                self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
-                continue
-            if tie_rule and cut.tie:
-                continue  # said above: the other rule
-            if subtrees:
-                text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
-                        f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
-                        "edges: cut (✂) them.")
-            elif right:
-                text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
-                        f"at, and which leaves lie below them?")
-            else:
-                text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
-                        f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
-                        f"look at?")
-            hint = None
-            if cut.tie and not cut.strict:
-                hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
-                        "when v < α (or v > β).")
-            rep.bad(text, hint)
-            self._last_wrong.append((cut.node, "missed", None))
-        over = self.nodes.sorted(claimed - truth)
-        for x in over:
-            if tie_rule:
-                continue
-            p = self._parent(x)
-            pname = self.nodes.name(p)
-            first = self.info.before.get(x) is None
-            what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
-            if first:
-                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search "
-                        f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
-                        "needs evidence.")
-            else:
-                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
-                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
-                        f"value outside {pname}'s window? A cut needs one.")
-            rep.bad(text, tag="prune-without-evidence")
-            self._last_wrong.append((x, "over", "prune-without-evidence"))
+            self._judge_cut(rep, cut, named, claimed, edge, subtrees, by_other_rule)
+        if not by_other_rule:
+            self._judge_over(rep, claimed, truth, edge, subtrees)
         if not truth and not claimed and not unknown:
             rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left "
                      "to skip.")
@@ -339,6 +263,103 @@ class PruningExercise(_AlphaBetaExercise):
                 else f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree."
             )
         return fb
+
+    def _claimed(self, rep, named, subtrees):
+        """The leaves the learner's marks claim pruned (a pruned inner node stands for its leaves; without
+        ``subtrees`` naming it is said to be no leaf)."""
+        claimed = set()
+        for n in dict.fromkeys(named):
+            if not self.tree.out_degree(n):
+                claimed.add(n)
+            elif self._status(n) == "pruned":
+                below = leaves_under(self.tree, n)
+                claimed.update(below)  # the leaves are meant, but the question asks for leaves
+                if not subtrees:
+                    rep.bad(
+                        f"{self.nodes.name(n)} is not a leaf: the question asks for the leaves "
+                        f"alpha-beta never evaluates: name the leaves below {self.nodes.name(n)} instead."
+                    )
+            else:
+                claimed.add(n)
+        return claimed
+
+    def _judge_tie_rule(self, rep, claimed, truth):
+        """Whether the marks are the other tie rule's pruned set (said once, ``tie-rule``), not this one's."""
+        other_rule = tie_rule(not self.strict)
+        # A rule is named only when the marks are that rule's pruned set and not this one's; an empty
+        # answer tells nothing about ties.
+        by_other_rule = bool(claimed) and claimed != truth and claimed == set(self.other_pruned)
+        if by_other_rule:
+            rep.bad(
+                f"You pruned with the {other_rule} rule; this exercise uses {_rule_text(self.strict)}.",
+                "The two conventions differ only on ties (a value equal to α or β). CS188 prunes only on "
+                "strict inequality, AIMA on ≤ / ≥; both give the same root value.", tag="tie-rule")
+            self._last_wrong.append((None, "tie", "tie-rule"))
+        return by_other_rule
+
+    def _judge_cut(self, rep, cut, named, claimed, edge, subtrees, by_other_rule):
+        """One cut of the search: the leaves it skips that are marked (✓), and those missed (✗)."""
+        leaves = [x for p in cut.pruned for x in leaves_under(self.tree, p)]
+        right = [x for x in leaves if x in claimed]
+        missed = [x for x in leaves if x not in claimed]
+        c = self.nodes.name(cut.node)
+        if right:
+            marks = [m for m in dict.fromkeys(named) if leaves_under(self.tree, m)
+                     and all(x in right for x in leaves_under(self.tree, m))]
+            marks = [m for m in marks if not any(a in marks for a in self._ancestors(m))] or right
+            rep.good(f"{self._names(marks, edge)} {is_are(marks)} {'cut' if subtrees else 'pruned'}: "
+                     f"{c} stops early.")
+        if not missed:
+            return
+        partial = [p for p in cut.pruned if self.tree.out_degree(p)
+                   and any(x in claimed for x in leaves_under(self.tree, p))
+                   and any(x not in claimed for x in leaves_under(self.tree, p))]
+        if partial and not subtrees:
+            rep.bad(
+                f"You marked some of the leaves below {self.nodes.names(partial)} as pruned, but not "
+                "all: a cut skips every leaf below the child it prunes.",
+                tag="pruned-subtree-partial",
+            )
+            self._last_wrong.append((cut.node, "missed", "pruned-subtree-partial"))
+            return
+        if by_other_rule and cut.tie:
+            return  # said above: the other rule
+        if subtrees:
+            text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
+                    f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
+                    "edges: cut (✂) them.")
+        elif right:
+            text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
+                    f"at, and which leaves lie below them?")
+        else:
+            text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
+                    f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
+                    f"look at?")
+        hint = None
+        if cut.tie and not cut.strict:
+            hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
+                    "when v < α (or v > β).")
+        rep.bad(text, hint)
+        self._last_wrong.append((cut.node, "missed", None))
+
+    def _judge_over(self, rep, claimed, truth, edge, subtrees):
+        """Each leaf marked pruned that alpha-beta evaluates (``prune-without-evidence``)."""
+        over = self.nodes.sorted(claimed - truth)
+        for x in over:
+            p = self._parent(x)
+            pname = self.nodes.name(p)
+            first = self.info.before.get(x) is None
+            what_x = f"The {edge(x)[4:]} is cut" if subtrees else f"{self.nodes.name(x)} is marked pruned"
+            if first:
+                text = (f"{what_x}, but {self.nodes.name(x)} is {pname}'s first child: when the search "
+                        f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
+                        "needs evidence.")
+            else:
+                text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
+                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
+                        f"value outside {pname}'s window? A cut needs one.")
+            rep.bad(text, tag="prune-without-evidence")
+            self._last_wrong.append((x, "over", "prune-without-evidence"))
 
     def _ancestors(self, n):
         out = []
@@ -358,7 +379,7 @@ class PruningExercise(_AlphaBetaExercise):
         return and_list(edge(n) for n in self.nodes.sorted(ns))
 
     def _twin_options(self):
-        return {"rule": self.rule}
+        return {"strict": self.strict}
 
     def _twin(self, feedback):
         """A twin whose cut is a tie where the learner missed a tie cut; any twin if no such twin exists."""
@@ -380,7 +401,7 @@ class PruningExercise(_AlphaBetaExercise):
                      f"{inline(twin.tree, twin.nodes)}: ")
         if kind == "tie":
             tie = next((c for c in twin.info.cuts if c.tie), None)
-            return where + tie.text(twin.nodes) + f" ({_rule_text(self.rule)})." if tie else None
+            return where + tie.text(twin.nodes) + f" ({_rule_text(self.strict)})." if tie else None
         if kind == "missed":
             cut = twin.info.cut_at.get(n)
             mine = self.info.cut_at.get(n)
@@ -402,8 +423,8 @@ class OrderExercise(_AlphaBetaExercise):
     ----------
     algorithm : {"alphabeta", "minimax"}
         Alpha-beta (default) skips pruned nodes; minimax visits every node.
-    rule : {"textbook", "strict"}
-        The alpha-beta rule.
+    strict : bool
+        The tie rule, as for :class:`PruningExercise` (``rule=`` accepted too).
     leaves_only : bool
         Ask only for the order in which leaves are evaluated.
     tree, seed, difficulty, root_player, depth, branching, values, ragged
@@ -426,14 +447,15 @@ class OrderExercise(_AlphaBetaExercise):
     answer_form = ("give the nodes in the order they are visited, as a list of labels or a string of labels "
                    "separated by commas")
 
-    def __init__(self, tree=None, *, algorithm="alphabeta", rule="textbook", leaves_only=False, **kwargs):
+    def __init__(self, tree=None, *, algorithm="alphabeta", strict=None, rule=None, leaves_only=False,
+                 **kwargs):
         if algorithm not in ("alphabeta", "minimax"):
             raise ValueError(f"algorithm must be 'alphabeta' or 'minimax', got {algorithm!r}")
         if not isinstance(leaves_only, bool):
             raise TypeError(f"leaves_only must be True or False, got {leaves_only!r}")
         self.algorithm = algorithm
         self.leaves_only = leaves_only
-        super().__init__(tree, rule=rule, **kwargs)
+        super().__init__(tree, strict=strict, rule=rule, **kwargs)
 
     def _interesting(self, G):
         return self.algorithm == "minimax" or super()._interesting(G)
@@ -475,20 +497,9 @@ class OrderExercise(_AlphaBetaExercise):
 
     def check(self, answer):
         what = "Visiting order"
-        try:
-            named, unknown = self.nodes.many(answer, "the visiting order")
-        except BadAnswer as exc:
-            return malformed(what, f"Could not read your answer: {exc}.")
-        if (unknown and not named) or _unreadable_text(answer):
-            return malformed(
-                what,
-                f"Could not read your answer: "
-                f"{self.nodes.unknown_text(unknown).rstrip('.') if unknown else self.answer_form}.",
-            )
-        rep = Report()
-        self._last_wrong = []
-        if unknown:
-            rep.bad(self.nodes.unknown_text(unknown))
+        named, unknown, rep = self._read_labels(answer, "the visiting order")
+        if isinstance(rep, Feedback):
+            return rep
         seen, nodes = set(), []
         for n in named:
             if n in seen:
@@ -513,8 +524,8 @@ class OrderExercise(_AlphaBetaExercise):
         g = nodes[i] if i < len(nodes) else None
         after = f"after {self.nodes.name(prev)}" if prev is not None else "at the start"
         if self.algorithm == "alphabeta" and nodes == self._sequence_by(not self.strict):
-            other = "strict" if self.rule == "textbook" else "textbook"
-            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.rule)}. "
+            other = tie_rule(not self.strict)
+            rep.bad(f"You visited as the {other} rule would; this exercise uses {_rule_text(self.strict)}. "
                     "Which comparison in your search was a tie?", tag="tie-rule")
             self._last_wrong.append((None, "tie", "tie-rule"))
         elif len(nodes) > 2 and self._breadth_first(nodes):
@@ -574,7 +585,7 @@ class OrderExercise(_AlphaBetaExercise):
         return "\n".join(steps + [f"Answer: {', '.join(self.solution())}"])
 
     def _twin_options(self):
-        return {"algorithm": self.algorithm, "rule": self.rule, "leaves_only": self.leaves_only}
+        return {"algorithm": self.algorithm, "strict": self.strict, "leaves_only": self.leaves_only}
 
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
@@ -634,7 +645,8 @@ class WindowExercise(_AlphaBetaExercise):
     node : label or node id, optional
         The node to ask about (default: chosen from the seed among the inner
         nodes alpha-beta visits, below the root).
-    rule : {"textbook", "strict"}
+    strict : bool
+        The tie rule, as for :class:`PruningExercise` (``rule=`` accepted too).
     tree, seed, difficulty, root_player, depth, branching, values, ragged
         See :class:`Exercise`.
 
@@ -652,9 +664,9 @@ class WindowExercise(_AlphaBetaExercise):
 
     kind = "window"
 
-    def __init__(self, tree=None, *, node=None, rule="textbook", **kwargs):
+    def __init__(self, tree=None, *, node=None, strict=None, rule=None, **kwargs):
         self._node_arg = node
-        super().__init__(tree, rule=rule, **kwargs)
+        super().__init__(tree, strict=strict, rule=rule, **kwargs)
 
     def _setup(self):
         super()._setup()
@@ -862,7 +874,7 @@ class WindowExercise(_AlphaBetaExercise):
         return "\n".join([self._story("alpha")[0], self._story("beta")[0], f"Answer: {self.solution()!r}"])
 
     def _twin_options(self):
-        return {"rule": self.rule, "node": self.nodes.name(self.node)}
+        return {"strict": self.strict, "node": self.nodes.name(self.node)}
 
     def _story_shape(self, which):
         """How the node's α (or β) came to be, without its numbers: (a cutoff ended the node, the bound moved

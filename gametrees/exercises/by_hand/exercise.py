@@ -21,7 +21,7 @@ every later check says the solution was shown and, if right, does not count as
 solved (``Feedback.solved`` False). The library's own calls (twins, the practice
 widget, the graders) are never held back.
 
-May import: the standard library, :mod:`gametrees.trees`,
+May import: :mod:`gametrees.rules`, the standard library, :mod:`gametrees.trees`,
 :mod:`gametrees.exercises.feedback`, :mod:`~gametrees.exercises.answers`,
 :mod:`~gametrees.exercises.attempts` and the modules ``trees`` and
 ``search_info`` of this package.
@@ -35,15 +35,59 @@ import itertools
 import random
 import sys
 
+from ...rules import TIE_RULES, strict_rule
 from ...trees import tree_from_nested
 from ..answers import NodeNames
 from ..attempts import NotYet, SolutionNotYet, escalate, open_solution
 from ..feedback import ROLE_NAMES, Feedback, fmt, fmt_prob, malformed
 from .trees import as_tree, check_seed, child_probs, inline, outline, random_spec, settings_for, twin_trees
 
-__all__ = ["Exercise", "RULES", "from_learner"]
+__all__ = ["Exercise", "RULES", "from_learner", "set_viewers", "strict_option", "viewer"]
 
-RULES = ("textbook", "strict")  # the pruning rules an alpha-beta exercise or check accepts
+# How a worked solution is shown (set_viewers): name ("draw" or "replay") -> the function, or None.
+_viewers = None
+
+
+def set_viewers(lookup):
+    """Tell the exercises how to show a worked solution: ``lookup("draw")`` / ``lookup("replay")`` gives the
+    function (``gt.draw``, ``gt.replay``) or None.
+
+    The package (``gametrees/__init__.py``) calls it with its own names, which load drawing and widgets on
+    first use: drawing and widgets are layers below the exercises, so an exercise never imports them; it is
+    handed the way to them. Until it is called, :meth:`Exercise.show_solution` says to use ``explain()``.
+    """
+    global _viewers
+    if lookup is not None and not callable(lookup):
+        raise TypeError(f"set_viewers takes a function name -> draw/replay (or None), got {lookup!r}")
+    _viewers = lookup
+
+
+def viewer(name):
+    """The package's ``draw`` or ``replay`` as :func:`set_viewers` was told it, or None (not set, or not
+    available in this installation)."""
+    return _viewers(name) if _viewers is not None else None
+
+RULES = TIE_RULES  # the tie rules' names an alpha-beta exercise or check accepts as ``rule=``
+
+
+def strict_option(strict=None, rule=None):
+    """The tie rule of an alpha-beta exercise or check, from its ``strict=`` (a bool; default False, the
+    textbook rule) or the name it also accepts, ``rule="textbook"`` or ``"strict"`` (not both).
+
+    Examples
+    --------
+    >>> strict_option(), strict_option(strict=True), strict_option(rule="strict")
+    (False, True, True)
+    """
+    if rule is not None:
+        if strict is not None:
+            raise TypeError(f"give the tie rule once: strict={strict!r} or rule={rule!r}, not both")
+        return strict_rule(rule)
+    if strict is None:
+        return False
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict (the tie rule) must be True or False, got {strict!r}")
+    return strict
 
 _SERIALS = itertools.count(1)  # numbers exercise objects, for their attempt keys
 _PACKAGE = __name__.split(".")[0]  # "gametrees": frames whose module starts with it are the library's
@@ -267,12 +311,10 @@ class Exercise:
     def show_solution(self, replay=False, **kwargs):
         """Show the worked solution: ``gt.draw(ex.result)``, or ``gt.replay`` with ``replay=True``.
 
-        Extra keyword arguments go to the drawing or replay function.
+        Extra keyword arguments go to the drawing or replay function (found through :func:`set_viewers`).
         """
-        import gametrees
-
         name = "replay" if replay else "draw"
-        show = getattr(gametrees, name, None)
+        show = viewer(name)
         if show is None:
             raise ImportError(
                 f"gametrees.{name} is not available in this installation; "

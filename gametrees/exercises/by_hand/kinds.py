@@ -39,7 +39,8 @@ def generate(kind, seed=None, difficulty="easy", **overrides):
         ``branching``, ``values``, ``ragged``, ``players``, ``probabilities``),
         ``root_player``, ``try_first`` (the solution only after an attempt: see
         :class:`~gametrees.exercises.by_hand.Exercise`), and the kind's own options
-        (``rule``, ``algorithm``, ``node``, ``chance``, ``leaves_only``, ``full``).
+        (``strict``, or ``rule="textbook"``/``"strict"``; ``algorithm``, ``node``, ``chance``,
+        ``leaves_only``, ``full``).
 
     Returns
     -------

@@ -39,7 +39,7 @@ from ...games import MAX, MIN
 from ...rules import ucb1
 from ...search import mcts
 from ..feedback import Report, and_list, malformed, or_list, unanswered
-from .exercise import Exercise
+from .exercise import Exercise, viewer
 from .trees import twin_trees
 
 __all__ = ["MCTSExercise"]
@@ -668,8 +668,10 @@ class MCTSExercise(Exercise):
 
     def draw(self, ax=None, **options):
         """The tree MCTS has grown so far (visits and means), as the exercise gives it."""
-        import gametrees
-
+        show = viewer("draw")
+        if show is None:
+            raise ImportError("gametrees.draw is not available in this installation; print(ex.explain()) "
+                              "shows the worked step as text")
         k = max(i for i, e in enumerate(self._result.trace) if e.kind == "backup" and
                 e.playout == self.visits[self.nodes.name(self.nodes.root)])
-        return gametrees.draw(self._result, ax, k=k, **options)
+        return show(self._result, ax, k=k, **options)

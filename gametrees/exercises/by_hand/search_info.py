@@ -6,7 +6,7 @@ did at each node (the window it was searched with, the value its parent had so
 far, which ancestors set α and β, each update and each cutoff) is read from the
 events the engine recorded.
 
-May import: the standard library, :mod:`gametrees.games` and
+May import: :mod:`gametrees.rules`, the standard library, :mod:`gametrees.games` and
 :mod:`gametrees.exercises.feedback`.
 
 Examples

@@ -1,7 +1,7 @@
 """Exercises by hand on values: :class:`ValuesExercise` (minimax or alpha-beta values) and
 :class:`ExpectimaxExercise`.
 
-May import: :mod:`gametrees.search`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.search`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers` and
 and the modules ``trees``, ``search_info``, ``diagnoses`` and ``exercise`` of
 :mod:`gametrees.exercises.by_hand`.
@@ -13,11 +13,12 @@ import math
 from collections.abc import Mapping
 
 from ...games import CHANCE, MAX
+from ...rules import EXACT, LOWER, UPPER, prune_when, tie_rule
 from ...search import alphabeta, expectimax, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, malformed, plain, unanswered
 from .diagnoses import constant_answer, rule_question, value_slip
-from .exercise import RULES, Exercise
+from .exercise import Exercise, strict_option
 from .search_info import SearchInfo
 from .trees import child_probs, inline
 
@@ -35,8 +36,18 @@ class ValuesExercise(Exercise):
         ``"≤ 2"`` or ``"≥ 5"`` (a bare number is accepted with a note).
         Nodes alpha-beta never visits get no value (leave them out, or write
         ``"pruned"``).
-    rule : {"textbook", "strict"}
-        The alpha-beta pruning rule (ties prune under "textbook").
+    strict : bool
+        The alpha-beta tie rule (:mod:`gametrees.rules`): False (default, the textbook rule) prunes on
+        ties, True (the strict rule) does not. ``rule="textbook"`` or ``"strict"`` is accepted too.
+
+    Attributes
+    ----------
+    empty : list of str
+        The inner nodes the last checked answer gives no value for (every inner node when nothing was
+        answered; else the nodes alpha-beta visits that were left out), in the tree's order.
+    empty_lines : list of str
+        The ✗ lines of that check that say so (one per empty node, or the one "nothing answered yet"
+        line): a page that shows the empty boxes itself (the practice widget) leaves them out.
 
     Examples
     --------
@@ -57,14 +68,18 @@ class ValuesExercise(Exercise):
 
     kind = "values"
 
-    def __init__(self, tree=None, *, algorithm="minimax", rule="textbook", **kwargs):
+    def __init__(self, tree=None, *, algorithm="minimax", strict=None, rule=None, **kwargs):
         if algorithm not in ("minimax", "alphabeta"):
             raise ValueError(f"algorithm must be 'minimax' or 'alphabeta', got {algorithm!r}")
-        if rule not in RULES:
-            raise ValueError(f"rule must be 'textbook' or 'strict', got {rule!r}")
+        self.strict = strict_option(strict, rule)
         self.algorithm = "expectimax" if self._chance else algorithm
-        self.rule = rule
+        self.empty, self.empty_lines = [], []
         super().__init__(tree, **kwargs)
+
+    @property
+    def rule(self):
+        """The tie rule's name, ``"textbook"`` or ``"strict"`` (``strict`` as a word)."""
+        return tie_rule(self.strict)
 
     answer_form = "give the values as a dict from node label to number, such as {'A': ..., 'B': ...}"
 
@@ -78,7 +93,7 @@ class ValuesExercise(Exercise):
             return minimax(G, trace=graph, graph=graph)
         if self.algorithm == "expectimax":
             return expectimax(G, trace=graph, graph=graph)
-        return alphabeta(G, strict=self.rule == "strict", trace=graph, graph=graph)
+        return alphabeta(G, strict=self.strict, trace=graph, graph=graph)
 
     def _interesting(self, G):
         if self.algorithm == "alphabeta":
@@ -103,8 +118,7 @@ class ValuesExercise(Exercise):
                     f"outcomes, weighted by the probabilities shown. Give the value of every inner node "
                     f"({names}) as a dict from label to number, {{'A': ..., 'B': ...}}; round to 2 decimals "
                     "if needed.")
-        rule = ("textbook rule: prune when v ≥ β or v ≤ α" if self.rule == "textbook"
-                else "strict rule: prune only when v > β or v < α")
+        rule = f"{tie_rule(self.strict)} rule: {prune_when(self.strict)}"
         return (f"Alpha-beta{self._origin()}: {self._root_text()}. Run alpha-beta ({rule}), children "
                 f"left to right, and give the value each inner node it visits returns, as a dict. Where "
                 f"pruning leaves only a bound, write it as '≤ 2' or '≥ 5'. Leave out the nodes it never "
@@ -115,8 +129,8 @@ class ValuesExercise(Exercise):
         out = {}
         for n in self.asked:
             v = plain(G.nodes[n]["value"])
-            bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
-            out[self.nodes.name(n)] = v if bound == "exact" else (f"{'≤' if bound == 'upper' else '≥'} "
+            bound = G.nodes[n].get("bound", EXACT) if self.algorithm == "alphabeta" else EXACT
+            out[self.nodes.name(n)] = v if bound == EXACT else (f"{'≤' if bound == UPPER else '≥'} "
                                                                   f"{fmt(v)}")
         return out
 
@@ -134,6 +148,7 @@ class ValuesExercise(Exercise):
                                    f"{type(answer).__name__} {_short(answer)}.")
         rep = Report()
         self._last_wrong = []
+        self.empty, self.empty_lines = [], []
         given, unknown = {}, []
         for key, val in answer.items():
             n = self.nodes.resolve(key)
@@ -147,7 +162,10 @@ class ValuesExercise(Exercise):
                 continue
             given[n] = val
         if not given and not unknown:   # {} or only the starter's None: no attempt, nothing opened
-            return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
+            fb = unanswered(what, f"Nothing answered yet: {self.answer_form}.")
+            self.empty = [self.nodes.name(n) for n in self.inner]
+            self.empty_lines = [text for _, text, _ in fb.items]
+            return fb
         parsed = {}
         for n, val in given.items():
             try:
@@ -178,6 +196,8 @@ class ValuesExercise(Exercise):
             if n not in parsed:
                 # No hint: it would hand over the value the learner has not worked out yet.
                 rep.bad(f"{name}: no value given.")
+                self.empty.append(name)
+                self.empty_lines.append(f"{name}: no value given.")
             elif isinstance(parsed[n], BadAnswer):
                 rep.bad(f"{name}: {parsed[n]}; write a plain number (digits, a decimal point if needed, a "
                         "minus sign for negatives)"
@@ -230,9 +250,9 @@ class ValuesExercise(Exercise):
         else:
             s = f"{name} is a {ROLE_NAMES[player]} node over {kids}, so it returns {v}"
         bound = R.nodes[n].get("bound")
-        if bound == "upper":
+        if bound == UPPER:
             s += f", only an upper bound: {name} ≤ {v}"
-        elif bound == "lower":
+        elif bound == LOWER:
             s += f", only a lower bound: {name} ≥ {v}"
         return s + "."
 
@@ -241,7 +261,7 @@ class ValuesExercise(Exercise):
         if not self.tree.out_degree(n):
             return fmt(self.tree.nodes[n]["utility"])
         bound = R.nodes[n].get("bound")
-        prefix = {"upper": "≤ ", "lower": "≥ "}.get(bound, "")
+        prefix = {UPPER: "≤ ", LOWER: "≥ "}.get(bound, "")
         return prefix + fmt(R.nodes[n]["value"])
 
     def explain(self):
@@ -259,7 +279,7 @@ class ValuesExercise(Exercise):
         return "\n".join(lines + [f"Answer: {self.solution()!r}"])
 
     def _twin_options(self):
-        return {} if self._chance else {"algorithm": self.algorithm, "rule": self.rule}
+        return {} if self._chance else {"algorithm": self.algorithm, "strict": self.strict}
 
     def _twin_text(self, twin, wrong):
         n, kind, tag = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
@@ -272,7 +292,7 @@ class ValuesExercise(Exercise):
                 return None
             return (f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
                     f"{cut.text(twin.nodes)}, so {twin.nodes.name(n)} gets no value.")
-        if R.nodes[n].get("bound", "exact") != T.nodes[n].get("bound", "exact"):
+        if R.nodes[n].get("bound", EXACT) != T.nodes[n].get("bound", EXACT):
             return None
         if self.algorithm == "alphabeta" and (n in self.info.cut_at) != (n in twin.info.cut_at):
             return None
@@ -288,7 +308,7 @@ class ValuesExercise(Exercise):
         G = self.result.graph
         v = G.nodes[n]["value"]
         tol = self.tolerance
-        bound = G.nodes[n].get("bound", "exact") if self.algorithm == "alphabeta" else "exact"
+        bound = G.nodes[n].get("bound", EXACT) if self.algorithm == "alphabeta" else EXACT
         wrong = self._last_wrong
         if op == "pruned":
             rep.bad(f"{name}: you marked it pruned, but alpha-beta does visit {name}, so it returns a value. "
@@ -308,11 +328,11 @@ class ValuesExercise(Exercise):
                                                  f"{rule_question(self.tree, self.nodes, n)}")
             return
         # alpha-beta: values may be bounds
-        want = {"exact": "eq", "upper": "le", "lower": "ge"}[bound]
+        want = {EXACT: "eq", UPPER: "le", LOWER: "ge"}[bound]
         player = self.tree.nodes[n]["player"]
         cut_here = n in self.info.cut_at
         if close(x, v, tol) and op == want:
-            rep.good(f"{name} = {fmt(x)}" if bound == "exact" else f"{name} {OP_TEXT[op]}{fmt(x)}")
+            rep.good(f"{name} = {fmt(x)}" if bound == EXACT else f"{name} {OP_TEXT[op]}{fmt(x)}")
         elif close(x, v, tol) and op == "eq":
             where = (f"{name}'s search is cut short" if cut_here else
                      f"the search below {name} is cut short")
@@ -320,7 +340,7 @@ class ValuesExercise(Exercise):
                     f"bound there, not {name}'s exact value. Write it as a bound: which side is still open, "
                     f"could {name}'s true value be higher or lower than your number?", tag="bound-as-value")
             wrong.append((n, "bound-as-value", "bound-as-value"))
-        elif close(x, v, tol) and op in ("le", "ge") and bound == "exact":
+        elif close(x, v, tol) and op in ("le", "ge") and bound == EXACT:
             rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, but {name}'s search runs to the end (no cut "
                     "at or below it leaves it open), so its value is exact: write a plain number.")
             wrong.append((n, "exact-as-bound", None))
@@ -339,12 +359,12 @@ class ValuesExercise(Exercise):
                     f"returns the {'largest' if player == MAX else 'smallest'} value among the children it "
                     "looks at, and stops as soon as one falls outside its window (then that value is only a "
                     "bound).")
-            if bound != "exact" and close(x, exact) and not self._constant:
+            if bound != EXACT and close(x, exact) and not self._constant:
                 rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf "
                         f"below it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} "
                         f"{name} early. What has it seen when {name} returns?", tag="cut-value-as-minimax")
                 wrong.append((n, "value", "cut-value-as-minimax"))
-            elif bound != "exact" and x in (a0, b0) and not self._constant and math.isfinite(x):
+            elif bound != EXACT and x in (a0, b0) and not self._constant and math.isfinite(x):
                 rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, a bound of the window {name} was searched "
                         f"with (fail-hard); this exercise follows AIMA's fail-soft alpha-beta: {name} "
                         "returns the best value it has seen.", tag="fail-hard-bound")

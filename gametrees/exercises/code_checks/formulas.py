@@ -1,7 +1,7 @@
 """Checks of a learner's scoring formulas: :func:`check_evaluation` (tic-tac-toe open lines) and
 :func:`check_ucb`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`, and
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.exercises.feedback`, and
 the harness, diagnosis and values modules of
 :mod:`gametrees.exercises.code_checks`.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import inspect
 import math
-from math import inf as INF
 
 from ...games import MAX, MIN, TicTacToe
 from ...games.tictactoe import LINE_MASKS
+from ...rules import ucb1
 from ..feedback import Feedback, Report, close, fmt, tagged
 from .diagnosis import checker_feedback, printed_note
 from .harness import Printed, check_callable, error_hint, run_learner
@@ -74,6 +74,11 @@ def check_evaluation(fn, positions=None):
     everywhere, or flipped when O is to move (the player-to-move view), and
     counting only lines a side has already started.
 
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``wrong-viewpoint`` (and ``scale-mismatch``)
+    is found.
+
     Parameters
     ----------
     fn : callable
@@ -108,34 +113,12 @@ def check_evaluation(fn, positions=None):
     ✓ 'X../.O./...' (X to move): 4 - 5 = -1.
     ✓ 'XXX/OO./...': X has won, and you score it +∞, beyond every estimate.
     """
-    try:
-        sig = inspect.signature(fn) if callable(fn) else None
-    except (TypeError, ValueError):
-        sig = None
-    if not callable(fn):
-        raise TypeError(f"check_evaluation expects your function fn(state) -> number, got {fn!r}")
-    two = False
-    if sig is not None:
-        try:
-            sig.bind(0)
-        except TypeError:
-            try:
-                sig.bind(0, 0)
-                two = True
-            except TypeError:
-                return Feedback("check_evaluation: your function could not be called.", [(
-                    "bad", f"check_evaluation calls your function as fn(state) (or fn(game, state)), but "
-                           f"{getattr(fn, '__name__', 'it')}{sig} cannot take that.", None)])
-    states = _positions(positions)
+    two = _arity(fn)
+    if isinstance(two, Feedback):
+        return two
     printed = Printed()
     game = TicTacToe()
-    rows = []
-    for s in states:
-        args = (TicTacToe(), s) if two else (s,)
-        out = run_learner(fn, args, printed)
-        x_open, o_open = open_lines(s)
-        winner = game.utility(s) if game.is_terminal(s) else None
-        rows.append((s, out, x_open, o_open, winner))
+    rows = _evaluate(fn, two, _positions(positions), printed)
     # The untouched template (return 0), or a function that returns None or raises NotImplementedError
     # everywhere, is not an answer yet: say so, and give away no position's value.
     if all(isinstance(o.exc, NotImplementedError) or (not o.error and o.value is None)
@@ -144,81 +127,136 @@ def check_evaluation(fn, positions=None):
         return Feedback("check_evaluation: not answered yet.", [(
             "bad", "Your function returns 0 (or nothing) on every position, like the template: replace the "
                    "template's line with your evaluation.", None)], status="unanswered")
-    # The learner's scale: value / (x_open - o_open), the same on every open position.
-    ratios = [float(o.value) / (xo - oo) for s, o, xo, oo, w in rows
-              if w is None and xo != oo and not o.problem() and not math.isinf(float(o.value))]
-    k = ratios[0] if ratios and ratios[0] > 0 and all(close(r, ratios[0], 1e-9) for r in ratios) else 1.0
+    k = _scale(rows)
     rep = Report()
     if k != 1:
         rep.note(f"Your estimates are the open-line difference times {fmt(k)}: any positive scale works, as "
                  "long as wins score beyond every estimate.")
-    for s, out, xo, oo, w in rows:
-        pos = ttt_text(s)
-        mover = "X" if game.to_move(s) == MAX else "O"
-        problem = out.problem()
-        if problem:
-            rep.bad(f"{pos}: your function {problem}.", error_hint(problem))
-            continue
-        v = float(out.value)
-        if w is None:
-            want = k * (xo - oo)
-            scaled = f" (you return {fmt(v)})" if k != 1 else ""
-            if close(v, want, 1e-9):
-                rep.good(f"{pos} ({mover} to move): {xo} - {oo} = {xo - oo}{scaled}.")
-            else:
-                rep.bad(f"{pos} ({mover} to move): you returned {fmt(v)}, but {xo} lines are open for X and "
-                        f"{oo} for O, so the estimate is {xo} - {oo} = {xo - oo}"
-                        + (f" (times your scale {fmt(k)}: {fmt(want)})." if k != 1 else "."))
-        elif w == 0:
-            if close(v, 0, 1e-9):
-                rep.good(f"{pos}: a full board without a line is a draw, and you score it 0.")
-            else:
-                rep.bad(f"{pos}: a full board without a line is a draw, worth 0; you returned {fmt(v)}.")
-        else:
-            side, sign = ("X", 1) if w > 0 else ("O", -1)
-            if sign * v > 8 * k:
-                rep.good(f"{pos}: {side} has won, and you score it {fmt(v)}, beyond every estimate.")
-            else:
-                hint = ("From X's point of view a win for O is the worst outcome: it must score below "
-                        "every estimate."
-                        if sign < 0 else
-                        "A win is the best outcome of all: it must score above every estimate.")
-                hint = tagged(hint, "scale-mismatch")
-                if sign * v < 0:
-                    hint = tagged(
-                        "The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint,
-                        "wrong-viewpoint",
-                    )
-                rep.bad(f"{pos}: {side} has three in a row, so it must score "
-                        f"{'above' if sign > 0 else 'below'} every estimate "
-                        f"({'more' if sign > 0 else 'less'} than {fmt(sign * 8 * k)}, e.g. "
-                        f"{'math.inf' if sign > 0 else '-math.inf'}); you returned {fmt(v)}.", hint)
+    for row in rows:
+        _judge_position(rep, game, row, k)
     right = sum(kind == "good" for kind, _, _ in rep.items)
-    # Patterns across positions (misconception 16: the wrong viewpoint).
-    open_rows = [(s, float(o.value), xo - oo) for s, o, xo, oo, w in rows
-                 if w is None and xo != oo and not o.problem() and math.isfinite(float(o.value))]
-    if open_rows and not all(close(v, k * e, 1e-9) for _, v, e in open_rows):
-        r = [v / e for _, v, e in open_rows]
-        movers = [game.to_move(s) for s, _, _ in open_rows]
-        # A sign diagnosis needs estimates that have a sign: an evaluation returning 0 gets neither.
-        if all(close(x, r[0], 1e-9) for x in r) and r[0] < 0:
-            rep.bad("Every one of your estimates has the opposite sign.",
-                    tagged("The evaluation is from X's (MAX's) point of view, like the utility: positive is "
-                           "good for X, whoever moves next.", "wrong-viewpoint"))
-        elif (any(m == MIN for m in movers) and any(m == MAX for m in movers) and not close(r[0], 0, 1e-9)
-              and all(close(x * (1 if m == MAX else -1), abs(r[0]), 1e-9) for x, m in zip(r, movers))):
-            rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of "
-                    "view of the player to move.",
-                    tagged("The evaluation is always from X's (MAX's) point of view, whoever moves next; the "
-                           "search decides who maximises. (Negamax flips signs itself: do not flip them in "
-                           "the evaluation too.)", "wrong-viewpoint"))
-        elif all(close(v, k * open_lines(s)[0], 1e-9) for s, v, _ in open_rows):
-                rep.bad("Your estimates are the lines open for X only.", "Subtract the lines open for O.")
+    _viewpoint_slips(rep, game, rows, k)
     printed_note(rep, printed)
     returned = [float(o.value) for _, o, _, _, _ in rows if not o.problem()]
     if len(returned) == len(rows) and len(set(returned)) == 1:
         rep.tags = []  # one number everywhere shows no viewpoint and no scale: only that the work is not done
     return checker_feedback("check_evaluation", rep, right, len(rows), "positions right")
+
+
+def _arity(fn):
+    """Whether ``fn`` takes ``(game, state)`` (True) or ``(state)`` (False); the feedback when it takes
+    neither; a TypeError when it is not a function."""
+    try:
+        sig = inspect.signature(fn) if callable(fn) else None
+    except (TypeError, ValueError):
+        sig = None
+    if not callable(fn):
+        raise TypeError(f"check_evaluation expects your function fn(state) -> number, got {fn!r}")
+    if sig is None:
+        return False
+    try:
+        sig.bind(0)
+        return False
+    except TypeError:
+        pass
+    try:
+        sig.bind(0, 0)
+        return True
+    except TypeError:
+        return Feedback("check_evaluation: your function could not be called.", [(
+            "bad", f"check_evaluation calls your function as fn(state) (or fn(game, state)), but "
+                   f"{getattr(fn, '__name__', 'it')}{sig} cannot take that.", None)])
+
+
+def _evaluate(fn, two, states, printed):
+    """The learner's estimate of each state, with the truth: rows ``(state, outcome, lines open for X, for
+    O, the winner's utility or None)``."""
+    game = TicTacToe()
+    rows = []
+    for s in states:
+        args = (TicTacToe(), s) if two else (s,)
+        out = run_learner(fn, args, printed)
+        x_open, o_open = open_lines(s)
+        winner = game.utility(s) if game.is_terminal(s) else None
+        rows.append((s, out, x_open, o_open, winner))
+    return rows
+
+
+def _scale(rows):
+    """The learner's scale: value / (x_open - o_open), the same on every open position (else 1)."""
+    ratios = [float(o.value) / (xo - oo) for s, o, xo, oo, w in rows
+              if w is None and xo != oo and not o.problem() and not math.isinf(float(o.value))]
+    return ratios[0] if ratios and ratios[0] > 0 and all(close(r, ratios[0], 1e-9) for r in ratios) else 1.0
+
+
+def _judge_position(rep, game, row, k):
+    """One position: the estimate (times the scale ``k``), a draw's 0, or a win beyond every estimate."""
+    s, out, xo, oo, w = row
+    pos = ttt_text(s)
+    mover = "X" if game.to_move(s) == MAX else "O"
+    problem = out.problem()
+    if problem:
+        rep.bad(f"{pos}: your function {problem}.", error_hint(problem))
+        return
+    v = float(out.value)
+    if w is None:
+        want = k * (xo - oo)
+        scaled = f" (you return {fmt(v)})" if k != 1 else ""
+        if close(v, want, 1e-9):
+            rep.good(f"{pos} ({mover} to move): {xo} - {oo} = {xo - oo}{scaled}.")
+        else:
+            rep.bad(f"{pos} ({mover} to move): you returned {fmt(v)}, but {xo} lines are open for X and "
+                    f"{oo} for O, so the estimate is {xo} - {oo} = {xo - oo}"
+                    + (f" (times your scale {fmt(k)}: {fmt(want)})." if k != 1 else "."))
+    elif w == 0:
+        if close(v, 0, 1e-9):
+            rep.good(f"{pos}: a full board without a line is a draw, and you score it 0.")
+        else:
+            rep.bad(f"{pos}: a full board without a line is a draw, worth 0; you returned {fmt(v)}.")
+    else:
+        side, sign = ("X", 1) if w > 0 else ("O", -1)
+        if sign * v > 8 * k:
+            rep.good(f"{pos}: {side} has won, and you score it {fmt(v)}, beyond every estimate.")
+            return
+        hint = ("From X's point of view a win for O is the worst outcome: it must score below "
+                "every estimate."
+                if sign < 0 else
+                "A win is the best outcome of all: it must score above every estimate.")
+        hint = tagged(hint, "scale-mismatch")
+        if sign * v < 0:
+            hint = tagged(
+                "The sign is wrong: the evaluation is from X's (MAX's) point of view. " + hint,
+                "wrong-viewpoint",
+            )
+        rep.bad(f"{pos}: {side} has three in a row, so it must score "
+                f"{'above' if sign > 0 else 'below'} every estimate "
+                f"({'more' if sign > 0 else 'less'} than {fmt(sign * 8 * k)}, e.g. "
+                f"{'math.inf' if sign > 0 else '-math.inf'}); you returned {fmt(v)}.", hint)
+
+
+def _viewpoint_slips(rep, game, rows, k):
+    """Patterns across positions (misconception 16: the wrong viewpoint): every sign flipped, signs flipped
+    where O is to move, or only X's open lines counted."""
+    open_rows = [(s, float(o.value), xo - oo) for s, o, xo, oo, w in rows
+                 if w is None and xo != oo and not o.problem() and math.isfinite(float(o.value))]
+    if not open_rows or all(close(v, k * e, 1e-9) for _, v, e in open_rows):
+        return
+    r = [v / e for _, v, e in open_rows]
+    movers = [game.to_move(s) for s, _, _ in open_rows]
+    # A sign diagnosis needs estimates that have a sign: an evaluation returning 0 gets neither.
+    if all(close(x, r[0], 1e-9) for x in r) and r[0] < 0:
+        rep.bad("Every one of your estimates has the opposite sign.",
+                tagged("The evaluation is from X's (MAX's) point of view, like the utility: positive is "
+                       "good for X, whoever moves next.", "wrong-viewpoint"))
+    elif (any(m == MIN for m in movers) and any(m == MAX for m in movers) and not close(r[0], 0, 1e-9)
+          and all(close(x * (1 if m == MAX else -1), abs(r[0]), 1e-9) for x, m in zip(r, movers))):
+        rep.bad("Where O is to move your estimates have the opposite sign: you score from the point of "
+                "view of the player to move.",
+                tagged("The evaluation is always from X's (MAX's) point of view, whoever moves next; the "
+                       "search decides who maximises. (Negamax flips signs itself: do not flip them in "
+                       "the evaluation too.)", "wrong-viewpoint"))
+    elif all(close(v, k * open_lines(s)[0], 1e-9) for s, v, _ in open_rows):
+        rep.bad("Your estimates are the lines open for X only.", "Subtract the lines open for O.")
 
 
 # ============================================================================
@@ -230,29 +268,29 @@ _UCB_POINTS = ((3, 5, 20, 1.4), (7, 10, 100, math.sqrt(2)), (-2, 4, 9, 2.0), (10
 
 
 def _ucb_reference(w, n, N, c):
-    """UCB1: the child's mean reward plus c·√(ln N / n); +∞ for an unvisited child."""
-    if n == 0:
-        return INF
-    return w / n + c * math.sqrt(math.log(N) / n)
+    """UCB1 (:func:`gametrees.rules.ucb1`) of a child with reward sum ``w`` over ``n`` visits: the mean
+    reward plus c·√(ln N / n); +∞ for an unvisited child."""
+    return ucb1(w / n if n else 0.0, n, N, c)
 
 
+# The usual slips, each UCB1 (the rule) given a wrong input where it can be: the formula is written once.
 _UCB_SLIPS = (
     ("the log of the child's visits n instead of the parent's N",
-     lambda w, n, N, c: w / n + c * math.sqrt(math.log(n) / n),
+     lambda w, n, N, c: ucb1(w / n, n, n, c),
      "The exploration term is c·√(ln N / n): N, the parent's visits, inside the log; n, the child's, below."),
     ("no square root", lambda w, n, N, c: w / n + c * math.log(N) / n,
      "The exploration term is c·√(ln N / n): take the square root."),
-    ("the total reward instead of the mean", lambda w, n, N, c: w + c * math.sqrt(math.log(N) / n),
+    ("the total reward instead of the mean", lambda w, n, N, c: ucb1(w, n, N, c),
      "Exploitation is the mean reward, w / n, not the total w."),
     ("log base 10", lambda w, n, N, c: w / n + c * math.sqrt(math.log10(N) / n),
      "Use the natural logarithm, math.log(N)."),
     ("log base 2", lambda w, n, N, c: w / n + c * math.sqrt(math.log2(N) / n),
      "Use the natural logarithm, math.log(N)."),
-    ("an extra factor √2 (c·√(2 ln N / n))", lambda w, n, N, c: w / n + c * math.sqrt(2 * math.log(N) / n),
+    ("an extra factor √2 (c·√(2 ln N / n))", lambda w, n, N, c: ucb1(w / n, n, N, c * math.sqrt(2)),
      "With c given, the term is c·√(ln N / n); c = √2 already stands for the 2 of √(2 ln N / n)."),
-    ("c inside the square root", lambda w, n, N, c: w / n + math.sqrt(c * math.log(N) / n),
+    ("c inside the square root", lambda w, n, N, c: ucb1(w / n, n, N, math.sqrt(c)),
      "c multiplies the square root: c·√(ln N / n)."),
-    ("N below the root instead of n", lambda w, n, N, c: w / n + c * math.sqrt(math.log(N) / N),
+    ("N below the root instead of n", lambda w, n, N, c: ucb1(w / n, N, N, c),
      "Divide by the child's visits n inside the root: c·√(ln N / n)."),
     ("no exploration term", lambda w, n, N, c: w / n,
      "Add the exploration bonus c·√(ln N / n): without it a move that was unlucky once is never tried "
@@ -268,7 +306,12 @@ def check_ucb(fn):
     is tried once before any is tried twice). The feedback checks each point
     and names the usual slips: the log of the child's count instead of the
     parent's, a missing square root, the total instead of the mean, the
-    wrong logarithm, and unvisited children not scoring +∞.
+    wrong logarithm, and unvisited children not scoring +∞. The reference is
+    :func:`gametrees.rules.ucb1`.
+
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``ucb-child-log`` is found.
 
     Examples
     --------

@@ -4,9 +4,9 @@ Values, the leaves visited (:func:`visited_leaves`, against the textbook and the
 strict rule, :func:`restart_leaves`), and the windows passed down, each wrong
 one explained.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
-:mod:`gametrees.exercises.by_hand` (base, cutoffs), and the harness,
+:mod:`gametrees.exercises.by_hand` (its public names), and the harness,
 diagnosis and values modules of :mod:`gametrees.exercises.code_checks`.
 """
 
@@ -19,9 +19,20 @@ from math import inf as INF
 import networkx as nx
 
 from ...games import MAX, MIN
+from ...rules import (
+    EXACT,
+    LOWER,
+    TIE_RULES,
+    cutoff,
+    cutoff_text,
+    prune_when,
+    strict_rule,
+    tie_rule,
+    window_bound,
+)
 from ...search import alphabeta, minimax
 from ..answers import NodeNames
-from ..by_hand import RULES, SearchInfo, inline, visited_reason
+from ..by_hand import SearchInfo, inline, visited_reason
 from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, tagged
 from .diagnosis import checker_feedback, deepest_wrong, group_line, inline_tree, printed_note
 from .harness import (
@@ -37,7 +48,7 @@ from .harness import (
 )
 from .values import checked_variant, report_smallest, ttt_group
 
-__all__ = ["check_alphabeta", "restart_leaves", "visited_leaves"]
+__all__ = ["alphabeta_task", "check_alphabeta", "restart_leaves", "visited_leaves"]
 
 # ============================================================================
 # check_alphabeta
@@ -74,18 +85,19 @@ def _all_leaves(G):
     return [n for n in nx.dfs_preorder_nodes(G, G.graph["root"]) if not G.out_degree(n)]
 
 
-def _leaf_diagnosis(G, L, rule, zero_hint=True):
-    """``(text, hint, zero)``: where the learner's evaluated leaves first part from alpha-beta's.
+def _leaf_diagnosis(G, L, strict, zero_hint=True):
+    """``(text, hint, zero)``: where the learner's evaluated leaves first part from alpha-beta's with the
+    tie rule ``strict``.
 
     ``zero``: the first extra leaf is one a bound of 0 should have cut off.
     """
     nodes = NodeNames(G)
-    strict = rule == "strict"
     ref = alphabeta(G, strict=strict, trace=True)
     info = SearchInfo(ref, nodes)
     R = visited_leaves(ref, G)
     head = (f"On {inline(G, nodes)}, your function evaluates {len(L)} leaves "
-            f"({and_list(nodes.name(x) for x in L)}); alpha-beta with the {rule} rule evaluates {len(R)} "
+            f"({and_list(nodes.name(x) for x in L)}); alpha-beta with the {tie_rule(strict)} rule evaluates "
+            f"{len(R)} "
             f"({and_list(nodes.name(x) for x in R)}).")
     i = 0
     while i < min(len(L), len(R)) and L[i] == R[i]:
@@ -101,14 +113,10 @@ def _leaf_diagnosis(G, L, rule, zero_hint=True):
                           "for 'no bound yet', skips the cut when the bound is 0: use real infinities "
                           "(-math.inf, math.inf) and compare numbers.", "zero-as-infinity")
         else:
-            test = (
-                ("v ≤ α" if not strict else "v < α")
-                if cut.player == MIN
-                else ("v ≥ β" if not strict else "v > β")
-            )
             hint = tagged(f"Check the cutoff test at {nodes.name(cut.node)} ({ROLE_NAMES[cut.player]}): it "
-                          f"stops as soon as {test}, with the α and β it inherited; and check that every "
-                          "node passes its updated window on to its next child.", "expansions-off")
+                          f"stops as soon as {cutoff_text(cut.player, strict)}, with the α and β it "
+                          "inherited; and check that every node passes its updated window on to its next "
+                          "child.", "expansions-off")
         return text, hint, bound == 0
     if i < len(L):
         return (head + f" You evaluate {nodes.name(L[i])} before {nodes.name(R[i])}: alpha-beta takes the "
@@ -133,15 +141,20 @@ _HINT_NONE = tagged("Use real infinities (-math.inf, math.inf) for 'no bound yet
                     "real score, and None cannot be compared.", "zero-as-infinity")
 
 
-def _window_diagnosis(G, calls, rule):
-    """``(text, hint, kind)`` at the first call whose window differs from alpha-beta's, or None.
+def _window_diagnosis(G, calls, strict):
+    """``(text, hint, kind)`` at the first call whose window differs from alpha-beta's (with the tie rule
+    ``strict``), or None.
 
     ``calls`` are the learner's own recursive calls, in order: ``[state, alpha, beta, returned]``.
     """
     nodes = NodeNames(G)
-    info = SearchInfo(alphabeta(G, strict=rule == "strict", trace=True), nodes)
-    root = nodes.root
-    # A cut that the node's own window does not justify (compared with some other bound).
+    info = SearchInfo(alphabeta(G, strict=strict, trace=True), nodes)
+    return _premature_cut(G, nodes, calls) or _first_wrong_window(G, nodes, info, calls)
+
+
+def _premature_cut(G, nodes, calls):
+    """``(text, hint, "premature")`` for the first node that stopped without its own window allowing a
+    cut (compared with some other bound), or None."""
     for idx, (p, a, b, r) in enumerate(calls):
         if p not in G or not G.out_degree(p):
             continue
@@ -162,7 +175,7 @@ def _window_diagnosis(G, calls, rule):
             continue
         pl = G.nodes[p]["player"]
         r = max(got) if pl == MAX else min(got)  # the node's value when it stopped
-        if (r >= b) if pl == MAX else (r <= a):
+        if cutoff(pl, r, a, b):
             continue
         rest = kids[kids.index(called[-1]) + 1:]
         P = nodes.name(p)
@@ -176,86 +189,101 @@ def _window_diagnosis(G, calls, rule):
                        "cuts without evidence and lets one subtree's bounds leak into another.",
                        "prune-without-evidence"),
                 "premature")
+    return None
+
+
+def _first_wrong_window(G, nodes, info, calls):
+    """``(text, hint, kind)`` at the first call whose window differs from the engine's (``info``), or
+    None."""
     for idx, (s, a, b, _) in enumerate(calls):
-        if s == root:
+        if s == nodes.root:
             continue
         if s not in info.call_window:
             return None
         ra, rb = info.call_window[s]
         if _same(a, ra) and _same(b, rb):
             continue
-        p = next(iter(G.predecessors(s)))
-        P, S = nodes.name(p), nodes.name(s)
-        pl = G.nodes[p]["player"]
-        told = (f"{P} searches {S} with {_window_text(a, b)}, but alpha-beta searches it with "
-                f"{_window_text(ra, rb)}")
-        if a is None or b is None or (math.isinf(ra) and a == 0) or (math.isinf(rb) and b == 0):
-            return told + ".", _HINT_NONE, "none"
-        kids = list(G.successors(p))
-        earlier = kids[:kids.index(s)]
-        inside = set()
-        for c in earlier:
-            sub = {c} | nx.descendants(G, c)
-            inside |= {x for t, x1, x2, _ in calls[:idx] if t in sub for x in (x1, x2)
-                       if isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)}
-        owner = MAX if pl == MAX else MIN
-        kept, kept_ref, kept_sym = (b, rb, "β") if pl == MAX else (a, ra, "α")
-        moved, moved_ref, moved_sym = (a, ra, "α") if pl == MAX else (b, rb, "β")
-        if not _same(kept, kept_ref):
-            if any(_same(kept, y) for y in inside):
-                return (f"{told}. {P} passes on {kept_sym} = {fmt(kept)}, a bound from inside the search of "
-                        f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
-            return (f"{told}. {P} is a {ROLE_NAMES[pl]} node, but it changed {kept_sym}.",
-                    tagged(f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node "
-                           f"passes on the {kept_sym} it inherited.", "wrong-bound-updated"), "bound")
-        best = info.before.get(s)
-        # What the learner's own update rule gives from the values its earlier children returned.
-        mine = [r for t, _, _, r in calls[:idx] if t in earlier and isinstance(r, numbers.Real)]
-        p_entry = next(((x1, x2) for t, x1, x2, _ in calls[:idx] if t == p), (-INF, INF))
-        start = p_entry[0] if pl == MAX else p_entry[1]
-        if mine and isinstance(start, numbers.Real):
-            own = max([start] + mine) if pl == MAX else min([start] + mine)
-            if _same(moved, own) and not _same(own, moved_ref):
-                wrong = [c for c in earlier if c in info.call_window]
-                returned = {t: r for t, _, _, r in calls[:idx] if t in earlier}
-                shown = ", ".join(f"{nodes.name(c)} = "
-                                  f"{fmt(returned[c]) if isinstance(returned.get(c), numbers.Real) else '?'}"
-                                  for c in wrong if c in returned)
-                return (f"{told}: {P} updates {moved_sym} correctly from the values your function returned "
-                        f"for its earlier children ({shown}), but one of them is not what alpha-beta returns "
-                        "there.",
-                        "Look at what your function returns after a cutoff: the value reached (fail-soft) or "
-                        "the bound it crossed (fail-hard), never the other bound.", "other")
-        if any(_same(moved, y) for y in inside) and not _same(moved, best):
-            return (f"{told}. {P} passes on {moved_sym} = {fmt(moved)}, a bound from inside the search of "
-                    f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
-        if moved == 0 and not _same(moved_ref, 0):
-            return (f"{told}: where does {moved_sym} = 0 come from?",
-                    tagged(f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not "
-                           "0.",
-                           "zero-as-infinity"), "none")
-        if p == root and _same(a, -INF) and _same(b, INF):
-            return (f"The root {P} searches {S} with α = -∞, β = +∞, the window it started with, but after "
-                    f"its earlier children alpha-beta searches {S} with {_window_text(ra, rb)}.",
-                    tagged("After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to "
-                           "the next child; restarting the window for every root child searches far more "
-                           "leaves.",
-                           "root-window-restart"), "restart")
-        verb = "raises" if owner == MAX else "lowers"
-        return (f"{told}: {P} ({ROLE_NAMES[pl]}) has {fmt(best)} so far, so it {verb} {moved_sym} to "
-                f"{fmt(moved_ref)} before searching {S}.",
-                "MAX raises its floor α (α = max(α, v)); MIN lowers its ceiling β (β = min(β, v)); the other "
-                "bound passes down unchanged.", "other")
+        return _why_window_differs(G, nodes, info, calls, idx)
     return None
+
+
+def _why_window_differs(G, nodes, info, calls, idx):
+    """``(text, hint, kind)``: why the learner's call ``calls[idx]`` has another window than alpha-beta's."""
+    s, a, b, _ = calls[idx]
+    ra, rb = info.call_window[s]
+    root = nodes.root
+    p = next(iter(G.predecessors(s)))
+    P, S = nodes.name(p), nodes.name(s)
+    pl = G.nodes[p]["player"]
+    told = (f"{P} searches {S} with {_window_text(a, b)}, but alpha-beta searches it with "
+            f"{_window_text(ra, rb)}")
+    if a is None or b is None or (math.isinf(ra) and a == 0) or (math.isinf(rb) and b == 0):
+        return told + ".", _HINT_NONE, "none"
+    kids = list(G.successors(p))
+    earlier = kids[:kids.index(s)]
+    inside = set()
+    for c in earlier:
+        sub = {c} | nx.descendants(G, c)
+        inside |= {x for t, x1, x2, _ in calls[:idx] if t in sub for x in (x1, x2)
+                   if isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)}
+    owner = MAX if pl == MAX else MIN
+    kept, kept_ref, kept_sym = (b, rb, "β") if pl == MAX else (a, ra, "α")
+    moved, moved_ref, moved_sym = (a, ra, "α") if pl == MAX else (b, rb, "β")
+    if not _same(kept, kept_ref):
+        if any(_same(kept, y) for y in inside):
+            return (f"{told}. {P} passes on {kept_sym} = {fmt(kept)}, a bound from inside the search of "
+                    f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
+        return (f"{told}. {P} is a {ROLE_NAMES[pl]} node, but it changed {kept_sym}.",
+                tagged(f"MAX raises its floor α; MIN lowers its ceiling β. A {ROLE_NAMES[pl]} node "
+                       f"passes on the {kept_sym} it inherited.", "wrong-bound-updated"), "bound")
+    best = info.before.get(s)
+    # What the learner's own update rule gives from the values its earlier children returned.
+    mine = [r for t, _, _, r in calls[:idx] if t in earlier and isinstance(r, numbers.Real)]
+    p_entry = next(((x1, x2) for t, x1, x2, _ in calls[:idx] if t == p), (-INF, INF))
+    start = p_entry[0] if pl == MAX else p_entry[1]
+    if mine and isinstance(start, numbers.Real):
+        own = max([start] + mine) if pl == MAX else min([start] + mine)
+        if _same(moved, own) and not _same(own, moved_ref):
+            wrong = [c for c in earlier if c in info.call_window]
+            returned = {t: r for t, _, _, r in calls[:idx] if t in earlier}
+            shown = ", ".join(f"{nodes.name(c)} = "
+                              f"{fmt(returned[c]) if isinstance(returned.get(c), numbers.Real) else '?'}"
+                              for c in wrong if c in returned)
+            return (f"{told}: {P} updates {moved_sym} correctly from the values your function returned "
+                    f"for its earlier children ({shown}), but one of them is not what alpha-beta returns "
+                    "there.",
+                    "Look at what your function returns after a cutoff: the value reached (fail-soft) or "
+                    "the bound it crossed (fail-hard), never the other bound.", "other")
+    if any(_same(moved, y) for y in inside) and not _same(moved, best):
+        return (f"{told}. {P} passes on {moved_sym} = {fmt(moved)}, a bound from inside the search of "
+                f"{and_list(nodes.name(c) for c in earlier)}.", _HINT_GLOBAL, "global")
+    if moved == 0 and not _same(moved_ref, 0):
+        return (f"{told}: where does {moved_sym} = 0 come from?",
+                tagged(f"Start the best value so far at {'-math.inf' if pl == MAX else 'math.inf'}, not "
+                       "0.",
+                       "zero-as-infinity"), "none")
+    if p == root and _same(a, -INF) and _same(b, INF):
+        return (f"The root {P} searches {S} with α = -∞, β = +∞, the window it started with, but after "
+                f"its earlier children alpha-beta searches {S} with {_window_text(ra, rb)}.",
+                tagged("After each child, the root must pass its raised α (MAX) or lowered β (MIN) on to "
+                       "the next child; restarting the window for every root child searches far more "
+                       "leaves.",
+                       "root-window-restart"), "restart")
+    verb = "raises" if owner == MAX else "lowers"
+    return (f"{told}: {P} ({ROLE_NAMES[pl]}) has {fmt(best)} so far, so it {verb} {moved_sym} to "
+            f"{fmt(moved_ref)} before searching {S}.",
+            "MAX raises its floor α (α = max(α, v)); MIN lowers its ceiling β (β = min(β, v)); the other "
+            "bound passes down unchanged.", "other")
 
 
 def _valid_return(r, v, a, b):
     """Is ``r`` a correct alpha-beta return for true value ``v`` in window (a, b)? (fail-soft or fail-hard)"""
-    if a < r < b:
+    bound = window_bound(r, a, b)
+    if bound == EXACT:
         return close(r, v)
-    if r <= a:
-        return v <= r + 1e-9
-    return v >= r - 1e-9
+    if bound == LOWER:
+        return v >= r - 1e-9
+    return v <= r + 1e-9
 
 
 def _window_probe(fn, G, printed):
@@ -278,9 +306,10 @@ def _window_probe(fn, G, printed):
         return None
     a, b = info.call_window[n]
     v = truth.nodes[n]["value"]
-    if a < v < b:
+    bound = window_bound(v, a, b)
+    if bound == EXACT:
         want = f"exactly {fmt(v)}"
-    elif v <= a:
+    elif bound != LOWER:
         want = fmt(v) if v == a else (f"a value from {fmt(v)} to {fmt(a)} ({fmt(v)} fail-soft, {fmt(a)} "
                                       "fail-hard)")
     else:
@@ -296,8 +325,28 @@ def _window_probe(fn, G, printed):
             "this'. Check the cutoff tests and what is returned after a cut.", (n, (a, b)))
 
 
-_RULE_TEXT = {"textbook": "prune when v ≥ β or v ≤ α, as in AIMA",
-              "strict": "prune only when v > β or v < α, as in CS188"}
+def _rule_text(strict):
+    return f"{prune_when(strict)}, as in {'CS188' if strict else 'AIMA'}"
+
+
+def alphabeta_task(name, fn, variant, rule):
+    """The opening every check of a learner's alpha-beta shares: ``(variant, strict, unusable)``.
+
+    ``variant`` is checked (:func:`~gametrees.exercises.code_checks.values.checked_variant`); ``rule``,
+    the task's tie rule (``None``: either, ``"textbook"`` or ``"strict"``), is read into ``strict``
+    (``None``, False or True); ``unusable`` is the feedback when ``fn`` cannot be called as
+    ``fn(game, state, alpha, beta)``, else None. Used by :func:`check_alphabeta` and
+    :func:`gametrees.classroom.checks.check_leaf_count`.
+    """
+    variant = checked_variant(variant)
+    if rule is not None and rule not in TIE_RULES:
+        raise ValueError(f"rule must be None, 'textbook' or 'strict', got {rule!r}")
+    strict = None if rule is None else strict_rule(rule)
+    problem = check_callable(fn, name, "fn(game, state, alpha, beta)", 4)
+    if problem:
+        return variant, strict, Feedback(f"{name}: your function could not be called.",
+                                         [("bad", problem, None)])
+    return variant, strict, None
 
 
 def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
@@ -365,161 +414,187 @@ def check_alphabeta(fn, *, tictactoe=True, variant=None, rule=None):
     ✓ Leaves evaluated: exactly alpha-beta's with the strict rule (prune only when v > β or v < α, as in
     CS188), on all 23 trees.
     """
-    variant = checked_variant(variant)
-    if rule is not None and rule not in RULES:
-        raise ValueError(f"rule must be None, 'textbook' or 'strict', got {rule!r}")
-    problem = check_callable(fn, "check_alphabeta", "fn(game, state, alpha, beta)", 4)
-    if problem:
-        return Feedback("check_alphabeta: your function could not be called.", [("bad", problem, None)])
+    variant, strict, unusable = alphabeta_task("check_alphabeta", fn, variant, rule)
+    if unusable is not None:
+        return unusable
     rep, printed = Report(), Printed()
-    passed = total = 0
-    failures, records = [], []
 
     def full(game, state):
         return fn(game, state, -INF, INF)
 
     log = CallLog(fn, (1, 2, 3))
     with log:
-        call = log.wrapper if log.installed else fn
-        for name, trees in alphabeta_groups(variant):
-            results = []
-            for G in trees:
-                game = CountingTree(G)
-                log.calls = []
-                out = run_learner(call, (game, game.initial, -INF, INF), printed, game)
-                calls, log.calls = log.calls, None
-                expected = minimax(G, trace=False, graph=False).value
-                ok = out.problem() is None and close(float(out.value), expected)
-                results.append((ok, G, expected, out))
-                if not ok:
-                    failures.append((G, len(failures)))
-                records.append((G, ok, list(dict.fromkeys(game.evaluated)), game.generated, calls))
-            total += 1
-            passed += group_line(rep, name, results)
-        # "You took the other player's choice" only if one-level trees show it.
-        roles = []
-        for player in (MAX, MIN):
-            G1 = nested_tree([4, 9], player)
-            game = CountingTree(G1)
-            out = run_learner(fn, (game, game.initial, -INF, INF), printed, game)
-            if out.problem() or not close(float(out.value), 9 if player == MAX else 4):
-                roles.append(player)
-        smallest, n = report_smallest(rep, full, failures, printed, 1e-9, roles=tuple(roles), context=False)
+        passed, total, failures, records = _root_values(log, fn, variant, rep, printed)
+        roles = _role_slips(fn, printed)
+        smallest, n = report_smallest(rep, full, failures, printed, 1e-9, roles=roles, context=False)
         if smallest is not None and n is not None and smallest.out_degree(n) and not rep.items[-1][2]:
             probe = _window_probe(fn, smallest, printed)
             if probe and probe[2] != (n, (-INF, INF)):
                 rep.bad(*probe[:2])
-
         total += 1
-        leaves_ok, rule_used, generic_leaves = False, "textbook", False
         if failures:
             rep.bad("Leaves evaluated: checked once every root value is right.")
+            leaves_ok, strict_used, generic_leaves = False, False, False
         else:
-            rows = []
-            for G, _ok, L, generated, calls in records:
-                seqs = {
-                    rule: visited_leaves(alphabeta(G, strict=rule == "strict", trace=True), G)
-                    for rule in RULES
-                }
-                rows.append((G, L, seqs, calls, generated))
-            unmatched = [r for r in rows if r[1] not in r[2].values()]
-            deciding = [r for r in rows if r[2]["textbook"] != r[2]["strict"]]
-            if unmatched:
-                rep.bad(f"Leaves evaluated: {len(rows) - len(unmatched)} of {len(rows)} trees match "
-                        "alpha-beta.")
-                restart = {
-                    id(r[0]): [restart_leaves(r[0], strict) for strict in (False, True)] for r in unmatched
-                }
-                every = [r for r in unmatched if r[1] == _all_leaves(r[0])]
-                again = [r for r in unmatched if r[1] in restart[id(r[0])]]
-                telling_every = [r for r in every if _all_leaves(r[0]) not in restart[id(r[0])]]
-                telling_again = [r for r in again if _all_leaves(r[0]) not in restart[id(r[0])]]
-                if len(every) == len(unmatched) and telling_every:
-                    G, L, seqs = min(telling_every, key=lambda r: r[0].number_of_nodes())[:3]
-                    rep.bad(f"Your function evaluates every leaf: on {inline_tree(G)} all {len(L)}, where "
-                            f"alpha-beta evaluates {len(seqs['textbook'])}. Nothing is pruned.",
-                            "A MAX node stops as soon as its value v ≥ β, a MIN node as soon as v ≤ α; and "
-                            "each node must pass its updated window (α raised at MAX, β lowered at MIN) to "
-                            "its next child.")
-                elif len(again) == len(unmatched) and telling_again:
-                    G, L, seqs = min(telling_again, key=lambda r: r[0].number_of_nodes())[:3]
-                    rep.bad(f"On {inline_tree(G)} your function evaluates {len(L)} leaves, alpha-beta "
-                            f"{len(seqs['textbook'])}: exactly the leaves of searching each of the root's "
-                            "children with a fresh window (α = -∞, β = +∞). Your root restarts the window "
-                            "for every child.",
-                            tagged("Print the window each root child is searched with: after the first "
-                                   "child, α (at a MAX root) or β (at a MIN root) must carry the best value "
-                                   "so far into the next child's search.", "root-window-restart"))
-                else:
-                    diagnoses = []
-                    for G, L, seqs, _, _ in sorted(unmatched, key=lambda r: r[0].number_of_nodes()):
-                        prefix = {rule: next((i for i, (x, y) in enumerate(zip(L, seqs[rule])) if x != y),
-                                             min(len(L), len(seqs[rule]))) for rule in RULES}
-                        rule = "strict" if prefix["strict"] > prefix["textbook"] else "textbook"
-                        diagnoses.append((G, L, rule, _leaf_diagnosis(G, L, rule)))
-                    if all(d[3][2] for d in diagnoses):
-                        text, hint, _ = diagnoses[0][3]  # only a bound of 0 fails to cut: the 0/None slip
-                    else:
-                        G, L, rule, _ = next(d for d in diagnoses if not d[3][2])
-                        text, hint, _ = _leaf_diagnosis(G, L, rule, zero_hint=False)
-                    rep.bad(text, hint)
-                    generic_leaves = True
-            elif deciding and rule is not None and not all(r[1] == r[2][rule] for r in deciding):
-                other = "strict" if rule == "textbook" else "textbook"
-                rep.bad(f"Leaves evaluated: alpha-beta's with the {other} rule ({_RULE_TEXT[other]}), but "
-                        f"your task asks for the {rule} rule ({_RULE_TEXT[rule]}).",
-                        tagged(f"Change the comparisons that stop a node: the {rule} rule prunes "
-                               f"{'on a tie too' if rule == 'textbook' else 'only on a strict inequality'}.",
-                               "tie-rule"))
-                rule_used = other
-            elif deciding and all(r[1] == r[2]["textbook"] for r in deciding):
-                rep.good("Leaves evaluated: exactly alpha-beta's with the textbook rule "
-                         f"({_RULE_TEXT['textbook']}), on all {len(rows)} trees.")
-                leaves_ok = True
-            elif deciding and all(r[1] == r[2]["strict"] for r in deciding):
-                rep.good("Leaves evaluated: exactly alpha-beta's with the strict rule "
-                         f"({_RULE_TEXT['strict']}), on all {len(rows)} trees.")
-                leaves_ok, rule_used = True, "strict"
-            elif deciding:
-                t = min(
-                    (r for r in deciding if r[1] == r[2]["textbook"]), key=lambda r: r[0].number_of_nodes()
-                )
-                u = min((r for r in deciding if r[1] == r[2]["strict"]), key=lambda r: r[0].number_of_nodes())
-                rep.bad("Leaves evaluated: you mix the two tie conventions: on "
-                        f"{inline_tree(t[0])} you prune on a tie (textbook rule), on {inline_tree(u[0])} you "
-                        "do not (strict rule).",
-                        tagged("Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or "
-                               "v > β / v < α (CS188). Both give the same root value.", "tie-rule"))
-            else:
-                rep.good(f"Leaves evaluated: exactly alpha-beta's on all {len(rows)} trees.")
-                leaves_ok = True
-            if leaves_ok:
-                for G, _L, _seqs, _calls, generated in rows:
-                    statuses = alphabeta(G, strict=rule_used == "strict", trace=True).graph.nodes
-                    wasted = [c for c in dict.fromkeys(generated) if statuses[c]["status"] == "pruned"]
-                    if wasted:
-                        nodes = NodeNames(G)
-                        rep.note("Your function creates states it never searches (game.result for pruned "
-                                 f"children, e.g. {nodes.name(wasted[0])} on {inline(G, nodes)}): the value "
-                                 "is right, but generate each child only when you come to it.")
-                        break
+            leaves_ok, strict_used, generic_leaves = _judge_leaves(rep, records, strict)
         passed += leaves_ok
-
-        # The windows the function passes to itself (when it recurses by its own name).
         if (failures or generic_leaves) and log.installed:
-            found = []
-            for G, _ok, _L, _generated, calls in records:
-                for rule in RULES:
-                    d = _window_diagnosis(G, calls, rule) if calls else None
-                    if d:
-                        found.append((_KIND_RANK[d[2]], G.number_of_nodes(), rule != rule_used, d))
-            if found:
-                text, hint, _ = min(found, key=lambda f: f[:3])[3]
-                rep.bad(text, hint)
+            _report_windows(rep, records, strict_used)
     if tictactoe:
         total += 1
-        passed += ttt_group(full, rep, printed, counts=not failures, roles=tuple(roles), rule=rule)
+        passed += ttt_group(full, rep, printed, counts=not failures, roles=roles, strict=strict)
     printed_note(rep, printed)
     fb = checker_feedback("check_alphabeta", rep, passed, total)
     fb.tree = smallest
     return fb
+
+
+def _root_values(log, fn, variant, rep, printed):
+    """The learner's root values on every group of trees (a line per group in ``rep``), the learner's own
+    recursive calls recorded by ``log``: ``(passed, total, failures, records)``, a record
+    ``(tree, ok, leaves evaluated, states generated, calls)`` per tree."""
+    call = log.wrapper if log.installed else fn
+    passed = total = 0
+    failures, records = [], []
+    for name, trees in alphabeta_groups(variant):
+        results = []
+        for G in trees:
+            game = CountingTree(G)
+            log.calls = []
+            out = run_learner(call, (game, game.initial, -INF, INF), printed, game)
+            calls, log.calls = log.calls, None
+            expected = minimax(G, trace=False, graph=False).value
+            ok = out.problem() is None and close(float(out.value), expected)
+            results.append((ok, G, expected, out))
+            if not ok:
+                failures.append((G, len(failures)))
+            records.append((G, ok, list(dict.fromkeys(game.evaluated)), game.generated, calls))
+        total += 1
+        passed += group_line(rep, name, results)
+    return passed, total, failures, records
+
+
+def _role_slips(fn, printed):
+    """The players whose one-level tree the learner gets wrong: "you took the other player's choice" is
+    said only if these show it."""
+    roles = []
+    for player in (MAX, MIN):
+        G1 = nested_tree([4, 9], player)
+        game = CountingTree(G1)
+        out = run_learner(fn, (game, game.initial, -INF, INF), printed, game)
+        if out.problem() or not close(float(out.value), 9 if player == MAX else 4):
+            roles.append(player)
+    return tuple(roles)
+
+
+def _judge_leaves(rep, records, strict):
+    """The leaves evaluated against alpha-beta's with either tie rule (or only ``strict``'s, when not
+    None): a line in ``rep``; returns ``(leaves_ok, the tie rule used, a generic diagnosis was given)``."""
+    rows = [(G, L, {s: visited_leaves(alphabeta(G, strict=s, trace=True), G) for s in (False, True)},
+             calls, generated) for G, _ok, L, generated, calls in records]
+    unmatched = [r for r in rows if r[1] not in r[2].values()]
+    if unmatched:
+        rep.bad(f"Leaves evaluated: {len(rows) - len(unmatched)} of {len(rows)} trees match alpha-beta.")
+        return False, False, _explain_unmatched(rep, unmatched)
+    leaves_ok, strict_used = _judge_tie_rule(rep, rows, strict)
+    if leaves_ok:
+        _note_wasted_states(rep, rows, strict_used)
+    return leaves_ok, strict_used, False
+
+
+def _explain_unmatched(rep, unmatched):
+    """Why the leaves differ from alpha-beta's: nothing pruned, a root restarting the window, or the first
+    leaf where they part. Returns True for the last (a generic diagnosis the windows may explain)."""
+    restart = {id(r[0]): [restart_leaves(r[0], strict) for strict in (False, True)] for r in unmatched}
+    every = [r for r in unmatched if r[1] == _all_leaves(r[0])]
+    again = [r for r in unmatched if r[1] in restart[id(r[0])]]
+    telling_every = [r for r in every if _all_leaves(r[0]) not in restart[id(r[0])]]
+    telling_again = [r for r in again if _all_leaves(r[0]) not in restart[id(r[0])]]
+    if len(every) == len(unmatched) and telling_every:
+        G, L, seqs = min(telling_every, key=lambda r: r[0].number_of_nodes())[:3]
+        rep.bad(f"Your function evaluates every leaf: on {inline_tree(G)} all {len(L)}, where "
+                f"alpha-beta evaluates {len(seqs[False])}. Nothing is pruned.",
+                "A MAX node stops as soon as its value v ≥ β, a MIN node as soon as v ≤ α; and "
+                "each node must pass its updated window (α raised at MAX, β lowered at MIN) to "
+                "its next child.")
+        return False
+    if len(again) == len(unmatched) and telling_again:
+        G, L, seqs = min(telling_again, key=lambda r: r[0].number_of_nodes())[:3]
+        rep.bad(f"On {inline_tree(G)} your function evaluates {len(L)} leaves, alpha-beta "
+                f"{len(seqs[False])}: exactly the leaves of searching each of the root's "
+                "children with a fresh window (α = -∞, β = +∞). Your root restarts the window "
+                "for every child.",
+                tagged("Print the window each root child is searched with: after the first "
+                       "child, α (at a MAX root) or β (at a MIN root) must carry the best value "
+                       "so far into the next child's search.", "root-window-restart"))
+        return False
+    diagnoses = []
+    for G, L, seqs, _, _ in sorted(unmatched, key=lambda r: r[0].number_of_nodes()):
+        agree = {s: next((i for i, (x, y) in enumerate(zip(L, seqs[s])) if x != y), min(len(L), len(seqs[s])))
+                 for s in (False, True)}
+        closer = agree[True] > agree[False]  # the tie rule the leaves follow longer
+        diagnoses.append((G, L, closer, _leaf_diagnosis(G, L, closer)))
+    if all(d[3][2] for d in diagnoses):
+        text, hint, _ = diagnoses[0][3]  # only a bound of 0 fails to cut: the 0/None slip
+    else:
+        G, L, closer, _ = next(d for d in diagnoses if not d[3][2])
+        text, hint, _ = _leaf_diagnosis(G, L, closer, zero_hint=False)
+    rep.bad(text, hint)
+    return True
+
+
+def _judge_tie_rule(rep, rows, strict):
+    """Leaves that match alpha-beta's on every tree: which tie rule, and is it the task's (``strict``, or
+    either when None)? A line in ``rep``; returns ``(leaves_ok, the tie rule used)``."""
+    deciding = [r for r in rows if r[2][False] != r[2][True]]
+    if deciding and strict is not None and not all(r[1] == r[2][strict] for r in deciding):
+        other = not strict
+        rep.bad(f"Leaves evaluated: alpha-beta's with the {tie_rule(other)} rule ({_rule_text(other)}), but "
+                f"your task asks for the {tie_rule(strict)} rule ({_rule_text(strict)}).",
+                tagged(f"Change the comparisons that stop a node: the {tie_rule(strict)} rule prunes "
+                       f"{'only on a strict inequality' if strict else 'on a tie too'}.",
+                       "tie-rule"))
+        return False, other
+    for used in (False, True):
+        if deciding and all(r[1] == r[2][used] for r in deciding):
+            rep.good(f"Leaves evaluated: exactly alpha-beta's with the {tie_rule(used)} rule "
+                     f"({_rule_text(used)}), on all {len(rows)} trees.")
+            return True, used
+    if deciding:
+        t = min((r for r in deciding if r[1] == r[2][False]), key=lambda r: r[0].number_of_nodes())
+        u = min((r for r in deciding if r[1] == r[2][True]), key=lambda r: r[0].number_of_nodes())
+        rep.bad("Leaves evaluated: you mix the two tie conventions: on "
+                f"{inline_tree(t[0])} you prune on a tie (textbook rule), on {inline_tree(u[0])} you "
+                "do not (strict rule).",
+                tagged("Use the same comparison at MAX and MIN nodes: either v ≥ β / v ≤ α (AIMA) or "
+                       "v > β / v < α (CS188). Both give the same root value.", "tie-rule"))
+        return False, False
+    rep.good(f"Leaves evaluated: exactly alpha-beta's on all {len(rows)} trees.")
+    return True, False
+
+
+def _note_wasted_states(rep, rows, strict):
+    """A note when the learner generates children it then prunes (right leaves, wasted work)."""
+    for G, _L, _seqs, _calls, generated in rows:
+        statuses = alphabeta(G, strict=strict, trace=True).graph.nodes
+        wasted = [c for c in dict.fromkeys(generated) if statuses[c]["status"] == "pruned"]
+        if wasted:
+            nodes = NodeNames(G)
+            rep.note("Your function creates states it never searches (game.result for pruned "
+                     f"children, e.g. {nodes.name(wasted[0])} on {inline(G, nodes)}): the value "
+                     "is right, but generate each child only when you come to it.")
+            return
+
+
+def _report_windows(rep, records, strict_used):
+    """The windows the function passes to itself (when it recurses by its own name): the first that differs
+    from alpha-beta's, the most telling kind first, on the smallest tree, the rule it follows first."""
+    found = []
+    for G, _ok, _L, _generated, calls in records:
+        for s in (False, True):
+            d = _window_diagnosis(G, calls, s) if calls else None
+            if d:
+                found.append((_KIND_RANK[d[2]], G.number_of_nodes(), s != strict_used, d))
+    if found:
+        text, hint, _ = min(found, key=lambda f: f[:3])[3]
+        rep.bad(text, hint)

@@ -3,7 +3,7 @@
 Also the parts :func:`~gametrees.exercises.check_alphabeta` and the lesson
 checks reuse: :func:`report_smallest`, :func:`ttt_group`, :func:`ttt_text`.
 
-May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
+May import: :mod:`gametrees.rules`, :mod:`gametrees.games`, :mod:`gametrees.search`,
 :mod:`gametrees.exercises.feedback`, :mod:`gametrees.exercises.answers`,
 :mod:`gametrees.exercises.by_hand` (its public names), and the harness and diagnosis of
 :mod:`gametrees.exercises.code_checks`.
@@ -12,9 +12,9 @@ May import: :mod:`gametrees.games`, :mod:`gametrees.search`,
 from __future__ import annotations
 
 from ...games import MAX, MIN, TicTacToe
+from ...rules import tie_rule
 from ...search import alphabeta, expectimax, minimax
 from ..answers import NodeNames
-from ..by_hand import RULES
 from ..feedback import ROLE_NAMES, Feedback, Report, close, fmt, tagged
 from .diagnosis import (
     checker_feedback,
@@ -163,9 +163,9 @@ def _ttt_walk(fn_call, state, printed, roles=(MAX, MIN)):
     return f"Your function gets {ttt_text(state)} wrong.", None
 
 
-def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), rule=None):
+def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), strict=None):
     """Values on tic-tac-toe positions (and, with ``counts``, leaves evaluated vs the engine: either tie
-    rule's, or only ``rule``'s when given)."""
+    rule's, or only the tie rule ``strict``'s when given)."""
     game = TicTacToe()
     rows = []
     for text in TTT_POSITIONS:
@@ -189,18 +189,19 @@ def ttt_group(fn_call, rep, printed, counts=None, roles=(MAX, MIN), rule=None):
         ok = False
     if counts is not None and not wrong:
         learner = [r[4] for r in rows]
-        rules = {rule: [alphabeta(game, r[1], strict=rule == "strict", trace=False).stats["leaves_evaluated"]
-                        for r in rows] for rule in RULES}
-        if any(learner == rules[r] for r in ([rule] if rule else RULES)):
-            used = rule or ("textbook" if learner == rules["textbook"] else "strict")
-            rep.good(f"tic-tac-toe positions: the same number of leaves as alpha-beta with the {used} rule "
-                     f"({sum(learner)} in all).")
+        counted = {s: [alphabeta(game, r[1], strict=s, trace=False).stats["leaves_evaluated"] for r in rows]
+                   for s in (False, True)}
+        matches = [s for s in ((strict,) if strict is not None else (False, True)) if learner == counted[s]]
+        if matches:
+            rep.good(f"tic-tac-toe positions: the same number of leaves as alpha-beta with the "
+                     f"{tie_rule(matches[0])} rule ({sum(learner)} in all).")
         else:
             rep.bad(f"tic-tac-toe positions: your function evaluates {sum(learner)} terminal positions "
                     "in all; "
-                    + (f"alpha-beta with the {rule} rule evaluates {sum(rules[rule])}." if rule else
-                       f"alpha-beta evaluates {sum(rules['textbook'])} (textbook rule) or "
-                       f"{sum(rules['strict'])} (strict rule)."))
+                    + (f"alpha-beta with the {tie_rule(strict)} rule evaluates {sum(counted[strict])}."
+                       if strict is not None else
+                       f"alpha-beta evaluates {sum(counted[False])} (textbook rule) or "
+                       f"{sum(counted[True])} (strict rule)."))
             ok = False
     return ok
 

@@ -139,24 +139,14 @@ def check_position(position, answer):
                 "both sides: can X win now? If not, can O win at once after X's move, so that X must block? "
                 "Then, after X's best move, does O have a reply to every threat X makes, or can O even win? "
                 "The value is what X gets when O always gives its best reply.")
-    cell = None if is_blank(move) else _read_cell(move)
-    if is_blank(move):
-        rep.bad("The move: not answered yet.")
-    elif cell is None:
-        rep.bad(f"The move: could not read {move!r}: give a cell 0-8 or its name a1-c3.")
-    elif cell not in values:
-        rep.bad(f"The move: {_cell_name(cell)} (cell {cell}) is taken; X can play only on an empty cell.")
-    elif values[cell] == right:
-        rep.good(f"X {_cell_name(cell)} (cell {cell}) is a best move.")
-    elif _wins_now(game, game.result(state, cell)):
-        rep.bad(
-            f"The move: after X {_cell_name(cell)} (cell {cell}), O wins at once. Before X makes its own "
-            f"threats, look at O's: which of O's lines needs only one more O?",
-            tag="opponent-reply-ignored",
-        )
-    else:
-        rep.bad(f"The move: after X {_cell_name(cell)} (cell {cell}), what is O's best reply, and what does "
-                "X get after it? Compare that with what X's other moves get against O's best replies.")
+    cell = _judge_cell(game, state, move, values, right, rep, {
+        "label": "The move",
+        "taken": "The move: {at} is taken; X can play only on an empty cell.",
+        "best": "X {at} is a best move.",
+        "loses": "The move: after X {at}, O wins at once. Before X makes its own threats, look at O's: which "
+                 "of O's lines needs only one more O?",
+        "other": "The move: after X {at}, what is O's best reply, and what does X get after it? Compare that "
+                 "with what X's other moves get against O's best replies."})
     _check_reply(game, state, values, right, cell, answer.get("reply"), rep)
 
     def twin(_fb):
@@ -185,23 +175,38 @@ def _check_reply(game, state, values, right, cell, reply, rep):
             rep.bad(f"O's reply: after X {_cell_name(x_move)} the game is over; O has no reply to give.")
         return
     replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(after)}
-    best = min(replies.values())
-    r = None if is_blank(reply) else _read_cell(reply)
-    if is_blank(reply):
-        rep.bad("O's reply: not answered yet.")
-    elif r is None:
-        rep.bad(f"O's reply: could not read {reply!r}: give a cell 0-8 or its name a1-c3.")
-    elif r not in replies:
-        rep.bad(f"O's reply: {_cell_name(r)} (cell {r}) is taken after X {_cell_name(x_move)}; O can play "
-                "only on an empty cell.")
-    elif replies[r] == best:
-        rep.good(f"O's reply {_cell_name(r)} (cell {r}) is a best reply to X {_cell_name(x_move)}.")
-    elif _wins_now(game, game.result(after, r)):
-        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), X wins at once. What does X's move "
-                "threaten? Which of X's lines needs only one more X?", tag="opponent-reply-ignored")
+    x = _cell_name(x_move)
+    _judge_cell(game, after, reply, replies, min(replies.values()), rep, {
+        "label": "O's reply",
+        "taken": "O's reply: {at} is taken after X " + x + "; O can play only on an empty cell.",
+        "best": "O's reply {at} is a best reply to X " + x + ".",
+        "loses": "O's reply: after O {at}, X wins at once. What does X's move threaten? Which of X's lines "
+                 "needs only one more X?",
+        "other": "O's reply: after O {at}, what is X's best answer, and what does O get then? Compare O's "
+                 "other replies the same way."})
+
+
+def _judge_cell(game, state, given, values, best, rep, words):
+    """One cell a learner gives at ``state`` (X's move, or O's reply), judged against ``values`` ({cell:
+    minimax value}) and the ``best`` of them: a line in ``rep`` in this part's ``words`` (``label``, and
+    the sentences ``taken``, ``best``, ``loses`` and ``other``, ``{at}`` standing for the cell). A move
+    after which the other side wins at once is ``opponent-reply-ignored``. Returns the cell read, or None.
+    """
+    cell = None if is_blank(given) else _read_cell(given)
+    at = None if cell is None else f"{_cell_name(cell)} (cell {cell})"
+    if is_blank(given):
+        rep.bad(f"{words['label']}: not answered yet.")
+    elif cell is None:
+        rep.bad(f"{words['label']}: could not read {given!r}: give a cell 0-8 or its name a1-c3.")
+    elif cell not in values:
+        rep.bad(words["taken"].format(at=at))
+    elif values[cell] == best:
+        rep.good(words["best"].format(at=at))
+    elif _wins_now(game, game.result(state, cell)):
+        rep.bad(words["loses"].format(at=at), tag="opponent-reply-ignored")
     else:
-        rep.bad(f"O's reply: after O {_cell_name(r)} (cell {r}), what is X's best answer, and what does O "
-                "get then? Compare O's other replies the same way.")
+        rep.bad(words["other"].format(at=at))
+    return cell
 
 
 def _first_fast_win():

@@ -16,6 +16,8 @@ import math
 import numbers
 import random
 
+from ...games import MIN
+from ...rules import cutoff, fails_low
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate, worked_answer
@@ -59,7 +61,7 @@ def _count_two_level(nested):
         for leaf in node:
             count += 1
             value = min(value, leaf)
-            if value <= alpha:
+            if cutoff(MIN, value, alpha, math.inf):
                 break
         alpha = max(alpha, value)
     return count
@@ -148,83 +150,16 @@ def check_pruning_order(tree, answer, worst=None, why=None):
             rep.bad(f"The order: could not read {answer!r}: give nested lists of numbers, one list per MIN "
                     "node.")
     if mine is not None:
-        # The same tree: the same MIN nodes (as multisets of leaves), in any order.
-        want = sorted(sorted(c) for c in tree)
-        got = sorted(sorted(c) for c in mine)
-        if got != want:
-            extra = [c for c in mine if sorted(c) not in want]
-            missing = [c for c in tree if sorted(c) not in got]
-            wrong_shape = Report()
-            if len(mine) != len(tree):
-                wrong_shape.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has "
-                                f"{len(mine)}.")
-            if extra:
-                wrong_shape.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only "
-                                "reorder a node's leaves and the nodes themselves, never move a leaf to "
-                                "another node or change it.")
-            if missing:
-                wrong_shape.bad(f"The tree's MIN node with leaves {missing[0]} is missing from your answer.")
-            if not wrong_shape.items:
-                wrong_shape.bad("Your answer repeats one MIN node and leaves out another: each must appear "
-                                "once.")
+        wrong_shape = _not_a_rearrangement(tree, mine)
+        if wrong_shape is not None:
             return escalate(key, Feedback(f"{what}: not a rearrangement of the tree.", wrong_shape.items))
-        fewest, used = _leaves_evaluated(_fewest(tree)), _leaves_evaluated(mine)
-        if used == fewest:
-            rep.good(f"Alpha-beta evaluates {used} leaves, the fewest any order allows: the best MIN "
-                     f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and "
-                     "every later MIN node stops at its first leaf, which is at most α.")
-        else:
-            rep.bad(f"Alpha-beta evaluates {used} leaves in your order; another order needs fewer.")
-            top = max(min(c) for c in tree)
-            if min(mine[0]) < top:
-                rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), "
-                        "and it sets α for the rest of the search: is it the MIN node worth the most to MAX? "
-                        "A later MIN node worth more than α cannot stop early: none of its leaves is at most "
-                        "α.",
-                        "MAX's best child should be searched first: the higher α is early, the sooner later "
-                        "MIN nodes stop.")
-            alpha = -math.inf
-            for i, c in enumerate(mine):
-                if i and c[0] > alpha and min(c) <= alpha:
-                    rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = "
-                            f"{fmt(alpha)}, so it cannot stop after its first leaf. Which of its leaves "
-                            "would let it stop at once?",
-                            "Under a MIN node searched later, put a leaf at most α first: MIN can then "
-                            "already hold MAX to α or less, and the other leaves cannot matter.")
-                alpha = max(alpha, min(c))
+        _judge_order(rep, tree, mine)
     if worst_asked and is_blank(worst) and mine is not None:
         rep.bad("The worst order: not answered yet.")
     if not is_blank(worst):
-        most = _most(tree)
-        best_count = _leaves_evaluated(_fewest(tree))
-        w = worst if isinstance(worst, numbers.Real) and not isinstance(worst, bool) else None
-        if w is None:
-            rep.bad(f"The worst order: could not read {worst!r}: give a number of leaves.")
-        elif w == most:
-            rep.good(f"The worst order: {most} leaves: a MIN node stops only at a leaf at most α; "
-                     "searched from the worst MIN node to the best, every leaf of a later node is above α, "
-                     "so none stops before its end.")
-        elif w in (best_count, total / 2):
-            rep.bad(f"The worst order: you wrote {fmt(w)}. Does the order of the children change nothing, or "
-                    "only halve the work? Arrange the tree so that no MIN node ever meets a leaf at most α "
-                    "before its last leaf, and count what alpha-beta then evaluates.",
-                    tag="ordering-halves-work")
-        else:
-            rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: "
-                    "arrange the MIN nodes and their leaves so that this happens as late as possible, and "
-                    "count.")
+        _judge_worst(rep, tree, worst, total)
     if why_asked:
-        if is_blank(why):
-            rep.bad("Why no order does better: not answered yet.")
-        elif isinstance(why, bool) or not isinstance(why, int) or why not in FEWEST_REASONS:
-            rep.bad(f"Why no order does better: could not read {why!r}: give a reason number "
-                    f"{min(FEWEST_REASONS)}-{max(FEWEST_REASONS)}.")
-        elif why == _FEWEST_WHY:
-            rep.good(f"Why no order does better: {FEWEST_REASONS[_FEWEST_WHY]}")
-        else:
-            rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched "
-                    "while α is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
-                    tag="ordering-halves-work" if why == _HALVES else None)
+        _judge_why(rep, why)
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
 
@@ -244,6 +179,188 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         )
     return escalate(key, fb, twin=twin)
 
+
+def _not_a_rearrangement(tree, mine):
+    """What makes ``mine`` not the tree's MIN nodes (as multisets of leaves) in some order: a Report of ✗
+    lines, or None when it is a rearrangement."""
+    want = sorted(sorted(c) for c in tree)
+    got = sorted(sorted(c) for c in mine)
+    if got != want:
+        extra = [c for c in mine if sorted(c) not in want]
+        missing = [c for c in tree if sorted(c) not in got]
+        wrong_shape = Report()
+        if len(mine) != len(tree):
+            wrong_shape.bad(f"The tree has {len(tree)} MIN nodes under the root; your answer has "
+                            f"{len(mine)}.")
+        if extra:
+            wrong_shape.bad(f"Your MIN node with leaves {extra[0]} is not in the tree: you may only "
+                            "reorder a node's leaves and the nodes themselves, never move a leaf to "
+                            "another node or change it.")
+        if missing:
+            wrong_shape.bad(f"The tree's MIN node with leaves {missing[0]} is missing from your answer.")
+        if not wrong_shape.items:
+            wrong_shape.bad("Your answer repeats one MIN node and leaves out another: each must appear "
+                            "once.")
+        return wrong_shape
+    return None
+
+
+def _judge_order(rep, tree, mine):
+    """The learner's order: the leaves alpha-beta evaluates in it against the fewest, and what costs more."""
+    fewest, used = _leaves_evaluated(_fewest(tree)), _leaves_evaluated(mine)
+    if used == fewest:
+        rep.good(f"Alpha-beta evaluates {used} leaves, the fewest any order allows: the best MIN "
+                 f"node (worth {min(mine[0])}) comes first, so α = {min(mine[0])} is known early, and "
+                 "every later MIN node stops at its first leaf, which is at most α.")
+    else:
+        rep.bad(f"Alpha-beta evaluates {used} leaves in your order; another order needs fewer.")
+        top = max(min(c) for c in tree)
+        if min(mine[0]) < top:
+            rep.bad(f"Your first MIN node is worth {min(mine[0])} to MAX (MIN takes its smallest leaf), "
+                    "and it sets α for the rest of the search: is it the MIN node worth the most to MAX? "
+                    "A later MIN node worth more than α cannot stop early: none of its leaves is at most "
+                    "α.",
+                    "MAX's best child should be searched first: the higher α is early, the sooner later "
+                    "MIN nodes stop.")
+        alpha = -math.inf
+        for i, c in enumerate(mine):
+            if i and not fails_low(c[0], alpha) and fails_low(min(c), alpha):
+                rep.bad(f"Your {_ORDINAL[i]} MIN node (leaves {c}) starts with {fmt(c[0])} > α = "
+                        f"{fmt(alpha)}, so it cannot stop after its first leaf. Which of its leaves "
+                        "would let it stop at once?",
+                        "Under a MIN node searched later, put a leaf at most α first: MIN can then "
+                        "already hold MAX to α or less, and the other leaves cannot matter.")
+            alpha = max(alpha, min(c))
+
+
+def _judge_worst(rep, tree, worst, total):
+    """The learner's count of the leaves evaluated in the worst order (``ordering-halves-work`` for the
+    best order's count or half of all ``total`` leaves)."""
+    most = _most(tree)
+    best_count = _leaves_evaluated(_fewest(tree))
+    w = worst if isinstance(worst, numbers.Real) and not isinstance(worst, bool) else None
+    if w is None:
+        rep.bad(f"The worst order: could not read {worst!r}: give a number of leaves.")
+    elif w == most:
+        rep.good(f"The worst order: {most} leaves: a MIN node stops only at a leaf at most α; "
+                 "searched from the worst MIN node to the best, every leaf of a later node is above α, "
+                 "so none stops before its end.")
+    elif w in (best_count, total / 2):
+        rep.bad(f"The worst order: you wrote {fmt(w)}. Does the order of the children change nothing, or "
+                "only halve the work? Arrange the tree so that no MIN node ever meets a leaf at most α "
+                "before its last leaf, and count what alpha-beta then evaluates.",
+                tag="ordering-halves-work")
+    else:
+        rep.bad(f"The worst order: you wrote {fmt(w)}. A MIN node stops at the first leaf at most α: "
+                "arrange the MIN nodes and their leaves so that this happens as late as possible, and "
+                "count.")
+
+
+def _judge_why(rep, why):
+    """The reason number the learner gives for no order doing better than the fewest."""
+    if is_blank(why):
+        rep.bad("Why no order does better: not answered yet.")
+    elif isinstance(why, bool) or not isinstance(why, int) or why not in FEWEST_REASONS:
+        rep.bad(f"Why no order does better: could not read {why!r}: give a reason number "
+                f"{min(FEWEST_REASONS)}-{max(FEWEST_REASONS)}.")
+    elif why == _FEWEST_WHY:
+        rep.good(f"Why no order does better: {FEWEST_REASONS[_FEWEST_WHY]}")
+    else:
+        rep.bad(f"Why no order does better: test reason {why} on this tree. Which MIN node is searched "
+                "while α is still -∞, and can any MIN node stop before it has evaluated a single leaf?",
+                tag="ordering-halves-work" if why == _HALVES else None)
+
+
+def _asked_nodes(nodes, soft):
+    """The labels asked about: ``nodes`` (labels, or one string of them), default every inner node the
+    search visits (the keys of ``soft``); a ValueError for a node it does not visit."""
+    if nodes is None:
+        return list(soft)
+    asked = [str(x).strip() for x in (nodes.replace(",", " ").split() if isinstance(nodes, str) and
+                                      ("," in nodes or " " in nodes) else nodes)]
+    for x in asked:
+        if x not in soft:
+            raise ValueError(f"nodes must name inner nodes the search visits ({', '.join(soft)}), got "
+                             f"{x!r}")
+    return asked
+
+
+def _judge_pair(rep, lab, pair, truth):
+    """The learner's (fail-soft, fail-hard) ``pair`` for node ``lab`` ("full": the root with the full
+    window), judged against ``truth`` (the returns, minimax values and windows entered): lines in ``rep``;
+    returns ``(numbers read, numbers right)``."""
+    soft, hard, root = truth["soft"], truth["hard"], truth["root"]
+    readable = right_numbers = 0
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        rep.bad(f"{lab}: could not read {pair!r}: give a pair (fail-soft, fail-hard).")
+        return 0, 0
+    mine = [_number(v) if not is_blank(v) else None for v in pair]
+    goods = []
+    if lab == "full" and None not in mine and mine[0] != mine[1]:
+        rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched "
+                "with (−∞, +∞), can fail-soft and fail-hard give the root different values? The root's "
+                "own window is then (−∞, +∞): clamping its return into it changes nothing, and "
+                "alpha-beta's root value with the full window is minimax's (nodes below are entered "
+                "with narrower windows, and may differ there).",
+                tag="pruning-changes-value")
+        return 0, 0
+    for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
+        given, x = pair[i], mine[i]
+        shown = f"{root} with the full window" if lab == "full" else lab
+        if is_blank(given):
+            rep.bad(f"{shown} under {name}: not answered yet.")
+            continue
+        if x is None:
+            rep.bad(f"{shown} under {name}: could not read {given!r}: give a number.")
+            continue
+        readable += 1
+        if x == right and lab == "full":
+            goods.append(f"{name} {fmt(x)}, minimax's value")
+            right_numbers += 1
+            continue
+        if lab == "full":
+            rep.bad(f"{root} with the full window, under {name}: you wrote {fmt(x)}. With (−∞, +∞) at "
+                    "the root, what does alpha-beta return there, either way?")
+            continue
+        if x == right:
+            goods.append(f"{name} {fmt(x)}")
+            right_numbers += 1
+            continue
+        text, tag = _wrong_return(lab, name, x, truth)
+        rep.bad(text, tag=tag)
+    where = f"{root} with the full window" if lab == "full" else lab
+    if len(goods) == 2:
+        rep.good(f"{where}: {goods[0]}, {goods[1]}.")
+    elif goods:
+        rep.good(f"{where}: {goods[0]}.")
+    return readable, right_numbers
+
+
+def _wrong_return(lab, name, x, truth):
+    """``(text, tag)`` for a wrong ``name`` ("fail-soft" or "fail-hard") return ``x`` at ``lab``: the minimax
+    value where a cut stops the node, the clamped value as fail-soft's, a fail-hard value outside the
+    window, or the rule to re-apply."""
+    soft, hard, exact = truth["soft"], truth["hard"], truth["exact"]
+    (a, b), cut = truth["entered"][lab], soft[lab] != exact[lab]
+    if name == "fail-soft" and cut and x == exact[lab]:
+        return (f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at "
+                f"every child. Does {lab} look at every child with the window it was given? What "
+                "does `value` hold when its loop returns?", "cut-value-as-minimax")
+    if name == "fail-soft" and x == hard[lab] and soft[lab] != hard[lab]:
+        return (f"{lab} under fail-soft: you wrote {fmt(x)}, a bound of the window {lab} was given. "
+                f"Fail-soft returns `value`, the best {lab} had found when it stopped: which is it?",
+                "fail-hard-bound")
+    if name == "fail-soft":
+        return (f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
+                "given: after each child, is its value so far outside the window? What does `value` "
+                "hold when the loop ends or returns?", None)
+    if not a <= x <= b:
+        return (f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
+                f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} "
+                "cross?", "fail-hard-unclamped")
+    return (f"{lab} under fail-hard: you wrote {fmt(x)}. Which window is {lab} given when it is "
+            f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value "
+            "clamped into it: α if the value is at most α, β if at least β, else the value.", None)
 
 def _twin_numbers(tree, seed):
     """A tree of the same shape as ``tree`` with other leaves (same range), whose best order differs."""
@@ -368,15 +485,7 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
     entered = _entered(G, window)
     exact = _minimax_values(G)
-    if nodes is None:
-        asked = list(soft)
-    else:
-        asked = [str(x).strip() for x in (nodes.replace(",", " ").split() if isinstance(nodes, str) and
-                                          ("," in nodes or " " in nodes) else nodes)]
-        for x in asked:
-            if x not in soft:
-                raise ValueError(f"nodes must name inner nodes the search visits ({', '.join(soft)}), got "
-                                 f"{x!r}")
+    asked = _asked_nodes(nodes, soft)
     what = "Fail-soft and fail-hard returns"
     form = "give a dict {'A': (fail_soft, fail_hard), ...}, a pair of numbers for each node"
     answer, unread = dict_answer(answer, what, form)
@@ -398,71 +507,11 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     rep = Report()
     readable = right_numbers = 0
     starts = []   # where each label's lines start: the labels with a wrong part, for the twin
+    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root}
     for lab in asked:
         starts.append(len(rep.items))
-        pair = pairs[lab]
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            rep.bad(f"{lab}: could not read {pair!r}: give a pair (fail-soft, fail-hard).")
-            continue
-        (a, b), cut = entered[lab], soft[lab] != exact[lab]
-        mine = [_number(v) if not is_blank(v) else None for v in pair]
-        goods = []
-        if lab == "full" and None not in mine and mine[0] != mine[1]:
-            rep.bad(f"{root} with the full window: you wrote {fmt(mine[0])} and {fmt(mine[1])}. Searched "
-                    "with (−∞, +∞), can fail-soft and fail-hard give the root different values? The root's "
-                    "own window is then (−∞, +∞): clamping its return into it changes nothing, and "
-                    "alpha-beta's root value with the full window is minimax's (nodes below are entered "
-                    "with narrower windows, and may differ there).",
-                    tag="pruning-changes-value")
-            continue
-        for i, (name, right) in enumerate((("fail-soft", soft[lab]), ("fail-hard", hard[lab]))):
-            given, x = pair[i], mine[i]
-            shown = f"{root} with the full window" if lab == "full" else lab
-            if is_blank(given):
-                rep.bad(f"{shown} under {name}: not answered yet.")
-                continue
-            if x is None:
-                rep.bad(f"{shown} under {name}: could not read {given!r}: give a number.")
-                continue
-            readable += 1
-            if x == right and lab == "full":
-                goods.append(f"{name} {fmt(x)}, minimax's value")
-                right_numbers += 1
-                continue
-            if lab == "full":
-                rep.bad(f"{root} with the full window, under {name}: you wrote {fmt(x)}. With (−∞, +∞) at "
-                        "the root, what does alpha-beta return there, either way?")
-                continue
-            if x == right:
-                goods.append(f"{name} {fmt(x)}")
-                right_numbers += 1
-                continue
-            if name == "fail-soft" and cut and x == exact[lab]:
-                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at "
-                        f"every child. Does {lab} look at every child with the window it was given? What "
-                        "does `value` hold when its loop returns?", tag="cut-value-as-minimax")
-            elif name == "fail-soft" and x == hard[lab] and soft[lab] != hard[lab]:
-                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}, a bound of the window {lab} was given. "
-                        f"Fail-soft returns `value`, the best {lab} had found when it stopped: which is it?",
-                        tag="fail-hard-bound")
-            elif name == "fail-soft":
-                rep.bad(f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
-                        "given: after each child, is its value so far outside the window? What does `value` "
-                        "hold when the loop ends or returns?")
-            elif not a <= x <= b:
-                rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
-                        f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} "
-                        "cross?",
-                        tag="fail-hard-unclamped")
-            else:
-                rep.bad(f"{lab} under fail-hard: you wrote {fmt(x)}. Which window is {lab} given when it is "
-                        f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value "
-                        "clamped into it: α if the value is at most α, β if at least β, else the value.")
-        where = f"{root} with the full window" if lab == "full" else lab
-        if len(goods) == 2:
-            rep.good(f"{where}: {goods[0]}, {goods[1]}.")
-        elif goods:
-            rep.good(f"{where}: {goods[0]}.")
+        read, right = _judge_pair(rep, lab, pairs[lab], truth)
+        readable, right_numbers = readable + read, right_numbers + right
     if readable == 0 and not any(kind == "good" for kind, _, _ in rep.items):
         return malformed(what, f"Could not read your answer: {form}.")
 

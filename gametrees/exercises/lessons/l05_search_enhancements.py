@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
-from ...rules import table_probe
+from ...rules import EXACT, LOWER, UPPER, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
@@ -184,7 +184,12 @@ cell by cell (where do the X and the O go?) and compare.
 
 
 def check_negamax(fn):
-    """Check a learner's negamax ``fn(game, state)``: the value for the player to move (lesson 05)."""
+    """Check a learner's negamax ``fn(game, state)``: the value for the player to move (lesson 05).
+
+    No lesson or assignment calls it today; it is kept as a public checker (``gt.exercises``, the checkers row
+    of INSTRUCTORS.md, "check_minimax, check_alphabeta, check_expectimax, ...") for an instructor's own
+    notebooks, and the misconception catalogue names it as where ``wrong-viewpoint`` is found.
+    """
     problem = check_callable(fn, "check_negamax", "fn(game, state)", 2)
     if problem:
         return Feedback("check_negamax: your function could not be called.", [("bad", problem, None)])
@@ -221,7 +226,7 @@ def check_negamax(fn):
     return checker_feedback("check_negamax", rep, passed, len(positions), unit="positions right")
 
 
-_FLAGS = ("exact", "lower", "upper")
+_FLAGS = (EXACT, LOWER, UPPER)
 
 
 def _entry(entry):
@@ -285,9 +290,9 @@ def _window_words(w):
 
 def _settles(flag):
     """The question to re-apply for an entry with ``flag``."""
-    return {"exact": "an exact value answers every window, if it was searched deep enough",
-            "lower": "a lower bound (the value is at least v) settles a search only if v ≥ β",
-            "upper": "an upper bound (the value is at most v) settles a search only if v ≤ α"}[flag]
+    return {EXACT: "an exact value answers every window, if it was searched deep enough",
+            LOWER: "a lower bound (the value is at least v) settles a search only if v ≥ β",
+            UPPER: "an upper bound (the value is at most v) settles a search only if v ≤ α"}[flag]
 
 
 def _read(a):
@@ -351,7 +356,7 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                           if not deep_enough else
                           f"Does the entry settle the window {_window_words(w)}? "
                           f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}."),
-                       tag="bound-as-value" if deep_enough and e["flag"] != "exact" else None)
+                       tag="bound-as-value" if deep_enough and e["flag"] != EXACT else None)
     if not deep_enough:
         if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
             return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say "
@@ -368,8 +373,8 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                        f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
                        tag="table-bound-unused")
     wrong_side = (
-        e["flag"] == "lower" and close(value[0], alpha) and close(value[1], min(beta, e["value"]))
-    ) or (e["flag"] == "upper" and close(value[1], beta) and close(value[0], max(alpha, e["value"])))
+        e["flag"] == LOWER and close(value[0], alpha) and close(value[1], min(beta, e["value"]))
+    ) or (e["flag"] == UPPER and close(value[1], beta) and close(value[0], max(alpha, e["value"])))
     if wrong_side:
         return rep.bad(f"{name}: you moved the wrong end of the window. "
                        f"{'At least' if e['flag'] == 'lower' else 'At most'} {fmt(e['value'])} says nothing "
@@ -391,19 +396,19 @@ def _table_twin(entry, queries):
         got, narrowed = table_window(twin, alpha, beta, depth)
         if d < depth:
             why, does = f"{d} plies cannot stand in for {depth}", "search with the window as it is"
-        elif flag == "exact":
+        elif flag == EXACT:
             why, does = "an exact value answers any window", f"answers {fmt(got)}"
         elif got is not None:
-            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == "lower"
+            why = (f"at least {fmt(v)} ≥ β = {fmt(beta)}" if flag == LOWER
                    else f"at most {fmt(v)} ≤ α = {fmt(alpha)}")
             does = f"answers {fmt(got)}"
         elif narrowed == (alpha, beta):
-            why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == "lower"
+            why = (f"at least {fmt(v)} is no news with α = {fmt(alpha)}" if flag == LOWER
                    else f"at most {fmt(v)} is no news with β = {fmt(beta)}")
             does = "search with the window as it is"
         else:
             why = (f"at least {fmt(v)} < β = {fmt(beta)} cannot answer, but raises α to {fmt(v)}"
-                   if flag == "lower"
+                   if flag == LOWER
                    else f"at most {fmt(v)} > α = {fmt(alpha)} cannot answer, but lowers β to {fmt(v)}")
             does = f"search with {_window_words(narrowed)}"
         lines.append(f"window ({fmt(alpha)}, {fmt(beta)}), {depth} plies: {does} ({why})")
@@ -502,8 +507,8 @@ def _worked(G, r, n, names):
     exit_ = next(ev for ev in evs if ev.kind == "exit")
     v, flag = exit_.value, exit_.bound
     a, b = enter.alpha, enter.beta
-    side = (f"{fmt(v)} ≤ α = {fmt(a)}" if v <= a else f"{fmt(v)} ≥ β = {fmt(b)}" if v >= b
-            else f"{fmt(a)} < {fmt(v)} < {fmt(b)}")
+    side = {UPPER: f"{fmt(v)} ≤ α = {fmt(a)}", LOWER: f"{fmt(v)} ≥ β = {fmt(b)}",
+            EXACT: f"{fmt(a)} < {fmt(v)} < {fmt(b)}"}[window_bound(v, a, b)]
     return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
             f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, "
             f"so the entry is {flag!r}")
@@ -616,84 +621,22 @@ def check_window_entries(tree, window, later, stored, reread):
     truth, _ = _stored(G, window)
     how = (f"For each of {and_list(labels)} give (value returned, flag) in stored, and the later answer (a "
            "value, or the window (alpha, beta) the search goes on with) in reread.")
-
-    def blank(x):
-        return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
-
     reread = reread if isinstance(reread, Mapping) else {}
-    if all(blank(stored.get(lab)) for lab in stored) and all(blank(reread.get(lab)) for lab in stored):
+    if all(_blank(stored.get(lab)) for lab in stored) and all(_blank(reread.get(lab)) for lab in stored):
         return unanswered(what, how)
     rep = Report()
     wrong_nodes, readable = [], 0
     for n, lab in zip(asked, labels):
-        given = stored.get(lab)
         if n not in truth:
             raise ValueError(f"{lab} is never searched with the window {window}: ask only about searched "
                              "inner nodes")
-        v_true, f_true = truth[n]
-        parent = next(iter(G.predecessors(n)), None)
-        v = flag = None
-        if blank(given):
-            rep.bad(f"{lab}: value and flag not answered yet.")
-        else:
-            try:
-                v, flag = _entry_answer(given)
-            except BadAnswer as exc:
-                rep.bad(f"{lab}: could not read {given!r} ({exc}); give (value, flag), such as (4, 'exact').")
-                v = flag = None
-            if v is not None:
-                readable += 1
-                minimax_v = minimax(G, n, trace=False).value
-                if close(v, v_true):
-                    rep.good(f"{lab}: value {fmt(v)}, right.")
-                else:
-                    wrong_nodes.append(n)
-                    inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
-                                                 if parent is not None else "given at the root")
-                    if f_true != "exact" and close(v, minimax_v):
-                        rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
-                                f"find it: follow {lab} with {inherited}: where does it stop, and what has "
-                                "it seen by then?",
-                                tag="cut-value-as-minimax")
-                    elif (
-                        f_true != "exact"
-                        and any(close(v, w) for w in (*window, *_given_window(G, window, n)))
-                        and not close(v, v_true)
-                    ):
-                        rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
-                                "node returns the best value it found itself, even outside its window.",
-                                tag="fail-hard-bound")
-                    else:
-                        rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with "
-                                f"{inherited}: which children does it look at, and when does it stop?")
-                if flag == f_true:
-                    rep.good(f"{lab}: flag {flag!r}, right.")
-                else:
-                    if n not in wrong_nodes:
-                        wrong_nodes.append(n)
-                    rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
-                            f"window {lab} was given (not the one it ends with): at or below α, at or above "
-                            "β, or inside?",
-                            tag="bound-as-value" if flag == "exact" else None)
-        got = reread.get(lab)
-        if got is None:
-            rep.bad(f"{lab}, read later: not answered yet.")
-            continue
-        mine = _read(got)
-        if mine is None:
-            rep.bad(f"{lab}, read later: could not read {got!r}{_unread_why(got)}: give a number or a window "
-                    "(alpha, beta).")
-            continue
-        readable += 1
-        before = len(rep.items)
-        own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
-        entry = (
-            {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
-        )
-        _judge_read(entry, later[0], later[1], 0, mine,
-                    f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own
-                    else f"{lab}, read later", rep)
-        if rep.items[before][0] == "bad" and n not in wrong_nodes:
+        v, flag, read, wrong = _judge_stored(rep, G, names, n, lab, stored.get(lab), truth[n], window)
+        readable += read
+        if wrong:
+            wrong_nodes.append(n)
+        read, wrong = _judge_reread(rep, lab, reread.get(lab), (v, flag), truth[n], later)
+        readable += read
+        if wrong and n not in wrong_nodes:
             wrong_nodes.append(n)
     fb = rep.feedback(what)
     if not fb.ok:   # the title counts parts, 3 per node (value, flag, later), whatever the lines group
@@ -703,6 +646,80 @@ def check_window_entries(tree, window, later, stored, reread):
         fb.status = "unreadable"
     return escalate("l05.window_entries", fb,
                     twin=lambda _: _window_twin(G, window, later, asked, wrong_nodes or asked))
+
+
+def _blank(x):
+    """An entry not answered: None, or a pair of Nones."""
+    return x is None or (isinstance(x, (tuple, list)) and all(y is None for y in x))
+
+
+def _judge_stored(rep, G, names, n, lab, given, right, window):
+    """The learner's stored ``(value, flag)`` at node ``n`` against ``right`` (the engine's), each part a
+    line in ``rep``; returns ``(value, flag, parts read, a part wrong)`` (value and flag None if unread)."""
+    v_true, f_true = right
+    if _blank(given):
+        rep.bad(f"{lab}: value and flag not answered yet.")
+        return None, None, 0, False
+    try:
+        v, flag = _entry_answer(given)
+    except BadAnswer as exc:
+        rep.bad(f"{lab}: could not read {given!r} ({exc}); give (value, flag), such as (4, 'exact').")
+        return None, None, 0, False
+    wrong = False
+    parent = next(iter(G.predecessors(n)), None)
+    minimax_v = minimax(G, n, trace=False).value
+    if close(v, v_true):
+        rep.good(f"{lab}: value {fmt(v)}, right.")
+    else:
+        wrong = True
+        inherited = "the window " + ("it inherits from " + names.name(parent) + " at that moment"
+                                     if parent is not None else "given at the root")
+        if f_true != EXACT and close(v, minimax_v):
+            rep.bad(f"{lab}: the value {fmt(v)} is what {lab} is worth, but the search does not "
+                    f"find it: follow {lab} with {inherited}: where does it stop, and what has "
+                    "it seen by then?",
+                    tag="cut-value-as-minimax")
+        elif (
+            f_true != EXACT
+            and any(close(v, w) for w in (*window, *_given_window(G, window, n)))
+            and not close(v, v_true)
+        ):
+            rep.bad(f"{lab}: {fmt(v)} is a bound of the window, but this search is fail-soft: a "
+                    "node returns the best value it found itself, even outside its window.",
+                    tag="fail-hard-bound")
+        else:
+            rep.bad(f"{lab}: not the value the search returns there. Follow {lab} with "
+                    f"{inherited}: which children does it look at, and when does it stop?")
+    if flag == f_true:
+        rep.good(f"{lab}: flag {flag!r}, right.")
+    else:
+        wrong = True
+        rep.bad(f"{lab}: not the flag stored there. Compare the value {lab} returns with the "
+                f"window {lab} was given (not the one it ends with): at or below α, at or above "
+                "β, or inside?",
+                tag="bound-as-value" if flag == EXACT else None)
+    return v, flag, 1, wrong
+
+
+def _judge_reread(rep, lab, got, mine, right, later):
+    """What the entry at ``lab`` does for a later search with the window ``later``, judged from the
+    learner's own stored entry ``mine`` when it is readable and differs from the ``right`` one (a wrong
+    entry read consistently is not marked wrong twice); returns ``(parts read, wrong)``."""
+    if got is None:
+        rep.bad(f"{lab}, read later: not answered yet.")
+        return 0, False
+    reading = _read(got)
+    if reading is None:
+        rep.bad(f"{lab}, read later: could not read {got!r}{_unread_why(got)}: give a number or a window "
+                "(alpha, beta).")
+        return 0, False
+    (v, flag), (v_true, f_true) = mine, right
+    before = len(rep.items)
+    own = v is not None and flag is not None and not (close(v, v_true) and flag == f_true)
+    entry = {"value": v, "flag": flag, "depth": 0} if own else {"value": v_true, "flag": f_true, "depth": 0}
+    name = f"{lab}, read later from your entry ({fmt(v)}, {flag!r})" if own else f"{lab}, read later"
+    _judge_read(entry, later[0], later[1], 0, reading, name, rep)
+    return 1, rep.items[before][0] == "bad"
 
 
 def _positions(limit=60):
@@ -719,18 +736,17 @@ def _truth(game, state):
 
 
 def _in_window(v, true, alpha, beta):
-    """Is ``v`` what alpha-beta may return for a position worth ``true`` with window (alpha, beta)?"""
-    if true <= alpha:
-        return v <= alpha
-    if true >= beta:
-        return v >= beta
-    return v == true
+    """Is ``v`` what alpha-beta may return for a position worth ``true`` with window (alpha, beta)? The
+    same side of the window (:func:`gametrees.rules.window_bound`), and the value itself inside it."""
+    side = window_bound(true, alpha, beta)
+    return window_bound(v, alpha, beta) == side and (side != EXACT or v == true)
 
 
 def _expect(true, alpha, beta):
-    if true <= alpha:
+    side = window_bound(true, alpha, beta)
+    if side == UPPER:
         return f"at most α = {fmt(alpha)} (the true value {fmt(true)} is at or below the window)"
-    if true >= beta:
+    if side == LOWER:
         return f"at least β = {fmt(beta)} (the true value {fmt(true)} is at or above the window)"
     return f"exactly {fmt(true)} (inside the window)"
 
@@ -764,7 +780,7 @@ def _reversed_flag(table, values):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         true = values[state]
-        if (flag == "upper" and value < true) or (flag == "lower" and value > true):
+        if (flag == UPPER and value < true) or (flag == LOWER and value > true):
             return state, value, flag, true
     return None
 
@@ -858,22 +874,10 @@ def check_table_search(fn, show_code=False):
     True
     """
     name = "check_table_search"
-    if show_code:
-        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
-        if held is not None:
-            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
-                                    "and check it (check_table_search(negamax_with_table)) first.")
-    problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
-    if problem:
-        return Feedback(
-            f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable"
-        )
+    early = _table_search_opening(fn, name, show_code)
+    if early is not None:
+        return early
     game = TicTacToe()
-    printed = Printed()
-    probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), printed)
-    if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
-        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError "
-                                "or returns None).")
     printed = Printed()
     rep = Report()
     states = _positions()
@@ -889,14 +893,6 @@ def check_table_search(fn, show_code=False):
         except (TypeError, ValueError):
             return f"returned {out.value!r}, not a number", None
 
-    def table_to_blame(s, alpha, beta):
-        """Is the same search right when the table keeps nothing? Then the table answered wrongly."""
-        err, v = run(s, alpha, beta, _ForgetfulTable())
-        return err is None and _in_window(v, truth[s], alpha, beta)
-
-    blame_hint = ("When the search stopped at a cut, or found nothing inside its window, is the value it "
-                  "returned the position's value? What must the table remember with it, and which later "
-                  "windows may it answer?")
     # Part 1: a fresh table for every call (transpositions inside one search still meet the table).
     # Part 2: one table shared by all calls, narrow windows first, as a program reuses its table.
     parts = (("With a fresh table for every search", [(s, a, b) for s in states for a, b in windows], False),
@@ -928,39 +924,7 @@ def check_table_search(fn, show_code=False):
         line = (f"{label}: {passed} of {len(calls)} right; e.g. {ttt_text(s)} ({mover} to move) with window "
                 f"({fmt(alpha)}, {fmt(beta)}): your function {got}, but it should return "
                 f"{_expect(truth[s], alpha, beta)}.")
-        if reversed_entry is not None:
-            rs, rv, rflag, rtrue = reversed_entry
-            rmover = "X" if game.to_move(rs) == MAX else "O"
-            rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
-                           f"but that position is worth {fmt(rtrue)} to {rmover}: "
-                           + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
-                              f"{fmt(rv)} is a lower bound" if rflag == "upper" else
-                              f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
-                              f"{fmt(rv)} is an upper bound")
-                           + ": a flag the wrong way round.",
-                    "Which α and β decide the flag: the window the search was given, or the α the loop "
-                    "raised?",
-                    tag="table-flag-reversed")
-        elif err is None and table_to_blame(s, alpha, beta):
-            source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
-                      if shared else
-                      "an entry stored earlier in this same search, when a position was reached by another "
-                      "move order with another window,")
-            rep.bad(line + f" With a table that keeps nothing the same search is right: {source} answered "
-                           "although it did not settle the window it was asked for: a bound used as if it "
-                           "were exact.",
-                    blame_hint)
-        else:
-            rep.bad(line, error_hint(err) if err else
-                    "Check the recursion first (it is wrong even when the table keeps nothing): negamax "
-                    "values are for the player to move, utility × (+1 if MAX is to move, else -1); a child's "
-                    "value is negated, and its window is (-β, -α).")
-            if err is None and v == -truth[s] and truth[s] != 0:
-                rep.bad(
-                    "That value has the opposite sign: it is from the other player's point of view.",
-                    "In negamax every value is for the player to move at that position.",
-                    tag="wrong-viewpoint",
-                )
+        _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth)
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
@@ -969,6 +933,72 @@ def check_table_search(fn, show_code=False):
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
+
+
+def _table_search_opening(fn, name, show_code):
+    """The feedback before any search is checked, or None: the code asked for before a real attempt, a
+    function that cannot be called, the starter still unchanged."""
+    if show_code:
+        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
+        if held is not None:
+            return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
+                                    "and check it (check_table_search(negamax_with_table)) first.")
+    problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
+    if problem:
+        return Feedback(
+            f"{name}: your function could not be called.", [("bad", problem, None)], status="unreadable"
+        )
+    game = TicTacToe()
+    probe = run_learner(fn, (game, game.from_string("XO./.X./..O"), -math.inf, math.inf, {}), Printed())
+    if isinstance(probe.exc, NotImplementedError) or (not probe.problem() and probe.value is None):
+        return unanswered(name, "Write the body of negamax_with_table (it still raises NotImplementedError "
+                                "or returns None).")
+    return None
+
+
+def _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth):
+    """The first wrong search (``line`` says it): a flag the wrong way round in the learner's table, a
+    bound used as if it were exact (right when the table keeps nothing), or the recursion itself."""
+    s, alpha, beta, err, v = bad
+    if reversed_entry is not None:
+        rs, rv, rflag, rtrue = reversed_entry
+        rmover = "X" if game.to_move(rs) == MAX else "O"
+        rep.bad(line + f" Your table holds {ttt_text(rs)} ({rmover} to move) as ({fmt(rv)}, {rflag!r}), "
+                       f"but that position is worth {fmt(rtrue)} to {rmover}: "
+                       + (f"'at most {fmt(rv)}' is false; the search that stored it failed high, so "
+                          f"{fmt(rv)} is a lower bound" if rflag == UPPER else
+                          f"'at least {fmt(rv)}' is false; the search that stored it failed low, so "
+                          f"{fmt(rv)} is an upper bound")
+                       + ": a flag the wrong way round.",
+                "Which α and β decide the flag: the window the search was given, or the α the loop "
+                "raised?",
+                tag="table-flag-reversed")
+        return
+    if err is None:
+        # Is the same search right when the table keeps nothing? Then the table answered wrongly.
+        err_alone, v_alone = run(s, alpha, beta, _ForgetfulTable())
+        if err_alone is None and _in_window(v_alone, truth[s], alpha, beta):
+            source = ("an entry stored under another window (by an earlier search, or earlier in this one)"
+                      if shared else
+                      "an entry stored earlier in this same search, when a position was reached by another "
+                      "move order with another window,")
+            rep.bad(line + f" With a table that keeps nothing the same search is right: {source} answered "
+                           "although it did not settle the window it was asked for: a bound used as if it "
+                           "were exact.",
+                    "When the search stopped at a cut, or found nothing inside its window, is the value it "
+                    "returned the position's value? What must the table remember with it, and which later "
+                    "windows may it answer?")
+            return
+    rep.bad(line, error_hint(err) if err else
+            "Check the recursion first (it is wrong even when the table keeps nothing): negamax "
+            "values are for the player to move, utility × (+1 if MAX is to move, else -1); a child's "
+            "value is negated, and its window is (-β, -α).")
+    if err is None and v == -truth[s] and truth[s] != 0:
+        rep.bad(
+            "That value has the opposite sign: it is from the other player's point of view.",
+            "In negamax every value is for the player to move at that position.",
+            tag="wrong-viewpoint",
+        )
 
 
 def _table_search_twin(fb):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from ...rules import chance_upper_bound, fails_low
 from ...search import expectimax
 from ...trees import tree_from_nested
 from ..answers import NodeNames
@@ -228,60 +229,13 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     original = nodes.name(expectimax(G, trace=False).move)
     rep = Report()
     wrong, unread = [], 0
+    case = {"G": G, "kids": kids, "nodes": nodes, "labels": labels, "each": each, "leaves": leaves,
+            "original": original, "with_averages": with_averages}
     for name, f in rescalings.items():
-        H = G.copy()
-        for n in H:
-            if not H.out_degree(n):
-                H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
-        r = expectimax(H, trace=False, graph=True)
-        values = {nodes.name(k): r.graph.nodes[k]["value"] for k in kids}
-        best = max(values.values())
-        right = [lab for lab in labels if math.isclose(values[lab], best, rel_tol=1e-12, abs_tol=1e-12)]
-        averages = ", ".join(f"{lab} averages {fmt(values[lab])}" for lab in labels)
-        got = answer.get(name)
-        if is_blank(got):
-            rep.bad(f"{name}: not answered yet.")
-            continue
-        given_averages = None
-        if with_averages:
-            try:
-                got, *given_averages = got
-                given_averages = [float(x) for x in given_averages]
-                if len(given_averages) != len(labels):
-                    raise ValueError
-            except (TypeError, ValueError):
-                unread += 1
-                rep.bad(f"{name}: could not read {answer.get(name)!r}: give "
-                        f"{each or 'the child, then each average'}.")
-                continue
-        got = str(got).strip().upper()
-        if got not in labels:
-            unread += 1
-            rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
-            continue
-        if got in right and given_averages is not None and not all(
-                math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
+        verdict = _judge_change(rep, name, f, answer.get(name), case)
+        if verdict == "wrong":
             wrong.append(name)
-            rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, "
-                    "then average each chance node again.")
-            continue
-        if got in right:
-            rep.good(f"{name}: {got}, right ({averages}).")
-            continue
-        kind = _kind_of_change(f, leaves)
-        hint = {
-            "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the "
-                       "choice?",
-            "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
-            "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to "
-            "every leaf, then average each chance node again.",
-            "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average "
-            "again.",
-            "other": "Apply the change to every leaf, then average each chance node again.",
-        }[kind]
-        wrong.append(name)
-        rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
-                tag="scale-sensitivity" if kind == "increasing" and got == original else None)
+        unread += verdict == "unread"
     fb = rep.feedback("Expectimax after rescaling")
     if fb.status == "wrong":   # one count per change asked, however many lines the answer takes
         fb.title = (f"Expectimax after rescaling: {sum(kind == 'good' for kind, _, _ in rep.items)} of "
@@ -294,6 +248,68 @@ def check_rescaled_choices(tree, rescalings, answer, *, with_averages=False):
     ):
         fb.status = "unreadable"
     return escalate("l06.rescaled_choices", fb, twin=lambda _: _rescaled_twin(G, rescalings, wrong))
+
+
+def _rescaled_values(G, kids, nodes, f):
+    """``{child label: expectimax value}`` of the root's children once ``f`` is applied to every leaf."""
+    H = G.copy()
+    for n in H:
+        if not H.out_degree(n):
+            H.nodes[n]["utility"] = f(H.nodes[n]["utility"])
+    r = expectimax(H, trace=False, graph=True)
+    return {nodes.name(k): r.graph.nodes[k]["value"] for k in kids}
+
+
+def _judge_change(rep, name, f, got, case):
+    """The learner's answer ``got`` for the change ``name`` (the function ``f``): a line in ``rep``;
+    returns ``"right"``, ``"wrong"``, ``"unread"`` or ``"blank"``. ``case`` holds the tree and what the
+    question asked (its children's labels, whether averages are asked)."""
+    labels, each = case["labels"], case["each"]
+    values = _rescaled_values(case["G"], case["kids"], case["nodes"], f)
+    best = max(values.values())
+    right = [lab for lab in labels if math.isclose(values[lab], best, rel_tol=1e-12, abs_tol=1e-12)]
+    averages = ", ".join(f"{lab} averages {fmt(values[lab])}" for lab in labels)
+    given = got
+    if is_blank(got):
+        rep.bad(f"{name}: not answered yet.")
+        return "blank"
+    given_averages = None
+    if case["with_averages"]:
+        try:
+            got, *given_averages = got
+            given_averages = [float(x) for x in given_averages]
+            if len(given_averages) != len(labels):
+                raise ValueError
+        except (TypeError, ValueError):
+            rep.bad(f"{name}: could not read {given!r}: give "
+                    f"{each or 'the child, then each average'}.")
+            return "unread"
+    got = str(got).strip().upper()
+    if got not in labels:
+        rep.bad(f"{name}: {got!r} is not a child of the root; the choices are {', '.join(labels)}.")
+        return "unread"
+    if got in right and given_averages is not None and not all(
+            math.isclose(x, values[lab], abs_tol=0.0051) for x, lab in zip(given_averages, labels)):
+        rep.bad(f"{name}: the child is right, but not every average: apply the change to every leaf, "
+                "then average each chance node again.")
+        return "wrong"
+    if got in right:
+        rep.good(f"{name}: {got}, right ({averages}).")
+        return "right"
+    kind = _kind_of_change(f, case["leaves"])
+    hint = {
+        "affine+": f"{name} is a·v + b with a > 0: what does it do to each average, and so to the "
+                   "choice?",
+        "affine-": f"{name} multiplies by a negative number: what happens to the order of the averages?",
+        "increasing": f"{name} keeps the order of the leaves but is not of the form a·v + b: apply it to "
+        "every leaf, then average each chance node again.",
+        "decreasing": f"{name} reverses the order of the leaves: apply it to every leaf, then average "
+        "again.",
+        "other": "Apply the change to every leaf, then average each chance node again.",
+    }[kind]
+    rep.bad(f"{name}: not the child expectimax picks after this change. {hint}",
+            tag="scale-sensitivity" if kind == "increasing" and got == case["original"] else None)
+    return "wrong"
 
 
 def _rescaled_twin(G, rescalings, wrong):
@@ -347,8 +363,8 @@ def chance_pruned(tree, low, high):
     MAX at the root searches its chance children in order; ``alpha`` is the
     best value found so far. Below a chance node, after each outcome the most
     the node can still be worth is (the weighted outcomes seen) + (the
-    probability not yet seen) × ``high``; once that is ≤ ``alpha``, MAX will
-    not choose the node, and its remaining outcomes are skipped.
+    probability not yet seen) × ``high`` (:func:`gametrees.rules.chance_upper_bound`); once that is
+    ≤ ``alpha``, MAX will not choose the node, and its remaining outcomes are skipped.
 
     Returns ``(pruned leaves, {chance node: (bound when it stopped or its value, stopped early)})``.
 
@@ -377,8 +393,8 @@ def chance_pruned(tree, low, high):
         for i, (n, p) in enumerate(zip(outs, probs)):
             seen += p * G.nodes[n]["utility"]
             left -= p
-            most = seen + max(left, 0.0) * high
-            if i < len(outs) - 1 and most <= alpha + 1e-9:   # a tie prunes (1/3 + 1/3 + 1/3 in floats)
+            most = chance_upper_bound(seen, left, high)
+            if i < len(outs) - 1 and fails_low(most, alpha + 1e-9):   # a tie prunes (1/3 + 1/3 + 1/3)
                 pruned += outs[i + 1:]
                 info[k] = (most, True)
                 stopped = True
@@ -397,7 +413,7 @@ def _alpha_beta_like(G):
         outs = list(G.successors(k))
         probs = [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]
         for i, n in enumerate(outs):
-            if i < len(outs) - 1 and G.nodes[n]["utility"] <= alpha:
+            if i < len(outs) - 1 and fails_low(G.nodes[n]["utility"], alpha):
                 pruned += outs[i + 1:]
                 break
         else:
