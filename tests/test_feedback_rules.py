@@ -175,6 +175,23 @@ def test_try_first_a_right_first_attempt_is_solved_and_objects_are_apart():
     assert late.lines[0].startswith(SHOWN + " (.explain())") and attempts.counts()[e.key]["solved"] is True
 
 
+@pytest.mark.parametrize("make", [
+    lambda: ex.ValuesExercise(seed=2, try_first=True),
+    lambda: ex.PruningExercise(seed=7, try_first=True),
+    lambda: ex.ValuesExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], try_first=True),
+])
+def test_an_exercise_made_again_keeps_its_solution_shown(make):
+    """A wrong check, the worked answer, then the exercise's cell run again: the same problem, so a right
+    answer pasted from the worked answer is still said to come after it, and is not solved."""
+    e = make()
+    e.check(_a_wrong_answer(e))
+    assert "Answer:" in e.explain()
+    again = make()
+    fb = again.check(type(again).solution.__wrapped__(again))
+    assert fb.status == "right" and fb.solved is False
+    assert fb.lines[0].startswith(SHOWN + " (.explain())")
+
+
 def test_without_try_first_nothing_is_held_back_and_the_library_is_never_held_back():
     e = ex.generate("pruning", seed=7)
     assert e.try_first is False and e.check(e.solution()).solved is True

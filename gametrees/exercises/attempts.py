@@ -124,7 +124,16 @@ def twin_prefix(on="a twin tree"):
     return f"Worked on {on}: "
 
 _COUNTS: dict = {}
+#: What showed the solution of a problem, by its key without the ``#n`` that tells exercise objects apart:
+#: an exercise made again (its cell run again) is the same problem, and its solution stays shown.
+_SHOWN: dict = {}
 _LOCK = threading.Lock()
+
+
+def _problem(key):
+    """``key`` without the ``#n`` of the object (``"values:seed=2:easy#3"`` -> ``"values:seed=2:easy"``)."""
+    base, sep, serial = key.rpartition("#")
+    return base if sep and serial.isdigit() else key
 
 
 def escalate(key, feedback, *, twin=None, on="a twin tree"):
@@ -160,7 +169,7 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
             entry["wrong"] += 1
         if feedback.status in ("right", "wrong"):
             entry["answered"] += 1
-        shown_before = entry["shown"]
+        shown_before = entry["shown"] or _SHOWN.get(_problem(key))
         feedback.solved = feedback.status == "right" and shown_before is None
         entry["solved"] = entry["solved"] or feedback.solved
         wrong_so_far = entry["wrong"]
@@ -189,7 +198,7 @@ def attempted(key):
 def shown(key):
     """What first showed the solution of ``key`` (``".solution()"``, ...), or None if it was never shown."""
     with _LOCK:
-        return _COUNTS.get(str(key), {}).get("shown")
+        return _COUNTS.get(str(key), {}).get("shown") or _SHOWN.get(_problem(str(key)))
 
 
 def open_solution(key, what):
@@ -209,6 +218,7 @@ def open_solution(key, what):
             return NotYet()
         if entry["shown"] is None:
             entry["shown"] = str(what)
+        _SHOWN.setdefault(_problem(key), str(what))
     return None
 
 
@@ -246,5 +256,7 @@ def reset(key=None):
     with _LOCK:
         if key is None:
             _COUNTS.clear()
+            _SHOWN.clear()
         else:
             _COUNTS.pop(str(key), None)
+            _SHOWN.pop(_problem(str(key)), None)
