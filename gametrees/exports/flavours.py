@@ -38,7 +38,7 @@ __all__ = ["ALGORITHMS", "FLAVOURS", "caption", "check_width", "matplotlib_text"
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-strict", "expectimax")
 FLAVOURS = ("question", "answer")
 
-# Annotations a search writes (the schema in gametrees/trees.py): stripped for a question.
+# Annotations a search writes (the schema in gametrees/trees/schema.py): stripped for a question.
 _NODE_ANNOTATIONS = ("value", "alpha", "beta", "order", "status", "bound")
 _GRAPH_ANNOTATIONS = ("algorithm", "nodes_visited", "leaves_evaluated")
 
