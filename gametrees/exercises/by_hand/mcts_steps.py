@@ -211,24 +211,20 @@ class MCTSExercise(Exercise):
         if any(k not in before for k in kids):
             return None
         name = self.nodes.name
-        N = before[root][0]
         sign = 1.0 if self.root_player == MAX else -1.0
-        scores = {k: ucb1(sign * before[k][1] / before[k][0], before[k][0], N, c) for k in kids}
+        scores = dict(zip(first.children, first.scores))   # UCB1 as the search computed and recorded it
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] - ranked[1] < _MARGIN:
             return None
         result = next(e.value for e in trace[starts[0]:] if e.kind == "backup")
         extra = {"_expanded": None, "_next": None, "_next_scores": None}
         if self.full:
-            after = dict(before)
-            for node in (root, chosen):
-                v, t = before[node]
-                after[node] = (v + 1, t + result)
-            n_after = after[root][0]
-            next_scores = {k: ucb1(sign * after[k][1] / after[k][0], after[k][0], n_after, c) for k in kids}
             second = trace[next(i for i, e in enumerate(trace) if e.playout == playouts + 2)]
+            if second.kind != "select" or second.parent is not None:
+                return None
+            next_scores = dict(zip(second.children, second.scores))   # as recorded after the backup
             ranked = sorted(next_scores.values(), reverse=True)
-            if second.kind != "select" or second.parent is not None or ranked[0] - ranked[1] < _MARGIN:
+            if ranked[0] - ranked[1] < _MARGIN:
                 return None
             if _argmax_unique(next_scores) != second.chosen:
                 return None
