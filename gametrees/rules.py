@@ -18,9 +18,8 @@ import operator
 
 __all__ = [
     "EXACT", "LOWER", "UPPER", "TIE_RULES", "tie_rule", "strict_rule", "cutoff_sign", "cutoff_text",
-    "prune_when",
-    "cutoff_tests", "fails_high", "fails_low", "cutoff", "window_bound", "table_probe", "ucb1", "ucb1_select",
-    "chance_upper_bound", "chance_lower_bound",
+    "prune_when", "cutoff_tests", "fails_high", "fails_low", "cutoff", "window_bound", "deep_enough",
+    "table_probe", "ucb1", "ucb1_select", "chance_upper_bound", "chance_lower_bound",
 ]
 
 #: What a stored or returned value says about the true value: it is the value, a lower bound
@@ -187,6 +186,19 @@ def window_bound(value, alpha, beta, strict=False) -> str:
     if fails_high(value, beta, strict):
         return LOWER
     return EXACT
+
+
+def deep_enough(stored_depth, wanted_depth) -> bool:
+    """May a table entry searched ``stored_depth`` plies deep stand in for a search that wants
+    ``wanted_depth``? Only when it looked at least as deep (an entry of a finished game, searched to the
+    end, has the depth no search exceeds).
+
+    Examples
+    --------
+    >>> deep_enough(4, 3), deep_enough(2, 3)
+    (True, False)
+    """
+    return stored_depth >= wanted_depth
 
 
 def table_probe(flag, value, alpha, beta, strict=False):

@@ -15,7 +15,7 @@ from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
 from ..games.protocol import check_chances
-from ..rules import EXACT
+from ..rules import EXACT, deep_enough
 from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
@@ -87,7 +87,7 @@ def _make_backed_up(with_chance):
             if table is not None:
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
-                if entry is not None and ply and entry[0] >= max_depth - ply:
+                if entry is not None and ply and deep_enough(entry[0], max_depth - ply):
                     hits += 1
                     if tracing:
                         rec.hit(node, parent, ply, player, entry[1], None, None, state, EXACT)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
-from ..rules import EXACT, LOWER, UPPER, cutoff_tests, table_probe, window_bound
+from ..rules import EXACT, LOWER, UPPER, cutoff_tests, deep_enough, table_probe, window_bound
 from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
@@ -72,7 +72,7 @@ def _probe(entry, ply, max_depth, alpha, beta, strict, flip=False):
     ``flip``: the window is MIN's (negamax), so the value and the flag are seen from MIN's side.
     Returns ``(answer, alpha, beta)``, ``answer`` None when the entry does not settle the node.
     """
-    if entry is None or not ply or entry[0] < max_depth - ply:
+    if entry is None or not ply or not deep_enough(entry[0], max_depth - ply):
         return None, alpha, beta
     flag, value = entry[1], entry[2]
     if flip:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 
 from ...games import MAX, MIN, TicTacToe
-from ...rules import EXACT, LOWER, UPPER, table_probe, window_bound
+from ...rules import EXACT, LOWER, UPPER, deep_enough, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
@@ -278,7 +278,7 @@ def table_window(entry, alpha, beta, depth):
     (None, (0, 5))
     """
     e = _entry(entry)
-    if e["depth"] < depth:
+    if not deep_enough(e["depth"], depth):
         return None, (alpha, beta)
     answer, alpha, beta = table_probe(e["flag"], e["value"], alpha, beta)
     return answer, (alpha, beta)
@@ -335,7 +335,7 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
     ``rep``."""
     kind, value = mine
     right, narrowed = table_window(e, alpha, beta, depth)
-    deep_enough = e["depth"] >= depth
+    deep = deep_enough(e["depth"], depth)
     w = (alpha, beta)
     if right is not None:
         if kind == "value" and close(value, right):
@@ -353,11 +353,11 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
     if kind == "value":
         return rep.bad(f"{name}: you let the table answer, but it cannot answer this search. "
                        + (f"Is a {e['depth']}-ply result enough for a {depth}-ply search?"
-                          if not deep_enough else
+                          if not deep else
                           f"Does the entry settle the window {_window_words(w)}? "
                           f"{_settles(e['flag'])[0].upper() + _settles(e['flag'])[1:]}."),
-                       tag="bound-as-value" if deep_enough and e["flag"] != EXACT else None)
-    if not deep_enough:
+                       tag="bound-as-value" if deep and e["flag"] != EXACT else None)
+    if not deep:
         if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
             return rep.good(f"{name}: search, with the window as it is (the entry is too shallow to say "
                             "anything about this search), right.")
