@@ -471,7 +471,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
     positions = 0
     deepest = 1
     huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-    if tracing:
+    if tracing:  # (a record names the node's parent as ``node.parent and node.parent.id``: None at the root)
         rec = Recorder(names)
         events, record_select, record_expand = rec.log, rec.select, rec.expand
         record_playout, record_backup = rec.playout, rec.backup
@@ -497,7 +497,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 if tracing:
                     cum = node.probs
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    record_select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state,
+                    record_select(node.id, node.parent and node.parent.id,
+                                  len(path) - 2, CHANCE, node.visits, node.state,
                                   done, child.id, node.kids, tuple([k.visits for k in children]),
                                   tuple([k.total for k in children]), None, probs)
             elif node.pending is not None:  # a move not yet in the tree
@@ -507,7 +508,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0, scores)
                 if node.kids is None:
                     node.kids = tuple([k.id for k in children])
-                record_select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state,
+                record_select(node.id, node.parent and node.parent.id,
+                              len(path) - 1, node.player, node.visits, node.state,
                               done, child.id, node.kids, tuple([k.visits for k in children]),
                               tuple([k.total for k in children]), c, tuple(scores))
                 path.append(child)
@@ -547,7 +549,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             child = node
         elif node.terminal:
             if tracing:
-                record_expand(node.id, _id(node.parent), len(path) - 1, None, node.state, done, False, None)
+                record_expand(node.id, node.parent and node.parent.id,
+                              len(path) - 1, None, node.state, done, False, None)
             return node
         else:
             pending, tried = node.pending, len(node.children)
@@ -577,7 +580,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
         s, ply = node.state, depth - 1
         if tracing:
             walk = []
-            s, ply = _walk(s, ply, successors, is_terminal, to_move, chances, random, walk.append)
+            s, ply = _walk(s, ply, successors, is_terminal, to_move if may_draw else None, chances, random,
+                           walk.append)
         elif may_draw:
             s, ply = _walk(s, ply, successors, is_terminal, to_move, chances, random, None)
         else:  # no chance anywhere: the plainest loop (most of the time goes here)
@@ -603,7 +607,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         if tracing:
             walk = tuple(walk)
-            record_playout(node.id, _id(node.parent), depth - 1, node.player, result, s, done,
+            record_playout(node.id, node.parent and node.parent.id, depth - 1, node.player, result, s, done,
                            walk if is_tree else None, walk)
         return result
 
@@ -616,8 +620,8 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
         if tracing:
             node = path[-1]
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            record_backup(node.id, _id(node.parent), len(path) - 1, node.player, result, node.state, done,
-                          rows)
+            record_backup(node.id, node.parent and node.parent.id, len(path) - 1, node.player, result,
+                          node.state, done, rows)
 
     limit = playouts if playouts is not None else math.inf
     done = 0
@@ -641,7 +645,8 @@ def _drawn(cumulative, r):
 
 def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
     """``(finished state, its ply)`` after uniform random moves from ``s`` at ``ply`` (chance outcomes by
-    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES."""
+    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES. ``to_move``
+    None: no chance state can come (whose turn it is is not asked)."""
     kids = None
     try:
         while not is_terminal(s):
@@ -649,7 +654,7 @@ def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
             if ply > MAX_PLIES:
                 _endless(s)
             kids = successors(s)
-            if to_move(s) == CHANCE:
+            if to_move is not None and to_move(s) == CHANCE:
                 m, s = _draw(chances(s), kids, random)
             else:
                 m, s = kids[int(random() * len(kids))]
@@ -665,11 +670,6 @@ def _no_moves(kids, s):
     if kids is not None and not len(kids):
         raise no_moves_error("mcts", f"state {s!r}") from None
     raise
-
-
-def _id(node):
-    """The trace id of a node (None for the root's parent)."""
-    return None if node is None else node.id
 
 
 def _endless(state):
