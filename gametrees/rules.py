@@ -277,6 +277,7 @@ def ucb1(mean, visits, parent_visits, c) -> float:
 #: 1/sqrt(n) for n = 0, 1, 2, ...: the per-visit factor of UCB1's exploration term, for :func:`ucb1_select`
 #: (entry 0 is never read: a child it scores has a visit). Grown as visits grow.
 _PER_VISIT = [0.0] + [1 / math.sqrt(n) for n in range(1, 1024)]
+_sqrt, _log, _MINUS_INF = math.sqrt, math.log, -math.inf  # (no attribute look-ups in ucb1_select)
 
 
 def ucb1_select(children, parent_visits, c, sign=1.0, scores=None):
@@ -314,22 +315,39 @@ def ucb1_select(children, parent_visits, c, sign=1.0, scores=None):
     table = _PER_VISIT
     if parent_visits >= len(table):  # no child has more visits than its parent
         table.extend([1 / math.sqrt(n) for n in range(len(table), 2 * parent_visits)])
-    weight = c * math.sqrt(math.log(parent_visits))
-    best, best_score = None, -math.inf
-    if scores is None:  # (the same loop as below, one step less per child: the untraced search)
-        for child in children:
-            n = child.visits
-            score = sign * child.total / n + weight * table[n]
-            if score > best_score:
-                best, best_score = child, score
+    weight = c * _sqrt(_log(parent_visits))
+    best, best_score = None, _MINUS_INF
+    # Four copies of one loop: for MAX and for MIN (``- total / n``, no multiplication by the sign, which
+    # gives the same float), each with and without keeping the scores (one step less per child).
+    if scores is None:
+        if sign > 0:
+            for child in children:
+                n = child.visits
+                score = child.total / n + weight * table[n]
+                if score > best_score:
+                    best, best_score = child, score
+        else:
+            for child in children:
+                n = child.visits
+                score = weight * table[n] - child.total / n
+                if score > best_score:
+                    best, best_score = child, score
         return best
     keep = scores.append
-    for child in children:
-        n = child.visits
-        score = sign * child.total / n + weight * table[n]
-        keep(score)
-        if score > best_score:
-            best, best_score = child, score
+    if sign > 0:
+        for child in children:
+            n = child.visits
+            score = child.total / n + weight * table[n]
+            keep(score)
+            if score > best_score:
+                best, best_score = child, score
+    else:
+        for child in children:
+            n = child.visits
+            score = weight * table[n] - child.total / n
+            keep(score)
+            if score > best_score:
+                best, best_score = child, score
     return best
 
 

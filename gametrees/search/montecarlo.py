@@ -450,142 +450,141 @@ def _refuse_overflow(root):
 
 
 def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
-    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown)."""
-    if tracing:
-        search = _TracedSearch(game, state, c, rng, is_tree, True, names)
-    else:
-        search = _Search(game, state, c, rng, is_tree, keep_ids)
-    done = search.run(playouts, deadline)
-    return search.root, search.events, search.positions, done, search.added, search.deepest - 1
+    """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
 
+    Each playout runs four phases, the four closures below: ``select``, ``expand``, ``play_out`` and
+    ``back_up`` (closures, not methods: a playout calls them ~5 times and their names are read as
+    cells, not ``self.`` attributes; benchmarks/mcts_speed.py). A traced search (``tracing``) records
+    each phase as it ends through a :class:`~gametrees.trace.Recorder`; the select records carry
+    every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it.
 
-class _Search:
-    """One search's playouts, each in four phases: :meth:`select`, :meth:`expand`, :meth:`play_out` and
-    :meth:`back_up`. :class:`_TracedSearch` records each phase as it ends.
-
-    A node's ``player`` is looked up when it is first left (its children are made then); tracing looks
-    it up at once for the expansion's sentence.
+    A node's ``player`` is looked up when it is first left (its children are made then); tracing
+    looks it up at once for the expansion's sentence.
     """
+    successors, is_terminal, utility, to_move = game.successors, game.is_terminal, game.utility, game.to_move
+    chances = game.chances if trusts_chances(game) else _checked(game.chances, successors)
+    random = rng.random
+    ids = tracing or keep_ids  # give nodes their ids (traced, or the graph is kept)
+    may_draw = _has_chance(game, is_tree)
+    root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
+    root.added = added = 1
+    positions = 0
+    deepest = 1
+    huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
+    if tracing:  # (a record names the node's parent as ``node.parent and node.parent.id``: None at the root)
+        rec = Recorder(names)
+        events, record_select, record_expand = rec.log, rec.select, rec.expand
+        record_playout, record_backup = rec.playout, rec.backup
+    else:
+        events = None
 
-    events = None
-    #: Traced: ``selected(node, child, path, done, scores)`` records a UCB1 selection (see _TracedSearch).
-    selected = None
-
-    def __init__(self, game, state, c, rng, is_tree, ids):
-        self.successors, self.is_terminal = game.successors, game.is_terminal
-        self.utility, self.to_move = game.utility, game.to_move
-        self.chances = game.chances if trusts_chances(game) else _checked(game.chances, game.successors)
-        self.random = rng.random
-        self.c = c
-        self.is_tree = is_tree
-        self.ids = ids                  # give nodes their ids (traced, or the graph is kept)
-        self.may_draw = _has_chance(game, is_tree)
-        self.root = _Node(state, None, None, False, _player(self.to_move, state), state if is_tree else ())
-        self.root.added = self.added = 1
-        self.positions = 0
-        self.deepest = 1
-        self.huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-
-    def run(self, playouts, deadline):
-        """Playouts until ``playouts`` are done or the ``deadline`` (perf_counter) passes; how many."""
-        limit = playouts if playouts is not None else math.inf
-        root, select, expand, play_out, back_up = self.root, self.select, self.expand, self.play_out, \
-            self.back_up
-        done = 0
-        while done < limit and (deadline is None or not done or perf_counter() < deadline):
-            done += 1
-            path = select(root, done)
-            node = expand(path, done)
-            back_up(path, play_out(node, path, done), done)
-        if self.huge:
-            _refuse_overflow(root)
-        return done
-
-    # 1. Selection -------------------------------------------------------------------------------
-    def select(self, node, done):
-        """The path from ``node`` down the tree while every child is in it: UCB1 picks the child (a chance
+    # 1. Selection -----------------------------------------------------------------------------------
+    def select(done):
+        """The path from the root down the tree while every child is in it: UCB1 picks the child (a chance
         node draws it). It ends at a finished game, at a node with a move not yet in the tree, or at a
         chance outcome drawn for the first time (not yet in the tree)."""
+        node = root
         path = [node]
-        c, selected = self.c, self.selected
         while not node.terminal:
             children = node.children
             if children is None:
-                children = self.first_left(node)
+                children = first_left(node)
             if node.probs is not None:  # a chance node: the outcome is drawn
-                child = children[_drawn(node.probs, self.random())]
+                child = children[_drawn(node.probs, random())]
                 path.append(child)
                 if not child.added:
                     break
-                self.drawn(node, child, path, done)
+                if tracing:
+                    cum = node.probs
+                    probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
+                    record_select(node.id, node.parent and node.parent.id,
+                                  len(path) - 2, CHANCE, node.visits, node.state,
+                                  done, child.id, node.kids, tuple([k.visits for k in children]),
+                                  tuple([k.total for k in children]), None, probs)
             elif node.pending is not None:  # a move not yet in the tree
                 break
-            elif selected is None:
-                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
-                path.append(child)
-            else:
+            elif tracing:
                 scores = []
                 child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0, scores)
-                selected(node, child, path, done, scores)
+                if node.kids is None:
+                    node.kids = tuple([k.id for k in children])
+                record_select(node.id, node.parent and node.parent.id,
+                              len(path) - 1, node.player, node.visits, node.state,
+                              done, child.id, node.kids, tuple([k.visits for k in children]),
+                              tuple([k.total for k in children]), c, tuple(scores))
+                path.append(child)
+            else:
+                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
                 path.append(child)
             node = child
         return path
 
-    def first_left(self, node):
+    def first_left(node):
         """Make ``node``'s children (a chance node's all, with their probabilities) as it is first left;
         they are returned (none yet at a MAX or MIN node)."""
         if node.player is None:
-            node.player = _player(self.to_move, node.state)
+            node.player = _player(to_move, node.state)
         if node.player == CHANCE:
-            node.children = _children(node, self.successors, self.is_terminal, self.is_tree, self.ids)
-            node.probs = _cumulative(node, self.chances)
+            node.children = _children(node, successors, is_terminal, is_tree, ids)
+            node.probs = _cumulative(node, chances)
+            if tracing:
+                node.kids = tuple([k.id for k in node.children])
         else:  # MAX/MIN children are made as they join the tree
-            node.pending = self.successors(node.state)
+            node.pending = successors(node.state)
             if not node.pending:
                 raise no_moves_error("mcts", f"state {node.state!r}")
             node.children = []
         return node.children
 
-    def drawn(self, node, child, path, done):
-        """A chance outcome already in the tree was drawn (the traced search records it)."""
-
-    # 2. Expansion -------------------------------------------------------------------------------
-    def expand(self, path, done):
+    # 2. Expansion -----------------------------------------------------------------------------------
+    def expand(path, done):
         """The node the playout starts from: a chance outcome drawn for the first time, or the first move of
         the last node on ``path`` not yet in the tree, joins the tree (and ``path``); at a finished game
         nothing does, and the playout starts there."""
+        nonlocal added
         node = path[-1]
         if not node.added:  # a chance outcome drawn for the first time
-            self.added += 1
-            node.added = self.added
+            added += 1
+            node.added = added
+            child = node
+        elif node.terminal:
+            if tracing:
+                record_expand(node.id, node.parent and node.parent.id,
+                              len(path) - 1, None, node.state, done, False, None)
             return node
-        if node.terminal:
-            return node
-        pending, tried = node.pending, len(node.children)
-        if tried + 1 == len(pending):  # the last of them
-            node.pending = None
-        move, child_state = pending[tried]
-        child = _Node(child_state, move, node, self.is_terminal(child_state), None,
-                      (child_state if self.is_tree else node.id + (move,)) if self.ids else None)
-        node.children.append(child)
-        path.append(child)
-        self.added += 1
-        child.added = self.added
+        else:
+            pending, tried = node.pending, len(node.children)
+            if tried + 1 == len(pending):  # the last of them
+                node.pending = None
+            move, child_state = pending[tried]
+            child = _Node(child_state, move, node, is_terminal(child_state), None,
+                          (child_state if is_tree else node.id + (move,)) if ids else None)
+            node.children.append(child)
+            path.append(child)
+            added += 1
+            child.added = added
+        if tracing:
+            parent = child.parent
+            record_expand(child.id, parent.id, len(path) - 1, _who(child, to_move), child.state, done, True,
+                          parent.player)
         return child
 
-    # 3. Playout ---------------------------------------------------------------------------------
-    def play_out(self, node, path, done):
+    # 3. Playout -------------------------------------------------------------------------------------
+    def play_out(node, path, done):
         """The result of uniform random moves from ``node`` (chance outcomes by their probability) to the end
         of the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
+        nonlocal positions, deepest, huge
         depth = len(path)
-        if depth > self.deepest:
-            self.deepest = depth
+        if depth > deepest:
+            deepest = depth
         s, ply = node.state, depth - 1
-        if self.may_draw:
-            s, ply = _walk(s, ply, self.successors, self.is_terminal, self.to_move, self.chances, self.random,
-                           None)
+        if tracing:
+            walk = []
+            s, ply = _walk(s, ply, successors, is_terminal, to_move if may_draw else None, chances, random,
+                           walk.append)
+        elif may_draw:
+            s, ply = _walk(s, ply, successors, is_terminal, to_move, chances, random, None)
         else:  # no chance anywhere: the plainest loop (most of the time goes here)
-            successors, is_terminal, random = self.successors, self.is_terminal, self.random
             kids = None
             try:
                 start = ply
@@ -600,26 +599,40 @@ class _Search:
                     ply = max(start, MAX_PLIES)
             except IndexError:
                 _no_moves(kids, s)
-        self.positions += ply + 1  # the path's nodes and the playout's
-        result = self.utility(s)
+        positions += ply + 1  # the path's nodes and the playout's
+        result = utility(s)
         cls = result.__class__
-        if (cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT:
-            return result
-        return self.unusual_result(result, s)
-
-    def unusual_result(self, result, s):
-        """A result that is not a plain number within SAFE_RESULT: a numpy number as a float, else an error
-        naming the finished game ``s``."""
-        result = _usable_result(result, s)
-        self.huge = self.huge or not -SAFE_RESULT <= result <= SAFE_RESULT
+        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
+            result = _usable_result(result, s)  # a numpy number as a float; else an error naming s
+            huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
+        if tracing:
+            walk = tuple(walk)
+            record_playout(node.id, node.parent and node.parent.id, depth - 1, node.player, result, s, done,
+                           walk if is_tree else None, walk)
         return result
 
-    # 4. Backup ----------------------------------------------------------------------------------
-    def back_up(self, path, result, done):
+    # 4. Backup --------------------------------------------------------------------------------------
+    def back_up(path, result, done):
         """Every node on ``path`` counts the visit and the result (for MAX)."""
         for n in path:
             n.visits += 1
             n.total += result
+        if tracing:
+            node = path[-1]
+            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
+            record_backup(node.id, node.parent and node.parent.id, len(path) - 1, node.player, result,
+                          node.state, done, rows)
+
+    limit = playouts if playouts is not None else math.inf
+    done = 0
+    while done < limit and (deadline is None or not done or perf_counter() < deadline):
+        done += 1
+        path = select(done)
+        node = expand(path, done)
+        back_up(path, play_out(node, path, done), done)
+    if huge:
+        _refuse_overflow(root)
+    return root, events, positions, done, added, deepest - 1
 
 
 def _drawn(cumulative, r):
@@ -632,7 +645,8 @@ def _drawn(cumulative, r):
 
 def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
     """``(finished state, its ply)`` after uniform random moves from ``s`` at ``ply`` (chance outcomes by
-    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES."""
+    their probability), each move passed to ``keep`` unless it is None; at most MAX_PLIES. ``to_move``
+    None: no chance state can come (whose turn it is is not asked)."""
     kids = None
     try:
         while not is_terminal(s):
@@ -640,7 +654,7 @@ def _walk(s, ply, successors, is_terminal, to_move, chances, random, keep):
             if ply > MAX_PLIES:
                 _endless(s)
             kids = successors(s)
-            if to_move(s) == CHANCE:
+            if to_move is not None and to_move(s) == CHANCE:
                 m, s = _draw(chances(s), kids, random)
             else:
                 m, s = kids[int(random() * len(kids))]
@@ -656,75 +670,6 @@ def _no_moves(kids, s):
     if kids is not None and not len(kids):
         raise no_moves_error("mcts", f"state {s!r}") from None
     raise
-
-
-class _TracedSearch(_Search):
-    """A search that records each phase of every playout as it ends (``self.events``): the select events
-    carry every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it."""
-
-    def __init__(self, game, state, c, rng, is_tree, ids, names):
-        super().__init__(game, state, c, rng, is_tree, ids)
-        self.rec = Recorder(names)
-        self.events = self.rec.log
-
-    def first_left(self, node):
-        children = super().first_left(node)
-        if node.probs is not None:
-            node.kids = tuple([k.id for k in children])
-        return children
-
-    def selected(self, node, best, path, done, scores):
-        children = node.children
-        if node.kids is None:
-            node.kids = tuple([k.id for k in children])
-        self.rec.select(node.id, _id(node.parent), len(path) - 1, node.player, node.visits, node.state, done,
-                        best.id, node.kids, tuple([k.visits for k in children]),
-                        tuple([k.total for k in children]), self.c, tuple(scores))
-
-    def drawn(self, node, child, path, done):
-        children, cum = node.children, node.probs
-        probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-        self.rec.select(node.id, _id(node.parent), len(path) - 2, CHANCE, node.visits, node.state, done,
-                        child.id, node.kids, tuple([k.visits for k in children]),
-                        tuple([k.total for k in children]), None, probs)
-
-    def expand(self, path, done):
-        grown = self.added
-        node = _Search.expand(self, path, done)
-        if self.added == grown:  # a finished game already in the tree
-            self.rec.expand(node.id, _id(node.parent), len(path) - 1, None, node.state, done, False, None)
-        else:
-            self.rec.expand(node.id, node.parent.id, len(path) - 1, _who(node, self.to_move), node.state,
-                            done, True, node.parent.player)
-        return node
-
-    def play_out(self, node, path, done):
-        depth = len(path)
-        if depth > self.deepest:
-            self.deepest = depth
-        walk = []
-        s, ply = _walk(node.state, depth - 1, self.successors, self.is_terminal, self.to_move, self.chances,
-                       self.random, walk.append)
-        self.positions += ply + 1
-        result = self.utility(s)
-        cls = result.__class__
-        if not ((cls is int or cls is float) and -SAFE_RESULT <= result <= SAFE_RESULT):
-            result = self.unusual_result(result, s)
-        walk = tuple(walk)
-        self.rec.playout(node.id, _id(node.parent), len(path) - 1, node.player, result, s, done,
-                         walk if self.is_tree else None, walk)
-        return result
-
-    def back_up(self, path, result, done):
-        _Search.back_up(self, path, result, done)
-        node = path[-1]
-        rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-        self.rec.backup(node.id, _id(node.parent), len(path) - 1, node.player, result, node.state, done, rows)
-
-
-def _id(node):
-    """The trace id of a node (None for the root's parent)."""
-    return None if node is None else node.id
 
 
 def _endless(state):
