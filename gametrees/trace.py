@@ -393,7 +393,13 @@ def _update_text(e: Event) -> str:
     if e.alpha is None or cut:
         return f"{back}: {role}'s best so far is now {_num(e.value)}."
     if e.player == "max":
+        if e.alpha != e.value:   # the value stays inside an α set higher up: α is not this value
+            return (f"{back}: MAX's best so far is {_num(e.value)}; α stays {_num(e.alpha)}: MAX can already "
+                    f"get {_num(e.alpha)} higher up.")
         return f"{back}: MAX's best so far is {_num(e.value)}, α = {_num(e.alpha)}."
+    if e.beta != e.value:
+        return (f"{back}: MIN's best so far is {_num(e.value)}; β stays {_num(e.beta)}: MIN can already hold "
+                f"MAX to {_num(e.beta)} higher up.")
     return f"{back}: MIN's best so far is {_num(e.value)}, β = {_num(e.beta)}."
 
 
