@@ -304,6 +304,7 @@ def test_position_blank_and_junk():
     for junk in ("c2", 5, [0, 5]):
         fb = ex.check_position(POSITION, junk)
         assert fb.status == "unreadable" and fb.tags == ()
+        assert "'reply': ..." in text(fb)   # the form asked for names all three parts of the answer
     fb = ex.check_position(POSITION, {"value": "zero", "move": "z9"})
     assert not fb.ok and "could not read 'zero'" in text(fb) and "could not read 'z9'" in text(fb)
     assert "taken" in text(ex.check_position(POSITION, {"value": 0, "move": 0}))
@@ -371,9 +372,11 @@ class Junk(TicTacToe):
 
 
 def test_fast_wins_each_way():
-    assert ex.check_fast_wins(FastTicTacToe()).ok
+    right = ex.check_fast_wins(FastTicTacToe())
+    assert right.ok and right.title == "Win faster: all 4 checks passed."   # titled as the exercise
     fb = ex.check_fast_wins(PlainTicTacToe())
     assert fb.status == "unanswered" and "1 + " not in text(fb) and "empty" not in text(fb)
+    assert fb.title.startswith("Win faster:") and "check_fast_wins" not in fb.title
     fb = ex.check_fast_wins(Junk())
     assert not fb.ok and fb.tags == ()
     attempts.reset()
