@@ -18,7 +18,7 @@ widgets only ever read frames. :func:`annotate` writes the last frame onto a
 graph as the schema's node and edge attributes (that is ``result.graph``).
 Values are written by :func:`gametrees.wording.fmt`, as everywhere else.
 
-Imports: networkx, the standard library, :mod:`gametrees.rules` (the cutoff's sign) and
+Imports: networkx, the standard library, :mod:`gametrees.rules` (the cutoff test and its sign) and
 :mod:`gametrees.wording` (the search modules import this one to record events).
 """
 
@@ -32,7 +32,7 @@ from typing import Hashable
 
 import networkx as nx
 
-from .rules import cutoff_sign
+from .rules import cutoff, cutoff_sign
 from .wording import fmt
 
 __all__ = [
@@ -393,7 +393,13 @@ def _update_text(e: Event) -> str:
     if e.alpha is None or cut:
         return f"{back}: {role}'s best so far is now {_num(e.value)}."
     if e.player == "max":
+        if e.alpha != e.value:   # the value stays inside an α set higher up: α is not this value
+            return (f"{back}: MAX's best so far is {_num(e.value)}; α stays {_num(e.alpha)}: MAX can already "
+                    f"get {_num(e.alpha)} higher up.")
         return f"{back}: MAX's best so far is {_num(e.value)}, α = {_num(e.alpha)}."
+    if e.beta != e.value:
+        return (f"{back}: MIN's best so far is {_num(e.value)}; β stays {_num(e.beta)}: MIN can already hold "
+                f"MAX to {_num(e.beta)} higher up.")
     return f"{back}: MIN's best so far is {_num(e.value)}, β = {_num(e.beta)}."
 
 
@@ -429,10 +435,34 @@ def _prune_text(e: Event) -> str:
     )
 
 
+def _last_child_cut(e: Event) -> str:
+    """The clause for a node whose last child crossed its bound: the cutoff test holds, but no child is
+    left to skip, so nothing is pruned (a prune step says what a cutoff skips when children are left).
+
+    Read at the node's exit, the only step after its last update: the value is exact (nothing was pruned
+    here) and the cutoff test (:func:`gametrees.rules.cutoff`) holds on the window it leaves with. The tie
+    rule is not in the record: a strict search that meets its bound without crossing it moves the window's
+    other end onto it (α = β), so α = β says the rule is strict; the textbook rule never closes the window.
+    """
+    if e.bound != "exact" or e.alpha is None or e.player not in ("max", "min"):
+        return ""
+    strict = e.alpha == e.beta
+    if not cutoff(e.player, e.value, e.alpha, e.beta, strict):
+        return ""
+    here = e.label
+    # A position's name is long, and the next sentence says it: "here" rather than saying it twice.
+    at, it, child = ("here", "it", "move") if _is_position(here) else (f"at {here}", here, "child")
+    bound = f"β = {_num(e.beta)}" if e.player == "max" else f"α = {_num(e.alpha)}"
+    return (f"{_num(e.value)} {cutoff_sign(e.player, strict)} {bound} {at}, but {it} has no {child} "
+            f"left to skip: nothing is pruned. ")
+
+
 def _exit_text(e: Event) -> str:
     bound = e.bound
     name = _root(e) if e.parent is None else _the(e.label)
     name = name[0].upper() + name[1:]
+    if bound == "exact" and e.parent is not None:
+        return f"{_last_child_cut(e)}{name} is done with value {_num(e.value)}."
     if bound == "upper":
         return f"{name} is done with value ≤ {_num(e.value)}: only an upper bound, because of pruning."
     if bound == "lower":

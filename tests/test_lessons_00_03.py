@@ -8,6 +8,7 @@ answer); a right answer passes; every tag emitted is in the catalogue. The noteb
 folded solutions pass their checks.
 """
 
+import ast
 import math
 import re
 
@@ -303,6 +304,7 @@ def test_position_blank_and_junk():
     for junk in ("c2", 5, [0, 5]):
         fb = ex.check_position(POSITION, junk)
         assert fb.status == "unreadable" and fb.tags == ()
+        assert "'reply': ..." in text(fb)   # the form asked for names all three parts of the answer
     fb = ex.check_position(POSITION, {"value": "zero", "move": "z9"})
     assert not fb.ok and "could not read 'zero'" in text(fb) and "could not read 'z9'" in text(fb)
     assert "taken" in text(ex.check_position(POSITION, {"value": 0, "move": 0}))
@@ -370,9 +372,11 @@ class Junk(TicTacToe):
 
 
 def test_fast_wins_each_way():
-    assert ex.check_fast_wins(FastTicTacToe()).ok
+    right = ex.check_fast_wins(FastTicTacToe())
+    assert right.ok and right.title == "Win faster: all 4 checks passed."   # titled as the exercise
     fb = ex.check_fast_wins(PlainTicTacToe())
     assert fb.status == "unanswered" and "1 + " not in text(fb) and "empty" not in text(fb)
+    assert fb.title.startswith("Win faster:") and "check_fast_wins" not in fb.title
     fb = ex.check_fast_wins(Junk())
     assert not fb.ok and fb.tags == ()
     attempts.reset()
@@ -975,9 +979,14 @@ def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_
     (lambda: ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE"),
      lambda: ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")),
     (lambda: ex.check_pruning_order(TREE, TREE), lambda: ex.solution_pruning_order(TREE)),
+    (lambda: ex.check_value(min_tree(), 12), lambda: ex.solution_value(min_tree())),
+    (lambda: ex.check_nim_leaves(5, 243), lambda: ex.solution_nim_leaves(5)),
+    (lambda: ex.check_game_kinds({"Ludo": ("chance", "hidden", 3), "Kriegspiel": None, "Mastermind": None,
+                                  "Dominoes": None}), ex.solution_game_kinds),
+    (lambda: ex.check_effective_branching(7, 3), lambda: ex.solution_effective_branching(7)),
 ])
 def test_lesson_worked_answers_open_only_after_an_attempt_and_a_later_check_is_not_solved(check, solution):
-    """Issue 28, M6: the worked answers of lessons 02 and 03 that were open folds come after an attempt."""
+    """Issue 28, M6: the worked answers of lessons 00 to 03 that were open folds come after an attempt."""
     attempts.reset()
     before = solution()
     assert isinstance(before, attempts.NotYet) and "opens after your first attempt" in str(before)
@@ -986,6 +995,51 @@ def test_lesson_worked_answers_open_only_after_an_attempt_and_a_later_check_is_n
     assert isinstance(after, str) and len(after) > 100
     again = check()
     assert again.lines[0].startswith("• The solution was shown before this check")
+
+
+@pytest.mark.parametrize("notebook, cell_id, call", [
+    ("00_start_here.ipynb", "161f1968", "gt.exercises.solution_value(T_min)"),
+    ("01_game_trees.ipynb", "20e92a4e", "gt.exercises.solution_nim_leaves(5)"),
+    ("01_game_trees.ipynb", "298c56de", "gt.exercises.solution_game_kinds()"),
+    ("01_game_trees.ipynb", "2fac4430", "gt.exercises.solution_effective_branching(7)"),
+])
+def test_lessons_00_and_01_folds_hold_a_hint_and_a_gated_call_not_the_answer(notebook, cell_id, call):
+    """Reader 3, R3-2: the folds gave the answers with no attempt; now a hint, and a call that opens after one."""
+    import json
+    from pathlib import Path
+    fold = fold_text(notebook, cell_id)
+    assert call in fold and "after your first attempt" in fold and pasteable(fold) == []
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / notebook).read_text())
+    cell = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == cell_id)
+    assert cell.index("<summary>Hint</summary>") < cell.index("<summary>Solution</summary>")
+    for answer in ("**6**", "L(5) = 13", "44^(1/7)", "Ludo: chance"):
+        assert answer not in fold
+
+
+def test_lessons_00_and_01_worked_answers_agree_with_the_engine_and_the_checks():
+    from gametrees.exercises.lessons.l01_game_trees import GAME_KIND_REASONS
+    from gametrees.games import Nim
+    attempts.reset()
+    ex.check_value(min_tree(), 12)
+    value = gt.minimax(min_tree()).value
+    assert ex.solution_value(min_tree()).endswith(f"The root A is worth {value}.") and value == 6
+    ex.check_nim_leaves(5, 243)
+    leaves = [gt.minimax(Nim(n)).stats["leaves_evaluated"] for n in range(1, 8)]
+    assert f"L(5) = 7 + 4 + 2 = {leaves[4]}" in ex.solution_nim_leaves(5)
+    ex.check_effective_branching(7, 3)
+    worked = ex.solution_effective_branching(7)
+    assert f"L(7) = 24 + 13 + 7 = {leaves[6]}" in worked and f"≈ {leaves[6] ** (1 / 7):.3f}" in worked
+    ex.check_game_kinds({"ludo": ("chance", "perfect", 4)})
+    kinds = ex.solution_game_kinds()
+    # the worked answer, typed back in, is right (and then not solved: it was shown)
+    answer = {}
+    for line in kinds.splitlines()[:4]:
+        game, triple = line.split(": ", 1)
+        answer[game] = ast.literal_eval(triple[:triple.index(")") + 1])
+    assert set(answer) == {"Ludo", "Kriegspiel", "Mastermind", "Dominoes"}
+    fb = ex.check_game_kinds(answer)
+    assert fb.ok and fb.solved is False and fb.lines[0].startswith("• The solution was shown before this check")
+    assert all(GAME_KIND_REASONS[reason] in kinds for *_, reason in answer.values())
 
 
 def test_worked_answers_say_what_the_engine_and_the_checks_say():

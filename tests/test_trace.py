@@ -170,6 +170,45 @@ def test_nim_and_connect_four_positions_are_named_as_players_say_them():
     assert r.graph.nodes[(3, 2)]["label"] == "after X d, O c"
 
 
+def test_a_cut_at_the_last_child_says_nothing_is_pruned():
+    # Textbook tree: M, D's last child, gives 2 <= α = 3: the test holds, but there is nothing to skip.
+    r = gt.alphabeta(gt.tree_from_nested(TEXTBOOK))
+    exit_d = next(e for e in r.trace if e.kind == "exit" and e.node == (2,))
+    assert exit_d.text == ("2 ≤ α = 3 at D, but D has no child left to skip: nothing is pruned. "
+                           "D is done with value 2.")
+    # MIN at the root: J, D's last child, gives 11 >= β = 6 at the MAX node D.
+    ex5 = gt.alphabeta(gt.tree_from_nested([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min"))
+    exit_d = next(e for e in ex5.trace if e.kind == "exit" and e.label == "D")
+    assert exit_d.text.startswith("11 ≥ β = 6 at D, but D has no child left to skip: nothing is pruned.")
+    # K's 9 does not move β = 8, set at A: the sentence says β stays, not "β = 8" as if 9 had set it
+    update_k = next(e for e in ex5.trace if e.kind == "update" and ex5.graph.nodes[e.child]["label"] == "K")
+    assert update_k.text == ("K returns 9 to G: MIN's best so far is 9; β stays 8: MIN can already hold MAX to "
+                             "8 higher up.")
+    # A tie under the strict rule is no cutoff: D's 3 = α = 3 is not < α, and the sentence says nothing.
+    strict = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 3], [14, 5, 3]]), strict=True)
+    exit_d = next(e for e in strict.trace if e.kind == "exit" and e.node == (2,))
+    assert exit_d.text == "D is done with value 3."
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "alphabeta-strict", "negamax"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=nested)
+def test_nothing_is_pruned_exactly_where_the_last_child_cut(spec, name):
+    """A node says "nothing is pruned" exactly when its last update met the cutoff test and no prune
+    step followed (the engine's own decision, ``cut``, recorded per update)."""
+    trace = SEARCHES[name](gt.tree_from_nested(spec)).trace
+    last_cut, pruned = {}, set()
+    for e in trace:
+        if e.kind == "update":
+            last_cut[e.node] = e.cut
+        elif e.kind == "prune":
+            pruned.add(e.node)
+        elif e.kind == "exit" and e.parent is not None:
+            said = "nothing is pruned" in e.text
+            expected = last_cut.get(e.node, False) and e.node not in pruned and e.bound == "exact"
+            assert said == expected, (e.label, e.text)
+
+
 def test_strict_trace_text_uses_strict_inequality():
     r = gt.alphabeta(gt.tree_from_nested([[3, 5], [1, 9]]), strict=True)
     prune = next(e for e in r.trace if e.kind == "prune")

@@ -179,11 +179,15 @@ from .lessons import (
     check_value,
     check_win_depth,
     check_window_entries,
+    solution_effective_branching,
     solution_fail_soft_hard,
     solution_fast_wins,
+    solution_game_kinds,
     solution_minimax_claims,
+    solution_nim_leaves,
     solution_position,
     solution_pruning_order,
+    solution_value,
 )
 from .misconceptions import CATALOGUE, Misconception, misconception
 
@@ -234,7 +238,10 @@ __all__ = [
     "misconception",
     "solution_fail_soft_hard",
     "solution_fast_wins",
+    "solution_game_kinds",
     "solution_minimax_claims",
+    "solution_nim_leaves",
     "solution_position",
     "solution_pruning_order",
+    "solution_value",
 ]

@@ -3,9 +3,12 @@
 =============================  ==========================================================
 module                         checks
 =============================  ==========================================================
-``l00_start_here``             :func:`check_value`
+``l00_start_here``             :func:`check_value` (worked answer after an attempt:
+                               ``solution_value``)
 ``l01_game_trees``             :func:`check_nim_leaves`, :func:`check_effective_branching`,
-                               :func:`check_game_kinds`
+                               :func:`check_game_kinds` (worked answers after an attempt:
+                               ``solution_nim_leaves``, ``solution_effective_branching``,
+                               ``solution_game_kinds``)
 ``l02_minimax``                :func:`check_position`, :func:`check_minimax_claims`,
                                :func:`check_fast_wins` (worked answers after an attempt:
                                ``solution_position``, ``solution_minimax_claims``,
@@ -36,8 +39,15 @@ and the other modules of :mod:`gametrees.exercises` (this is its top layer).
 
 from __future__ import annotations
 
-from .l00_start_here import check_value
-from .l01_game_trees import check_effective_branching, check_game_kinds, check_nim_leaves
+from .l00_start_here import check_value, solution_value
+from .l01_game_trees import (
+    check_effective_branching,
+    check_game_kinds,
+    check_nim_leaves,
+    solution_effective_branching,
+    solution_game_kinds,
+    solution_nim_leaves,
+)
 from .l02_minimax import (
     check_fast_wins,
     check_minimax_claims,
@@ -86,9 +96,13 @@ __all__ = [
     "check_value",
     "check_win_depth",
     "check_window_entries",
+    "solution_effective_branching",
     "solution_fail_soft_hard",
     "solution_fast_wins",
+    "solution_game_kinds",
     "solution_minimax_claims",
+    "solution_nim_leaves",
     "solution_position",
     "solution_pruning_order",
+    "solution_value",
 ]

@@ -4,8 +4,10 @@ The checks lesson 01 calls. A check on an unanswered exercise says only that it 
 unanswered; a wrong answer is told what is wrong and which rule to re-apply, never the
 right count, factor or kind; from the second wrong check on, the same reasoning is worked
 through on a twin (another game of the same kind), via
-:func:`gametrees.exercises.attempts.escalate`. The worked answer is the notebook's folded
-solution.
+:func:`gametrees.exercises.attempts.escalate`. The worked answers (``solution_nim_leaves``,
+``solution_game_kinds``, ``solution_effective_branching``) open only after an attempt
+(:func:`gametrees.exercises.attempts.worked_answer`); a check after one says so and does not
+count as solved.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from collections.abc import Mapping
 
 from ...games import Nim
 from ...search import minimax
-from ..attempts import escalate
+from ..attempts import escalate, worked_answer
 from ..feedback import Report, fmt, malformed
 from .reading import number_answer, unanswered
 
-__all__ = ["GAME_KIND_REASONS", "check_effective_branching", "check_game_kinds", "check_nim_leaves"]
+__all__ = ["GAME_KIND_REASONS", "check_effective_branching", "check_game_kinds", "check_nim_leaves",
+           "solution_effective_branching", "solution_game_kinds", "solution_nim_leaves"]
 
 
 _GAME_KINDS = {
@@ -65,6 +68,18 @@ _KIND_WHY = {
     "pig": "a die is rolled on every turn, so chance; both players see both scores, so perfect information",
 }
 
+# Why each of the lesson's four games is where it is: the worked answer, after an attempt.
+_LESSON_KIND_WHY = {
+    "ludo": "the die is rolled during play, so chance; every piece is on the board for all to see, so "
+            "perfect information",
+    "kriegspiel": "nothing is random (no dice, no shuffle), so deterministic; you see only your own pieces, "
+                  "so hidden information",
+    "mastermind": "the code is chosen, not drawn, so deterministic; the code breaker cannot see it, so hidden "
+                  "information",
+    "dominoes": "the tiles are shuffled face down and drawn, so chance; the other hands are kept from you, so "
+                "hidden information",
+}
+
 _CHANCE_QUESTION = ("does anything random (a die, a shuffle, a deal, a draw) decide part of what happens, a "
                     "shuffle or deal before the first move included?")
 _INFO_QUESTION = "can every player see the whole state?"
@@ -107,9 +122,7 @@ def check_game_kinds(answer):
         if kind is None:
             rep.bad(f"{game}: not answered yet.")
             continue
-        key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect "
-                                                                                                   "four")
-        key = {"domino": "dominoes", "dominos": "dominoes"}.get(key, key)
+        key = _game_name(game)
         if key not in _GAME_KINDS:
             rep.note(f"{game}: not one of the games this check knows ({', '.join(sorted(_GAME_KINDS))}).")
             continue
@@ -159,7 +172,7 @@ def check_game_kinds(answer):
             rep.bad(f"{game}: the information half is wrong (the chance half is right). Ask again: "
                     f"{_INFO_QUESTION}")
 
-    given = {str(g).strip().lower() for g in answer}
+    given = {_game_name(g) for g in answer}
     if given & set(_DECIDING_REASON):   # the lesson's exercise: each of its four games is asked for
         for game in _DECIDING_REASON:
             if game not in given:
@@ -174,8 +187,31 @@ def check_game_kinds(answer):
         other = same or next((g for g in _KIND_WHY if _GAME_KINDS[g] not in rights), None)
         return (f"{other}: {_KIND_WHY[other]}." if other else None)
 
-    return escalate("lesson01.game_kinds." + ",".join(sorted(map(str, answer))), rep.feedback(what),
-                    twin=twin, on="another game")
+    # The lesson's exercise is one problem however its games are spelled (its worked answer's key).
+    games = sorted(_DECIDING_REASON) if given & set(_DECIDING_REASON) else sorted(given)
+    return escalate("lesson01.game_kinds." + ",".join(games), rep.feedback(what), twin=twin, on="another game")
+
+
+def _game_name(game):
+    """A game's name as the checks know it: "Tic Tac Toe" is "tic-tac-toe", "Domino" is "dominoes"."""
+    key = str(game).strip().lower().replace("tic tac toe", "tic-tac-toe").replace("connect 4", "connect four")
+    return {"domino": "dominoes", "dominos": "dominoes"}.get(key, key)
+
+
+def solution_game_kinds():
+    """The worked answer of :func:`check_game_kinds` on the lesson's four games (Ludo, Kriegspiel,
+    Mastermind, Dominoes), only after an attempt: each game's kinds and the fact that decides them."""
+    def make():
+        rows = [f"{game.capitalize()}: {(*_GAME_KINDS[game], _DECIDING_REASON[game])!r}: "
+                f"{_LESSON_KIND_WHY[game]}. Fact {_DECIDING_REASON[game]}: "
+                f"{GAME_KIND_REASONS[_DECIDING_REASON[game]]}" for game in _DECIDING_REASON]
+        idle = sorted(set(GAME_KIND_REASONS) - set(_DECIDING_REASON.values()))
+        rows.append(f"Facts {', '.join(map(str, idle[:-1]))} and {idle[-1]} decide none: each is true of "
+                    "chess too, or takes not knowing for chance. Not knowing something (the opponent's next "
+                    "move, how the game ends) is not chance: chance is something random in the game.")
+        return "\n".join(rows)
+    return worked_answer("lesson01.game_kinds." + ",".join(sorted(_DECIDING_REASON)), "solution_game_kinds()",
+                         make)
 
 
 def _nim_counts(coins):
@@ -255,6 +291,46 @@ def check_nim_leaves(coins, answer):
         return _one_or_two(coins)[1] + "."
 
     return escalate(f"lesson01.nim_leaves.{coins}", rep.feedback(what), twin=twin, on="another game")
+
+
+def _leaf_recursion(coins):
+    """The leaves of Nim with 0 .. ``coins`` coins (counted by the engine) and the recursion that gives them,
+    worked up from L(1): "L(1) = 1, L(2) = 2, L(3) = 4, L(4) = 1 + 2 + 4 = 7"."""
+    small = [_nim_counts(n)[0] if n else 1 for n in range(coins + 1)]
+    steps = [f"L({n}) = {' + '.join(str(small[n - k]) for k in (1, 2, 3) if n - k >= 0)}"
+             + (f" = {small[n]}" if n > 1 else "") for n in range(1, coins + 1)]
+    return small, "; ".join(steps)
+
+
+def solution_nim_leaves(coins):
+    """The worked answer of :func:`check_nim_leaves` for ``coins``, only after an attempt."""
+    def make():
+        small, steps = _leaf_recursion(coins)
+        return (f"Count by the first move: after taking 1, 2 or 3 coins the rest is a smaller game, so "
+                f"L(n) = L(n - 1) + L(n - 2) + L(n - 3), with L(0) = 1 (the game is over: one way to finish) "
+                f"and L(n) = 0 for n < 0. Working up: {steps}. Nim with {coins} coins has {small[coins]} "
+                f"complete games; not 3^{coins} = {3 ** coins}: a game ends when the coins run out, and "
+                "with 1 or 2 coins left there are fewer than 3 moves.")
+    return worked_answer(f"lesson01.nim_leaves.{coins}", f"solution_nim_leaves({coins!r})", make)
+
+
+def solution_effective_branching(coins):
+    """The worked answer of :func:`check_effective_branching` for ``coins``, only after an attempt."""
+    def make():
+        small, steps = _leaf_recursion(coins)
+        leaves, nodes = _nim_counts(coins)
+        b = leaves ** (1 / coins)
+        average = (nodes - 1) / (nodes - leaves)
+        return (f"Count the complete games as in exercise 1: {steps}, so L = {leaves}. The longest game takes "
+                f"one coin at a time: d = {coins} plies. b* is the branching of the uniform tree of depth "
+                f"{coins} with {leaves} leaves: b*^{coins} = {leaves}, b* = {leaves}^(1/{coins}) ≈ {b:.3f}, "
+                f"{fmt(round(b, 2))} to two decimals. It is far below 3, the most moves a position has: with "
+                f"1 or 2 coins left there are fewer moves, and most games are shorter than {coins} plies. "
+                f"The average number of moves of an inner node, (N - 1) / (N - L) = {nodes - 1} / "
+                f"{nodes - leaves} ≈ {average:.2f}, is a different number: {average:.2f}^{coins} ≈ "
+                f"{average ** coins:.0f} leaves, not {leaves}.")
+    return worked_answer(f"lesson01.effective_branching.{coins}", f"solution_effective_branching({coins!r})",
+                         make)
 
 
 def check_effective_branching(coins, answer):

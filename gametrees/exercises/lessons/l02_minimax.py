@@ -116,8 +116,8 @@ def check_position(position, answer):
         raise ValueError("check_position needs a position with X to move and the game not over, got "
                          f"{position!r}")
     what = f"Value and best move of '{position}'"
-    form = ("give a dict {'value': ..., 'move': ...}: the value -1, 0 or +1, the move a cell 0-8 or its name "
-            "a1-c3")
+    form = ("give a dict {'value': ..., 'move': ..., 'reply': ...}: the value -1, 0 or +1, X's move and O's "
+            "reply each a cell 0-8 or its name a1-c3")
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
         return unread
@@ -221,6 +221,10 @@ def _first_fast_win():
     raise AssertionError("tic-tac-toe has a slow-win position")  # pragma: no cover
 
 
+#: The title of :func:`check_fast_wins`'s feedback, as the other checks name their exercise.
+_FAST_WINS = "Win faster"
+
+
 def check_fast_wins(game):
     """Check a tic-tac-toe whose utility rewards quick wins (lesson 02).
 
@@ -238,11 +242,11 @@ def check_fast_wins(game):
         out = run_learner(game.utility, (s,), printed)
         if out.problem():
             rep.bad(f"utility of {ttt_text(s)}: {out.problem()}.", error_hint(out.error))
-            return checker_feedback("check_fast_wins", rep, 0, 4)
+            return checker_feedback(_FAST_WINS, rep, 0, 4)
         got[s] = float(out.value)
     if all(got[s] == base.utility(s) for s in finals):
-        return unanswered("check_fast_wins", "Your utility still scores every finished game as the plain one "
-                                             "does (+1, 0, -1): change it, then run the check again.")
+        return unanswered(_FAST_WINS, "Your utility still scores every finished game as the plain one does "
+                                      "(+1, 0, -1): change it, then run the check again.")
     passed = 0
     signs = [s for s in finals if (got[s] > 0) - (got[s] < 0) != base.utility(s)]
     if signs:
@@ -293,7 +297,7 @@ def check_fast_wins(game):
                 "order; score a loss the other way round (an early loss lowest), so that a losing MAX still "
                 "plays on.")
 
-    fb = checker_feedback("check_fast_wins", rep, passed, 4)
+    fb = checker_feedback(_FAST_WINS, rep, passed, 4)
     if rep.tags and not fb.tags:
         fb = Feedback(fb.title, fb.items, tags=rep.tags)
     return escalate("lesson02.fast_wins", fb, twin=twin)
