@@ -182,8 +182,8 @@ def test_a_cut_at_the_last_child_says_nothing_is_pruned():
     assert exit_d.text.startswith("11 ≥ β = 6 at D, but D has no child left to skip: nothing is pruned.")
     # K's 9 does not move β = 8, set at A: the sentence says β stays, not "β = 8" as if 9 had set it
     update_k = next(e for e in ex5.trace if e.kind == "update" and ex5.graph.nodes[e.child]["label"] == "K")
-    assert update_k.text == ("K returns 9 to G: MIN's best so far is 9; β stays 8: MIN can already hold MAX to "
-                             "8 higher up.")
+    assert update_k.text == ("K returns 9 to G: MIN's best so far is 9; β stays 8: MIN can already hold "
+                             "MAX to 8 higher up.")
     # A tie under the strict rule is no cutoff: D's 3 = α = 3 is not < α, and the sentence says nothing.
     strict = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 3], [14, 5, 3]]), strict=True)
     exit_d = next(e for e in strict.trace if e.kind == "exit" and e.node == (2,))

@@ -236,6 +236,7 @@ __all__ = [
     "escalate",
     "generate",
     "misconception",
+    "solution_effective_branching",
     "solution_fail_soft_hard",
     "solution_fast_wins",
     "solution_game_kinds",

@@ -74,10 +74,10 @@ _LESSON_KIND_WHY = {
             "perfect information",
     "kriegspiel": "nothing is random (no dice, no shuffle), so deterministic; you see only your own pieces, "
                   "so hidden information",
-    "mastermind": "the code is chosen, not drawn, so deterministic; the code breaker cannot see it, so hidden "
-                  "information",
-    "dominoes": "the tiles are shuffled face down and drawn, so chance; the other hands are kept from you, so "
-                "hidden information",
+    "mastermind": "the code is chosen, not drawn, so deterministic; the code breaker cannot see it, "
+                  "so hidden information",
+    "dominoes": "the tiles are shuffled face down and drawn, so chance; the other hands are kept from you, "
+                "so hidden information",
 }
 
 _CHANCE_QUESTION = ("does anything random (a die, a shuffle, a deal, a draw) decide part of what happens, a "
@@ -189,7 +189,8 @@ def check_game_kinds(answer):
 
     # The lesson's exercise is one problem however its games are spelled (its worked answer's key).
     games = sorted(_DECIDING_REASON) if given & set(_DECIDING_REASON) else sorted(given)
-    return escalate("lesson01.game_kinds." + ",".join(games), rep.feedback(what), twin=twin, on="another game")
+    return escalate("lesson01.game_kinds." + ",".join(games), rep.feedback(what), twin=twin,
+                    on="another game")
 
 
 def _game_name(game):
@@ -321,9 +322,10 @@ def solution_effective_branching(coins):
         leaves, nodes = _nim_counts(coins)
         b = leaves ** (1 / coins)
         average = (nodes - 1) / (nodes - leaves)
-        return (f"Count the complete games as in exercise 1: {steps}, so L = {leaves}. The longest game takes "
-                f"one coin at a time: d = {coins} plies. b* is the branching of the uniform tree of depth "
-                f"{coins} with {leaves} leaves: b*^{coins} = {leaves}, b* = {leaves}^(1/{coins}) ≈ {b:.3f}, "
+        return (f"Count the complete games as in exercise 1: {steps}, so L = {leaves}. The longest game "
+                f"takes one coin at a time: d = {coins} plies. b* is the branching of the uniform tree of "
+                f"depth {coins} with {leaves} leaves: b*^{coins} = {leaves}, "
+                f"b* = {leaves}^(1/{coins}) ≈ {b:.3f}, "
                 f"{fmt(round(b, 2))} to two decimals. It is far below 3, the most moves a position has: with "
                 f"1 or 2 coins left there are fewer moves, and most games are shorter than {coins} plies. "
                 f"The average number of moves of an inner node, (N - 1) / (N - L) = {nodes - 1} / "
