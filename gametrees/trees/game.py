@@ -222,7 +222,7 @@ class _TreeSnapshot:
         With ``unvisited``, every node also has ``status="unvisited"`` and every edge
         ``best=False`` (where an annotation of a search starts).
 
-        The graph's dicts are made in bulk, at C speed, from its attribute dicts (made once per
+        The graph's dicts are made in bulk, copying its attribute dicts (made once per
         snapshot, or once per game when the tree holds only what the game copied) and the tree's
         shape (made once per game): a search's ``result.graph`` builds one per call.
         """
@@ -238,7 +238,12 @@ class _TreeSnapshot:
         H._node.update(zip(order, map(dict.copy, node_attrs)))
         edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
         H._succ.update(zip(order, _filled(shape.children, edges)))
-        H._pred.update(zip(order, _filled(shape.parents, map(edges.__getitem__, shape.by_child))))
+        into = map(edges.__getitem__, shape.by_child)  # child by child
+        if shape.parent is None:  # a node with two parents
+            H._pred.update(zip(order, _filled(shape.parents, into)))
+        else:
+            take = into.__next__
+            H._pred.update(zip(order, [{} if u is None else {u: take()} for u in shape.parent]))
         return H
 
 
@@ -257,13 +262,14 @@ class _Shape:
     """A tree's structure in the order of its nodes, to build its DiGraph in bulk.
 
     ``nodes``: the node ids; ``children[i]``, ``parents[i]``: node i's children and parents as
-    dicts (values ``None``) in the order of the edges; ``by_child``: the positions of the edges
+    dicts (values ``None``) in the order of the edges; ``parent[i]``: node i's parent (``None`` at
+    the root; ``parent`` is ``None`` when a node has two); ``by_child``: the positions of the edges
     (listed parent by parent, each parent's children in order) listed child by child.
     ``attrs``: the node and edge attributes when the tree holds only what the game copied (see
     :func:`_attributes`).
     """
 
-    __slots__ = ("nodes", "children", "parents", "by_child", "attrs")
+    __slots__ = ("nodes", "children", "parents", "parent", "by_child", "attrs")
 
     def __init__(self, game):
         kids_of = game._succ
@@ -276,6 +282,10 @@ class _Shape:
                 into[c][u] = i
                 i += 1
         self.parents = [dict.fromkeys(ins) for ins in into.values()]
+        if all(len(ins) <= 1 for ins in into.values()):  # a tree (each node's one parent, or None)
+            self.parent = [next(iter(ins), None) for ins in into.values()]
+        else:
+            self.parent = None
         self.by_child = [i for ins in into.values() for i in ins.values()]
         self.attrs = _attributes(game, None, None) if game._plain else None
 
