@@ -231,20 +231,27 @@ class _TreeSnapshot:
         if self._attrs is None:
             self._attrs = shape.attrs if self.nodes is None else _attributes(game, self.nodes, self.edges)
         node_attrs, edge_attrs = self._attrs[unvisited]
+        edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
+        into = map(edges.__getitem__, shape.by_child)  # child by child
+        if shape.parent is None:  # a node with two parents
+            preds = _filled(shape.parents, into)
+        else:
+            take = into.__next__
+            preds = [{} if u is None else {u: take()} for u in shape.parent]
         H = nx.DiGraph()
         H.graph.update(self.graph_attrs)
         H.graph["root"] = game.initial
-        order = shape.nodes
-        H._node.update(zip(order, map(dict.copy, node_attrs)))
-        edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
-        H._succ.update(zip(order, _filled(shape.children, edges)))
-        into = map(edges.__getitem__, shape.by_child)  # child by child
-        if shape.parent is None:  # a node with two parents
-            H._pred.update(zip(order, _filled(shape.parents, into)))
-        else:
-            take = into.__next__
-            H._pred.update(zip(order, [{} if u is None else {u: take()} for u in shape.parent]))
+        # Each outer dict a copy of one keyed by the nodes already (no growing table), its values replaced.
+        H._node, H._succ, H._pred = (_keyed(shape.index, values) for values in (
+            map(dict.copy, node_attrs), _filled(shape.children, edges), preds))
         return H
+
+
+def _keyed(index, values):
+    """A copy of the dict ``index``, its values ``values`` in turn."""
+    out = index.copy()
+    out.update(zip(index, values))
+    return out
 
 
 def _filled(keyed, values):
@@ -261,19 +268,21 @@ def _filled(keyed, values):
 class _Shape:
     """A tree's structure in the order of its nodes, to build its DiGraph in bulk.
 
-    ``nodes``: the node ids; ``children[i]``, ``parents[i]``: node i's children and parents as
-    dicts (values ``None``) in the order of the edges; ``parent[i]``: node i's parent (``None`` at
-    the root; ``parent`` is ``None`` when a node has two); ``by_child``: the positions of the edges
-    (listed parent by parent, each parent's children in order) listed child by child.
-    ``attrs``: the node and edge attributes when the tree holds only what the game copied (see
+    ``nodes``: the node ids (``index``: the same, as a dict's keys); ``children[i]``,
+    ``parents[i]``: node i's children and parents as dicts (values ``None``) in the order of the
+    edges; ``parent[i]``: node i's parent (``None`` at the root; ``parent`` is ``None`` when a node
+    has two); ``by_child``: the positions of the edges (listed parent by parent, each parent's
+    children in order) listed child by child. ``attrs``: the node and edge attributes when the
+    tree holds only what the game copied (see
     :func:`_attributes`).
     """
 
-    __slots__ = ("nodes", "children", "parents", "parent", "by_child", "attrs")
+    __slots__ = ("nodes", "index", "children", "parents", "parent", "by_child", "attrs")
 
     def __init__(self, game):
         kids_of = game._succ
         self.nodes = tuple(kids_of)
+        self.index = dict.fromkeys(kids_of)
         self.children = [dict.fromkeys([c for c, _ in kids]) for kids in kids_of.values()]
         into = {n: {} for n in kids_of}
         i = 0
