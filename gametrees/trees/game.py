@@ -229,7 +229,12 @@ class _TreeSnapshot:
         game = self.game
         shape = game._graph_shape()
         if self._attrs is None:
-            self._attrs = shape.attrs if self.nodes is None else _attributes(game, self.nodes, self.edges)
+            plain = self.nodes is None
+            self._attrs = shape.attrs if plain else {False: _attributes(game, self.nodes, self.edges)}
+        if unvisited not in self._attrs:  # made when first asked for
+            node_attrs, edge_attrs = self._attrs[False]
+            self._attrs[True] = ([{**a, "status": "unvisited"} for a in node_attrs],
+                                 [{**a, "best": False} for a in edge_attrs])
         node_attrs, edge_attrs = self._attrs[unvisited]
         edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
         into = map(edges.__getitem__, shape.by_child)  # child by child
@@ -272,9 +277,8 @@ class _Shape:
     ``parents[i]``: node i's children and parents as dicts (values ``None``) in the order of the
     edges; ``parent[i]``: node i's parent (``None`` at the root; ``parent`` is ``None`` when a node
     has two); ``by_child``: the positions of the edges (listed parent by parent, each parent's
-    children in order) listed child by child. ``attrs``: the node and edge attributes when the
-    tree holds only what the game copied (see
-    :func:`_attributes`).
+    children in order) listed child by child. ``attrs``: ``{False: the node and edge attributes}``
+    when the tree holds only what the game copied (see :func:`_attributes`).
     """
 
     __slots__ = ("nodes", "index", "children", "parents", "parent", "by_child", "attrs")
@@ -296,17 +300,17 @@ class _Shape:
         else:
             self.parent = None
         self.by_child = [i for ins in into.values() for i in ins.values()]
-        self.attrs = _attributes(game, None, None) if game._plain else None
+        self.attrs = {False: _attributes(game, None, None)} if game._plain else None
 
 
 def _attributes(game, nodes, edges):
-    """``{False: (node attributes, edge attributes), True: (the same, annotation's start)}``.
+    """The attribute dicts of the tree's nodes (in the game's order) and edges (parent by parent).
 
-    The attribute dicts of the tree's nodes (in the game's order) and edges (parent by parent)
-    as the game read them: the snapshot's copies ``nodes`` and ``edges`` (``None`` when the
-    tree holds only what the game copied), with the game's players, utilities, labels and
-    probabilities. With ``True``, each also has ``status="unvisited"`` (a node) or
-    ``best=False`` (an edge), where :func:`gametrees.trace.annotate` starts.
+    As the game read them: the snapshot's copies ``nodes`` and ``edges`` (``None`` when the tree
+    holds only what the game copied), with the game's players, utilities, labels and
+    probabilities. (:meth:`_TreeSnapshot.graph` keeps them as ``{False: them}``, and adds
+    ``True``: the same with ``status="unvisited"`` on each node and ``best=False`` on each edge,
+    where :func:`gametrees.trace.annotate` starts.)
     """
     kids_of = game._succ
     node_attrs = [{} for _ in kids_of] if nodes is None else [nodes.get(n, {}).copy() for n in kids_of]
@@ -329,9 +333,7 @@ def _attributes(game, nodes, edges):
     for n in game._given_probs:
         for i, (_, p) in enumerate(game._chances[n], first[n]):
             edge_attrs[i]["prob"] = p
-    start = ([{**a, "status": "unvisited"} for a in node_attrs],
-             [{**a, "best": False} for a in edge_attrs])
-    return {False: (node_attrs, edge_attrs), True: start}
+    return node_attrs, edge_attrs
 
 
 class _TreeKey:
