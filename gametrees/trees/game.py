@@ -229,12 +229,9 @@ class _TreeSnapshot:
         game = self.game
         shape = game._graph_shape()
         if self._attrs is None:
-            plain = self.nodes is None
-            self._attrs = shape.attrs if plain else {False: _attributes(game, self.nodes, self.edges)}
+            self._attrs = shape.attrs if self.nodes is None else {}
         if unvisited not in self._attrs:  # made when first asked for
-            node_attrs, edge_attrs = self._attrs[False]
-            self._attrs[True] = ([{**a, "status": "unvisited"} for a in node_attrs],
-                                 [{**a, "best": False} for a in edge_attrs])
+            self._attrs[unvisited] = _attributes(game, self.nodes, self.edges, unvisited)
         node_attrs, edge_attrs = self._attrs[unvisited]
         edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
         into = map(edges.__getitem__, shape.by_child)  # child by child
@@ -260,8 +257,8 @@ def _keyed(index, values):
 
 
 def _filled(keyed, values):
-    """Copies of the dicts ``keyed`` (their keys are hashed already: a copy does not hash them
-    again), their values taken in turn from ``values``."""
+    """Copies of the dicts ``keyed``, their values taken in turn from ``values`` (a copy keeps the
+    table of its keys, so the values are replaced in place, the table never grown)."""
     dicts = list(map(dict.copy, keyed))
     take = iter(values).__next__
     for d in dicts:
@@ -276,9 +273,10 @@ class _Shape:
     ``nodes``: the node ids (``index``: the same, as a dict's keys); ``children[i]``,
     ``parents[i]``: node i's children and parents as dicts (values ``None``) in the order of the
     edges; ``parent[i]``: node i's parent (``None`` at the root; ``parent`` is ``None`` when a node
-    has two); ``by_child``: the positions of the edges (listed parent by parent, each parent's
-    children in order) listed child by child. ``attrs``: ``{False: the node and edge attributes}``
-    when the tree holds only what the game copied (see :func:`_attributes`).
+    has two, ``parents`` when none has); ``by_child``: the positions of the edges (listed parent
+    by parent, each parent's children in order) listed child by child. ``attrs``: the node and
+    edge attributes when the tree holds only what the game copied (``{unvisited: them}``, see
+    :func:`_attributes`).
     """
 
     __slots__ = ("nodes", "index", "children", "parents", "parent", "by_child", "attrs")
@@ -294,23 +292,21 @@ class _Shape:
             for c in kids:
                 into[c][u] = i
                 i += 1
-        self.parents = [dict.fromkeys(ins) for ins in into.values()]
         if all(len(ins) <= 1 for ins in into.values()):  # a tree (each node's one parent, or None)
-            self.parent = [next(iter(ins), None) for ins in into.values()]
+            self.parent, self.parents = [next(iter(ins), None) for ins in into.values()], None
         else:
-            self.parent = None
+            self.parent, self.parents = None, [dict.fromkeys(ins) for ins in into.values()]
         self.by_child = [i for ins in into.values() for i in ins.values()]
-        self.attrs = {False: _attributes(game, None, None)} if game._plain else None
+        self.attrs = {}
 
 
-def _attributes(game, nodes, edges):
+def _attributes(game, nodes, edges, unvisited):
     """The attribute dicts of the tree's nodes (in the game's order) and edges (parent by parent).
 
     As the game read them: the snapshot's copies ``nodes`` and ``edges`` (``None`` when the tree
     holds only what the game copied), with the game's players, utilities, labels and
-    probabilities. (:meth:`_TreeSnapshot.graph` keeps them as ``{False: them}``, and adds
-    ``True``: the same with ``status="unvisited"`` on each node and ``best=False`` on each edge,
-    where :func:`gametrees.trace.annotate` starts.)
+    probabilities; with ``unvisited``, also ``status="unvisited"`` on each node and ``best=False``
+    on each edge (where :func:`gametrees.trace.annotate` starts).
     """
     kids_of = game._succ
     node_attrs = [{} for _ in kids_of] if nodes is None else [nodes.get(n, {}).copy() for n in kids_of]
@@ -333,6 +329,11 @@ def _attributes(game, nodes, edges):
     for n in game._given_probs:
         for i, (_, p) in enumerate(game._chances[n], first[n]):
             edge_attrs[i]["prob"] = p
+    if unvisited:
+        for a in node_attrs:
+            a["status"] = "unvisited"
+        for a in edge_attrs:
+            a["best"] = False
     return node_attrs, edge_attrs
 
 
