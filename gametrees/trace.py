@@ -884,7 +884,7 @@ def _copy_tree(G) -> nx.DiGraph:
     return H
 
 
-def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) -> nx.DiGraph:
+def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False, started=False) -> nx.DiGraph:
     """The searched tree with the schema's annotations, from a finished trace.
 
     Parameters
@@ -898,12 +898,16 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) 
     in_place : bool
         Annotate ``base`` itself rather than a copy (for a graph the caller
         owns, such as one a search built from its snapshot of the tree).
+    started : bool
+        ``base`` (annotated in place) has ``status="unvisited"`` on every node and ``best=False``
+        on every edge already (a snapshot's ``graph(unvisited=True)``).
     """
     _check_trace(trace)
     if base is not None:
         G = base if in_place else _copy_tree(base)
-        for attrs in G._node.values():
-            attrs["status"] = "unvisited"
+        if not (started and in_place):
+            for attrs in G._node.values():
+                attrs["status"] = "unvisited"
     else:
         G = _explored_tree(trace)
     if trace[0].kind in _MCTS_KINDS:  # Monte Carlo tree search: the replay's fold
@@ -916,9 +920,10 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False) 
         best, pruned = _write_marks(G, trace)
     _mark_pruned(G, pruned, below=base is not None)
     succ = G._succ
-    for nbrs in succ.values():
-        for attrs in nbrs.values():
-            attrs["best"] = False
+    if not (started and in_place and base is not None):
+        for nbrs in succ.values():
+            for attrs in nbrs.values():
+                attrs["best"] = False
     n = G.graph["root"]
     seen = {n}
     while n in best and best[n] in G and best[n] not in seen:

@@ -105,8 +105,9 @@ class SearchResult:
             if paused:  # many small dicts, no cycles: as in run_search
                 gc.disable()
             try:
-                base = None if self._base is None else self._base.graph()
-                self._graph = annotate(self._events, base, self.algorithm, self.stats, in_place=True)
+                base = None if self._base is None else self._base.graph(unvisited=True)
+                self._graph = annotate(self._events, base, self.algorithm, self.stats, in_place=True,
+                                       started=True)
             finally:
                 if paused:
                     gc.enable()

@@ -64,6 +64,7 @@ class TreeGame(Game):
                        and all(attrs.keys() <= _GAME_EDGE_KEYS
                                for nbrs in succ.values() for attrs in nbrs.values()))
         self._key = None
+        self._shape = None
 
     def to_move(self, state):
         try:
@@ -134,6 +135,12 @@ class TreeGame(Game):
         """
         return _TreeSnapshot(self)
 
+    def _graph_shape(self):
+        """The tree's structure (and attributes) to build DiGraphs from in bulk, made once."""
+        if self._shape is None:
+            self._shape = _Shape(self)
+        return self._shape
+
     @property
     def table_key(self):
         """A key equal for TreeGames of equal trees, different for different trees.
@@ -195,12 +202,13 @@ _GAME_EDGE_KEYS = frozenset(("prob",))
 class _TreeSnapshot:
     """A TreeGame's graph attributes at one moment; :meth:`graph` rebuilds the DiGraph."""
 
-    __slots__ = ("game", "graph_attrs", "nodes", "edges")
+    __slots__ = ("game", "graph_attrs", "nodes", "edges", "_attrs")
 
     def __init__(self, game):
         G = game.graph
         self.game = game
         self.graph_attrs = dict(G.graph)
+        self._attrs = None
         if game._plain:  # everything is in the game already
             self.nodes = self.edges = None
             return
@@ -208,43 +216,125 @@ class _TreeSnapshot:
         self.edges = {(u, v): attrs.copy() for u, nbrs in G._succ.items()
                       for v, attrs in nbrs.items() if attrs}
 
-    def graph(self):
+    def graph(self, unvisited=False):
         """A new DiGraph of the tree as it was (the game's structure, the copied attributes).
 
-        Built pass by pass (nodes, edges, then each attribute): a node id is a tuple, whose hash
-        Python computes again at every dict look-up, so the passes look each node up as few times
-        as they can (a search's ``result.graph`` builds one per call).
+        With ``unvisited``, every node also has ``status="unvisited"`` and every edge
+        ``best=False`` (where an annotation of a search starts).
+
+        The graph's dicts are made in bulk, copying its attribute dicts (made once per
+        snapshot, or once per game when the tree holds only what the game copied) and the tree's
+        shape (made once per game): a search's ``result.graph`` builds one per call.
         """
         game = self.game
+        shape = game._graph_shape()
+        if self._attrs is None:
+            self._attrs = shape.attrs if self.nodes is None else {}
+        if unvisited not in self._attrs:  # made when first asked for
+            self._attrs[unvisited] = _attributes(game, self.nodes, self.edges, unvisited)
+        node_attrs, edge_attrs = self._attrs[unvisited]
+        edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
+        into = map(edges.__getitem__, shape.by_child)  # child by child
+        if shape.parent is None:  # a node with two parents
+            preds = _filled(shape.parents, into)
+        else:
+            take = into.__next__
+            preds = [{} if u is None else {u: take()} for u in shape.parent]
         H = nx.DiGraph()
         H.graph.update(self.graph_attrs)
         H.graph["root"] = game.initial
-        nodes, edges = self.nodes, self.edges or {}
-        node, succ, pred = H._node, H._succ, H._pred
-        kids_of = game._succ
-        count = len(kids_of)
-        attrs = [{} for _ in range(count)] if nodes is None else [nodes.get(n) or {} for n in kids_of]
-        outs = [{} for _ in range(count)]
-        node.update(zip(kids_of, attrs))
-        succ.update(zip(kids_of, outs))
-        pred.update(zip(kids_of, [{} for _ in range(count)]))
-        for (u, kids), out in zip(kids_of.items(), outs):
-            for c, _ in kids:
-                out[c] = pred[c][u] = (edges.get((u, c)) or {}) if edges else {}
-        # What the search read (the game's), should the graph have changed in between.
-        for n, player in game._player.items():
-            node[n]["player"] = player
-        for n, value in game._utility.items():
-            node[n]["utility"] = value
-        if nodes is None:  # the labels, in the order of the nodes (both dicts were made node by node)
-            unlabelled = game._unlabelled
-            for (n, label), a in zip(game._labels.items(), attrs):
-                if not unlabelled or n not in unlabelled:
-                    a["label"] = label
-        for n in game._given_probs:
-            for c, p in game._chances[n]:
-                succ[n][c]["prob"] = p
+        # Each outer dict a copy of one keyed by the nodes already (no growing table), its values replaced.
+        H._node, H._succ, H._pred = (_keyed(shape.index, values) for values in (
+            map(dict.copy, node_attrs), _filled(shape.children, edges), preds))
         return H
+
+
+def _keyed(index, values):
+    """A copy of the dict ``index``, its values ``values`` in turn."""
+    out = index.copy()
+    out.update(zip(index, values))
+    return out
+
+
+def _filled(keyed, values):
+    """Copies of the dicts ``keyed``, their values taken in turn from ``values`` (a copy keeps the
+    table of its keys, so the values are replaced in place, the table never grown)."""
+    dicts = list(map(dict.copy, keyed))
+    take = iter(values).__next__
+    for d in dicts:
+        for k in d:
+            d[k] = take()
+    return dicts
+
+
+class _Shape:
+    """A tree's structure in the order of its nodes, to build its DiGraph in bulk.
+
+    ``nodes``: the node ids (``index``: the same, as a dict's keys); ``children[i]``,
+    ``parents[i]``: node i's children and parents as dicts (values ``None``) in the order of the
+    edges; ``parent[i]``: node i's parent (``None`` at the root; ``parent`` is ``None`` when a node
+    has two, ``parents`` when none has); ``by_child``: the positions of the edges (listed parent
+    by parent, each parent's children in order) listed child by child. ``attrs``: the node and
+    edge attributes when the tree holds only what the game copied (``{unvisited: them}``, see
+    :func:`_attributes`).
+    """
+
+    __slots__ = ("nodes", "index", "children", "parents", "parent", "by_child", "attrs")
+
+    def __init__(self, game):
+        kids_of = game._succ
+        self.nodes = tuple(kids_of)
+        self.index = dict.fromkeys(kids_of)
+        self.children = [dict.fromkeys([c for c, _ in kids]) for kids in kids_of.values()]
+        into = {n: {} for n in kids_of}
+        i = 0
+        for u, kids in zip(self.nodes, self.children):
+            for c in kids:
+                into[c][u] = i
+                i += 1
+        if all(len(ins) <= 1 for ins in into.values()):  # a tree (each node's one parent, or None)
+            self.parent, self.parents = [next(iter(ins), None) for ins in into.values()], None
+        else:
+            self.parent, self.parents = None, [dict.fromkeys(ins) for ins in into.values()]
+        self.by_child = [i for ins in into.values() for i in ins.values()]
+        self.attrs = {}
+
+
+def _attributes(game, nodes, edges, unvisited):
+    """The attribute dicts of the tree's nodes (in the game's order) and edges (parent by parent).
+
+    As the game read them: the snapshot's copies ``nodes`` and ``edges`` (``None`` when the tree
+    holds only what the game copied), with the game's players, utilities, labels and
+    probabilities; with ``unvisited``, also ``status="unvisited"`` on each node and ``best=False``
+    on each edge (where :func:`gametrees.trace.annotate` starts).
+    """
+    kids_of = game._succ
+    node_attrs = [{} for _ in kids_of] if nodes is None else [nodes.get(n, {}).copy() for n in kids_of]
+    at = dict(zip(kids_of, node_attrs))
+    # What the search read (the game's), should the graph have changed in between.
+    for n, player in game._player.items():
+        at[n]["player"] = player
+    for n, value in game._utility.items():
+        at[n]["utility"] = value
+    if nodes is None:  # the labels, in the order of the nodes (both dicts were made node by node)
+        unlabelled = game._unlabelled
+        for (n, label), a in zip(game._labels.items(), node_attrs):
+            if not unlabelled or n not in unlabelled:
+                a["label"] = label
+    edges = edges or {}
+    edge_attrs, first = [], {}
+    for u, kids in kids_of.items():
+        first[u] = len(edge_attrs)
+        edge_attrs.extend([edges.get((u, c), {}).copy() for c, _ in kids])
+    for n in game._given_probs:
+        for i, (_, p) in enumerate(game._chances[n], first[n]):
+            edge_attrs[i]["prob"] = p
+    if unvisited:
+        for a in node_attrs:
+            a["status"] = "unvisited"
+        for a in edge_attrs:
+            a["best"] = False
+    return node_attrs, edge_attrs
 
 
 class _TreeKey:
