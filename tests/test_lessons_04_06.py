@@ -16,6 +16,7 @@ from submissions import careless, flag_from_raised_alpha
 
 import gametrees as gt
 from gametrees import exercises as ex
+from gametrees import rules
 from gametrees.exercises import attempts
 from gametrees.exercises.misconceptions import CATALOGUE
 from gametrees.games import ConnectFour
@@ -354,7 +355,7 @@ def test_window_entries_read_under_another_window_narrow_it():
     T = gt.tree_from_nested(WINDOW_TREE)
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": "search", "B": 5, "C": FULL})
     assert fb.title.endswith("7 of 9 right.") and fb.tags == ("table-bound-unused",)
-    assert "A bound that cannot answer still narrows the window" in bad_text(fb)
+    assert "A bound that cannot answer here still narrows the window" in bad_text(fb)
     attempts.reset()
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED,
                                  {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
@@ -412,6 +413,33 @@ def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
     first, second = twice(lambda: ex.check_table_answers(upper, [(-5, 5, 4)], [(3, 5)]), TABLE_ENTRY)
     assert first.tags == ("table-bound-wrong-side",)
     assert second.lines[-1].startswith("• Worked on another entry: ") and "lowers β" in second.lines[-1]
+
+
+def test_table_answers_a_bound_on_the_far_side_is_no_news():
+    # at least 3 with alpha = 4 (at most 3 with beta = 2): the window stays; "search" or the window as it
+    # is is right, and the line says no news, never "narrows"
+    for entry, query, window in (({"value": 3, "flag": "lower", "depth": 4}, (4, 9, 4), (4, 9)),
+                                 ({"value": 3, "flag": "upper", "depth": 4}, (0, 2, 4), (0, 2))):
+        assert rules.table_probe(entry["flag"], 3, *query[:2]) == (None, *window)
+        for answer in ("search", window):
+            attempts.reset()
+            fb = ex.check_table_answers(entry, [query], [answer])
+            assert fb.ok, fb
+            assert "no news" in fb.items[0][1] and f"the window stays {window}".replace(" ", "") in \
+                fb.items[0][1].replace(" ", "") and "narrows" not in fb.items[0][1]
+        attempts.reset()
+        moved = ex.check_table_answers(entry, [query], [(3, 9) if entry["flag"] == "lower" else (0, 3)])
+        assert not moved.ok and "narrows" not in bad_text(moved)
+
+
+def test_window_entries_a_bound_read_under_a_window_it_cannot_narrow():
+    T = gt.tree_from_nested(WINDOW_TREE)
+    later = (9, 12)   # A's "at least 8" is no news with alpha = 9; C's "at most 3" answers (3 <= 9)
+    assert rules.table_probe("lower", 8, *later) == (None, *later)
+    fb = ex.check_window_entries(T, (4, 7), later, RIGHT_STORED, {"A": "search", "B": 5, "C": 3})
+    assert fb.ok, fb
+    line = next(t for k, t, _ in fb.items if t.startswith("A, read later"))
+    assert "no news" in line and "stays (9, 12)" in line and "narrows" not in line
 
 
 def test_table_search_names_a_flag_the_wrong_way_round():

@@ -363,13 +363,24 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                             "anything about this search), right.")
         return rep.bad(f"{name}: you change the window, but can a {e['depth']}-ply result tell anything "
                        f"about a {depth}-ply search?")
+    same = kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w)))
+    if narrowed == w:   # a deep enough bound on the far side of the window: no news
+        if same:
+            return rep.good(f"{name}: search on, right: "
+                            f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} is no "
+                            f"news with {'α' if e['flag'] == 'lower' else 'β'} = "
+                            f"{fmt(alpha if e['flag'] == 'lower' else beta)}: the window stays "
+                            f"{_window_words(w)}.")
+        return rep.bad(f"{name}: you change the window, but does "
+                       f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} tell a search "
+                       f"with the window {_window_words(w)} anything it does not know?")
     if kind == "window" and all(close(x, y) for x, y in zip(value, narrowed)):
         return rep.good(f"{name}: search with the window {_window_words(narrowed)}, right: the "
                         f"{'lower' if e['flag'] == 'lower' else 'upper'} bound cannot answer, but it narrows "
                         "the window.")
-    if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
+    if same:
         return rep.bad(f"{name}: the entry cannot answer, right; but does it tell the search nothing? A "
-                       "bound that cannot answer still narrows the window: which end does "
+                       "bound that cannot answer here still narrows the window: which end does "
                        f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
                        tag="table-bound-unused")
     wrong_side = (
