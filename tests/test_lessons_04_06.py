@@ -370,6 +370,21 @@ def test_window_entries_read_under_another_window_narrow_it():
     assert "goes on with" in second.lines[-1] and second.lines[-1].startswith("• Worked on a twin tree: ")
 
 
+def test_window_entries_a_twin_for_every_set_of_wrong_nodes():
+    # the lesson's reading window (2, 9): A's "at least 8" and C's "at most 3" both sit just inside it, so
+    # a twin read under (2, 9) rarely has both; the twin is then read under a window of its own
+    T = gt.tree_from_nested(WINDOW_TREE)
+    wrong = {"A": ((10, "exact"), 10), "B": ((6, "upper"), (2, 6)), "C": ((1, "exact"), 1)}
+    for nodes in ("A", "C", "AC", "ABC"):
+        attempts.reset()
+        stored = {k: wrong[k][0] if k in nodes else RIGHT_STORED[k] for k in "ABC"}
+        reread = {k: wrong[k][1] if k in nodes else {"A": (8, 9), "B": 5, "C": (2, 3)}[k] for k in "ABC"}
+        _, second = twice(lambda: ex.check_window_entries(T, (4, 7), (2, 9), stored, reread))
+        twin = second.lines[-1]
+        assert twin.startswith("• Worked on a twin tree: "), (nodes, second)
+        assert all(f"{k} (M" in twin for k in nodes), (nodes, twin)
+
+
 ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
 LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 

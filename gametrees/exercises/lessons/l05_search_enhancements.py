@@ -529,7 +529,10 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
     """A twin: the tree's shape with other leaf values and window, the same flag at every asked node.
 
     The nodes the learner got wrong are worked through on it (by position in the tree), and each
-    entry read under the later window; ``None`` if no such twin is found.
+    entry read under the later window, where it answers there as the exercise's entry does (an answer
+    where they answer, else a window). When no twin read under the exercise's later window does that
+    (as with several wrong nodes whose bounds sit close to that window's ends), the twin is read under
+    a later window of its own; ``None`` if no twin is found either way.
     """
     import random as _random
 
@@ -539,27 +542,35 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
     lo, hi = min(values), max(values)
     rng = _random.Random(seed)
     names = NodeNames(G)
-    for _ in range(2000):
+
+    def own_later():
+        ends = sorted(rng.sample(range(lo - 2, hi + 5), 2))
+        return tuple(e if math.isfinite(x) else x for e, x in zip(ends, later))
+
+    for attempt in range(6000):
         H = G.copy()
         for n in leaves:
             H.nodes[n]["utility"] = rng.randint(lo, hi + 4)
         a = rng.randint(lo, hi)
         w = (a, a + rng.randint(2, 4))
+        reading = later if attempt < 2000 else own_later()
+        if not reading[0] < reading[1]:
+            continue
         twin, _ = _stored(H, w)
         if any(n not in twin or twin[n][1] != stored[n][1] or twin[n][0] == stored[n][0] for n in asked):
             continue
-        if any(_answers_later(twin[n], later) != _answers_later(stored[n], later) for n in wrong_nodes):
+        if any(_answers_later(twin[n], reading) != _answers_later(stored[n], later) for n in wrong_nodes):
             continue  # the same reading as the exercise's entries: an answer where they answer, else a window
         r = alphabeta(H, window=w, trace=True)
         leaves_text = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
         parts = []
         for n in wrong_nodes:
             v, flag = twin[n]
-            reread, narrowed = table_window({"value": v, "flag": flag, "depth": 0}, later[0], later[1], 0)
+            reread, narrowed = table_window({"value": v, "flag": flag, "depth": 0}, reading[0], reading[1], 0)
             does = (f"answers {fmt(reread)}" if reread is not None else
                     f"cannot answer, and the search goes on with {_window_words(narrowed)}")
-            parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(later[0])}, "
-                         f"{fmt(later[1])}) it {does}.")
+            parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(reading[0])}, "
+                         f"{fmt(reading[1])}) it {does}.")
         return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, "
                 f"{fmt(w[1])}). "
                 + " ".join(parts))
