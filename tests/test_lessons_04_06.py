@@ -379,7 +379,7 @@ def test_window_entries_a_twin_for_every_set_of_wrong_nodes():
         attempts.reset()
         stored = {k: wrong[k][0] if k in nodes else RIGHT_STORED[k] for k in "ABC"}
         reread = {k: wrong[k][1] if k in nodes else {"A": (8, 9), "B": 5, "C": (2, 3)}[k] for k in "ABC"}
-        _, second = twice(lambda: ex.check_window_entries(T, (4, 7), (2, 9), stored, reread))
+        _, second = twice(lambda s=stored, r=reread: ex.check_window_entries(T, (4, 7), (2, 9), s, r))
         twin = second.lines[-1]
         assert twin.startswith("• Worked on a twin tree: "), (nodes, second)
         assert all(f"{k} (M" in twin for k in nodes), (nodes, twin)
