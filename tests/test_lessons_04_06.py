@@ -666,6 +666,10 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     exec(TABLE_SEARCH_CODE, space)   # noqa: S102 -- the lesson's solution code, run as the learner would
     after = ex.check_table_search(space["negamax_with_table"])
     assert after.ok and after.solved is False and after.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
+    # one record of the exercise, the one that knows the code was shown: the three checks of a function
+    assert attempts.counts() == {"l05.table_search": {"checks": 3, "wrong": 2, "solved": False,
+                                                      "shown": "the code of check_table_search(..., "
+                                                               "show_code=True)"}}
     attempts.reset()
     assert ex.check_table_search(space["negamax_with_table"]).solved is True
 

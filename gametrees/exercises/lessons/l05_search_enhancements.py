@@ -949,9 +949,9 @@ def check_table_search(fn, show_code=False):
         _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth)
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
-    fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
+    fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right", key="l05.table_search",
+                          twin=_table_search_twin, on="another position")
     fb.add_tags(rep.tags)
-    fb = escalate("l05.table_search", fb, twin=_table_search_twin, on="another position")
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
