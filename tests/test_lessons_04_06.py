@@ -683,35 +683,92 @@ def ast_or_word(x):
         return x.strip('"')
 
 
-def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
+def test_lesson_05_worked_answers_reason_as_the_engine_does_and_folds_paste_nothing():
     import re
 
-    from folds import bold, fold_text, pasteable
+    from folds import fold_text, pasteable
 
-    from gametrees.exercises.lessons.l05_search_enhancements import _stored, table_window
+    from gametrees.exercises.lessons.l05_search_enhancements import (
+        TABLE_ANSWERS_ANSWER,
+        WINDOW_ENTRIES_ANSWER,
+        _stored,
+        table_window,
+    )
 
     T = gt.tree_from_nested(WINDOW_TREE)
-    fold = fold_text("05_search_enhancements.ipynb", "abab94ba")
-    assert pasteable(fold) == [] and "Answer" not in fold
+    for cell in ("1bb062c7", "abab94ba", "4f677fd3"):      # the folds point to the gated worked answers
+        fold = fold_text("05_search_enhancements.ipynb", cell)
+        assert pasteable(fold) == [] and "gt.exercises.solution_" in fold and "stored as" not in fold
+    text = " ".join(WINDOW_ENTRIES_ANSWER.split())
     stored, _ = _stored(T, (4, 7))
     by_label = {T.nodes[n]["label"]: entry for n, entry in stored.items()}
     for label in "ABC":
         value, flag = by_label[label]          # "stored as 5, exact" ... as the engine stores them
-        assert f"stored as {value}, {flag}" in fold, label
-    said = {lab: (float(a), float(b)) for lab, a, b in
-            re.findall(r"(\w) is searched with \*\*\((\S+), (\S+)\)\*\*", " ".join(fold.split()))}
+        assert f"stored as {value}, {flag}" in text, label
+    said = {lab: (float(a), float(b))
+            for lab, a, b in re.findall(r"(\w) is searched with \((\S+), (\S+)\)", text)}
     assert set(said) == {"A", "C"}
     for lab, window in said.items():
         value, flag = by_label[lab]
         assert table_window({"value": value, "flag": flag, "depth": 0}, 2, 9, 0) == (None, window), lab
-    assert ("only the exact entry answers: B with 5" in " ".join(fold.split())
-            and by_label["B"] == (5, "exact"))
-    fold = fold_text("05_search_enhancements.ipynb", "4f677fd3")
-    assert pasteable(fold) == [] and "Answer" not in fold
-    said = [ast_or_word(x) for x in bold(fold)]
+    assert "only the exact entry answers: B with 5" in text and by_label["B"] == (5, "exact")
+    text = " ".join(TABLE_ANSWERS_ANSWER.split())
     want = [table_window(ENTRY, a, b, d) for a, b, d in LATER]
-    assert said == [answer if answer is not None else (window if ENTRY["depth"] >= d else "search")
-                    for (answer, window), (_, _, d) in zip(want, LATER)]
-    assert "search instability" in fold and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
+    assert [w[0] for w in want] == [3, None, None, 3] and want[1][1] == (3, 5)
+    assert LATER[2][2] > ENTRY["depth"]                                     # too shallow: "search"
+    said = [text.index(p) for p in ("the table answers 3", "goes on with (3, 5)",
+                                    '"search", with the window as it is', "fails high: 3, the 4-ply bound")]
+    assert said == sorted(said)
+    assert "search instability" in text and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
     # "A is worth 10", "C is worth 1"
     assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1
+
+
+# ================================================================ worked answers after an attempt (04-06)
+
+SYM_REF = "XO./.../..."
+SYM_BOARDS = {"A": "..X/..O/...", "B": ".OX/.../...", "C": "X../O../...", "D": "X../.../.O.",
+              "E": ".../.../.OX", "F": "O../X../..."}
+# what each worked answer states, as an answer to its check (the test checks the check takes it)
+SYM_STATED = {"A": "rotate 90", "B": "mirror left-right", "C": "mirror main diagonal", "D": "not",
+              "E": "rotate 180", "F": "not"}
+WORKED = {
+    "solution_scale_choices": (
+        lambda a: ex.check_scale_choices({"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}, a),
+        {"depth 1, utility ±1": "a", "depth 2, utility ±1": "a", "depth 1, one scale": "a",
+         "depth 2, one scale": "a"},
+        {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a", "depth 1, one scale": "a",
+         "depth 2, one scale": "a"}),
+    "solution_quiet_positions": (lambda a: ex.check_quiet_positions(C4, QUIET, a), {"B"}, {"A", "E"}),
+    "solution_win_depth": (lambda a: ex.check_win_depth(C4, THREAT, a[0], first_move=a[1]), (5, 2), (3, 2)),
+    "solution_same_up_to_symmetry": (
+        lambda a: ex.lessons.l05_search_enhancements.check_same_up_to_symmetry(SYM_REF, SYM_BOARDS, a),
+        dict.fromkeys(SYM_BOARDS, "not"), SYM_STATED),
+    "solution_window_entries": (
+        lambda a: ex.check_window_entries(gt.tree_from_nested(WINDOW_TREE), (4, 7), (2, 9), *a),
+        ({"A": (10, "exact"), "B": (5, "exact"), "C": (1, "exact")}, {"A": 10, "B": 5, "C": 1}),
+        (RIGHT_STORED, {"A": (8, 9), "B": 5, "C": (2, 3)})),
+    "solution_table_answers": (lambda a: ex.check_table_answers(ENTRY, LATER, a), [3, 3, 3, 3],
+                               [3, (3, 5), "search", 3]),
+    "solution_chance_pruning": (lambda a: ex.check_chance_pruning(bounded_tree(), (0, 10), *a),
+                                (set(), set()), ({"H", "I", "L"}, set())),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKED))
+def test_worked_answer_opens_after_an_attempt_and_a_later_check_is_not_solved(name):
+    """R4-8: the lessons' folds give a hint; the worked answer is a gt.exercises.solution_...() that says
+    "try first" before a check with an answer, then works the answer through (the answer it states passes
+    the check), and a check after it says so and is not solved."""
+    solution = getattr(gt.exercises, name)
+    check, wrong, stated = WORKED[name]
+    before = solution()
+    assert isinstance(before, attempts.NotYet) and "opens after your first attempt" in str(before)
+    assert check(wrong).status == "wrong"
+    text = solution()
+    assert isinstance(text, str) and not isinstance(text, attempts.NotYet) and len(text) > 100
+    fb = check(stated)
+    assert fb.ok and fb.solved is False, fb
+    assert fb.lines[0].startswith("• " + attempts.SHOWN_PREFIX) and f"{name}()" in fb.lines[0]
+    attempts.reset()
+    assert check(stated).solved is True

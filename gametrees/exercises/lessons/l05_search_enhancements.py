@@ -15,7 +15,7 @@ from ...rules import EXACT, LOWER, UPPER, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
-from ..attempts import escalate, open_solution
+from ..attempts import escalate, open_solution, worked_answer
 from ..by_hand import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
@@ -24,7 +24,8 @@ from ..feedback import Feedback, Report, and_list, close, fmt, malformed, unansw
 
 __all__ = ["SYMMETRY_NAMES", "check_after_two_moves", "check_negamax", "check_same_up_to_symmetry",
            "check_table_answers", "check_table_search",
-           "check_window_entries", "table_answer"]
+           "check_window_entries", "solution_same_up_to_symmetry", "solution_table_answers",
+           "solution_window_entries", "table_answer"]
 
 
 def check_after_two_moves(after_two, classes):
@@ -1044,3 +1045,52 @@ def _table_search_twin(fb):
     return ("in negamax every value is for the player to move: a finished position where MIN is to move and "
             "X has won (utility +1) is worth -1 to MIN; the parent, X to move, negates it back to +1, and "
             "passes the child the window (-β, -α).")
+
+
+# ============================================================================
+# The worked answers of the lesson's exercises, after an attempt
+# ============================================================================
+
+#: Lesson 05's exercise 1 worked through (the tests check its answer passes
+#: :func:`check_same_up_to_symmetry`).
+SAME_UP_TO_SYMMETRY_ANSWER = (
+    "A symmetry moves the whole board, so it keeps corners, edges and the centre, and which cells are "
+    "next to each other. A is P turned a quarter turn clockwise (rotate 90), B its mirror left-right, C "
+    "its mirror in the main diagonal, E P turned half a turn (rotate 180). D (O not next to X) and F (the "
+    "marks swapped) are not in P's class. ttt.symmetries(ttt.from_string(P)) lists the eight images, in "
+    "the order of SYMMETRY_NAMES.")
+
+#: Lesson 05's exercise 2 worked through (the tests check its entries pass :func:`check_window_entries`).
+WINDOW_ENTRIES_ANSWER = (
+    "B gets (4, 7), sees 6 then 5: returns 5, inside its window: stored as 5, exact. A's α is now 5; C "
+    "gets (5, 7), sees 3 ≤ 5 and stops: returns 3, stored as 3, upper (C is worth 1: at most 3 is all the "
+    "search learnt). D gets (5, 7) and returns 8; A's value 8 ≥ β = 7: A stops before E and returns 8, "
+    "stored as 8, lower (A is worth 10). Under (2, 9) only the exact entry answers: B with 5. A's \"at "
+    "least 8\" is below β = 9, so it cannot answer, but it raises α: A is searched with (8, 9). C's \"at "
+    "most 3\" is above α = 2: it lowers β, and C is searched with (2, 3).")
+
+#: Lesson 05's exercise 3 worked through (the tests check its answers pass :func:`check_table_answers`).
+TABLE_ANSWERS_ANSWER = (
+    "At least 3 ≥ β = 2 fails high anyway: the table answers 3. Against β = 5 the value may lie inside "
+    "the window: the entry cannot answer, but it raises α, and the search goes on with (3, 5). 4 plies "
+    "are not enough for a 6-ply search: \"search\", with the window as it is. A 4-ply entry may stand in "
+    "for a 3-ply search, and at least 3 ≥ β = 3 fails high: 3, the 4-ply bound. That is accepted practice "
+    "(the deeper result is better informed), though the 3-ply search itself might have found another "
+    "value (search instability). Even where the table cannot answer, move 2 is searched first.")
+
+
+def solution_same_up_to_symmetry():
+    """The worked answer of :func:`check_same_up_to_symmetry` (lesson 05, exercise 1), only after an
+    attempt."""
+    return worked_answer("l05.same_up_to_symmetry", "solution_same_up_to_symmetry()",
+                         lambda: SAME_UP_TO_SYMMETRY_ANSWER)
+
+
+def solution_window_entries():
+    """The worked answer of :func:`check_window_entries` (lesson 05, exercise 2), only after an attempt."""
+    return worked_answer("l05.window_entries", "solution_window_entries()", lambda: WINDOW_ENTRIES_ANSWER)
+
+
+def solution_table_answers():
+    """The worked answer of :func:`check_table_answers` (lesson 05, exercise 3), only after an attempt."""
+    return worked_answer("l05.table_answers", "solution_table_answers()", lambda: TABLE_ANSWERS_ANSWER)
