@@ -181,6 +181,13 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
     assert "the search plays c" in twin or "the search plays b" in twin     # a search there skips the win
+    # ... and it shows the position: a board, X to move, whose moves are the numbers said, square by square
+    board = re.search(r"the board (\S+), X to move: ", twin).group(1)
+    state = ttt.from_string(board)
+    spec = scale_moves(ttt, state)
+    assert spec != moves and f"estimate {spec['b'][0]}, replies [{', '.join(map(str, spec['b'][1]))}]" in twin
+    win_square = next(m for m, c in ttt.successors(state) if ttt.is_terminal(c))
+    assert f"a = square {win_square}: wins at once" in twin
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {

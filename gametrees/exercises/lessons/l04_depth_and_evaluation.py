@@ -366,9 +366,10 @@ def scale_moves(game, state):
 
 @functools.lru_cache(maxsize=1)
 def _real_scale_specs():
-    """Every tic-tac-toe position fit for the question with three moves, as its :func:`scale_moves`."""
+    """Every tic-tac-toe position fit for the question with three moves: ``(its scale_moves, the board as
+    text)``, the first board of each spec."""
     game = TicTacToe()
-    specs, seen, stack = [], set(), [game.initial]
+    specs, boards, seen, stack = [], [], set(), [game.initial]
     while stack:
         state = stack.pop()
         if state in seen or game.is_terminal(state):
@@ -378,7 +379,8 @@ def _real_scale_specs():
         spec = scale_moves(game, state)
         if spec is not None and len(spec) == 3 and spec not in specs:
             specs.append(spec)
-    return specs
+            boards.append(TicTacToe.to_string(state))
+    return list(zip(specs, boards))
 
 
 def _scale_twin(moves, keys, win):
@@ -388,7 +390,7 @@ def _scale_twin(moves, keys, win):
     mine = {k: _scale_choice(moves, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
             for k in keys}
     best = None
-    for twin in _real_scale_specs():
+    for twin, board in _real_scale_specs():
         if twin == moves:
             continue
         try:
@@ -402,17 +404,22 @@ def _scale_twin(moves, keys, win):
         # prefer a twin whose answers differ (nothing to copy), then one where some search skips the win
         score = (sum(theirs[k] != mine[k] for k in keys), sum(theirs[k] != win_move for k in keys))
         if best is None or score > best[0]:
-            best = (score, twin)
+            best = (score, twin, board)
     if best is None:
         return None
-    twin = best[1]
+    _, twin, board = best
 
     def said(v):
         if v == "win":
             return "wins at once"
         return f"estimate {fmt(v[0])}, replies [{', '.join(map(fmt, v[1]))}]"
 
-    spec = ", ".join(f"{m}: {said(v)}" for m, v in twin.items())
+    game = TicTacToe()
+    state = game.from_string(board)
+    kids = list(game.successors(state))
+    squares = ([m for m, c in kids if game.is_terminal(c)]
+               + [m for m, c in kids if not game.is_terminal(c)])   # as scale_moves names them: the win first
+    spec = ", ".join(f"{m} = square {sq}: {said(v)}" for (m, v), sq in zip(twin.items(), squares))
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2
@@ -420,7 +427,7 @@ def _scale_twin(moves, keys, win):
         _, shown = _scale_values(twin, depth, w)
         parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays "
                      f"{_scale_choice(twin, depth, w)}")
-    return f"moves {spec}. " + "; ".join(parts) + "."
+    return f"the board {board}, X to move: {spec}. " + "; ".join(parts) + "."
 
 
 def _quiet_status(game, state):
