@@ -417,6 +417,11 @@ def test_table_answers_each_way():
     attempts.reset()
     partly = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), None, "search"])
     assert partly.title == "Table answers: 2 of 4 right." and "not answered yet" in bad_text(partly)
+    attempts.reset()
+    short = ex.check_table_answers(ENTRY, LATER, [3, (3, 5)])      # the first two: graded, the rest not yet
+    assert short.title == "Table answers: 2 of 4 right." and short.status == "wrong"
+    assert [t.split(": ", 1)[1] for k, t, _ in short.items if k == "bad"] == ["not answered yet."] * 2
+    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3, 3]).status == "unreadable"
 
 
 def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():

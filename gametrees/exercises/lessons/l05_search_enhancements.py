@@ -438,7 +438,8 @@ def check_table_answers(entry, queries, answer):
     search, the window ``(alpha, beta)`` the search goes on with: narrowed by a
     deep enough bound (a lower bound raises α, an upper bound lowers β), as it
     is (or ``"search"``) when the entry is too shallow (see :func:`table_window`).
-    A blank answer (``None``) is "not answered yet". A wrong answer is named
+    A blank answer (``None``) is "not answered yet", and so is every search
+    after the end of a shorter list. A wrong answer is named
     with the questions to ask of the entry (deep enough? settles this window?
     which end does it move?), never with the right answer; keeping the window
     where a bound narrows it is ``table-bound-unused``, moving the wrong end
@@ -459,6 +460,8 @@ def check_table_answers(entry, queries, answer):
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
         return unanswered(what, "Give one answer per search: the value the table answers with, or the window "
                                 "(alpha, beta) the search goes on with.")
+    if isinstance(answer, list) and len(answer) < len(queries):   # the first answers: the rest not yet
+        answer = answer + [None] * (len(queries) - len(answer))
     if (isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple))
             or len(answer) != len(queries)):
         return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per "
