@@ -392,6 +392,18 @@ def test_window_entries_a_twin_for_every_set_of_wrong_nodes():
         assert all(f"{k} (M" in twin for k in nodes), (nodes, twin)
 
 
+def test_window_twin_says_why_a_value_outside_its_window_is_exact():
+    # B (MIN) sees 15 then 2 <= alpha = 9 at its last child: nothing skipped, so the engine stores it exact;
+    # the twin's sentence must not read "2 <= alpha, so the entry is 'exact'" without saying why
+    from gametrees.exercises.answers import NodeNames
+    from gametrees.exercises.lessons.l05_search_enhancements import _stored, _worked
+
+    H = gt.tree_from_nested([[15, 2], [5, 15], [13, 15], [7, 2]])
+    assert _stored(H, (9, 11))[0][(0,)] == (2, "exact") and rules.window_bound(2, 9, 11) == "upper"
+    line = _worked(H, gt.alphabeta(H, window=(9, 11), trace=True), (0,), NodeNames(H))
+    assert "2 ≤ α = 9, but B looked at every child (none was skipped), so its value is exact" in line
+
+
 ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
 LATER = [(0, 2, 4), (0, 5, 4), (0, 2, 6), (-5, 3, 3)]
 

@@ -524,6 +524,8 @@ def _worked(G, r, n, names):
     a, b = enter.alpha, enter.beta
     side = {UPPER: f"{fmt(v)} ≤ α = {fmt(a)}", LOWER: f"{fmt(v)} ≥ β = {fmt(b)}",
             EXACT: f"{fmt(a)} < {fmt(v)} < {fmt(b)}"}[window_bound(v, a, b)]
+    if flag == EXACT and window_bound(v, a, b) != EXACT:   # outside the window, but nothing was cut below it
+        side += f", but {names.name(n)} looked at every child (none was skipped), so its value is exact"
     return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
             f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, "
             f"so the entry is {flag!r}")
