@@ -577,19 +577,34 @@ def _drive_explore(page: NotebookPage, i: int):
 
 
 def _drive_practice(page: NotebookPage, i: int):
-    """Check gives feedback; Show solution (when offered) shows the replay of the search."""
+    """Check gives feedback; Show solution (when offered) says to try first while nothing was checked (an
+    empty Check is no attempt), and after a Check of an answer shows the replay of the search."""
     root = page.page.locator(f"[data-gt-practice='{i}']")
     before = page.practice(i)
     assert before["loaded"], f"practice widget {i} shows no figure"
-    _button(root, "Check").click()
-    page.wait("""([i, fb]) => {
-        const text = (document.querySelector(`[data-gt-practice="${i}"]`).children[5]?.innerText || '')
-          .trim();
-        return text && text !== fb;
-      }""", [i, before["feedback"]], timeout=WIDGET_TIMEOUT,
-              what=f"Check in practice widget {i} gives feedback")
+
+    def check(what):
+        fb = page.practice(i)["feedback"]
+        _button(root, "Check").click()
+        page.wait("""([i, fb]) => {
+            const text = (document.querySelector(`[data-gt-practice="${i}"]`).children[5]?.innerText || '')
+              .trim();
+            return text && text !== fb;
+          }""", [i, fb], timeout=WIDGET_TIMEOUT, what=f"{what} in practice widget {i} gives feedback")
+
+    check("Check")
     solution = _button(root, "Show solution")
     if solution.is_visible():
+        solution.click()
+        page.wait("""(i) => (document.querySelector(`[data-gt-practice="${i}"]`).children[6]?.innerText || '')
+            .includes('opens after your first attempt')""", i, timeout=WIDGET_TIMEOUT,
+                  what=f"Show solution before an attempt in practice widget {i} says to try first")
+        boxes = root.locator("input[placeholder]")
+        if boxes.count():
+            boxes.first.fill("0")
+        else:
+            root.locator("button[title^='prune the edge']").first.click()
+        check("Check of an answer")
         solution.click()
         page.wait("""(i) => {
             const img = document.querySelector(`[data-gt-practice="${i}"]`).children[6]?.querySelector('img');

@@ -16,6 +16,7 @@ from submissions import careless, flag_from_raised_alpha
 
 import gametrees as gt
 from gametrees import exercises as ex
+from gametrees import rules
 from gametrees.exercises import attempts
 from gametrees.exercises.misconceptions import CATALOGUE
 from gametrees.games import ConnectFour
@@ -180,6 +181,13 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
     assert "the search plays c" in twin or "the search plays b" in twin     # a search there skips the win
+    # ... and it shows the position: a board, X to move, whose moves are the numbers said, square by square
+    board = re.search(r"the board (\S+), X to move: ", twin).group(1)
+    state = ttt.from_string(board)
+    spec = scale_moves(ttt, state)
+    assert spec != moves and f"estimate {spec['b'][0]}, replies [{', '.join(map(str, spec['b'][1]))}]" in twin
+    win_square = next(m for m, c in ttt.successors(state) if ttt.is_terminal(c))
+    assert f"a = square {win_square}: wins at once" in twin
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {
@@ -354,7 +362,7 @@ def test_window_entries_read_under_another_window_narrow_it():
     T = gt.tree_from_nested(WINDOW_TREE)
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED, {"A": "search", "B": 5, "C": FULL})
     assert fb.title.endswith("7 of 9 right.") and fb.tags == ("table-bound-unused",)
-    assert "A bound that cannot answer still narrows the window" in bad_text(fb)
+    assert "A bound that cannot answer here still narrows the window" in bad_text(fb)
     attempts.reset()
     fb = ex.check_window_entries(T, (4, 7), FULL, RIGHT_STORED,
                                  {"A": (-math.inf, 8), "B": 5, "C": (3, math.inf)})
@@ -367,6 +375,33 @@ def test_window_entries_read_under_another_window_narrow_it():
     _, second = twice(lambda: ex.check_window_entries(T, (4, 7), later, RIGHT_STORED,
                                                       {"A": (2, 8), "B": 5, "C": (2, 3)}))
     assert "goes on with" in second.lines[-1] and second.lines[-1].startswith("• Worked on a twin tree: ")
+
+
+def test_window_entries_a_twin_for_every_set_of_wrong_nodes():
+    # the lesson's reading window (2, 9): A's "at least 8" and C's "at most 3" both sit just inside it, so
+    # a twin read under (2, 9) rarely has both; the twin is then read under a window of its own
+    T = gt.tree_from_nested(WINDOW_TREE)
+    wrong = {"A": ((10, "exact"), 10), "B": ((6, "upper"), (2, 6)), "C": ((1, "exact"), 1)}
+    for nodes in ("A", "C", "AC", "ABC"):
+        attempts.reset()
+        stored = {k: wrong[k][0] if k in nodes else RIGHT_STORED[k] for k in "ABC"}
+        reread = {k: wrong[k][1] if k in nodes else {"A": (8, 9), "B": 5, "C": (2, 3)}[k] for k in "ABC"}
+        _, second = twice(lambda s=stored, r=reread: ex.check_window_entries(T, (4, 7), (2, 9), s, r))
+        twin = second.lines[-1]
+        assert twin.startswith("• Worked on a twin tree: "), (nodes, second)
+        assert all(f"{k} (M" in twin for k in nodes), (nodes, twin)
+
+
+def test_window_twin_says_why_a_value_outside_its_window_is_exact():
+    # B (MIN) sees 15 then 2 <= alpha = 9 at its last child: nothing skipped, so the engine stores it exact;
+    # the twin's sentence must not read "2 <= alpha, so the entry is 'exact'" without saying why
+    from gametrees.exercises.answers import NodeNames
+    from gametrees.exercises.lessons.l05_search_enhancements import _stored, _worked
+
+    H = gt.tree_from_nested([[15, 2], [5, 15], [13, 15], [7, 2]])
+    assert _stored(H, (9, 11))[0][(0,)] == (2, "exact") and rules.window_bound(2, 9, 11) == "upper"
+    line = _worked(H, gt.alphabeta(H, window=(9, 11), trace=True), (0,), NodeNames(H))
+    assert "2 ≤ α = 9, but B looked at every child (none was skipped), so its value is exact" in line
 
 
 ENTRY = {"value": 3, "flag": "lower", "depth": 4, "move": 2}
@@ -394,6 +429,11 @@ def test_table_answers_each_way():
     attempts.reset()
     partly = ex.check_table_answers(ENTRY, LATER, [3, (3, 5), None, "search"])
     assert partly.title == "Table answers: 2 of 4 right." and "not answered yet" in bad_text(partly)
+    attempts.reset()
+    short = ex.check_table_answers(ENTRY, LATER, [3, (3, 5)])      # the first two: graded, the rest not yet
+    assert short.title == "Table answers: 2 of 4 right." and short.status == "wrong"
+    assert [t.split(": ", 1)[1] for k, t, _ in short.items if k == "bad"] == ["not answered yet."] * 2
+    assert ex.check_table_answers(ENTRY, LATER, [3, (3, 5), "search", 3, 3]).status == "unreadable"
 
 
 def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
@@ -412,6 +452,33 @@ def test_table_answers_a_bound_that_cannot_answer_narrows_the_window():
     first, second = twice(lambda: ex.check_table_answers(upper, [(-5, 5, 4)], [(3, 5)]), TABLE_ENTRY)
     assert first.tags == ("table-bound-wrong-side",)
     assert second.lines[-1].startswith("• Worked on another entry: ") and "lowers β" in second.lines[-1]
+
+
+def test_table_answers_a_bound_on_the_far_side_is_no_news():
+    # at least 3 with alpha = 4 (at most 3 with beta = 2): the window stays; "search" or the window as it
+    # is is right, and the line says no news, never "narrows"
+    for entry, query, window in (({"value": 3, "flag": "lower", "depth": 4}, (4, 9, 4), (4, 9)),
+                                 ({"value": 3, "flag": "upper", "depth": 4}, (0, 2, 4), (0, 2))):
+        assert rules.table_probe(entry["flag"], 3, *query[:2]) == (None, *window)
+        for answer in ("search", window):
+            attempts.reset()
+            fb = ex.check_table_answers(entry, [query], [answer])
+            assert fb.ok, fb
+            assert "no news" in fb.items[0][1] and f"the window stays {window}".replace(" ", "") in \
+                fb.items[0][1].replace(" ", "") and "narrows" not in fb.items[0][1]
+        attempts.reset()
+        moved = ex.check_table_answers(entry, [query], [(3, 9) if entry["flag"] == "lower" else (0, 3)])
+        assert not moved.ok and "narrows" not in bad_text(moved)
+
+
+def test_window_entries_a_bound_read_under_a_window_it_cannot_narrow():
+    T = gt.tree_from_nested(WINDOW_TREE)
+    later = (9, 12)   # A's "at least 8" is no news with alpha = 9; C's "at most 3" answers (3 <= 9)
+    assert rules.table_probe("lower", 8, *later) == (None, *later)
+    fb = ex.check_window_entries(T, (4, 7), later, RIGHT_STORED, {"A": "search", "B": 5, "C": 3})
+    assert fb.ok, fb
+    line = next(t for k, t, _ in fb.items if t.startswith("A, read later"))
+    assert "no news" in line and "stays (9, 12)" in line and "narrows" not in line
 
 
 def test_table_search_names_a_flag_the_wrong_way_round():
@@ -623,6 +690,10 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     exec(TABLE_SEARCH_CODE, space)   # noqa: S102 -- the lesson's solution code, run as the learner would
     after = ex.check_table_search(space["negamax_with_table"])
     assert after.ok and after.solved is False and after.lines[0].startswith("• " + attempts.SHOWN_PREFIX)
+    # one record of the exercise, the one that knows the code was shown: the three checks of a function
+    assert attempts.counts() == {"l05.table_search": {"checks": 3, "wrong": 2, "solved": False,
+                                                      "shown": "the code of check_table_search(..., "
+                                                               "show_code=True)"}}
     attempts.reset()
     assert ex.check_table_search(space["negamax_with_table"]).solved is True
 
@@ -636,35 +707,92 @@ def ast_or_word(x):
         return x.strip('"')
 
 
-def test_lesson_05_folds_reason_as_the_engine_does_and_paste_nothing():
+def test_lesson_05_worked_answers_reason_as_the_engine_does_and_folds_paste_nothing():
     import re
 
-    from folds import bold, fold_text, pasteable
+    from folds import fold_text, pasteable
 
-    from gametrees.exercises.lessons.l05_search_enhancements import _stored, table_window
+    from gametrees.exercises.lessons.l05_search_enhancements import (
+        TABLE_ANSWERS_ANSWER,
+        WINDOW_ENTRIES_ANSWER,
+        _stored,
+        table_window,
+    )
 
     T = gt.tree_from_nested(WINDOW_TREE)
-    fold = fold_text("05_search_enhancements.ipynb", "abab94ba")
-    assert pasteable(fold) == [] and "Answer" not in fold
+    for cell in ("1bb062c7", "abab94ba", "4f677fd3"):      # the folds point to the gated worked answers
+        fold = fold_text("05_search_enhancements.ipynb", cell)
+        assert pasteable(fold) == [] and "gt.exercises.solution_" in fold and "stored as" not in fold
+    text = " ".join(WINDOW_ENTRIES_ANSWER.split())
     stored, _ = _stored(T, (4, 7))
     by_label = {T.nodes[n]["label"]: entry for n, entry in stored.items()}
     for label in "ABC":
         value, flag = by_label[label]          # "stored as 5, exact" ... as the engine stores them
-        assert f"stored as {value}, {flag}" in fold, label
-    said = {lab: (float(a), float(b)) for lab, a, b in
-            re.findall(r"(\w) is searched with \*\*\((\S+), (\S+)\)\*\*", " ".join(fold.split()))}
+        assert f"stored as {value}, {flag}" in text, label
+    said = {lab: (float(a), float(b))
+            for lab, a, b in re.findall(r"(\w) is searched with \((\S+), (\S+)\)", text)}
     assert set(said) == {"A", "C"}
     for lab, window in said.items():
         value, flag = by_label[lab]
         assert table_window({"value": value, "flag": flag, "depth": 0}, 2, 9, 0) == (None, window), lab
-    assert ("only the exact entry answers: B with 5" in " ".join(fold.split())
-            and by_label["B"] == (5, "exact"))
-    fold = fold_text("05_search_enhancements.ipynb", "4f677fd3")
-    assert pasteable(fold) == [] and "Answer" not in fold
-    said = [ast_or_word(x) for x in bold(fold)]
+    assert "only the exact entry answers: B with 5" in text and by_label["B"] == (5, "exact")
+    text = " ".join(TABLE_ANSWERS_ANSWER.split())
     want = [table_window(ENTRY, a, b, d) for a, b, d in LATER]
-    assert said == [answer if answer is not None else (window if ENTRY["depth"] >= d else "search")
-                    for (answer, window), (_, _, d) in zip(want, LATER)]
-    assert "search instability" in fold and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
+    assert [w[0] for w in want] == [3, None, None, 3] and want[1][1] == (3, 5)
+    assert LATER[2][2] > ENTRY["depth"]                                     # too shallow: "search"
+    said = [text.index(p) for p in ("the table answers 3", "goes on with (3, 5)",
+                                    '"search", with the window as it is', "fails high: 3, the 4-ply bound")]
+    assert said == sorted(said)
+    assert "search instability" in text and ENTRY["depth"] > LATER[3][2]   # the deeper entry, said as such
     # "A is worth 10", "C is worth 1"
     assert gt.minimax(T).value == 10 and gt.minimax(T, (1,)).value == 1
+
+
+# ================================================================ worked answers after an attempt (04-06)
+
+SYM_REF = "XO./.../..."
+SYM_BOARDS = {"A": "..X/..O/...", "B": ".OX/.../...", "C": "X../O../...", "D": "X../.../.O.",
+              "E": ".../.../.OX", "F": "O../X../..."}
+# what each worked answer states, as an answer to its check (the test checks the check takes it)
+SYM_STATED = {"A": "rotate 90", "B": "mirror left-right", "C": "mirror main diagonal", "D": "not",
+              "E": "rotate 180", "F": "not"}
+WORKED = {
+    "solution_scale_choices": (
+        lambda a: ex.check_scale_choices({"a": "win", "b": (2, [0, 1]), "c": (1, [-1, 1])}, a),
+        {"depth 1, utility ±1": "a", "depth 2, utility ±1": "a", "depth 1, one scale": "a",
+         "depth 2, one scale": "a"},
+        {"depth 1, utility ±1": "b", "depth 2, utility ±1": "a", "depth 1, one scale": "a",
+         "depth 2, one scale": "a"}),
+    "solution_quiet_positions": (lambda a: ex.check_quiet_positions(C4, QUIET, a), {"B"}, {"A", "E"}),
+    "solution_win_depth": (lambda a: ex.check_win_depth(C4, THREAT, a[0], first_move=a[1]), (5, 2), (3, 2)),
+    "solution_same_up_to_symmetry": (
+        lambda a: ex.lessons.l05_search_enhancements.check_same_up_to_symmetry(SYM_REF, SYM_BOARDS, a),
+        dict.fromkeys(SYM_BOARDS, "not"), SYM_STATED),
+    "solution_window_entries": (
+        lambda a: ex.check_window_entries(gt.tree_from_nested(WINDOW_TREE), (4, 7), (2, 9), *a),
+        ({"A": (10, "exact"), "B": (5, "exact"), "C": (1, "exact")}, {"A": 10, "B": 5, "C": 1}),
+        (RIGHT_STORED, {"A": (8, 9), "B": 5, "C": (2, 3)})),
+    "solution_table_answers": (lambda a: ex.check_table_answers(ENTRY, LATER, a), [3, 3, 3, 3],
+                               [3, (3, 5), "search", 3]),
+    "solution_chance_pruning": (lambda a: ex.check_chance_pruning(bounded_tree(), (0, 10), *a),
+                                (set(), set()), ({"H", "I", "L"}, set())),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKED))
+def test_worked_answer_opens_after_an_attempt_and_a_later_check_is_not_solved(name):
+    """R4-8: the lessons' folds give a hint; the worked answer is a gt.exercises.solution_...() that says
+    "try first" before a check with an answer, then works the answer through (the answer it states passes
+    the check), and a check after it says so and is not solved."""
+    solution = getattr(gt.exercises, name)
+    check, wrong, stated = WORKED[name]
+    before = solution()
+    assert isinstance(before, attempts.NotYet) and "opens after your first attempt" in str(before)
+    assert check(wrong).status == "wrong"
+    text = solution()
+    assert isinstance(text, str) and not isinstance(text, attempts.NotYet) and len(text) > 100
+    fb = check(stated)
+    assert fb.ok and fb.solved is False, fb
+    assert fb.lines[0].startswith("• " + attempts.SHOWN_PREFIX) and f"{name}()" in fb.lines[0]
+    attempts.reset()
+    assert check(stated).solved is True

@@ -17,6 +17,8 @@ from browser import NotebookPage, write_notebook
 from PIL import Image
 
 import gametrees as gt
+from gametrees.exercises import attempts
+from gametrees.exercises.attempts import NotYet
 from gametrees.widgets import Practice, Replay
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -25,8 +27,10 @@ SHOTS = Path("/tmp/gt_practice")
 
 @pytest.fixture(autouse=True)
 def _no_pyplot_figures():
-    """The widget draws on its own figure: nothing may appear in pyplot."""
+    """The widget draws on its own figure: nothing may appear in pyplot. (And no test sees another's
+    checks: a solution shown stays shown for the same tree.)"""
     plt.close("all")
+    attempts.reset()
     yield
     assert plt.get_fignums() == []
 
@@ -253,8 +257,44 @@ def test_a_setting_that_does_not_fit_the_given_tree_is_refused_with_a_message():
     assert "the tree has chance nodes: practise it with mode=&#x27;expectimax&#x27;" in w.feedback.value
 
 
+def test_show_solution_before_any_check_says_try_first_and_shows_no_values():
+    w = gt.practice("expectimax", seed=3)
+    solution = w.values_exercise.solution()
+    w.check()                                   # an empty Check is no attempt
+    w.solution_button.click()
+    (note,) = w.solution_box.children
+    assert "opens after your first attempt" in note.value
+    assert not any(isinstance(c, Replay) for c in w.solution_box.children)
+    assert not any(f"{k} = {v}" in note.value for k, v in solution.items())
+    assert w.solution_button.description == "Show solution"
+    assert isinstance(w.show_solution(), NotYet)
+    # after a real (wrong) check the solution opens; a Check after it says so and is not solved
+    w.boxes["A"].value = "0"
+    assert w.check().status == "wrong"
+    w.solution_button.click()
+    assert isinstance(w.solution_box.children[1], Replay) and w.solution_button.description == "Hide solution"
+    fill(w, {k: str(v) for k, v in solution.items()})
+    fb = w.check()
+    assert fb.ok and fb.solved is False
+    assert fb.lines[0].startswith("• The solution was shown before this check")
+    assert "The solution was shown before this check" in w.feedback.value
+    assert attempts.counts()[w.values_exercise.key]["solved"] is False
+
+
+def test_a_right_check_before_the_solution_is_solved_and_alphabeta_says_shown_once():
+    w = gt.practice("alphabeta", tree=TEXTBOOK)
+    fill(w, {"A": "3", "B": "3", "C": "≤ 2", "D": "2"}, cuts="IJ")
+    assert w.check().solved is True
+    w.show_solution()
+    fb = w.check()
+    assert fb.ok and fb.solved is False
+    assert sum("The solution was shown" in line for line in fb.lines) == 1
+
+
 def test_show_solution_shows_the_replay_and_hides_it_again():
     w = gt.practice("alphabeta", tree=TEXTBOOK)
+    fill(w, {"A": "1"})
+    w.check()
     w.solution_button.click()
     replay = w.solution_box.children[1]
     assert isinstance(replay, Replay)
@@ -266,6 +306,8 @@ def test_show_solution_shows_the_replay_and_hides_it_again():
     w.solution_button.click()
     assert w.solution_box.children == () and w.solution_button.description == "Show solution"
     m = gt.practice("minimax", tree=TEXTBOOK)
+    fill(m, {"A": "1"})
+    m.check()
     assert m.show_solution().result.algorithm == "minimax"
     graded = gt.practice("alphabeta", tree=TEXTBOOK, solutions=False)
     assert graded.solution_button.layout.display == "none"

@@ -80,8 +80,12 @@ so and does not count as solved (``Feedback.solved``; see
 :mod:`~gametrees.exercises.attempts`). The lessons' checks by function keep their
 worked answers the same way: ``solution_position``, ``solution_fast_wins``,
 ``solution_minimax_claims`` (lesson 02), ``solution_fail_soft_hard`` and
-``solution_pruning_order`` (lesson 03) give the note that it opens after an
-attempt until the exercise was checked with an answer. A misconception is named,
+``solution_pruning_order`` (lesson 03), ``solution_scale_choices``,
+``solution_quiet_positions``, ``solution_win_depth`` (lesson 04),
+``solution_same_up_to_symmetry``, ``solution_window_entries``,
+``solution_table_answers`` (lesson 05) and ``solution_chance_pruning`` (lesson 06)
+give the note that it opens after an attempt until the exercise was checked
+with an answer. A misconception is named,
 with a tag from :data:`CATALOGUE`, only when the answer is what it produces;
 an answer that cannot be read is "could not read" (status ``"unreadable"``).
 Checks of a learner's function may name the small tree and node where it fails
@@ -179,6 +183,7 @@ from .lessons import (
     check_value,
     check_win_depth,
     check_window_entries,
+    solution_chance_pruning,
     solution_effective_branching,
     solution_fail_soft_hard,
     solution_fast_wins,
@@ -187,7 +192,13 @@ from .lessons import (
     solution_nim_leaves,
     solution_position,
     solution_pruning_order,
+    solution_quiet_positions,
+    solution_same_up_to_symmetry,
+    solution_scale_choices,
+    solution_table_answers,
     solution_value,
+    solution_win_depth,
+    solution_window_entries,
 )
 from .misconceptions import CATALOGUE, Misconception, misconception
 
@@ -237,6 +248,7 @@ __all__ = [
     "generate",
     "misconception",
     "solution_effective_branching",
+    "solution_chance_pruning",
     "solution_fail_soft_hard",
     "solution_fast_wins",
     "solution_game_kinds",
@@ -245,4 +257,10 @@ __all__ = [
     "solution_position",
     "solution_pruning_order",
     "solution_value",
+    "solution_quiet_positions",
+    "solution_same_up_to_symmetry",
+    "solution_scale_choices",
+    "solution_table_answers",
+    "solution_win_depth",
+    "solution_window_entries",
 ]

@@ -201,24 +201,36 @@ def shown(key):
         return _COUNTS.get(str(key), {}).get("shown") or _SHOWN.get(_problem(str(key)))
 
 
-def open_solution(key, what):
+def open_solution(key, what, *, also=()):
     """Ask to show the worked answer of ``key`` (``what``: how it is asked for, e.g. ``".solution()"``).
+
+    ``also`` names the other keys one worked answer covers (the practice widget's alpha-beta tree checks
+    its values and its cuts as two exercises): an attempt under any of them opens it, and it is recorded
+    as shown under every one.
 
     Returns
     -------
     NotYet or None
-        A :class:`NotYet` note before any attempt under ``key`` (show it instead of the answer); else
-        ``None``, after recording the solution as shown: every later check under ``key`` says so, and
-        a right one does not count as solved.
+        A :class:`NotYet` note before any attempt under ``key`` (or ``also``; show it instead of the
+        answer); else ``None``, after recording the solution as shown: every later check under those keys
+        says so, and a right one does not count as solved.
+
+    Examples
+    --------
+    >>> reset()
+    >>> _ = escalate("cuts", Feedback("Cuts: wrong.", [("bad", "I?", None)]))
+    >>> open_solution("values", "Show solution", also=["cuts"]) is None, shown("values"), shown("cuts")
+    (True, 'Show solution', 'Show solution')
     """
-    key = str(key)
+    keys = [str(key)] + [str(k) for k in also]
     with _LOCK:
-        entry = _entry(key)
-        if not entry["answered"]:
+        entries = [_entry(k) for k in keys]
+        if not any(entry["answered"] for entry in entries):
             return NotYet()
-        if entry["shown"] is None:
-            entry["shown"] = str(what)
-        _SHOWN.setdefault(_problem(key), str(what))
+        for k, entry in zip(keys, entries):
+            if entry["shown"] is None:
+                entry["shown"] = str(what)
+            _SHOWN.setdefault(_problem(k), str(what))
     return None
 
 

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..drawing import Drawing, marks, segment_meets_box
 from ..exercises.answers import BadAnswer, NodeNames, parse_value
+from ..exercises.attempts import open_solution
 from ..exercises.by_hand import ExpectimaxExercise, PruningExercise, ValuesExercise, check_seed
 from ..exercises.feedback import ROLE_NAMES, Feedback, and_list, close
 from ..games import CHANCE, MAX, MIN
@@ -479,12 +480,20 @@ class Practice(widgets.VBox):
             marks = answer["pruned"] or (None if self.exercise.solution() else [])
             self.exercise.answer_form = "cut (✂) each edge alpha-beta never follows"
             parts.append(self.exercise.check(marks, subtrees=True))
-        fb = parts[0] if len(parts) == 1 else Feedback(
-            " ".join(p.title for p in parts), [item for p in parts for item in p.items],
-            tags=[t for p in parts for t in p.tags])
+        fb = parts[0] if len(parts) == 1 else self._joined(parts)
         self.last_feedback = fb
         self.feedback.value = fb._repr_html_()
         self._mark(answer)
+        return fb
+
+    @staticmethod
+    def _joined(parts):
+        """The values' and the cuts' feedback as one: a note both give (the solution was shown) once;
+        solved only if both are."""
+        items = list(dict.fromkeys(item for p in parts for item in p.items))
+        fb = Feedback(" ".join(p.title for p in parts), items, tags=[t for p in parts for t in p.tags])
+        if all(p.solved is not None for p in parts):
+            fb.solved = all(p.solved for p in parts)
         return fb
 
     def _check_values(self, values):
@@ -601,14 +610,25 @@ class Practice(widgets.VBox):
         self._build()
 
     def show_solution(self):
-        """Show the replay of the engine's search (and the answer in words) under the figure.
+        """Show the replay of the engine's search (and the answer in words) under the figure, after an
+        attempt.
+
+        Before any Check of an answer (an empty Check is none), it shows a note to try first instead, and
+        no values (:func:`gametrees.exercises.attempts.open_solution`). Once shown, every later Check of
+        the same tree says so, and a right answer then is not solved (``last_feedback.solved`` False).
 
         Returns
         -------
-        Replay
+        Replay or NotYet
+            The replay; or the note, before an attempt.
         """
         if not self._solutions:
             raise ValueError("this practice widget was made with solutions=False")
+        keys = [ex.key for ex in (self.exercise, self.values_exercise) if ex is not None]
+        held = open_solution(keys[0], "Show solution", also=keys[1:])
+        if held is not None:   # no attempt yet: the note on the page, no values
+            self.solution_box.children = (widgets.HTML(held._repr_html_()),)
+            return held
         result = (self.values_exercise.result if self.mode.value in ("minimax", "expectimax")
                   else self.exercise.result)
         replay = Replay(result, dpi=self._dpi)
@@ -625,7 +645,7 @@ class Practice(widgets.VBox):
 
     def toggle_solution(self):
         """Show the solution, or hide it if it is shown."""
-        if self.solution_box.children:
+        if self.solution_button.description == "Hide solution":
             self.hide_solution()
         else:
             self.show_solution()

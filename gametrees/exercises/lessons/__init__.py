@@ -17,12 +17,17 @@ module                         checks
                                answers after an attempt: ``solution_fail_soft_hard``,
                                ``solution_pruning_order``)
 ``l04_depth_and_evaluation``   :func:`check_win_depth`, :func:`check_scale_choices`,
-                               :func:`check_quiet_positions`
+                               :func:`check_quiet_positions` (worked answers after an attempt:
+                               ``solution_scale_choices``, ``solution_quiet_positions``,
+                               ``solution_win_depth``)
 ``l05_search_enhancements``    :func:`check_after_two_moves`, :func:`check_negamax`,
                                :func:`check_table_answers`, :func:`check_table_search`,
-                               :func:`check_window_entries`
+                               :func:`check_window_entries` (worked answers after an attempt:
+                               ``solution_same_up_to_symmetry``, ``solution_window_entries``,
+                               ``solution_table_answers``)
 ``l06_expectimax``             :func:`check_rescaled_choices`, :func:`check_order_preserving_flip`,
-                               :func:`check_chance_pruning`
+                               :func:`check_chance_pruning` (worked answer after an attempt:
+                               ``solution_chance_pruning``)
 ``l07_monte_carlo``            :func:`check_exploration_c`, :func:`check_final_move` (and the
                                generated ``"mcts"`` exercises of :mod:`~gametrees.exercises.by_hand`)
 ``reading``                    what they share: a blank answer, a number answer
@@ -62,15 +67,30 @@ from .l03_alpha_beta import (
     solution_fail_soft_hard,
     solution_pruning_order,
 )
-from .l04_depth_and_evaluation import check_quiet_positions, check_scale_choices, check_win_depth
+from .l04_depth_and_evaluation import (
+    check_quiet_positions,
+    check_scale_choices,
+    check_win_depth,
+    solution_quiet_positions,
+    solution_scale_choices,
+    solution_win_depth,
+)
 from .l05_search_enhancements import (
     check_after_two_moves,
     check_negamax,
     check_table_answers,
     check_table_search,
     check_window_entries,
+    solution_same_up_to_symmetry,
+    solution_table_answers,
+    solution_window_entries,
 )
-from .l06_expectimax import check_chance_pruning, check_order_preserving_flip, check_rescaled_choices
+from .l06_expectimax import (
+    check_chance_pruning,
+    check_order_preserving_flip,
+    check_rescaled_choices,
+    solution_chance_pruning,
+)
 from .l07_monte_carlo import check_exploration_c, check_final_move
 
 __all__ = [
@@ -97,6 +117,7 @@ __all__ = [
     "check_win_depth",
     "check_window_entries",
     "solution_effective_branching",
+    "solution_chance_pruning",
     "solution_fail_soft_hard",
     "solution_fast_wins",
     "solution_game_kinds",
@@ -105,4 +126,10 @@ __all__ = [
     "solution_position",
     "solution_pruning_order",
     "solution_value",
+    "solution_quiet_positions",
+    "solution_same_up_to_symmetry",
+    "solution_scale_choices",
+    "solution_table_answers",
+    "solution_win_depth",
+    "solution_window_entries",
 ]

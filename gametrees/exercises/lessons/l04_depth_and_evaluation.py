@@ -14,12 +14,12 @@ from ...evaluation import tictactoe_open_lines
 from ...games import MAX, ConnectFour, TicTacToe
 from ...search import alphabeta
 from ..answers import BadAnswer
-from ..attempts import counts, escalate
+from ..attempts import counts, escalate, worked_answer
 from ..feedback import Feedback, Report, fmt, malformed, unanswered
 from .reading import is_blank, number_answer
 
 __all__ = ["SCALE_QUESTIONS", "check_quiet_positions", "check_scale_choices", "check_win_depth",
-           "scale_moves"]
+           "scale_moves", "solution_quiet_positions", "solution_scale_choices", "solution_win_depth"]
 
 
 def _proof_depth(game, state, limit=14):
@@ -366,9 +366,10 @@ def scale_moves(game, state):
 
 @functools.lru_cache(maxsize=1)
 def _real_scale_specs():
-    """Every tic-tac-toe position fit for the question with three moves, as its :func:`scale_moves`."""
+    """Every tic-tac-toe position fit for the question with three moves: ``(its scale_moves, the board as
+    text)``, the first board of each spec."""
     game = TicTacToe()
-    specs, seen, stack = [], set(), [game.initial]
+    specs, boards, seen, stack = [], [], set(), [game.initial]
     while stack:
         state = stack.pop()
         if state in seen or game.is_terminal(state):
@@ -378,7 +379,8 @@ def _real_scale_specs():
         spec = scale_moves(game, state)
         if spec is not None and len(spec) == 3 and spec not in specs:
             specs.append(spec)
-    return specs
+            boards.append(TicTacToe.to_string(state))
+    return list(zip(specs, boards))
 
 
 def _scale_twin(moves, keys, win):
@@ -388,7 +390,7 @@ def _scale_twin(moves, keys, win):
     mine = {k: _scale_choice(moves, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
             for k in keys}
     best = None
-    for twin in _real_scale_specs():
+    for twin, board in _real_scale_specs():
         if twin == moves:
             continue
         try:
@@ -402,17 +404,22 @@ def _scale_twin(moves, keys, win):
         # prefer a twin whose answers differ (nothing to copy), then one where some search skips the win
         score = (sum(theirs[k] != mine[k] for k in keys), sum(theirs[k] != win_move for k in keys))
         if best is None or score > best[0]:
-            best = (score, twin)
+            best = (score, twin, board)
     if best is None:
         return None
-    twin = best[1]
+    _, twin, board = best
 
     def said(v):
         if v == "win":
             return "wins at once"
         return f"estimate {fmt(v[0])}, replies [{', '.join(map(fmt, v[1]))}]"
 
-    spec = ", ".join(f"{m}: {said(v)}" for m, v in twin.items())
+    game = TicTacToe()
+    state = game.from_string(board)
+    kids = list(game.successors(state))
+    squares = ([m for m, c in kids if game.is_terminal(c)]
+               + [m for m, c in kids if not game.is_terminal(c)])   # as scale_moves names them: the win first
+    spec = ", ".join(f"{m} = square {sq}: {said(v)}" for (m, v), sq in zip(twin.items(), squares))
     parts = []
     for key in keys:
         depth = 1 if key.startswith("depth 1") else 2
@@ -420,7 +427,7 @@ def _scale_twin(moves, keys, win):
         _, shown = _scale_values(twin, depth, w)
         parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays "
                      f"{_scale_choice(twin, depth, w)}")
-    return f"moves {spec}. " + "; ".join(parts) + "."
+    return f"the board {board}, X to move: {spec}. " + "; ".join(parts) + "."
 
 
 def _quiet_status(game, state):
@@ -557,3 +564,46 @@ def _quiet_twin(game, positions, kinds):
                 parts.append(f"after the moves {moves}: {_quiet_reason(game, state, k, ms)}")
                 break
     return "; ".join(parts) + "." if parts else None
+
+
+# ============================================================================
+# The worked answers of the lesson's exercises, after an attempt
+# ============================================================================
+
+#: Lesson 04's exercise 1 worked through (the tests check its choices pass :func:`check_scale_choices`).
+SCALE_CHOICES_ANSWER = (
+    "depth 1, utility ±1: b. a = 1, b = 2, c = 1: the estimate 2 beats the win (and c's 1 only ties with "
+    "it). Depth 2, utility ±1: a. a = 1, b = min(0, 1) = 0, c = min(-1, 1) = -1: once O's replies are "
+    "counted, no estimate reaches the win. Depth 1 and depth 2, one scale: a. The win is worth 100, more "
+    "than any estimate (at most 8).")
+
+#: Lesson 04's exercise 2 worked through (the tests check {"A", "E"} passes :func:`check_quiet_positions`).
+QUIET_POSITIONS_ANSWER = (
+    "A and E. In A, O is to move; X's three on the diagonal from the bottom left need a fourth stone in "
+    "the fourth row of column 3, and column 3 is still empty: no threat yet, and every move of O is safe. "
+    "In B, X wins at once: playing column 1 completes the bottom row (columns 1 to 4). In C, X has three "
+    "in column 3, so O's move there is forced. In D, X's three in the bottom row are open at both ends: O "
+    "can block only one, so whatever O plays, X wins on the next move. E is quiet although X can force a "
+    "win there (Exercise 3): quiescence looks at what is forced on the next move, not at every plan.")
+
+#: Lesson 04's exercise 3 worked through (the tests check 3 plies and first move 2 pass
+#: :func:`check_win_depth`).
+WIN_DEPTH_ANSWER = (
+    "X plays 2 (or 5): three in the bottom row with both ends open (columns 1 and 5, or 2 and 6), each "
+    "playable at once. O can block only one end; X completes four at the other. That is 3 plies, so depth "
+    "3: any shallower search ends before X's winning move, and scores the horizon 0.")
+
+
+def solution_scale_choices():
+    """The worked answer of :func:`check_scale_choices` (lesson 04, exercise 1), only after an attempt."""
+    return worked_answer("l04.scale_choices", "solution_scale_choices()", lambda: SCALE_CHOICES_ANSWER)
+
+
+def solution_quiet_positions():
+    """The worked answer of :func:`check_quiet_positions` (lesson 04, exercise 2), only after an attempt."""
+    return worked_answer("l04.quiet_positions", "solution_quiet_positions()", lambda: QUIET_POSITIONS_ANSWER)
+
+
+def solution_win_depth():
+    """The worked answer of :func:`check_win_depth` (lesson 04, exercise 3), only after an attempt."""
+    return worked_answer("l04.win_depth", "solution_win_depth()", lambda: WIN_DEPTH_ANSWER)

@@ -15,7 +15,7 @@ from ...rules import EXACT, LOWER, UPPER, deep_enough, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
-from ..attempts import escalate, open_solution
+from ..attempts import escalate, open_solution, worked_answer
 from ..by_hand import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
@@ -24,7 +24,8 @@ from ..feedback import Feedback, Report, and_list, close, fmt, malformed, unansw
 
 __all__ = ["SYMMETRY_NAMES", "check_after_two_moves", "check_negamax", "check_same_up_to_symmetry",
            "check_table_answers", "check_table_search",
-           "check_window_entries", "table_answer"]
+           "check_window_entries", "solution_same_up_to_symmetry", "solution_table_answers",
+           "solution_window_entries", "table_answer"]
 
 
 def check_after_two_moves(after_two, classes):
@@ -363,13 +364,24 @@ def _judge_read(e, alpha, beta, depth, mine, name, rep):
                             "anything about this search), right.")
         return rep.bad(f"{name}: you change the window, but can a {e['depth']}-ply result tell anything "
                        f"about a {depth}-ply search?")
+    same = kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w)))
+    if narrowed == w:   # a deep enough bound on the far side of the window: no news
+        if same:
+            return rep.good(f"{name}: search on, right: "
+                            f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} is no "
+                            f"news with {'α' if e['flag'] == 'lower' else 'β'} = "
+                            f"{fmt(alpha if e['flag'] == 'lower' else beta)}: the window stays "
+                            f"{_window_words(w)}.")
+        return rep.bad(f"{name}: you change the window, but does "
+                       f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} tell a search "
+                       f"with the window {_window_words(w)} anything it does not know?")
     if kind == "window" and all(close(x, y) for x, y in zip(value, narrowed)):
         return rep.good(f"{name}: search with the window {_window_words(narrowed)}, right: the "
                         f"{'lower' if e['flag'] == 'lower' else 'upper'} bound cannot answer, but it narrows "
                         "the window.")
-    if kind == "search" or (kind == "window" and all(close(x, y) for x, y in zip(value, w))):
+    if same:
         return rep.bad(f"{name}: the entry cannot answer, right; but does it tell the search nothing? A "
-                       "bound that cannot answer still narrows the window: which end does "
+                       "bound that cannot answer here still narrows the window: which end does "
                        f"{'at least' if e['flag'] == 'lower' else 'at most'} {fmt(e['value'])} move?",
                        tag="table-bound-unused")
     wrong_side = (
@@ -426,7 +438,8 @@ def check_table_answers(entry, queries, answer):
     search, the window ``(alpha, beta)`` the search goes on with: narrowed by a
     deep enough bound (a lower bound raises α, an upper bound lowers β), as it
     is (or ``"search"``) when the entry is too shallow (see :func:`table_window`).
-    A blank answer (``None``) is "not answered yet". A wrong answer is named
+    A blank answer (``None``) is "not answered yet", and so is every search
+    after the end of a shorter list. A wrong answer is named
     with the questions to ask of the entry (deep enough? settles this window?
     which end does it move?), never with the right answer; keeping the window
     where a bound narrows it is ``table-bound-unused``, moving the wrong end
@@ -447,6 +460,8 @@ def check_table_answers(entry, queries, answer):
     if answer is None or (isinstance(answer, (list, tuple)) and all(a is None for a in answer)):
         return unanswered(what, "Give one answer per search: the value the table answers with, or the window "
                                 "(alpha, beta) the search goes on with.")
+    if isinstance(answer, list) and len(answer) < len(queries):   # the first answers: the rest not yet
+        answer = answer + [None] * (len(queries) - len(answer))
     if (isinstance(answer, (str, bytes)) or not isinstance(answer, (list, tuple))
             or len(answer) != len(queries)):
         return malformed(what, f"Could not read your answer: give a list of {len(queries)} answers, one per "
@@ -509,6 +524,8 @@ def _worked(G, r, n, names):
     a, b = enter.alpha, enter.beta
     side = {UPPER: f"{fmt(v)} ≤ α = {fmt(a)}", LOWER: f"{fmt(v)} ≥ β = {fmt(b)}",
             EXACT: f"{fmt(a)} < {fmt(v)} < {fmt(b)}"}[window_bound(v, a, b)]
+    if flag == EXACT and window_bound(v, a, b) != EXACT:   # outside the window, but nothing was cut below it
+        side += f", but {names.name(n)} looked at every child (none was skipped), so its value is exact"
     return (f"{names.name(n)} ({enter.player.upper()}) is given the window ({fmt(a)}, {fmt(b)}); it sees "
             f"{', '.join(seen)}{' and stops there (a cut)' if cut else ''}; it returns {fmt(v)}, and {side}, "
             f"so the entry is {flag!r}")
@@ -518,7 +535,10 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
     """A twin: the tree's shape with other leaf values and window, the same flag at every asked node.
 
     The nodes the learner got wrong are worked through on it (by position in the tree), and each
-    entry read under the later window; ``None`` if no such twin is found.
+    entry read under the later window, where it answers there as the exercise's entry does (an answer
+    where they answer, else a window). When no twin read under the exercise's later window does that
+    (as with several wrong nodes whose bounds sit close to that window's ends), the twin is read under
+    a later window of its own; ``None`` if no twin is found either way.
     """
     import random as _random
 
@@ -528,27 +548,35 @@ def _window_twin(G, window, later, asked, wrong_nodes, seed=0):
     lo, hi = min(values), max(values)
     rng = _random.Random(seed)
     names = NodeNames(G)
-    for _ in range(2000):
+
+    def own_later():
+        ends = sorted(rng.sample(range(lo - 2, hi + 5), 2))
+        return tuple(e if math.isfinite(x) else x for e, x in zip(ends, later))
+
+    for attempt in range(6000):
         H = G.copy()
         for n in leaves:
             H.nodes[n]["utility"] = rng.randint(lo, hi + 4)
         a = rng.randint(lo, hi)
         w = (a, a + rng.randint(2, 4))
+        reading = later if attempt < 2000 else own_later()
+        if not reading[0] < reading[1]:
+            continue
         twin, _ = _stored(H, w)
         if any(n not in twin or twin[n][1] != stored[n][1] or twin[n][0] == stored[n][0] for n in asked):
             continue
-        if any(_answers_later(twin[n], later) != _answers_later(stored[n], later) for n in wrong_nodes):
+        if any(_answers_later(twin[n], reading) != _answers_later(stored[n], later) for n in wrong_nodes):
             continue  # the same reading as the exercise's entries: an answer where they answer, else a window
         r = alphabeta(H, window=w, trace=True)
         leaves_text = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
         parts = []
         for n in wrong_nodes:
             v, flag = twin[n]
-            reread, narrowed = table_window({"value": v, "flag": flag, "depth": 0}, later[0], later[1], 0)
+            reread, narrowed = table_window({"value": v, "flag": flag, "depth": 0}, reading[0], reading[1], 0)
             does = (f"answers {fmt(reread)}" if reread is not None else
                     f"cannot answer, and the search goes on with {_window_words(narrowed)}")
-            parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(later[0])}, "
-                         f"{fmt(later[1])}) it {does}.")
+            parts.append(_worked(H, r, n, names) + f"; read by a search with the window ({fmt(reading[0])}, "
+                         f"{fmt(reading[1])}) it {does}.")
         return (f"the same tree with the leaves {leaves_text}, searched with the window ({fmt(w[0])}, "
                 f"{fmt(w[1])}). "
                 + " ".join(parts))
@@ -927,9 +955,9 @@ def check_table_search(fn, show_code=False):
         _explain_wrong_search(rep, game, line, bad, shared, reversed_entry, run, truth)
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
-    fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right")
+    fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right", key="l05.table_search",
+                          twin=_table_search_twin, on="another position")
     fb.add_tags(rep.tags)
-    fb = escalate("l05.table_search", fb, twin=_table_search_twin, on="another position")
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
     return fb
@@ -1022,3 +1050,52 @@ def _table_search_twin(fb):
     return ("in negamax every value is for the player to move: a finished position where MIN is to move and "
             "X has won (utility +1) is worth -1 to MIN; the parent, X to move, negates it back to +1, and "
             "passes the child the window (-β, -α).")
+
+
+# ============================================================================
+# The worked answers of the lesson's exercises, after an attempt
+# ============================================================================
+
+#: Lesson 05's exercise 1 worked through (the tests check its answer passes
+#: :func:`check_same_up_to_symmetry`).
+SAME_UP_TO_SYMMETRY_ANSWER = (
+    "A symmetry moves the whole board, so it keeps corners, edges and the centre, and which cells are "
+    "next to each other. A is P turned a quarter turn clockwise (rotate 90), B its mirror left-right, C "
+    "its mirror in the main diagonal, E P turned half a turn (rotate 180). D (O not next to X) and F (the "
+    "marks swapped) are not in P's class. ttt.symmetries(ttt.from_string(P)) lists the eight images, in "
+    "the order of SYMMETRY_NAMES.")
+
+#: Lesson 05's exercise 2 worked through (the tests check its entries pass :func:`check_window_entries`).
+WINDOW_ENTRIES_ANSWER = (
+    "B gets (4, 7), sees 6 then 5: returns 5, inside its window: stored as 5, exact. A's α is now 5; C "
+    "gets (5, 7), sees 3 ≤ 5 and stops: returns 3, stored as 3, upper (C is worth 1: at most 3 is all the "
+    "search learnt). D gets (5, 7) and returns 8; A's value 8 ≥ β = 7: A stops before E and returns 8, "
+    "stored as 8, lower (A is worth 10). Under (2, 9) only the exact entry answers: B with 5. A's \"at "
+    "least 8\" is below β = 9, so it cannot answer, but it raises α: A is searched with (8, 9). C's \"at "
+    "most 3\" is above α = 2: it lowers β, and C is searched with (2, 3).")
+
+#: Lesson 05's exercise 3 worked through (the tests check its answers pass :func:`check_table_answers`).
+TABLE_ANSWERS_ANSWER = (
+    "At least 3 ≥ β = 2 fails high anyway: the table answers 3. Against β = 5 the value may lie inside "
+    "the window: the entry cannot answer, but it raises α, and the search goes on with (3, 5). 4 plies "
+    "are not enough for a 6-ply search: \"search\", with the window as it is. A 4-ply entry may stand in "
+    "for a 3-ply search, and at least 3 ≥ β = 3 fails high: 3, the 4-ply bound. That is accepted practice "
+    "(the deeper result is better informed), though the 3-ply search itself might have found another "
+    "value (search instability). Even where the table cannot answer, move 2 is searched first.")
+
+
+def solution_same_up_to_symmetry():
+    """The worked answer of :func:`check_same_up_to_symmetry` (lesson 05, exercise 1), only after an
+    attempt."""
+    return worked_answer("l05.same_up_to_symmetry", "solution_same_up_to_symmetry()",
+                         lambda: SAME_UP_TO_SYMMETRY_ANSWER)
+
+
+def solution_window_entries():
+    """The worked answer of :func:`check_window_entries` (lesson 05, exercise 2), only after an attempt."""
+    return worked_answer("l05.window_entries", "solution_window_entries()", lambda: WINDOW_ENTRIES_ANSWER)
+
+
+def solution_table_answers():
+    """The worked answer of :func:`check_table_answers` (lesson 05, exercise 3), only after an attempt."""
+    return worked_answer("l05.table_answers", "solution_table_answers()", lambda: TABLE_ANSWERS_ANSWER)

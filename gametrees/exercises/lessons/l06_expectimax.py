@@ -13,13 +13,14 @@ from ...rules import chance_upper_bound, fails_low
 from ...search import expectimax
 from ...trees import tree_from_nested
 from ..answers import NodeNames
-from ..attempts import escalate
+from ..attempts import escalate, worked_answer
 from ..by_hand import as_tree
 from ..code_checks.harness import Printed, run_learner
 from ..feedback import Report, and_list, fmt, malformed, unanswered
 from .reading import is_blank
 
-__all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices"]
+__all__ = ["chance_pruned", "check_chance_pruning", "check_order_preserving_flip", "check_rescaled_choices",
+           "solution_chance_pruning"]
 
 
 def check_order_preserving_flip(tree, f):
@@ -572,3 +573,16 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
     return escalate("l06.chance_pruning", fb, twin=lambda _: _chance_twin(G, low, high))
+
+
+#: Lesson 06's exercise 2 worked through (the tests check its sets pass :func:`check_chance_pruning`).
+CHANCE_PRUNING_ANSWER = (
+    "B = 0.5 × 6 + 0.5 × 8 = 7. Under C, after G = 2: at most 0.5 × 2 + 0.5 × 10 = 6 ≤ 7, so H and I are "
+    "skipped. Under D, after J = 4: at most 1 + 0.75 × 10 = 8.5 > 7; after K = 2: at most 1 + 0.5 + 0.5 × 10 "
+    "= 6.5 ≤ 7, so L is skipped (though it is 9). With bounds: {\"H\", \"I\", \"L\"}. Without bounds nothing "
+    "can be skipped (set()): an unseen outcome could be as large as you like.")
+
+
+def solution_chance_pruning():
+    """The worked answer of :func:`check_chance_pruning` (lesson 06, exercise 2), only after an attempt."""
+    return worked_answer("l06.chance_pruning", "solution_chance_pruning()", lambda: CHANCE_PRUNING_ANSWER)
