@@ -1089,3 +1089,25 @@ def test_pruning_twin_of_a_missed_tie_cut_is_a_tie_cut():
         twin = twins(pruning.check(["I", "J"]))[0]
         compared = re.search(r"(\d+) ≤ α = (\d+)", twin)
         assert compared and compared.group(1) == compared.group(2), twin      # a tie: v = α
+
+
+def test_fast_wins_keeps_one_attempt_record():
+    """The check is counted once, under the record its worked answer opens under."""
+    attempts.reset()
+    ex.check_fast_wins(SignsFlipped())
+    ex.check_fast_wins(FastTicTacToe())
+    assert list(attempts.counts()) == ["lesson02.fast_wins"]
+    assert attempts.counts()["lesson02.fast_wins"]["checks"] == 2
+
+
+@pytest.mark.parametrize("worst, why, worked", [
+    (7, 3, "The most leaves"),                                       # only the worst count wrong
+    (9, 1, "the first MIN node is searched while α is still -∞"),    # only the reason wrong
+])
+def test_pruning_order_twin_works_the_part_answered_wrong(worst, why, worked):
+    attempts.reset()
+    best = [[6, 10, 11], [2, 4, 8], [5, 7, 9]]
+    for _ in range(2):
+        fb = ex.check_pruning_order(TREE, best, worst=worst, why=why)
+    twin = next(t for k, t, _ in fb.items if k == "note" and "twin" in t)
+    assert worked in twin and "Search the one worth" not in twin   # not the best order, answered right

@@ -20,7 +20,7 @@ from ..attempts import escalate, worked_answer
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, error_hint, run_learner
 from ..code_checks.values import ttt_text
-from ..feedback import Feedback, Report, fmt, or_list
+from ..feedback import Report, fmt, or_list
 from .reading import dict_answer, is_blank, unanswered
 
 __all__ = ["MINIMAX_CLAIMS", "MINIMAX_REASONS", "check_fast_wins", "check_minimax_claims", "check_position",
@@ -242,7 +242,7 @@ def check_fast_wins(game):
         out = run_learner(game.utility, (s,), printed)
         if out.problem():
             rep.bad(f"utility of {ttt_text(s)}: {out.problem()}.", error_hint(out.error))
-            return checker_feedback(_FAST_WINS, rep, 0, 4)
+            return checker_feedback(_FAST_WINS, rep, 0, 4, key="lesson02.fast_wins")
         got[s] = float(out.value)
     if all(got[s] == base.utility(s) for s in finals):
         return unanswered(_FAST_WINS, "Your utility still scores every finished game as the plain one does "
@@ -297,10 +297,8 @@ def check_fast_wins(game):
                 "order; score a loss the other way round (an early loss lowest), so that a losing MAX still "
                 "plays on.")
 
-    fb = checker_feedback(_FAST_WINS, rep, passed, 4)
-    if rep.tags and not fb.tags:
-        fb = Feedback(fb.title, fb.items, tags=rep.tags)
-    return escalate("lesson02.fast_wins", fb, twin=twin)
+    # one attempt record, the one the worked answer opens under (solution_fast_wins)
+    return checker_feedback(_FAST_WINS, rep, passed, 4, key="lesson02.fast_wins", twin=twin)
 
 
 # Claims about what minimax promises (lesson 02, exercise 4): key -> (claim, true?, question to re-apply).

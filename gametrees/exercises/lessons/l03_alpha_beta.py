@@ -163,8 +163,12 @@ def check_pruning_order(tree, answer, worst=None, why=None):
     if mine is None and not rep.items:   # pragma: no cover - the blank case returned above
         return unanswered(what, "Give the rearranged tree.")
 
-    def twin(_fb):
-        return _worked_order(tree, mine or tree)
+    def twin(fb):
+        # the part answered wrong, worked on a twin: the order first, else the worst count, else the reason
+        wrong = {t.split(":")[0] for k, t, _ in fb.items if k == "bad"}
+        part = ("order" if "The order" in wrong or not wrong else
+                "worst" if "The worst order" in wrong else "why")
+        return _worked_order(tree, mine or tree, part)
 
     fb = rep.feedback(what)
     if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
@@ -376,11 +380,25 @@ def _twin_numbers(tree, seed):
     return [[x + 1 for x in c] for c in tree]  # pragma: no cover
 
 
-def _worked_order(tree, mine):
+def _worked_order(tree, mine, part="order"):
+    """The ``part`` of the exercise ("order", "worst" or "why") worked on a twin of ``tree``."""
     twin = _twin_numbers(tree, seed=len(repr(mine)))
     best = _fewest(twin)
     worths = ", ".join(f"{c} is worth {min(c)}" for c in twin)
     top = min(best[0])
+    if part == "worst":
+        # the reasoning, not the count: a twin of the same shape often has the learner's count
+        worst = [sorted(c, reverse=True) for c in sorted(twin, key=min)]
+        return (f"{twin}: MIN takes each node's smallest leaf, so {worths}. The most leaves: the MIN nodes "
+                f"from worst to best for MAX, each with its smallest leaf last, {worst}. α is only ever the "
+                "value of a node already done, so a later node stops only at a leaf at most that value: "
+                "follow this order leaf by leaf and count where each node stops.")
+    if part == "why":
+        fewest, one_each = _leaves_evaluated(best), len(best[0]) + len(twin) - 1
+        total_line = (f"{len(best[0])} + {len(twin) - 1} = {fewest}" if fewest == one_each else f"{fewest}")
+        return (f"{twin}: the first MIN node is searched while α is still -∞, so it needs all its leaves, "
+                "whichever node it is; each later node needs at least one leaf before it can be compared "
+                f"with α. Its best order {best} evaluates {total_line} leaves.")
     return (f"{twin}: MIN takes each node's smallest leaf, so {worths}. Search the one worth {top} first: it "
             f"is searched to its end ({len(best[0])} leaves; α is still -∞ there) and sets α = {top}. Every "
             f"other MIN node has a leaf at most {top}: put it first and the node stops after one leaf. Order "
