@@ -33,10 +33,11 @@ def _proof_depth(game, state, limit=14):
 
 #: Twin positions for check_win_depth: (moves, how the forced line goes).
 _DEPTH_TWINS = (
-    ([2, 4, 2, 3, 3, 1, 1, 4, 4, 3], "X, to move, plays 0, which threatens four in column 0, so O's "
-                                     "reply there is forced; X's next move, 2, threatens four in columns 2 "
-                                     "and 3 at once; O blocks one, and X completes four at the other: X, O, "
-                                     "X, O, X"),
+    ([2, 4, 2, 3, 3, 1, 1, 4, 4, 3], "X, to move, plays 0: playing column 0 again would now complete the "
+                                     "second row (columns 0 to 3), so O's reply there is forced; X's next "
+                                     "move, 2, makes two threats at once, a four by playing column 2 and "
+                                     "one by playing column 3; O blocks one, and X completes four at the "
+                                     "other: X, O, X, O, X"),
     ([0, 6, 1, 6, 2, 5], "X, to move, has three in the bottom row with column 3 open: X's winning move is "
                          "the first ply of the line"),
     ([3, 0, 3, 0, 3, 1], "X, to move, has three in column 3: X's winning move on top of them is the first "
