@@ -796,3 +796,28 @@ def test_worked_answer_opens_after_an_attempt_and_a_later_check_is_not_solved(na
     assert fb.lines[0].startswith("• " + attempts.SHOWN_PREFIX) and f"{name}()" in fb.lines[0]
     attempts.reset()
     assert check(stated).solved is True
+
+
+def test_quiet_twins_for_d_and_c_called_quiet_practise_their_mistake():
+    """D called quiet (no safe move) gets a lost twin; C called quiet (one safe move) a forced twin that is no
+    plain block at a row's end. Each twin's claim is checked by the engine: alphabeta at depth 1 and 2."""
+    def value(state, depth):
+        return gt.alphabeta(C4, state, depth=depth, evaluate=lambda s: 0, trace=False).value
+
+    attempts.reset()
+    _, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"A", "E", "D"}), POSITION)
+    twin = second.lines[-1]
+    moves = [int(n) for n in re.search(r"after the moves \[([\d, ]+)\]", twin).group(1).split(",")]
+    state = C4.from_moves(moves)
+    assert "after every move of O, X wins at once: not quiet" in twin
+    assert value(state, 1) == 0 and value(state, 2) > 0      # O cannot win now; X wins after any O move
+    attempts.reset()
+    _, second = twice(lambda: ex.check_quiet_positions(C4, QUIET, {"A", "E", "C"}), POSITION)
+    twin = second.lines[-1]
+    found = re.search(r"after the moves \[([\d, ]+)\]: only column (\d) leaves X no win", twin)
+    moves, safe = [int(n) for n in found.group(1).split(",")], int(found.group(2))
+    state = C4.from_moves(moves)
+    assert moves != [0, 0, 1, 1, 2]
+    for move, child in C4.successors(state):   # only the named column keeps X from winning at once
+        assert (value(child, 1) > 0) == (move != safe), move
+    assert value(state, 1) == 0                 # and O cannot win at once

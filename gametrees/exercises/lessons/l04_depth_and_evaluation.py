@@ -525,8 +525,10 @@ def check_quiet_positions(game, positions, answer):
 
 #: Twin positions for check_quiet_positions (Connect Four 6x7): moves, one of each kind. The quiet one is
 #: quiet for the reason the lesson's A is: the other side's three needs a cell that cannot be played yet, and
-#: only the move below that cell lets it win.
-_QUIET_TWINS = ([0, 0, 1, 1, 2], [0, 6, 0, 6, 0, 6], [1, 3, 1, 0, 0, 6, 3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3])
+#: only the move below that cell lets it win. The forced one has a split three (X X . X), not a plain row to
+#: block at its end; the lost one (the lesson's D) has a three open at both ends: two wins, one block.
+_QUIET_TWINS = ([0, 0, 1, 1, 3], [0, 6, 0, 6, 0, 6], [1, 3, 1, 0, 0, 6, 3], [6, 6, 5, 5, 4, 4], [2, 2, 3, 3],
+                [1, 1, 2, 2, 3])
 
 
 def _quiet_reason(game, state, kind, moves):
