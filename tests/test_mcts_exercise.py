@@ -373,6 +373,10 @@ def test_full_cycle_wrong_parts_are_named_with_the_rule():
     assert (twin.startswith("• Worked on a twin tree: ")
             and "expansion adds the first one not yet in it" in twin)
     assert "the next selection takes" in twin and "after the backup (N = " in twin
+    # the twin's selected node has children in the tree already, to skip as the learner should have
+    assert re.search(r"selection stops at [A-Z]; of [A-Z]'s children, [A-Z](, [A-Z])*( and [A-Z])? "
+                     r"(is|are) in "
+                     r"the tree already", twin), twin
     not_child = next(ex.nodes.name(n) for n in ex.tree if ex.tree.out_degree(n) == 0
                      and ex.nodes.name(next(iter(ex.tree.predecessors(n)))) != chosen)
     fb = first_check(ex, dict(sol, expand=not_child))

@@ -619,7 +619,10 @@ class MCTSExercise(Exercise):
                         else type(self)(**made, **self._twin_options()))
             except (ValueError, TypeError):
                 continue
-            if twin.no_shortcut(need):
+            # a wrong expansion is practised where some of the selected node's children (one or two) are in
+            # the tree already, so the learner skips them to the first one not in it
+            skips = "expand" not in {k for k, _ in wrong} or (twin.full and twin.in_tree[twin._chosen])
+            if twin.no_shortcut(need) and skips:
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
