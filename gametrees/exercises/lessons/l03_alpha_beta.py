@@ -16,8 +16,7 @@ import math
 import numbers
 import random
 
-from ...games import MIN
-from ...rules import cutoff, fails_low
+from ...rules import fails_low
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate, worked_answer
@@ -53,24 +52,11 @@ def _fewest(nested):
     return [sorted(c) for c in sorted(nested, key=lambda c: (-min(c), len(c)))]
 
 
-def _count_two_level(nested):
-    """Leaves alpha-beta (textbook rule, left to right) evaluates in a MAX root over MIN nodes over leaves."""
-    alpha, count = -math.inf, 0
-    for node in nested:
-        value = math.inf
-        for leaf in node:
-            count += 1
-            value = min(value, leaf)
-            if cutoff(MIN, value, alpha, math.inf):
-                break
-        alpha = max(alpha, value)
-    return count
-
-
 def _most(nested):
-    """The most leaves any arrangement of ``nested`` makes alpha-beta evaluate (every arrangement tried)."""
+    """The most leaves any arrangement of ``nested`` makes alpha-beta evaluate (every arrangement searched by
+    the engine)."""
     per_node = [list(itertools.permutations(node)) for node in nested]
-    return max(_count_two_level(arranged)
+    return max(_leaves_evaluated(arranged)
                for nodes in itertools.permutations(range(len(nested)))
                for arranged in itertools.product(*(per_node[i] for i in nodes)))
 
