@@ -698,6 +698,33 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     assert ex.check_table_search(space["negamax_with_table"]).solved is True
 
 
+def test_table_search_code_needs_an_attempt_that_searches_and_stores_and_says_what_is_missing():
+    """A one-line ``return 0`` is read (a wrong answer), but it searches nothing: the code stays closed and
+    the note names what is missing; a search that stores nothing is told that; one that does both opens it."""
+
+    def one_line(game, state, alpha, beta, table):
+        return 0
+
+    def no_table(game, state, alpha, beta, table):
+        if game.is_terminal(state):
+            return (1 if game.to_move(state) == "max" else -1) * game.utility(state)
+        return max(-no_table(game, child, -beta, -alpha, table) for _, child in game.successors(state))
+
+    assert ex.check_table_search(one_line).status == "wrong"
+    held = ex.check_table_search(one_line, show_code=True)
+    told = "\n".join(held.lines)
+    assert held.status == "unanswered" and "def negamax_with_table" not in told
+    assert "it searched nothing" in told and "never stored anything in table" in told
+    assert ex.check_table_search(no_table).ok                           # right, but without a table
+    held = ex.check_table_search(no_table, show_code=True)
+    told = "\n".join(held.lines)
+    assert "def negamax_with_table" not in told and "never stored anything in table" in told
+    assert "searched nothing" not in told
+    assert attempts.shown("l05.table_search") is None
+    assert ex.check_table_search(careless).status == "wrong"            # searches and stores: a real attempt
+    assert "def negamax_with_table" in ex.check_table_search(careless, show_code=True).lines[-1]
+
+
 def ast_or_word(x):
     import ast
 

@@ -79,6 +79,8 @@ TWIN_PREFIX = "Worked on a twin tree: "
 SHOWN_PREFIX = "The solution was shown before this check"
 #: What a learner who asks for the solution before an attempt is told.
 NOT_YET_TEXT = "The solution opens after your first attempt: write your answer and check it, then ask again."
+#: How the note starts where a real attempt is asked for (``open_solution(..., real=True)``).
+REAL_NOT_YET_TEXT = "The solution opens after a real attempt"
 
 
 class NotYet:
@@ -136,7 +138,7 @@ def _problem(key):
     return base if sep and serial.isdigit() else key
 
 
-def escalate(key, feedback, *, twin=None, on="a twin tree"):
+def escalate(key, feedback, *, twin=None, on="a twin tree", lacks=None):
     """Count this check of ``key``, set ``feedback.attempt``; on a 2nd+ wrong check add the twin.
 
     Parameters
@@ -153,6 +155,10 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
     on : str, default "a twin tree"
         What the twin is, in that note: ``"another position"`` for a game
         position, ``"another entry"`` for a table entry (see :func:`twin_prefix`).
+    lacks : str, optional
+        What this answer lacks to be a *real* attempt, for a worked answer that opens only after one
+        (``open_solution(..., real=True)``), e.g. ``"it never looked at a position's children"``. ``None``:
+        an answer that could be read (right or wrong) is a real attempt.
 
     Returns
     -------
@@ -169,6 +175,8 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
             entry["wrong"] += 1
         if feedback.status in ("right", "wrong"):
             entry["answered"] += 1
+            entry["real"] += lacks is None
+            entry["lacks"] = None if lacks is None else str(lacks)
         shown_before = entry["shown"] or _SHOWN.get(_problem(key))
         feedback.solved = feedback.status == "right" and shown_before is None
         entry["solved"] = entry["solved"] or feedback.solved
@@ -186,7 +194,8 @@ def escalate(key, feedback, *, twin=None, on="a twin tree"):
 
 
 def _entry(key):
-    return _COUNTS.setdefault(key, {"checks": 0, "wrong": 0, "answered": 0, "solved": False, "shown": None})
+    return _COUNTS.setdefault(key, {"checks": 0, "wrong": 0, "answered": 0, "real": 0, "lacks": None,
+                                    "solved": False, "shown": None})
 
 
 def attempted(key):
@@ -201,12 +210,16 @@ def shown(key):
         return _COUNTS.get(str(key), {}).get("shown") or _SHOWN.get(_problem(str(key)))
 
 
-def open_solution(key, what, *, also=()):
+def open_solution(key, what, *, also=(), real=False):
     """Ask to show the worked answer of ``key`` (``what``: how it is asked for, e.g. ``".solution()"``).
 
     ``also`` names the other keys one worked answer covers (the practice widget's alpha-beta tree checks
     its values and its cuts as two exercises): an attempt under any of them opens it, and it is recorded
     as shown under every one.
+
+    ``real=True`` asks for a *real* attempt: a check whose answer lacked nothing (see ``lacks`` in
+    :func:`escalate`; a code exercise's whole solution opens only after code of the learner's own that
+    does the work). Until then the note says what the last answer lacked.
 
     Returns
     -------
@@ -221,12 +234,25 @@ def open_solution(key, what, *, also=()):
     >>> _ = escalate("cuts", Feedback("Cuts: wrong.", [("bad", "I?", None)]))
     >>> open_solution("values", "Show solution", also=["cuts"]) is None, shown("values"), shown("cuts")
     (True, 'Show solution', 'Show solution')
+
+    A real attempt, where one is asked for:
+
+    >>> _ = escalate("code", Feedback("Wrong.", [("bad", "0 of 9", None)]), lacks="it searched nothing")
+    >>> print(open_solution("code", "the code", real=True))
+    The solution opens after a real attempt: your last check's answer was read, but it searched nothing.
+    >>> _ = escalate("code", Feedback("Code: wrong.", [("bad", "3 of 9.", None)]))
+    >>> open_solution("code", "the code", real=True) is None
+    True
     """
     keys = [str(key)] + [str(k) for k in also]
     with _LOCK:
         entries = [_entry(k) for k in keys]
         if not any(entry["answered"] for entry in entries):
             return NotYet()
+        if real and not any(entry["real"] for entry in entries):
+            lacks = next((entry["lacks"] for entry in entries if entry["lacks"]), None)
+            return NotYet(REAL_NOT_YET_TEXT + (f": your last check's answer was read, but {lacks}." if lacks
+                                               else "."))
         for k, entry in zip(keys, entries):
             if entry["shown"] is None:
                 entry["shown"] = str(what)

@@ -176,10 +176,11 @@ def printed_note(rep, printed):
         rep.note(f"Your function printed {k} line{'s' if k > 1 else ''} while being checked (not shown).")
 
 
-def library_feedback(name, used, what=None, *, key=None):
+def library_feedback(name, used, what=None, *, key=None, lacks=None):
     """The feedback of a check whose learner function called gametrees' own search or evaluation
     (``used``: what it called): one plain ✗, whatever the values were; ``.library`` lists ``used``.
-    Counted under ``key`` (default ``name``)."""
+    Counted under ``key`` (default ``name``), with ``lacks`` as :func:`~gametrees.exercises.attempts.escalate`
+    takes it."""
     what = what or ("evaluation" if "evaluation" in name else "search")
     plainly = WRITE_IT_YOURSELF.replace("search", what)
     fb = Feedback(f"{name}: {plainly}.", [(
@@ -187,20 +188,20 @@ def library_feedback(name, used, what=None, *, key=None):
                "functions and the game's methods (game.actions, game.result, game.utility, ...) are fine; "
                "gametrees' searches, agents and evaluation functions are not.", None)])
     fb.library = list(used)
-    return escalate(key or name, fb)
+    return escalate(key or name, fb, lacks=lacks)
 
 
 def checker_feedback(name, rep, passed, total, unit="checks passed", *, key=None, twin=None,
-                     on="a twin tree"):
+                     on="a twin tree", lacks=None):
     """The :class:`Feedback` of a check: ``'name: all N checks passed.'`` or ``'name: k of N checks
     passed.'``; ``.checks`` is ``(k, N)``.
 
-    Counted once, under ``key`` (default ``name``), with ``twin`` and ``on`` as
+    Counted once, under ``key`` (default ``name``), with ``twin``, ``on`` and ``lacks`` as
     :func:`gametrees.exercises.attempts.escalate` takes them: a check whose worked answer opens under a
     key of its own passes that key, so the record that knows the answer was shown is the only one."""
     key = key or name
     if getattr(rep, "library", None):
-        return library_feedback(name, rep.library, key=key)
+        return library_feedback(name, rep.library, key=key, lacks=lacks)
     bad = [text for kind, text, _ in rep.items if kind == "bad"]
     told = [text for text in bad if not text.startswith("Leaves evaluated: checked once")]
     if not passed and told and all("raised NotImplementedError" in text for text in told):
@@ -213,4 +214,4 @@ def checker_feedback(name, rep, passed, total, unit="checks passed", *, key=None
     # the feedback already works the mistake through on the small test tree where the function fails.
     fb = Feedback(title, rep.items, tags=getattr(rep, "tags", ()))
     fb.checks = (passed, total)  # the assignments word the title as the checks run in the notebook
-    return escalate(key, fb, twin=twin, on=on)
+    return escalate(key, fb, twin=twin, on=on, lacks=lacks)

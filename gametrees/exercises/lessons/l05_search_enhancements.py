@@ -15,7 +15,7 @@ from ...rules import EXACT, LOWER, UPPER, deep_enough, table_probe, window_bound
 from ...search import alphabeta, minimax, negamax
 from ...trees import expand
 from ..answers import BadAnswer, NodeNames, parse_value
-from ..attempts import escalate, open_solution, worked_answer
+from ..attempts import attempted, escalate, open_solution, worked_answer
 from ..by_hand import as_tree
 from ..code_checks.diagnosis import checker_feedback, printed_note
 from ..code_checks.harness import Printed, check_callable, error_hint, run_learner
@@ -813,6 +813,34 @@ def _reversed_flag(table, values):
     return None
 
 
+class _Watched(TicTacToe):
+    """Tic-tac-toe that notes whether a learner's search looked at a position's children (``looked``)."""
+
+    looked = False
+
+    def successors(self, state):
+        self.looked = True
+        return super().successors(state)
+
+    def actions(self, state):
+        self.looked = True
+        return super().actions(state)
+
+    def result(self, state, move):
+        self.looked = True
+        return super().result(state, move)
+
+
+def _lacks(ran, watched, stored):
+    """What a checked negamax_with_table lacks to be a real attempt at the exercise (the code opens after
+    one), or None: a search that returned a number, looked at children and stored something."""
+    missing = ([] if ran else ["none of its searches returned a number"]) + (
+        [] if watched.looked else ["it never looked at a position's children (game.successors, or "
+                                   "game.actions and game.result): it searched nothing"]) + (
+        [] if stored else ["it never stored anything in table"])
+    return "; ".join(missing) or None
+
+
 class _ForgetfulTable(dict):
     """A dict that never keeps anything: a search given it runs as if it had no table."""
 
@@ -874,9 +902,12 @@ def check_table_search(fn, show_code=False):
 
     With ``show_code=True`` the feedback also shows a solution's code
     (:data:`TABLE_SEARCH_CODE`), but only after a real attempt: a function of
-    the learner's own checked before (the starter that raises
-    ``NotImplementedError`` is none); before that it says so instead. Checks after
-    the code was shown say so and do not count as solved
+    the learner's own checked before that returned a number, looked at a
+    position's children (game.successors, or game.actions and game.result) and
+    stored something in the table (the starter that raises
+    ``NotImplementedError``, or a one-line ``return 0``, is none); before that it
+    says what the last attempt lacked instead. Checks after the code was shown
+    say so and do not count as solved
     (:func:`gametrees.exercises.attempts.open_solution`).
 
     Examples
@@ -906,20 +937,25 @@ def check_table_search(fn, show_code=False):
     if early is not None:
         return early
     game = TicTacToe()
+    watched = _Watched()   # the learner's game: did the search look at any children?
     printed = Printed()
     rep = Report()
     states = _positions()
     truth = {s: _truth(game, s) for s in states}
     windows = [(-math.inf, math.inf), (-1, 1), (0, 1), (-1, 0), (0.5, 1), (-1, -0.5)]
+    did = {"ran": False, "stored": False}   # for the real attempt the code opens after
 
     def run(state, alpha, beta, table):
-        out = run_learner(fn, (game, state, alpha, beta, table), printed)
+        out = run_learner(fn, (watched, state, alpha, beta, table), printed)
+        did["stored"] = did["stored"] or (isinstance(table, dict) and len(table) > 0)
         if out.problem():
             return out.problem(), None
         try:
-            return None, float(out.value)
+            value = float(out.value)
         except (TypeError, ValueError):
             return f"returned {out.value!r}, not a number", None
+        did["ran"] = True
+        return None, value
 
     # Part 1: a fresh table for every call (transpositions inside one search still meet the table).
     # Part 2: one table shared by all calls, narrow windows first, as a program reuses its table.
@@ -956,7 +992,8 @@ def check_table_search(fn, show_code=False):
         break   # the second part only makes sense once the first passes
     printed_note(rep, printed)
     fb = checker_feedback(name, rep, passed_all, total_all, unit="searches right", key="l05.table_search",
-                          twin=_table_search_twin, on="another position")
+                          twin=_table_search_twin, on="another position",
+                          lacks=_lacks(did["ran"], watched, did["stored"]))
     fb.add_tags(rep.tags)
     if show_code:
         fb.items.append(("note", "A solution's code:\n" + TABLE_SEARCH_CODE, None))
@@ -967,10 +1004,17 @@ def _table_search_opening(fn, name, show_code):
     """The feedback before any search is checked, or None: the code asked for before a real attempt, a
     function that cannot be called, the starter still unchanged."""
     if show_code:
-        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)")
-        if held is not None:
+        held = open_solution("l05.table_search", "the code of check_table_search(..., show_code=True)",
+                             real=True)
+        if held is not None and not attempted("l05.table_search"):
             return unanswered(name, "The code opens after a real attempt: write negamax_with_table yourself "
                                     "and check it (check_table_search(negamax_with_table)) first.")
+        if held is not None:
+            told = (f"{held.text} Write negamax_with_table so that it searches the children as "
+                    "negamax_alphabeta does and stores each value with its flag in table, check it "
+                    "(check_table_search(negamax_with_table)), then ask again; the hints above say how, step "
+                    "by step.")
+            return Feedback(f"{name}: the code is not shown yet.", [("bad", told, None)], status="unanswered")
     problem = check_callable(fn, name, "fn(game, state, alpha, beta, table)", 5)
     if problem:
         return Feedback(
