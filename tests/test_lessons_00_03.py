@@ -886,6 +886,26 @@ def test_effective_branching_asks_two_decimals_and_says_what_the_rounding_did(x,
     assert "1.717" not in text(fb) or right                      # a wrong answer is never given b*
 
 
+@pytest.mark.parametrize("x", [1.72, 1.717, 1.7169, 1.715, 1.7199, 1.71, 1.7, 1.73, 1.8, 1.83, 1.8284, 2, 3,
+                               44, 44 / 7, -2])
+def test_effective_branching_accepts_the_asked_rounding_echoes_the_number_and_says_one_thing(x):
+    """Within the rounding two decimals allow (0.005 of b*) is right; a wrong number gets one ✗ line, which
+    echoes it as written (1.83, not 1.830); 44 is named as L itself."""
+    attempts.reset()
+    right = 44 ** (1 / 7)
+    fb = ex.check_effective_branching(7, x)
+    assert fb.ok is (abs(x - right) <= 0.005)
+    if fb.ok:
+        return
+    bad = [line for line in fb.lines if line.startswith("✗")]
+    assert len(bad) == 1 and fb.title.endswith("0 of 1 right."), fb.lines
+    assert f"You wrote {gt.wording.fmt(x)}" in bad[0] or x == 3, bad[0]
+    if x == 1.83:
+        assert "You wrote 1.83, the average number of moves" in bad[0]      # not "1.830"
+    if x == 44:
+        assert "that is L itself, the number of complete games" in bad[0]
+
+
 def test_play_widget_picture_has_nothing_under_the_board():
     import base64
     import io

@@ -339,18 +339,21 @@ def check_effective_branching(coins, answer):
     """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins``
     (lesson 01).
 
-    Two decimals are asked: a number within 0.3 % of b* is right; one rounded
-    too far, cut off instead of rounded, or otherwise just off is told so. A
-    wrong factor is told what it stands for (the average branching, the most
-    moves, a root of the node count) and how many leaves a uniform tree with it
-    would have, never the game's own count of leaves.
+    Two decimals are asked: a number that rounds to b*'s two decimals, or lies
+    within 0.005 of b*, is right; one rounded too far, cut off instead of
+    rounded, or otherwise just off is told so, in one line. A wrong factor is
+    told what it stands for (the average branching, the most moves, a root of
+    the node count, the leaves themselves) and how many leaves a uniform tree
+    with it would have, never the game's own count of leaves (unless the
+    learner wrote it). The learner's number is echoed as written (to 4
+    decimals).
 
     Examples
     --------
     >>> check_effective_branching(7, 44 ** (1 / 7)).ok
     True
-    >>> print(check_effective_branching(7, 95 / 52).lines[0])   # doctest: +ELLIPSIS
-    ✗ You wrote 1.827, the average number of moves of an inner node, (N - 1) / (N - L)...
+    >>> print(check_effective_branching(7, 1.83).lines[0])   # doctest: +ELLIPSIS
+    ✗ You wrote 1.83, the average number of moves of an inner node, (N - 1) / (N - L)...
     """
     what = f"Effective branching factor of Nim with {coins} coins"
     x, fb = number_answer(answer, what)
@@ -374,48 +377,55 @@ def check_effective_branching(coins, answer):
                 else f"{power:,.0f}" if power >= 100 else f"{power:.1f}")
 
     check = f"{fmt(round(right, 3))}^{d} = {fmt(round(right ** d, 2))}"
-    if abs(x - right) <= 0.003 * right:   # two decimals asked: within 0.3 % of b*
+    wrote = fmt(x) if abs(x) < 1e6 else f"{x:.3g}"     # the learner's number as written (to 4 decimals)
+    # Two decimals asked: any number that rounds as b* does, or lies within the half-hundredth that rounding
+    # to two decimals allows, is right.
+    if round(x, 2) == round(right, 2) or abs(x - right) <= 0.005 + 1e-9:
         rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves "
                  f"per node has {check} leaves, as many as the game.")
         return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
-    if abs(x - right) <= 0.02 * right:
-        if math.isclose(x, round(right, 1)) or math.isclose(x, round(right)):
-            rep.bad(f"You wrote {fmt(x)}: rounded too far. Give b* to two decimals.", solve)
-        elif math.isclose(x, math.floor(right * 100) / 100) or math.isclose(x, math.ceil(right * 100) / 100):
-            rep.bad(f"You wrote {fmt(x)}: close, but that is not b* rounded to two decimals: round to the "
-                    "nearest (the third decimal decides), do not cut the digits off.", solve)
-        else:
-            rep.bad(f"You wrote {fmt(x)}: close, but not b* to two decimals. Compute the root again with "
-                    "more digits, then round.", solve)
-    elif near(right):
-        rep.good(f"b* = {leaves}^(1/{d}) = {right:.3f}: a uniform tree of depth {d} with {right:.3f} moves "
-                 f"per node has {check} leaves, as many as the game.")
-        return escalate(f"lesson01.effective_branching.{coins}", rep.feedback(what))
+    # One line for the one number: what it is (where it is a known other quantity), else how far off.
     if near(average):
-        rep.bad(f"You wrote {x:.3f}, the average number of moves of an inner node, (N - 1) / (N - L). A "
-                f"uniform tree of depth {d} with that branching has {x:.3f}^{d} ≈ {power_text(x)} leaves: is "
+        rep.bad(f"You wrote {wrote}, the average number of moves of an inner node, (N - 1) / (N - L). A "
+                f"uniform tree of depth {d} with that branching has {wrote}^{d} ≈ {power_text(x)} leaves: is "
                 f"that how many complete games Nim with {coins} coins has? The average counts every inner "
                 "node once; b^d multiplies one branching factor per ply.", solve, tag="average-as-branching")
     elif near(nodes ** (1 / d)):
-        rep.bad(f"You wrote {x:.3f}, the {d}th root of the number of nodes (positions in the middle of a "
+        rep.bad(f"You wrote {wrote}, the {d}th root of the number of nodes (positions in the middle of a "
                 "game included); the question uses the leaves, the complete games.", solve,
                 tag="nodes-for-leaves")
+    elif x == leaves:
+        rep.bad(f"You wrote {wrote}: that is L itself, the number of complete games (the leaves), not a "
+                f"branching factor. b* is the number of moves per node of a uniform tree of depth {d} with "
+                f"that many leaves: the number whose {d}th power is {wrote}.", solve)
     elif near(3):
         rep.bad(f"3 is the most moves a state has; 3^{d} = {3 ** d} leaves: does the game have that many? "
                 "With 1 or 2 coins left there are fewer moves, and games end at different depths.", solve,
                 tag="uniform-branching")
     elif x <= 0:
-        rep.bad(f"You wrote {fmt(round(x, 4))}, but a branching factor counts moves: it is positive.", solve)
+        rep.bad(f"You wrote {wrote}, but a branching factor counts moves: it is positive.", solve)
     elif near(leaves / d):
-        rep.bad(f"You wrote {x:.3f}: the leaves divided by the depth? b* is the {d}th root of the leaves, "
-                f"not a quotient: a uniform tree with {x:.3f} moves per node has {x:.3f}^{d} ≈ "
+        rep.bad(f"You wrote {wrote}: the leaves divided by the depth? b* is the {d}th root of the leaves, "
+                f"not a quotient: a uniform tree with {wrote} moves per node has {wrote}^{d} ≈ "
                 f"{power_text(x)} leaves.",
                 solve)
     else:
-        wrote = (fmt(round(x, 4)), fmt(round(x, 3))) if x < 1e6 else (f"{x:.3g}",) * 2
         side = "more" if x > right else "fewer"
-        rep.bad(f"You wrote {wrote[0]}; a uniform tree of depth {d} with that branching has {wrote[1]}^{d} ≈ "
-                f"{power_text(x)} leaves, {side} than the game has.", solve)
+        leaves_then = (f"a uniform tree of depth {d} with that branching has {wrote}^{d} ≈ {power_text(x)} "
+                       f"leaves, {side} than the game has")
+        close = abs(x - right) <= 0.02 * right
+        if close and (math.isclose(x, round(right, 1)) or math.isclose(x, round(right))):
+            rep.bad(f"You wrote {wrote}: close, but rounded too far: the question asks for two decimals.",
+                    solve)
+        elif close and (math.isclose(x, math.floor(right * 100) / 100)
+                        or math.isclose(x, math.ceil(right * 100) / 100)):
+            rep.bad(f"You wrote {wrote}: close, but that is not b* rounded to two decimals: round to the "
+                    "nearest (the third decimal decides), do not cut the digits off.", solve)
+        elif close:
+            rep.bad(f"You wrote {wrote}: close, but not b* to two decimals: {leaves_then}. Compute the root "
+                    "again with more digits, then round.", solve)
+        else:
+            rep.bad(f"You wrote {wrote}; {leaves_then}.", solve)
 
     def twin(_fb):
         return _worked_b_star(coins - 1) + "."
