@@ -286,6 +286,39 @@ def test_position_answer_is_what_the_lesson_says():
             and "O's reply a2 (cell 3) is a best reply to X c2." in text(fb))
 
 
+def test_position_worked_text_says_a_best_reply_where_every_reply_loses_and_the_engine_agrees():
+    """Each position the worked answer or its twin reasons about: "O's best reply is Y" only where Y is the
+    one reply minimax values lowest; "a best reply of O's is Y (every reply loses)" where every reply is
+    worth the same to the engine; the check of a right reply says the same."""
+    from gametrees.exercises.lessons.l02_minimax import _TWINS, _worked_position
+
+    game = TicTacToe()
+    said = {"loses": 1, "draws": 0, "wins": -1}
+    cells = {f"{'abc'[c % 3]}{c // 3 + 1}": c for c in range(9)}
+    alike = 0
+    for position in (POSITION, *_TWINS):
+        s = game.from_string(position)
+        worked = _worked_position(game, position)
+        move = cells[re.search(r"X (?:must play|'s best move is|a best move of X's is) ([abc][123])",
+                               worked).group(1)]
+        after = game.result(s, move)
+        replies = {m: gt.minimax(game, c).value for m, c in game.successors(after)}
+        low = min(replies.values())
+        unique = re.search(r"O's best reply is ([abc][123])", worked)
+        every = re.search(r"a best reply of O's is ([abc][123]) \(every reply (loses|draws|wins)\)", worked)
+        if len(set(replies.values())) == 1:
+            alike += 1
+            assert every and not unique, worked
+            assert replies[cells[every.group(1)]] == low == said[every.group(2)], worked
+            fb = ex.check_position(position, {"value": low, "move": move, "reply": every.group(1)})
+            assert fb.ok and f"({every.group(0).split('(')[1]}." in text(fb)
+        elif list(replies.values()).count(low) == 1:
+            assert unique and not every and replies[cells[unique.group(1)]] == low, worked
+        else:
+            assert not unique and not every and "a best reply of O's is" in worked, worked
+    assert alike >= 2    # the case the wording is for occurs among the twins
+
+
 def test_position_reply_names_the_threat_not_the_cell():
     first = ex.check_position(POSITION, {"value": 0, "move": "c2", "reply": "a3"})
     assert first.score == (2, 3) and first.tags == ("opponent-reply-ignored",)

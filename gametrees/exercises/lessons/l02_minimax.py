@@ -67,16 +67,17 @@ def _worked_position(game, text):
     if len(safe) == 1:
         parts.append(f"O threatens to win at {_cell_name(safe[0])}, so after any other move O wins at once: "
                      f"X must play {_cell_name(safe[0])}, even where another move would make two threats")
-    else:
+    elif list(values.values()).count(best) == 1:
         parts.append(f"X's best move is {_cell_name(move)}")
+    else:
+        parts.append(f"a best move of X's is {_cell_name(move)}")
     child = game.result(s, move)
     reply = minimax(game, child, trace=False).move
     replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(child)}
     word = {1: "won by X", 0: "a draw", -1: "won by O"}[best]
     if len(set(replies.values())) == 1:   # every reply is worth the same: none is better than another
-        outcome = {1: "loses", 0: "draws", -1: "wins"}[best]
-        said = (f"after X {_cell_name(move)} every reply of O's {outcome} equally (O may play "
-                f"{_cell_name(reply)})")
+        said = (f"after X {_cell_name(move)}, a best reply of O's is {_cell_name(reply)} "
+                f"({_every_reply(best)})")
     elif list(replies.values()).count(min(replies.values())) == 1:
         said = f"O's best reply is {_cell_name(reply)}"
     else:
@@ -84,6 +85,11 @@ def _worked_position(game, text):
     parts.append(f"{said}, and with best play on both sides the game is {word}: value "
                  f"{'+1' if best == 1 else best}")
     return "; ".join(parts) + "."
+
+
+def _every_reply(value):
+    """What every reply of O's does when all are worth ``value`` (X's point of view): "every reply loses"."""
+    return "every reply " + {1: "loses", 0: "draws", -1: "wins"}[value]
 
 
 def check_position(position, answer):
@@ -176,10 +182,11 @@ def _check_reply(game, state, values, right, cell, reply, rep):
         return
     replies = {m: minimax(game, c, trace=False).value for m, c in game.successors(after)}
     x = _cell_name(x_move)
+    alike = f" ({_every_reply(min(replies.values()))})" if len(set(replies.values())) == 1 else ""
     _judge_cell(game, after, reply, replies, min(replies.values()), rep, {
         "label": "O's reply",
         "taken": "O's reply: {at} is taken after X " + x + "; O can play only on an empty cell.",
-        "best": "O's reply {at} is a best reply to X " + x + ".",
+        "best": "O's reply {at} is a best reply to X " + x + alike + ".",
         "loses": "O's reply: after O {at}, X wins at once. What does X's move threaten? Which of X's lines "
                  "needs only one more X?",
         "other": "O's reply: after O {at}, what is X's best answer, and what does O get then? Compare O's "
