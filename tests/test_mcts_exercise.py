@@ -546,3 +546,37 @@ def test_lesson_07_twins_are_not_answered_by_the_shortcut_they_correct(which):
         picked = re.search(r"(?:the highest is|the next selection takes) ([A-Z])", twin).group(1)
         assert picked not in [k for k in n if n[k] == min(n.values())], twin   # not least visited
         assert picked not in [k for k in mean if mean[k] == max(mean.values())], twin   # nor the best mean
+
+
+@pytest.mark.parametrize("kwargs", [dict(seed=44), dict(seed=111, root_player="min", branching=4),
+                                    dict(seed=126, full=True, branching=4)])
+def test_exercise_figure_shows_the_tree_between_playouts_and_a_caption_that_gives_nothing_away(kwargs):
+    """Lesson 07's exercise figures: the caption says what the figure shows (the tree after the playouts
+    done, before the one to work out), not the replay's step sentence; no node is ringed as current and no
+    edge drawn as a path; every node of the game tree is drawn; the numbers are the question's."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ex = gt.exercises.generate("mcts", try_first=True, **kwargs)
+    ax = ex.draw()
+    caption = ax.get_title(loc="left").replace("\n", " ")
+    root = ex.nodes.name(ex.nodes.root)
+    done = ex.visits[root]
+    assert caption.startswith(f"MCTS's tree after {done} playouts, before the playout you work out")
+    assert not re.search(r"\bStep\b|\bPlayout\b|backup|select|expan", caption), caption
+    labels = {ex.nodes.name(n) for n in ex.tree.nodes}
+    assert not set(re.findall(r"\b[A-Z]\b", caption)) & labels, caption      # names no node
+    gids = {c.get_gid() for c in ax.get_children()}
+    assert "current" not in gids and "edges:path" not in gids and "edges:playout" not in gids, gids
+    drawn = set()
+    for c in ax.collections:
+        if (c.get_gid() or "").startswith("nodes:"):
+            drawn |= set(c.nodes)
+    assert drawn == set(ex.tree.nodes)
+    notes = next(c for c in ax.collections if c.get_gid() == "notes")
+    shown = dict(zip(notes.nodes, notes.texts))
+    for node in ex.tree.successors(ex.nodes.root):
+        assert shown[node].startswith(f"n={ex.visits[ex.nodes.name(node)]}")
+    plt.close("all")

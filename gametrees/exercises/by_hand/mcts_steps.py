@@ -23,12 +23,13 @@ learner did not give; a second wrong check works the same mistake through on a
 twin (a tree of the same shape with other leaves, so other counts);
 ``ex.explain()`` gives the worked answer.
 
-May import: :mod:`gametrees.search`, :mod:`gametrees.rules`, :mod:`gametrees.games`,
+May import: :mod:`gametrees.search`, :mod:`gametrees.trace`, :mod:`gametrees.rules`, :mod:`gametrees.games`,
 :mod:`gametrees.exercises.feedback` and :mod:`gametrees.exercises.by_hand.exercise`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import numbers
@@ -38,6 +39,7 @@ from collections.abc import Mapping
 from ...games import MAX, MIN
 from ...rules import ucb1
 from ...search import mcts
+from ...trace import frame
 from ..feedback import Report, and_list, malformed, or_list, unanswered
 from .exercise import Exercise, viewer
 from .trees import twin_trees
@@ -666,11 +668,25 @@ class MCTSExercise(Exercise):
         return "; ".join(parts) + "." if parts else None
 
     def draw(self, ax=None, **options):
-        """The tree MCTS has grown so far (visits and means), as the exercise gives it."""
+        """The tree MCTS has grown so far (visits and means), as the exercise gives it.
+
+        Drawn between two playouts: no node of the replay marked current, no path, no score, and a
+        caption that says what the figure shows (``title=`` replaces it), never the next step.
+        """
         show = viewer("draw")
         if show is None:
             raise ImportError("gametrees.draw is not available in this installation; print(ex.explain()) "
                               "shows the worked step as text")
-        k = max(i for i, e in enumerate(self._result.trace) if e.kind == "backup" and
-                e.playout == self.visits[self.nodes.name(self.nodes.root)])
-        return show(self._result, ax, k=k, **options)
+        done = self.visits[self.nodes.name(self.nodes.root)]
+        k = max(i for i, e in enumerate(self._result.trace) if e.kind == "backup" and e.playout == done)
+        between = dataclasses.replace(frame(self._result.trace, k), path=(), updated=(), playout=(),
+                                      scores={}, current=None)
+        options.setdefault("title", self.caption())
+        return show(between, ax, tree=self.tree, **options)   # the whole game tree, as the question says
+
+    def caption(self):
+        """What the figure of :meth:`draw` shows, in words that give no step of the answer away."""
+        done = self.visits[self.nodes.name(self.nodes.root)]
+        ahead = "the playout you work out, and the one after it" if self.full else "the playout you work out"
+        return (f"MCTS's tree after {done} playouts, before {ahead}: n = visits, inside a node its mean "
+                "for MAX; faint: not in MCTS's tree yet.")
