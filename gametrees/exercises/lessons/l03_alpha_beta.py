@@ -344,6 +344,14 @@ def _wrong_return(lab, name, x, truth):
         return (f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
                 "given: after each child, is its value so far outside the window? What does `value` "
                 "hold when the loop ends or returns?", None)
+    w0, w1 = truth["window"]
+    if not a <= x <= b and w0 <= x <= w1:
+        # e.g. the node's value clamped into the window the search started with, not into its own
+        return (f"{lab} under fail-hard: you wrote {fmt(x)}, inside the window the search started with, "
+                f"{_window_text((w0, w1))}, but outside the window {lab} was given: {lab} is entered with "
+                "its parent's α and β at that moment, and they can have narrowed on the way down. Fail-hard "
+                f"clamps into the node's own window: which bound of its window did {lab} cross?",
+                "fail-hard-unclamped")
     if not a <= x <= b:
         return (f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
                 f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} "
@@ -511,7 +519,7 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     rep = Report()
     readable = right_numbers = 0
     starts = []   # where each label's lines start: the labels with a wrong part, for the twin
-    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root}
+    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root, "window": window}
     for lab in asked:
         starts.append(len(rep.items))
         read, right = _judge_pair(rep, lab, pairs[lab], truth)
