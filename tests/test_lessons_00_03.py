@@ -419,7 +419,7 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
     assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
     assert {label[p] for p in hard} == set(NODES)
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes=NODES)
-    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 16 numbers right."
+    assert fb.ok and fb.title == "Fail-soft and fail-hard returns (MAX at the root): all 16 numbers right."
     assert ex.check_fail_soft_hard(NARROW, WINDOW, {k: tuple(map(str, v)) for k, v in RIGHT.items()},
                                    nodes=list(NODES)).ok
     with pytest.raises(ValueError, match="inner nodes the search visits"):
@@ -459,7 +459,8 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
     fb = ex.check_fail_soft_hard(tree, window, shortcut, nodes=nodes)
     assert not fb.ok and set(fb.tags) == {"cut-value-as-minimax", "fail-hard-unclamped"}
     right = 2 * len(nodes) + 2 - len(minimax_for_soft) - len(root_window_for_hard)
-    assert fb.title == f"Fail-soft and fail-hard returns: {right} of {2 * len(nodes) + 2} numbers right."
+    assert fb.title == (f"Fail-soft and fail-hard returns (MAX at the root): {right} of {2 * len(nodes) + 2} "
+                        "numbers right.")
     for x in minimax_for_soft:
         assert (f"{x} under fail-soft: you wrote {exact[x]}, what {x} is worth after looking at every child"
                 in text(fb))
@@ -473,6 +474,36 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
                     "full": (exact["A"],) * 2}
     fb = ex.check_fail_soft_hard(tree, window, clamped_soft, nodes=nodes)
     assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
+
+
+def test_fail_soft_hard_reads_a_min_root_when_told_and_says_the_roots_player():
+    """Reader r7, nice-to-have 2: a MIN-root tree's right answers pass with root_player="min" (computed by
+    tests/reference.py), and the title says which player the check put at the root."""
+    tree, window = [[[2, 8], [6, 1]], [[7, 9], [3, 5]]], (4, 6)
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    hard = {label[p]: v for p, v in reference_fail_hard(tree, "min", *window).items()}
+    _, _, returned = reference_alphabeta(tree, "min", alpha=window[0], beta=window[1])
+    soft = {label[p]: v for p, v in returned.items() if label[p] in hard}
+    value = all_values(tree, "min")[()]
+    right = {**{x: (soft[x], hard[x]) for x in hard}, "full": (value, value)}
+    assert sum(s != h for s, h in right.values()) >= 2
+    fb = ex.check_fail_soft_hard(tree, window, right, root_player="min")
+    assert fb.ok and fb.title == f"Fail-soft and fail-hard returns (MIN at the root): all {2 * len(right)} " \
+        "numbers right."
+    attempts.reset()
+    as_max = ex.check_fail_soft_hard(tree, window, right)   # read as MAX at the root: the title says so
+    assert not as_max.ok and as_max.title.startswith("Fail-soft and fail-hard returns (MAX at the root): ")
+    attempts.reset()
+    _, second = [ex.check_fail_soft_hard(tree, window, {**right, "B": (soft["B"], 0)}, root_player="min")
+                 for _ in range(2)]
+    assert "(MIN at the root) searched with the window (4, 6)" in twins(second)[0]
+    worked = ex.solution_fail_soft_hard(tree, window, root_player="min")
+    assert worked.startswith("MIN at the root, searched with (4, 6)")
+    for bad in ("MIN", "chance", None):
+        with pytest.raises(ValueError, match="root_player must be 'max' or 'min'"):
+            ex.check_fail_soft_hard(tree, window, right, root_player=bad)
+    with pytest.raises(ValueError, match="root_player must be 'max' or 'min'"):
+        ex.solution_fail_soft_hard(tree, window, root_player="x")
 
 
 def test_fail_soft_hard_blank_junk():

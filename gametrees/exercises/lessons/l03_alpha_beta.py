@@ -453,11 +453,24 @@ def _check_window(window):
     return tuple(window)
 
 
-def check_fail_soft_hard(tree, window, answer, nodes=None):
+def _root_player(root_player):
+    """``"max"`` or ``"min"``, or a ValueError naming what was given."""
+    if root_player not in ("max", "min"):
+        raise ValueError(f"root_player must be 'max' or 'min', got {root_player!r}")
+    return root_player
+
+
+def _key(tree, window, root_player):
+    """The attempts key of the fail-soft/fail-hard exercise on ``tree`` (a MIN root is another exercise)."""
+    return f"lesson03.fail_soft_hard.{tree!r}.{window!r}" + ("" if root_player == "max" else ".min")
+
+
+def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     """Check what nodes return under fail-soft and under fail-hard alpha-beta searched with ``window`` (lesson
     03).
 
-    ``tree`` is nested lists (MAX at the root, textbook rule, children left to
+    ``tree`` is nested lists (``root_player`` at the root, MAX by default, players
+    alternating below; textbook rule, children left to
     right), searched from the root with the window ``window = (α, β)`` (a narrow
     one, as inside a larger search). ``answer`` maps a node's label to a pair
     ``(soft, hard)``: what that node returns to its parent in the lesson's
@@ -474,31 +487,41 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     Named mistakes: a cut-off node given its minimax value as the fail-soft return
     (``cut-value-as-minimax``); the clamped value given as the fail-soft return
     (``fail-hard-bound``); a fail-hard return outside the node's window
-    (``fail-hard-unclamped``). The feedback never gives a right value or a node's window.
+    (``fail-hard-unclamped``; said apart when the value lies inside the window the
+    search started with: clamped into the root's window, not the node's own). The
+    feedback never gives a right value or a node's window; its title says which
+    player is at the root.
 
     Examples
     --------
     >>> tree = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6), "full": (7, 7)},
     ...                      nodes="EBA")
-    ✓ Fail-soft and fail-hard returns: all 8 numbers right.
+    ✓ Fail-soft and fail-hard returns (MAX at the root): all 8 numbers right.
     ✓ E: fail-soft 2, fail-hard 4.
     ✓ B: fail-soft 2, fail-hard 4.
     ✓ A: fail-soft 7, fail-hard 6.
     ✓ A with the full window: fail-soft 7, minimax's value, fail-hard 7, minimax's value.
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA").title
-    'Fail-soft and fail-hard returns: 6 of 8 numbers right.'
+    'Fail-soft and fail-hard returns (MAX at the root): 6 of 8 numbers right.'
+    >>> check_fail_soft_hard([[2, 3], [6, 1]], (4, 6), {"A": (3, 4), "B": (3, 4), "full": (3, 3)},
+    ...                      root_player="min")
+    ✓ Fail-soft and fail-hard returns (MIN at the root): all 6 numbers right.
+    ✓ A: fail-soft 3, fail-hard 4.
+    ✓ B: fail-soft 3, fail-hard 4.
+    ✓ A with the full window: fail-soft 3, minimax's value, fail-hard 3, minimax's value.
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
     '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
     β]: which bound of its window did E cross?'
     """
     window = _check_window(window)
-    G = tree_from_nested(tree)
+    root_player = _root_player(root_player)
+    G = tree_from_nested(tree, root_player=root_player)
     soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
     entered = _entered(G, window)
     exact = _minimax_values(G)
     asked = _asked_nodes(nodes, soft)
-    what = "Fail-soft and fail-hard returns"
+    what = f"Fail-soft and fail-hard returns ({root_player.upper()} at the root)"
     form = "give a dict {'A': (fail_soft, fail_hard), ...}, a pair of numbers for each node"
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
@@ -531,13 +554,13 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     wrong = [lab for lab, i, j in zip(asked, starts, ends) if any(k == "bad" for k, _, _ in rep.items[i:j])]
 
     def twin(_fb):
-        return _worked_soft_hard(tree, window, soft, hard, wrong)
+        return _worked_soft_hard(tree, window, soft, hard, wrong, root_player)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
     title = f"all {total} numbers right." if right_numbers == total else (f"{right_numbers} of {total} "
                                                                           "numbers right.")
     fb = Feedback(f"{what}: {title}", rep.items, tags=rep.tags)
-    return escalate(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", fb, twin=twin)
+    return escalate(_key(tree, window, root_player), fb, twin=twin)
 
 
 def _minimax_values(G):
@@ -545,12 +568,13 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, window, soft, hard, wrong=()):
+def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max"):
     """The mistake made, worked out on a twin (the same shape, other leaves): the root searched with the full
     window when only that was wrong, else one of the nodes that were wrong (any node where the two differ
     when the wrong ones do not on any twin)."""
-    G = tree_from_nested(tree)
+    G = tree_from_nested(tree, root_player=root_player)
     rng = random.Random(len(repr(tree)))
+    at_root = "" if root_player == "max" else " (MIN at the root)"
     if list(wrong) == ["full"]:
         H = next(twin_trees(G, rng, tries=300), None)
         if H is None:  # pragma: no cover
@@ -565,9 +589,9 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
                  f" Nodes below are entered with narrower windows and are clamped to those: {below} is "
                  f"entered with {_window_text(inner[below])} and returns {fmt(s[below])} under fail-soft, "
                  f"{fmt(h[below])} under fail-hard; but the root's own return is never clamped.")
-        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): the root's own window "
-                f"is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and fail-hard "
-                f"both return {root}'s minimax value, {fmt(value)}.{where}")
+        return (f"{nested_text(H)}{at_root} searched from {root} with the full window (−∞, +∞): the root's "
+                "own window is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and "
+                f"fail-hard both return {root}'s minimax value, {fmt(value)}.{where}")
     asked = [lab for lab in wrong if lab != "full"]
     entered = _entered(G, window)
     sides = {lab: _side(soft[lab], entered[lab]) for lab in asked if lab in entered}
@@ -592,10 +616,11 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
     n = next(k for k in H if H.nodes[k]["label"] == lab)
     player = H.nodes[n]["player"].upper()
     side = "at most α" if s[lab] <= a else "at least β"
-    return (f"{nested_text(H)} searched with the window {_window_text(window)}, at {lab}: {lab} ({player}) "
-            f"is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value "
-            f"{lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
-            f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
+    return (f"{nested_text(H)}{at_root} searched with the window {_window_text(window)}, at {lab}: {lab} "
+            f"({player}) is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, "
+            f"the value {lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and "
+            f"returns {fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is "
+            "tighter.")
 
 
 def _side(value, window):
@@ -633,14 +658,15 @@ def solution_pruning_order(tree):
     return worked_answer(key, "solution_pruning_order(...)", make)
 
 
-def solution_fail_soft_hard(tree, window, nodes=None):
+def solution_fail_soft_hard(tree, window, nodes=None, root_player="max"):
     """The worked answer of :func:`check_fail_soft_hard`, only after an attempt: every node asked, in the
     order the search enters it, with the window it is entered with and its two returns (read from the
     engine), then the root with the full window."""
     window = _check_window(window)
+    root_player = _root_player(root_player)
 
     def make():
-        G = tree_from_nested(tree)
+        G = tree_from_nested(tree, root_player=root_player)
         soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
         entered = _entered(G, window)
         asked = [x for x in entered if nodes is None or x in nodes]
@@ -648,7 +674,8 @@ def solution_fail_soft_hard(tree, window, nodes=None):
         side = {"low": "at most α: it fails low, and fail-hard returns α",
                 "high": "at least β: it fails high, and fail-hard returns β",
                 "inside": "inside its window: both return it"}
-        lines = [f"Searched with {_window_text(window)}, in the order the search enters the nodes:"]
+        lines = [f"{root_player.upper()} at the root, searched with {_window_text(window)}, in the order the "
+                 "search enters the nodes:"]
         for lab in asked:
             lines.append(f"{lab} ({player[lab]}) is entered with {_window_text(entered[lab])}; its value "
                          f"reached is {fmt(soft[lab])}, {side[_side(soft[lab], entered[lab])]}: fail-soft "
@@ -664,4 +691,4 @@ def solution_fail_soft_hard(tree, window, nodes=None):
                         + "; ".join(f"{lab} is entered with {_window_text(inner[lab])}, fail-soft "
                                     f"{fmt(s[lab])}, fail-hard {fmt(h[lab])}" for lab in below) + "."))
         return "\n".join(lines)
-    return worked_answer(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", "solution_fail_soft_hard(...)", make)
+    return worked_answer(_key(tree, window, root_player), "solution_fail_soft_hard(...)", make)
