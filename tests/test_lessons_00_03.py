@@ -584,7 +584,7 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(": 0 of 3 right.")   # counted in parts asked: the order, the worst count, why
+    assert first.title.endswith(": 0 of 3 parts right.")   # counted in parts asked: the order, the worst count, why
     assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
             in text(first))
     assert ("Your first MIN node is worth 5 to MAX" in text(first)
@@ -596,10 +596,10 @@ def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
     attempts.reset()
     both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
-    assert both.title.endswith(": 0 of 3 right.") and "The worst order: not answered yet." in text(both)
+    assert both.title.endswith(": 0 of 3 parts right.") and "The worst order: not answered yet." in text(both)
     attempts.reset()
     alone = ex.check_pruning_order(TREE, [[6, 10, 11], [2, 4, 8], [5, 7, 9]])   # the best order, nothing else
-    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 right.")
+    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 parts right.")
     assert {"✗ The worst order: not answered yet.", "✗ Why no order does better: not answered yet."} <= set(
         alone.lines)
 
@@ -999,7 +999,7 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
     for reason in (1, 2, 4):
         attempts.reset()
         fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
-        assert not fb.ok and fb.title.endswith("2 of 3 right.")
+        assert not fb.ok and fb.title.endswith("2 of 3 parts right.")
         line = next(t for k, t, _ in fb.items if k == "bad")
         assert f"test reason {reason} on this tree" in line and not any(str(n) in line.replace(
             f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right

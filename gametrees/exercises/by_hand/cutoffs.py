@@ -656,7 +656,7 @@ class WindowExercise(_AlphaBetaExercise):
     >>> ex.solution()
     (3, 5)
     >>> ex.check("alpha = 3, beta = 2")
-    ✗ Window at D: 1 of 2 right.
+    ✗ Window at D: 1 of 2 bounds right.
     ✓ α = 3 at D.
     ✗ β at D: you wrote 2. Your number is the value of the child that ends D's search with a cutoff; a cutoff
     returns at once, before β is updated. What was β just before that child?
@@ -802,7 +802,7 @@ class WindowExercise(_AlphaBetaExercise):
             text, tag = self._window_slip(which, x, constant)
             rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. {text}", tag=tag)
             self._last_wrong.append((which, "value", tag))
-        return rep.feedback(what)
+        return rep.feedback(what, unit="bounds right")
 
     def _window_slip(self, which, x, constant):
         """``(text, tag)``: the rule to re-apply for a wrong α or β, naming a misconception only when the

@@ -106,7 +106,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
     >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]], worst=9, why=3).ok
     True
     >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]]).title
-    'Order for the most pruning: 1 of 3 right.'
+    'Order for the most pruning: 1 of 3 parts right.'
     >>> check_pruning_order(tree, None)
     ✗ Order for the most pruning: not answered yet.
     ✗ Give the tree with its children rearranged: nested lists, one list of leaves per MIN node, in the order
@@ -157,7 +157,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         return _worked_order(tree, mine or tree, part)
 
     fb = rep.feedback(what)
-    if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
+    if not fb.ok:   # the title counts the parts asked (the order, the worst count, why), whatever the lines group
         asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
         worst_right = not is_blank(worst) and any(
@@ -165,7 +165,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         )
         why_right = why_asked and why == _FEWEST_WHY and not isinstance(why, bool)
         fb = Feedback(
-            f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags
+            f"{what}: {order_right + worst_right + why_right} of {asked} parts right.", fb.items, tags=fb.tags
         )
     return escalate(key, fb, twin=twin)
 
