@@ -17,7 +17,7 @@ import pytest
 from folds import NOTEBOOKS, fold_text, pasteable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import all_values, reference_alphabeta, reference_fail_hard
+from reference import all_values, players_of, reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -584,7 +584,7 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(": 0 of 3 parts right.")   # counted in parts asked: the order, the worst count, why
+    assert first.title.endswith(": 0 of 3 parts right.")   # the parts asked: the order, the worst count, why
     assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
             in text(first))
     assert ("Your first MIN node is worth 5 to MAX" in text(first)
@@ -857,6 +857,57 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert ex5.check([]).ok
     assert ("✓ Nothing is pruned: no node's value leaves its window "
             "while the node has a child left to skip.") in text(ex5.check([]))
+
+
+def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
+    """Reader r7, nice-to-have 1: the empty list can be guessed, so Ex 5 also asks which nodes meet the cutoff
+    test; the nodes are recomputed here from tests/reference.py's windows (a node meets it when its value
+    crosses the bound its player is cut on)."""
+    tree = [[5, 8], [[9, 3], 6], [[4, 12], 11]]
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    players = players_of(tree, "min")
+    entered = {}
+
+    def search(sub, path, alpha, beta):   # the windows each inner node is entered with, textbook rule
+        if not isinstance(sub, list):
+            return sub
+        entered[path] = (alpha, beta)
+        v = -math.inf if players[path] == "max" else math.inf
+        for i, kid in enumerate(sub):
+            x = search(kid, path + (i,), alpha, beta)
+            if players[path] == "max":
+                v = max(v, x)
+                if v >= beta:
+                    break
+                alpha = max(alpha, v)
+            else:
+                v = min(v, x)
+                if v <= alpha:
+                    break
+                beta = min(beta, v)
+        entered[path] = (*entered[path], v)
+        return v
+
+    search(tree, (), -math.inf, math.inf)
+    meets = [label[p] for p, (a, b, v) in entered.items() if (v >= b if players[p] == "max" else v <= a)]
+    assert meets == ["D"] and len(reference_alphabeta(tree, "min")[2]) == len(label)   # nothing pruned
+    ex5 = gt.exercises.PruningExercise(tree, root_player="min", try_first=True)
+    fb = ex5.check([], cut_test=meets)
+    assert fb.ok and fb.title == "Pruned leaves and the cutoff test: both parts right."
+    assert "D meets the cutoff test, 11 ≥ β = 6, at its last child: no child is left to skip." in text(fb)
+    for guess, says in (([], "leaves out at least one node that meets it"), (None, "not answered yet"),
+                        (["B", "D"], "does B's value reach the β of the window B was entered with?"),
+                        (["J", "D"], "J is a leaf"), ("D, Q", "'Q' is not a node of this tree")):
+        fb = ex5.check([], cut_test=guess)       # the empty list guessed: the reason is still asked for
+        assert not fb.ok and fb.status == "wrong" and fb.title.endswith("1 of 2 parts right."), guess
+        assert says in text(fb) and "11" not in text(fb) and "= 6" not in text(fb), guess
+    fb = ex5.check(["J"], cut_test=["D"])
+    assert fb.title.endswith("1 of 2 parts right.") and "J is marked pruned" in text(fb)
+    assert ex5.check([]).title == "Pruned leaves: right."   # asked without the second part: as before
+    cells = {c.get("id"): "".join(c["source"])
+             for c in json.loads((NOTEBOOKS / "03_alpha_beta.ipynb").read_text())["cells"]}
+    assert "ex5.check(ex5_answer, cut_test=ex5_cut_test)" in cells["np03a003"]
+    assert repr(tree) in cells["np03a002"] and "meet the cutoff test" in cells["np03a001"]
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():

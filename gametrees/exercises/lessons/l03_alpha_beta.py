@@ -157,7 +157,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         return _worked_order(tree, mine or tree, part)
 
     fb = rep.feedback(what)
-    if not fb.ok:   # the title counts the parts asked (the order, the worst count, why), whatever the lines group
+    if not fb.ok:   # the title counts the parts asked (the order, the worst count, why), not the lines
         asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
         worst_right = not is_blank(worst) and any(
