@@ -1000,6 +1000,13 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (9, 6)}, nodes=NODES)
                  for _ in range(2)]
     assert "at least β: a bound" in second.lines[-1] and "at most α" not in second.lines[-1]
+    attempts.reset()   # a cut-off node given its minimax value: the twin's node is cut off short of its own
+    shortcut = {**RIGHT, "A": (8, 6), "C": (8, 6), "H": (8, 6)}
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
+    twin = second.lines[-1]
+    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, but the cutoff stops it "
+                                     r"at (\d+)", twin).groups())
+    assert worth > stop and f"Fail-soft returns {stop}, the value" in twin
 
 
 def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():

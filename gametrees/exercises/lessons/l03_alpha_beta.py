@@ -553,8 +553,9 @@ def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     ends = starts[1:] + [len(rep.items)]
     wrong = [lab for lab, i, j in zip(asked, starts, ends) if any(k == "bad" for k, _, _ in rep.items[i:j])]
 
-    def twin(_fb):
-        return _worked_soft_hard(tree, window, soft, hard, wrong, root_player)
+    def twin(fb):
+        return _worked_soft_hard(tree, window, soft, hard, wrong, root_player,
+                                 cut="cut-value-as-minimax" in fb.tags)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
     title = f"all {total} numbers right." if right_numbers == total else (f"{right_numbers} of {total} "
@@ -568,10 +569,11 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max"):
+def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max", cut=False):
     """The mistake made, worked out on a twin (the same shape, other leaves): the root searched with the full
     window when only that was wrong, else one of the nodes that were wrong (any node where the two differ
-    when the wrong ones do not on any twin)."""
+    when the wrong ones do not on any twin). With ``cut`` (a cut-off node given its minimax value) the twin's
+    node is one that is cut off before it reaches its minimax value, when some twin has one."""
     G = tree_from_nested(tree, root_player=root_player)
     rng = random.Random(len(repr(tree)))
     at_root = "" if root_player == "max" else " (MIN at the root)"
@@ -595,18 +597,26 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max"):
     asked = [lab for lab in wrong if lab != "full"]
     entered = _entered(G, window)
     sides = {lab: _side(soft[lab], entered[lab]) for lab in asked if lab in entered}
-    found = None
+    stopped_twin = same_side = any_diff = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
         twin_entered = _entered(H, window)
         # the twin's node fails on the same side of its window as the learner's node did
         mine = [lab for lab in diff if lab in sides and _side(s[lab], twin_entered[lab]) == sides[lab]]
-        if mine:
-            found = (H, s, h, mine)
+        if mine and same_side is None:
+            same_side = (H, s, h, mine)
+        if mine and cut:   # a minimax value given: a twin whose node is cut off short of its minimax value
+            exact = _minimax_values(H)
+            stopped = [lab for lab in mine if s[lab] != exact[lab]]
+            if stopped:
+                stopped_twin = (H, s, h, stopped)
+                break
+        elif mine:
             break
-        if diff and found is None:
-            found = (H, s, h, diff)
+        if diff and any_diff is None:
+            any_diff = (H, s, h, diff)
+    found = stopped_twin or same_side or any_diff
     if found is None:  # pragma: no cover
         return None
     H, s, h, diff = found
@@ -616,11 +626,15 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max"):
     n = next(k for k in H if H.nodes[k]["label"] == lab)
     player = H.nodes[n]["player"].upper()
     side = "at most α" if s[lab] <= a else "at least β"
+    worth = _minimax_values(H)[lab]
+    stopped = ("" if worth == s[lab] else
+               f" ({lab} is worth {fmt(worth)} after looking at every child, but the cutoff stops it at "
+               f"{fmt(s[lab])}: fail-soft returns what it has when it stops.)")
     return (f"{nested_text(H)}{at_root} searched with the window {_window_text(window)}, at {lab}: {lab} "
             f"({player}) is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, "
-            f"the value {lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and "
-            f"returns {fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is "
-            "tighter.")
+            f"the value {lab} reached, {side}: a bound.{stopped} Fail-hard clamps it into [{fmt(a)}, "
+            f"{fmt(b)}] and returns {fmt(h[lab])}. Both tell the parent the same side of the window; "
+            "fail-soft's bound is tighter.")
 
 
 def _side(value, window):
