@@ -9,14 +9,15 @@ folded solutions pass their checks.
 """
 
 import ast
+import json
 import math
 import re
 
 import pytest
-from folds import fold_text, pasteable
+from folds import NOTEBOOKS, fold_text, pasteable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import reference_alphabeta, reference_fail_hard
+from reference import all_values, players_of, reference_alphabeta, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -429,9 +430,11 @@ def test_fast_wins_each_way():
 
 # --------------------------------------------------------------------------------- lesson 03
 
-NARROW = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]   # lesson 03's exercise: searched with the window (4, 6)
+NARROW = [[[3, 5], [2, 9], 1], [[2, 9], [7, 8]]]   # lesson 03's exercise: searched with the window (4, 6)
 WINDOW = (4, 6)
-RIGHT = {"A": (7, 6), "B": (2, 4), "C": (7, 6), "D": (5, 5), "E": (2, 4), "full": (7, 7)}   # worked answer
+NODES = "ABCDEGH"                                    # every inner node (F is a leaf)
+RIGHT = {"A": (7, 6), "B": (1, 4), "C": (7, 6), "D": (5, 5), "E": (9, 5), "G": (9, 6), "H": (7, 6),
+         "full": (8, 8)}   # the worked answer, recomputed by tests/reference.py below
 
 
 def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
@@ -447,67 +450,146 @@ def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
             == {label[p]: ref_soft[p] for p in hard if label[p] in inner})
     assert {k: v[1] for k, v in inner.items()} == {label[p]: v for p, v in hard.items() if label[p] in inner}
     assert sum(s != h for s, h in RIGHT.values()) >= 3      # they differ at more than one node, the root too
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="ABCDE")
-    assert fb.ok and fb.title == "Fail-soft and fail-hard returns: all 12 numbers right."
+    assert {label[p] for p in hard} == set(NODES)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes=NODES)
+    assert fb.ok and fb.title == "Fail-soft and fail-hard returns (MAX at the root): all 16 numbers right."
     assert ex.check_fail_soft_hard(NARROW, WINDOW, {k: tuple(map(str, v)) for k, v in RIGHT.items()},
-                                   nodes=list("ABCDE")).ok
+                                   nodes=list(NODES)).ok
     with pytest.raises(ValueError, match="inner nodes the search visits"):
         ex.check_fail_soft_hard(NARROW, WINDOW, RIGHT, nodes="AZ")
     with pytest.raises(ValueError, match="window"):
         ex.check_fail_soft_hard(NARROW, (6, 4), RIGHT)
 
 
+def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_the_windows():
+    """Issue 28 (reader r7, F1): on the lesson's tree neither shortcut passes. Fail-soft is not each node's
+    minimax value at every asked node (a cut-off node returns less than it is worth), and fail-hard is not
+    that value clamped into the root's window at every asked node (a node entered with a narrower window is
+    clamped into that). The check names both mistakes. Read from the notebook, computed by tests/reference.py.
+    """
+    cells = {c.get("id"): "".join(c["source"])
+             for c in json.loads((NOTEBOOKS / "03_alpha_beta.ipynb").read_text())["cells"]}
+    tree = ast.literal_eval(re.search(r"narrow_tree = (\[.*\])", cells["167449aa"])[1])
+    call = re.search(r'check_fail_soft_hard\(narrow_tree, \((\d+), (\d+)\), returns, nodes="(\w+)"\)',
+                     cells["90dc8596"])
+    window, nodes = (int(call[1]), int(call[2])), call[3]
+    assert (tree, window, nodes) == (NARROW, WINDOW, NODES)
+    assert all(f'"{lab}": (None, None)' in cells["90dc8596"] for lab in NODES)
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree).nodes(data=True)}
+    hard = {label[p]: v for p, v in reference_fail_hard(tree, alpha=window[0], beta=window[1]).items()}
+    soft = {label[p]: v for p, v in reference_alphabeta(tree, alpha=window[0], beta=window[1])[2].items()
+            if label[p] in hard}
+    exact = {label[p]: v for p, v in all_values(tree).items()}
+    assert set(hard) == set(nodes) and RIGHT == {**{x: (soft[x], hard[x]) for x in nodes},
+                                                 "full": (exact["A"],) * 2}
+    clamp = {x: min(max(exact[x], window[0]), window[1]) for x in nodes}
+    minimax_for_soft = [x for x in nodes if soft[x] != exact[x]]
+    root_window_for_hard = [x for x in nodes if hard[x] != clamp[x]]
+    assert len(minimax_for_soft) >= 2 and root_window_for_hard
+    # both sides of the window: a node fails low (fail-hard returns α) and one fails high (β)
+    assert any(soft[x] < hard[x] for x in nodes) and any(soft[x] > hard[x] for x in nodes)
+    shortcut = {**{x: (exact[x], clamp[x]) for x in nodes}, "full": (exact["A"],) * 2}
+    fb = ex.check_fail_soft_hard(tree, window, shortcut, nodes=nodes)
+    assert not fb.ok and set(fb.tags) == {"cut-value-as-minimax", "fail-hard-unclamped"}
+    right = 2 * len(nodes) + 2 - len(minimax_for_soft) - len(root_window_for_hard)
+    assert fb.title == (f"Fail-soft and fail-hard returns (MAX at the root): {right} of {2 * len(nodes) + 2} "
+                        "numbers right.")
+    for x in minimax_for_soft:
+        assert (f"{x} under fail-soft: you wrote {exact[x]}, what {x} is worth after looking at every child"
+                in text(fb))
+    for x in root_window_for_hard:
+        line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith(f"{x} under fail-hard"))
+        assert (f"you wrote {clamp[x]}, inside the window the search started with, (4, 6), but outside the "
+                f"window {x} was given" in line and "narrowed" in line)
+        assert not re.search(rf"(?<![\d.]){hard[x]}(?![\d])", line)   # never the right value
+    attempts.reset()   # the windows traced, but fail-soft's returns clamped into the root's window
+    clamped_soft = {**{x: (soft[x], min(max(soft[x], window[0]), window[1])) for x in nodes},
+                    "full": (exact["A"],) * 2}
+    fb = ex.check_fail_soft_hard(tree, window, clamped_soft, nodes=nodes)
+    assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
+
+
+def test_fail_soft_hard_reads_a_min_root_when_told_and_says_the_roots_player():
+    """Reader r7, nice-to-have 2: a MIN-root tree's right answers pass with root_player="min" (computed by
+    tests/reference.py), and the title says which player the check put at the root."""
+    tree, window = [[[2, 8], [6, 1]], [[7, 9], [3, 5]]], (4, 6)
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    hard = {label[p]: v for p, v in reference_fail_hard(tree, "min", *window).items()}
+    _, _, returned = reference_alphabeta(tree, "min", alpha=window[0], beta=window[1])
+    soft = {label[p]: v for p, v in returned.items() if label[p] in hard}
+    value = all_values(tree, "min")[()]
+    right = {**{x: (soft[x], hard[x]) for x in hard}, "full": (value, value)}
+    assert sum(s != h for s, h in right.values()) >= 2
+    fb = ex.check_fail_soft_hard(tree, window, right, root_player="min")
+    assert fb.ok and fb.title == f"Fail-soft and fail-hard returns (MIN at the root): all {2 * len(right)} " \
+        "numbers right."
+    attempts.reset()
+    as_max = ex.check_fail_soft_hard(tree, window, right)   # read as MAX at the root: the title says so
+    assert not as_max.ok and as_max.title.startswith("Fail-soft and fail-hard returns (MAX at the root): ")
+    attempts.reset()
+    _, second = [ex.check_fail_soft_hard(tree, window, {**right, "B": (soft["B"], 0)}, root_player="min")
+                 for _ in range(2)]
+    assert "(MIN at the root) searched with the window (4, 6)" in twins(second)[0]
+    worked = ex.solution_fail_soft_hard(tree, window, root_player="min")
+    assert worked.startswith("MIN at the root, searched with (4, 6)")
+    for bad in ("MIN", "chance", None):
+        with pytest.raises(ValueError, match="root_player must be 'max' or 'min'"):
+            ex.check_fail_soft_hard(tree, window, right, root_player=bad)
+    with pytest.raises(ValueError, match="root_player must be 'max' or 'min'"):
+        ex.solution_fail_soft_hard(tree, window, root_player="x")
+
+
 def test_fail_soft_hard_blank_junk():
-    for blank in (None, {k: (None, None) for k in "ABCDE"}, {}):
-        assert ex.check_fail_soft_hard(NARROW, WINDOW, blank, nodes="ABCDE").status == "unanswered"
+    for blank in (None, {k: (None, None) for k in NODES}, {}):
+        assert ex.check_fail_soft_hard(NARROW, WINDOW, blank, nodes=NODES).status == "unanswered"
     for junk in ("3, 4, 4", [3, 4, 4], {"A": "x", "B": 3, "C": None, "D": None, "E": None}):
-        fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes="ABCDE")
+        fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes=NODES)
         assert fb.status == "unreadable" and fb.tags == ()
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes="ABCDE")
-    assert fb.score == (6, 8) and fb.title.endswith("10 of 12 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes=NODES)
+    assert fb.score == (8, 10) and fb.title.endswith("14 of 16 numbers right.")
     assert "could not read 'three'" in text(fb) and "B under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (0, 0),   # every hard return unclamped
-              "full": (7, 7)}
-    first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
-    assert first.title.endswith("4 of 12 numbers right.") and "fail-hard-unclamped" in first.tags
-    assert first.tags == ("fail-hard-unclamped",) and first.score == (3, 11)
-    for x in (2, 4, 5, 6):
+    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (9, 9),   # every hard return unclamped
+              "G": (9, 9), "H": (7, 7), "full": (8, 8)}
+    first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes=NODES)
+    assert first.title.endswith("8 of 16 numbers right.") and "fail-hard-unclamped" in first.tags
+    assert first.tags == ("fail-hard-unclamped",) and first.score == (7, 15)
+    for x in (4, 5, 6):
         assert not has_number(first, x)
-    second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes="ABCDE")
+    second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes=NODES)
     assert_rules(first, second)
     twin = twins(second)[0]
     assert repr(NARROW) not in twin and "window (4, 6)" in twin and "clamps it into" in twin
 
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (4, 4)}, nodes="ABCDE")
-    assert fb.title.endswith("11 of 12 numbers right.") and fb.tags == ("fail-hard-bound",)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (4, 4)}, nodes=NODES)
+    assert fb.title.endswith("15 of 16 numbers right.") and fb.tags == ("fail-hard-bound",)
     assert "B under fail-soft: you wrote 4, a bound of the window B was given" in text(fb)
     b_line = next(line for line in fb.lines if line.startswith("✗ B"))
-    assert "✓ B: fail-hard 4." in text(fb) and "2" not in b_line
+    assert "✓ B: fail-hard 4." in text(fb) and "1" not in b_line
 
 
 def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is_named():
-    assert gt.minimax(gt.tree_from_nested(NARROW)).value == 7
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 7)}, nodes="ABCDE")
-    assert fb.ok and fb.title.endswith("all 12 numbers right.")
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
-    assert fb.tags == ("pruning-changes-value",) and fb.title.endswith("10 of 12 numbers right.")
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (6, 6)}, nodes="ABCDE")
+    assert gt.minimax(gt.tree_from_nested(NARROW)).value == 8
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 8)}, nodes=NODES)
+    assert fb.ok and fb.title.endswith("all 16 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
+    assert fb.tags == ("pruning-changes-value",) and fb.title.endswith("14 of 16 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 7)}, nodes=NODES)
     full = [line for line in fb.lines if "full window" in line and line.startswith("✗")]
-    assert fb.tags == () and fb.title.endswith("10 of 12 numbers right.") and len(full) == 2
-    assert not any("7" in line for line in full)
+    assert fb.tags == () and fb.title.endswith("14 of 16 numbers right.") and len(full) == 2
+    assert not any("8" in line for line in full)
 
 
 def test_fail_soft_hard_requires_the_full_window_part():
     """Leaving out the full-window pair is not all right: that part is not answered yet, and the count keeps
-    its 12 numbers."""
+    its 16 numbers."""
     no_full = {k: v for k, v in RIGHT.items() if k != "full"}
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, no_full, nodes="ABCDE")
-    assert not fb.ok and fb.status == "wrong" and fb.title.endswith("10 of 12 numbers right.")
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, no_full, nodes=NODES)
+    assert not fb.ok and fb.status == "wrong" and fb.title.endswith("14 of 16 numbers right.")
     assert "A with the full window under fail-soft: not answered yet." in text(fb)
 
 
@@ -535,7 +617,7 @@ def test_pruning_order_blank_junk_right():
 
 def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     first = ex.check_pruning_order(TREE, TREE)
-    assert first.title.endswith(": 0 of 3 right.")   # counted in parts asked: the order, the worst count, why
+    assert first.title.endswith(": 0 of 3 parts right.")   # the parts asked: the order, the worst count, why
     assert (f"Alpha-beta evaluates {leaves(TREE)} leaves in your order; another order needs fewer."
             in text(first))
     assert ("Your first MIN node is worth 5 to MAX" in text(first)
@@ -547,10 +629,10 @@ def test_pruning_order_all_wrong_names_the_first_node_without_the_best():
     assert "[6, 10, 11]" not in twin and "[[6, 10, 11]" not in twin
     attempts.reset()
     both = ex.check_pruning_order(TREE, TREE, worst=None)     # the worst count asked, not answered yet
-    assert both.title.endswith(": 0 of 3 right.") and "The worst order: not answered yet." in text(both)
+    assert both.title.endswith(": 0 of 3 parts right.") and "The worst order: not answered yet." in text(both)
     attempts.reset()
     alone = ex.check_pruning_order(TREE, [[6, 10, 11], [2, 4, 8], [5, 7, 9]])   # the best order, nothing else
-    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 right.")
+    assert not alone.ok and alone.status != "solved" and alone.title.endswith(": 1 of 3 parts right.")
     assert {"✗ The worst order: not answered yet.", "✗ Why no order does better: not answered yet."} <= set(
         alone.lines)
 
@@ -584,8 +666,8 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     seen |= set(ex.check_game_kinds({"Mastermind": ("chance", "hidden")}).tags)
     seen |= set(ex.check_position(POSITION, {"value": 0, "move": 3}).tags)
     seen |= set(ex.check_pruning_order(TREE, TREE, worst=5).tags)
-    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE").tags)
-    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 2)}, nodes="ABCDE").tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES).tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (9, 9)}, nodes=NODES).tags)
     assert ours <= seen
     for tag in ours:
         assert any(name.startswith("check_") for name in CATALOGUE[tag].detected_by)
@@ -789,15 +871,15 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     side = {lab: "low" if soft[lab] <= a else "high" if soft[lab] >= b else "inside"
             for lab, (a, b) in entered.items()}
     attempts.reset()
-    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
-    flat = " ".join(ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE").split())
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes=NODES)
+    flat = " ".join(ex.solution_fail_soft_hard(NARROW, WINDOW, nodes=NODES).split())
     says = {"low": "at most α: it fails low", "high": "at least β: it fails high",
             "inside": "inside its window"}
-    for lab in "ABCDE":
+    for lab in NODES:
         a, b = entered[lab]
         assert f"{lab} (" in flat and f"is entered with ({a}, {b}); its value reached is {soft[lab]}, " \
             f"{says[side[lab]]}" in flat, lab
-    assert side["D"] == "inside" and side["E"] == side["B"] == "low" and side["C"] == side["A"] == "high"
+    assert side["D"] == "inside" and side["B"] == "low" and all(side[x] == "high" for x in "ACEGH")
     assert entered["E"][1] < entered["D"][1] and entered["E"][0] == entered["D"][0] == WINDOW[0]
     assert f"A returns its minimax value, {exact['A']}, under both" in flat
     attempts.reset()
@@ -808,6 +890,57 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
     assert ex5.check([]).ok
     assert ("✓ Nothing is pruned: no node's value leaves its window "
             "while the node has a child left to skip.") in text(ex5.check([]))
+
+
+def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
+    """Reader r7, nice-to-have 1: the empty list can be guessed, so Ex 5 also asks which nodes meet the cutoff
+    test; the nodes are recomputed here from tests/reference.py's windows (a node meets it when its value
+    crosses the bound its player is cut on)."""
+    tree = [[5, 8], [[9, 3], 6], [[4, 12], 11]]
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    players = players_of(tree, "min")
+    entered = {}
+
+    def search(sub, path, alpha, beta):   # the windows each inner node is entered with, textbook rule
+        if not isinstance(sub, list):
+            return sub
+        entered[path] = (alpha, beta)
+        v = -math.inf if players[path] == "max" else math.inf
+        for i, kid in enumerate(sub):
+            x = search(kid, path + (i,), alpha, beta)
+            if players[path] == "max":
+                v = max(v, x)
+                if v >= beta:
+                    break
+                alpha = max(alpha, v)
+            else:
+                v = min(v, x)
+                if v <= alpha:
+                    break
+                beta = min(beta, v)
+        entered[path] = (*entered[path], v)
+        return v
+
+    search(tree, (), -math.inf, math.inf)
+    meets = [label[p] for p, (a, b, v) in entered.items() if (v >= b if players[p] == "max" else v <= a)]
+    assert meets == ["D"] and len(reference_alphabeta(tree, "min")[2]) == len(label)   # nothing pruned
+    ex5 = gt.exercises.PruningExercise(tree, root_player="min", try_first=True)
+    fb = ex5.check([], cut_test=meets)
+    assert fb.ok and fb.title == "Pruned leaves and the cutoff test: both parts right."
+    assert "D meets the cutoff test, 11 ≥ β = 6, at its last child: no child is left to skip." in text(fb)
+    for guess, says in (([], "leaves out at least one node that meets it"), (None, "not answered yet"),
+                        (["B", "D"], "does B's value reach the β of the window B was entered with?"),
+                        (["J", "D"], "J is a leaf"), ("D, Q", "'Q' is not a node of this tree")):
+        fb = ex5.check([], cut_test=guess)       # the empty list guessed: the reason is still asked for
+        assert not fb.ok and fb.status == "wrong" and fb.title.endswith("1 of 2 parts right."), guess
+        assert says in text(fb) and "11" not in text(fb) and "= 6" not in text(fb), guess
+    fb = ex5.check(["J"], cut_test=["D"])
+    assert fb.title.endswith("1 of 2 parts right.") and "J is marked pruned" in text(fb)
+    assert ex5.check([]).title == "Pruned leaves: right."   # asked without the second part: as before
+    cells = {c.get("id"): "".join(c["source"])
+             for c in json.loads((NOTEBOOKS / "03_alpha_beta.ipynb").read_text())["cells"]}
+    assert "ex5.check(ex5_answer, cut_test=ex5_cut_test)" in cells["np03a003"]
+    assert repr(tree) in cells["np03a002"] and "meet the cutoff test" in cells["np03a001"]
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
@@ -882,25 +1015,36 @@ def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
 
 
 def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
                  for _ in range(2)]
     twin = second.lines[-1]
     assert twin.startswith("• Worked on a twin tree: ") and "full window (−∞, +∞)" in twin
     assert "both return" in twin and " at E:" not in twin
     attempts.reset()
-    wrong_b = {**RIGHT, "B": (RIGHT["B"][0], RIGHT["B"][0] - 1), "full": (7, 7)}
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, wrong_b, nodes="ABCDE") for _ in range(2)]
+    wrong_b = {**RIGHT, "B": (RIGHT["B"][0], RIGHT["B"][0] - 1)}
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, wrong_b, nodes=NODES) for _ in range(2)]
     assert " at B: B (MIN) is entered with" in second.lines[-1]
     assert "at most α: a bound" in second.lines[-1]       # B failed low: so does the twin's B
     attempts.reset()
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (2, 3), "B": (2, 3)}, nodes="ABCDE")
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "B": (2, 3)}, nodes=NODES)
                  for _ in range(2)]
     assert "at most α: a bound" in second.lines[-1] and "at least β" not in second.lines[-1]
+    attempts.reset()
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (9, 6)}, nodes=NODES)
+                 for _ in range(2)]
+    assert "at least β: a bound" in second.lines[-1] and "at most α" not in second.lines[-1]
+    attempts.reset()   # a cut-off node given its minimax value: the twin's node is cut off short of its own
+    shortcut = {**RIGHT, "A": (8, 6), "C": (8, 6), "H": (8, 6)}
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
+    twin = second.lines[-1]
+    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, but the cutoff stops it "
+                                     r"at (\d+)", twin).groups())
+    assert worth > stop and f"Fail-soft returns {stop}, the value" in twin
 
 
 def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
     """The root's own return is never clamped under the full window, but nodes below are (issue 28, M1)."""
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 6)}, nodes="ABCDE")
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
                  for _ in range(2)]
     twin = second.lines[-1]
     assert "nothing is clamped" not in twin and "the root's own return is never clamped" in twin
@@ -966,7 +1110,7 @@ def test_pruning_order_asks_why_with_a_reason_among_distractors():
     for reason in (1, 2, 4):
         attempts.reset()
         fb = ex.check_pruning_order(TREE, best, worst=9, why=reason)
-        assert not fb.ok and fb.title.endswith("2 of 3 right.")
+        assert not fb.ok and fb.title.endswith("2 of 3 parts right.")
         line = next(t for k, t, _ in fb.items if k == "bad")
         assert f"test reason {reason} on this tree" in line and not any(str(n) in line.replace(
             f"reason {reason}", "") for n in FEWEST_REASONS)           # never which reason is right
@@ -1024,8 +1168,8 @@ def test_lesson_01_counts_a_deal_before_play_as_chance_everywhere_and_names_the_
      lambda: ex.solution_position("X.O/.X./..O")),
     (lambda: ex.check_minimax_claims({"a": (True, 7), "b": None, "c": None, "d": None}),
      ex.solution_minimax_claims),
-    (lambda: ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE"),
-     lambda: ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")),
+    (lambda: ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes=NODES),
+     lambda: ex.solution_fail_soft_hard(NARROW, WINDOW, nodes=NODES)),
     (lambda: ex.check_pruning_order(TREE, TREE), lambda: ex.solution_pruning_order(TREE)),
     (lambda: ex.check_value(min_tree(), 12), lambda: ex.solution_value(min_tree())),
     (lambda: ex.check_nim_leaves(5, 243), lambda: ex.solution_nim_leaves(5)),
@@ -1094,13 +1238,13 @@ def test_lessons_00_and_01_worked_answers_agree_with_the_engine_and_the_checks()
 def test_worked_answers_say_what_the_engine_and_the_checks_say():
     from gametrees.exercises.lessons.l02_minimax import FAST_WINS_ANSWER
     attempts.reset()
-    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes="ABCDE")
-    text_ = ex.solution_fail_soft_hard(NARROW, WINDOW, nodes="ABCDE")
+    ex.check_fail_soft_hard(NARROW, WINDOW, {"A": (1, 1)}, nodes=NODES)
+    text_ = ex.solution_fail_soft_hard(NARROW, WINDOW, nodes=NODES)
     for lab, (soft, hard) in RIGHT.items():
         if lab != "full":
             assert f"fail-soft {soft}, fail-hard {hard}." in text_
-    assert "its return is never clamped: A returns its minimax value, 7, under both" in text_
-    assert "G is entered with (2, 7), fail-soft 10, fail-hard 7" in text_      # nodes below are clamped
+    assert "its return is never clamped: A returns its minimax value, 8, under both" in text_
+    assert "E is entered with (-∞, 5), fail-soft 9, fail-hard 5" in text_      # nodes below are clamped
     assert "nothing is clamped" not in text_
     attempts.reset()
     ex.check_pruning_order(TREE, TREE)

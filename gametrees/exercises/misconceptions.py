@@ -289,7 +289,8 @@ _ENTRIES = [
     Misconception(
         "fail-hard-unclamped", "A fail-hard value outside the window",
         "Gave a node under fail-hard alpha-beta a value outside the window (α, β) it was given, such as its "
-        "best child's value after every child failed low, or the value of the child that cut it off.",
+        "best child's value after every child failed low, or the value of the child that cut it off, or its "
+        "value clamped into the window the search started with instead of the narrower one it was given.",
         "Fail-hard returns a value clamped into [α, β]: never below the α a node was given, never above its "
         "β.",
         ("check_fail_soft_hard",)),

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import networkx as nx
 
 from ...games import MAX, MIN
-from ...rules import prune_when, tie_rule
+from ...rules import cutoff, prune_when, tie_rule
 from ...search import alphabeta, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, is_are, malformed, plain
@@ -179,6 +179,9 @@ def _relabelled(G, taken):
     return H
 
 
+_NOT_ASKED = object()   # PruningExercise.check's second part, the cutoff test, when it is not asked
+
+
 class PruningExercise(_AlphaBetaExercise):
     """Which leaves does alpha-beta prune (never evaluate)?
 
@@ -227,13 +230,29 @@ class PruningExercise(_AlphaBetaExercise):
     def solution(self):
         return [self.nodes.name(n) for n in self.pruned]
 
-    def check(self, answer, *, subtrees=False):
+    def check(self, answer, *, subtrees=False, cut_test=_NOT_ASKED):
         """Check the pruned leaves in ``answer``.
 
         With ``subtrees=True`` (the practice widget's cuts) a pruned inner node
         stands for the leaves below it and the feedback speaks of the edges cut
         (✂) into nodes; otherwise naming an inner node is a mistake (the question
         asks for leaves).
+
+        ``cut_test`` (when given; ``None`` is "not answered yet") is a second part:
+        the inner nodes whose value meets the cutoff test (a MAX node's value
+        reaching the β it was entered with, a MIN node's falling to its α), as a
+        list of labels (``[]`` if none). It says *why* leaves are pruned or not: a
+        node that meets the test with a child left prunes it; one that meets it
+        only at its last child prunes nothing. The title then counts the two
+        parts.
+
+        >>> ex = PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
+        >>> ex.check([], cut_test=["D"])
+        ✓ Pruned leaves and the cutoff test: both parts right.
+        ✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip.
+        ✓ D meets the cutoff test, 11 ≥ β = 6, at its last child: no child is left to skip.
+        >>> ex.check([], cut_test=[]).title
+        'Pruned leaves and the cutoff test: 1 of 2 parts right.'
         """
         what = self._what
         named, unknown, rep = self._read_labels(answer, "the pruned leaves")
@@ -262,7 +281,76 @@ class PruningExercise(_AlphaBetaExercise):
                 if right < len(self.leaves)
                 else f"{what}: all {right} leaves right, and a mark that is not a leaf of the tree."
             )
+        if cut_test is not _NOT_ASKED:
+            fb = self._with_cut_test(fb, cut_test)
         return fb
+
+    def _meeting_cut_test(self):
+        """``{node: children left to skip}`` for every inner node alpha-beta searches whose value meets the
+        cutoff test against the window it was entered with, in search order."""
+        G = self.result.graph
+        out = {}
+        for n in self.nodes.order:
+            if not self.tree.out_degree(n) or self._status(n) != "visited":
+                continue
+            a, b = self.info.call_window[n]
+            if cutoff(self.tree.nodes[n]["player"], G.nodes[n]["value"], a, b, self.strict):
+                out[n] = sum(self._status(c) != "visited" for c in self.tree.successors(n))
+        return out
+
+    def _with_cut_test(self, fb, answer):
+        """``fb`` (the pruned leaves) with the second part judged: the nodes that meet the cutoff test."""
+        if fb.status not in ("right", "wrong"):
+            return fb
+        what, about = f"{self._what} and the cutoff test", "The nodes that meet the cutoff test"
+        rep = Report()
+        truth = self._meeting_cut_test()
+        name = self.nodes.name
+        try:
+            named, unknown = (None, None) if answer is None else self.nodes.many(answer, "the nodes")
+        except BadAnswer as exc:
+            named, unknown = None, None
+            rep.bad(f"{about}: could not read {answer!r}: {exc}.")
+        if answer is None:
+            rep.bad(f"{about}: not answered yet: give their labels as a list ([] if none).")
+        elif named is not None:
+            for ref in unknown:
+                rep.bad(f"{about}: {ref!r} is not a node of this tree.")
+            for n in dict.fromkeys(named):
+                player = self.tree.nodes[n].get("player")
+                if not self.tree.out_degree(n):
+                    rep.bad(f"{about}: {name(n)} is a leaf; the cutoff test is made at an inner node, after "
+                            "each of its children.")
+                elif self._status(n) != "visited":
+                    rep.bad(f"{about}: {name(n)} is never searched: it is pruned.")
+                elif n not in truth:
+                    bound, verb = ("β", "reach") if player == MAX else ("α", "fall to")
+                    rep.bad(f"{about}: does {name(n)}'s value {verb} the {bound} of the window {name(n)} was "
+                            f"entered with? {name(n)} is a {ROLE_NAMES[player]} node: compare its value so "
+                            f"far with that {bound} after each child.")
+            missing = [n for n in truth if n not in named]
+            if missing:
+                rep.bad(f"{about}: your list leaves out at least one node that meets it: after each "
+                        "child, compare a MAX node's value so far with the β it was entered with, a MIN "
+                        "node's with its α.")
+            if not rep.items:
+                G = self.result.graph
+                for n, left in truth.items():
+                    a, b = self.info.call_window[n]
+                    v = G.nodes[n]["value"]
+                    test = (f"{fmt(v)} {'>' if self.strict else '≥'} β = {fmt(b)}"
+                            if self.tree.nodes[n]["player"] == MAX
+                            else f"{fmt(v)} {'<' if self.strict else '≤'} α = {fmt(a)}")
+                    rep.good(f"{name(n)} meets the cutoff test, {test}, "
+                             + (f"with {left} child{'ren' if left > 1 else ''} left: "
+                                f"{'they are' if left > 1 else 'it is'} pruned." if left else
+                                "at its last child: no child is left to skip."))
+                if not truth:
+                    rep.good("No node meets the cutoff test: alpha-beta never stops a node early.")
+        items = list(fb.items) + rep.items
+        parts = fb.ok + (not any(k == "bad" for k, _, _ in rep.items))
+        title = f"{what}: both parts right." if parts == 2 else f"{what}: {parts} of 2 parts right."
+        return Feedback(title, items, tags=fb.tags)
 
     def _claimed(self, rep, named, subtrees):
         """The leaves the learner's marks claim pruned (a pruned inner node stands for its leaves; without
@@ -656,7 +744,7 @@ class WindowExercise(_AlphaBetaExercise):
     >>> ex.solution()
     (3, 5)
     >>> ex.check("alpha = 3, beta = 2")
-    ✗ Window at D: 1 of 2 right.
+    ✗ Window at D: 1 of 2 bounds right.
     ✓ α = 3 at D.
     ✗ β at D: you wrote 2. Your number is the value of the child that ends D's search with a cutoff; a cutoff
     returns at once, before β is updated. What was β just before that child?
@@ -802,7 +890,7 @@ class WindowExercise(_AlphaBetaExercise):
             text, tag = self._window_slip(which, x, constant)
             rep.bad(f"{sym} at {name}: you wrote {fmt(x)}. {text}", tag=tag)
             self._last_wrong.append((which, "value", tag))
-        return rep.feedback(what)
+        return rep.feedback(what, unit="bounds right")
 
     def _window_slip(self, which, x, constant):
         """``(text, tag)``: the rule to re-apply for a wrong α or β, naming a misconception only when the

@@ -106,7 +106,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
     >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]], worst=9, why=3).ok
     True
     >>> check_pruning_order(tree, [[6, 10, 11], [2, 4, 8], [5, 7, 9]]).title
-    'Order for the most pruning: 1 of 3 right.'
+    'Order for the most pruning: 1 of 3 parts right.'
     >>> check_pruning_order(tree, None)
     ✗ Order for the most pruning: not answered yet.
     ✗ Give the tree with its children rearranged: nested lists, one list of leaves per MIN node, in the order
@@ -157,7 +157,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         return _worked_order(tree, mine or tree, part)
 
     fb = rep.feedback(what)
-    if not fb.ok:   # the title counts the parts asked (the order, the worst count), whatever the lines group
+    if not fb.ok:   # the title counts the parts asked (the order, the worst count, why), not the lines
         asked = 1 + worst_asked + why_asked
         order_right = mine is not None and _leaves_evaluated(mine) == _leaves_evaluated(_fewest(tree))
         worst_right = not is_blank(worst) and any(
@@ -165,7 +165,7 @@ def check_pruning_order(tree, answer, worst=None, why=None):
         )
         why_right = why_asked and why == _FEWEST_WHY and not isinstance(why, bool)
         fb = Feedback(
-            f"{what}: {order_right + worst_right + why_right} of {asked} right.", fb.items, tags=fb.tags
+            f"{what}: {order_right + worst_right + why_right} of {asked} parts right.", fb.items, tags=fb.tags
         )
     return escalate(key, fb, twin=twin)
 
@@ -344,6 +344,14 @@ def _wrong_return(lab, name, x, truth):
         return (f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
                 "given: after each child, is its value so far outside the window? What does `value` "
                 "hold when the loop ends or returns?", None)
+    w0, w1 = truth["window"]
+    if not a <= x <= b and w0 <= x <= w1:
+        # e.g. the node's value clamped into the window the search started with, not into its own
+        return (f"{lab} under fail-hard: you wrote {fmt(x)}, inside the window the search started with, "
+                f"{_window_text((w0, w1))}, but outside the window {lab} was given: {lab} is entered with "
+                "its parent's α and β at that moment, and they can have narrowed on the way down. Fail-hard "
+                f"clamps into the node's own window: which bound of its window did {lab} cross?",
+                "fail-hard-unclamped")
     if not a <= x <= b:
         return (f"{lab} under fail-hard: you wrote {fmt(x)}, outside the window {lab} was given. "
                 f"Fail-hard clamps every return into [α, β]: which bound of its window did {lab} "
@@ -445,11 +453,24 @@ def _check_window(window):
     return tuple(window)
 
 
-def check_fail_soft_hard(tree, window, answer, nodes=None):
+def _root_player(root_player):
+    """``"max"`` or ``"min"``, or a ValueError naming what was given."""
+    if root_player not in ("max", "min"):
+        raise ValueError(f"root_player must be 'max' or 'min', got {root_player!r}")
+    return root_player
+
+
+def _key(tree, window, root_player):
+    """The attempts key of the fail-soft/fail-hard exercise on ``tree`` (a MIN root is another exercise)."""
+    return f"lesson03.fail_soft_hard.{tree!r}.{window!r}" + ("" if root_player == "max" else ".min")
+
+
+def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     """Check what nodes return under fail-soft and under fail-hard alpha-beta searched with ``window`` (lesson
     03).
 
-    ``tree`` is nested lists (MAX at the root, textbook rule, children left to
+    ``tree`` is nested lists (``root_player`` at the root, MAX by default, players
+    alternating below; textbook rule, children left to
     right), searched from the root with the window ``window = (α, β)`` (a narrow
     one, as inside a larger search). ``answer`` maps a node's label to a pair
     ``(soft, hard)``: what that node returns to its parent in the lesson's
@@ -466,31 +487,41 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     Named mistakes: a cut-off node given its minimax value as the fail-soft return
     (``cut-value-as-minimax``); the clamped value given as the fail-soft return
     (``fail-hard-bound``); a fail-hard return outside the node's window
-    (``fail-hard-unclamped``). The feedback never gives a right value or a node's window.
+    (``fail-hard-unclamped``; said apart when the value lies inside the window the
+    search started with: clamped into the root's window, not the node's own). The
+    feedback never gives a right value or a node's window; its title says which
+    player is at the root.
 
     Examples
     --------
     >>> tree = [[[5, 1], [0, 2]], [[7, 3], [4, 10]]]
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6), "full": (7, 7)},
     ...                      nodes="EBA")
-    ✓ Fail-soft and fail-hard returns: all 8 numbers right.
+    ✓ Fail-soft and fail-hard returns (MAX at the root): all 8 numbers right.
     ✓ E: fail-soft 2, fail-hard 4.
     ✓ B: fail-soft 2, fail-hard 4.
     ✓ A: fail-soft 7, fail-hard 6.
     ✓ A with the full window: fail-soft 7, minimax's value, fail-hard 7, minimax's value.
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 4), "B": (2, 4), "A": (7, 6)}, nodes="EBA").title
-    'Fail-soft and fail-hard returns: 6 of 8 numbers right.'
+    'Fail-soft and fail-hard returns (MAX at the root): 6 of 8 numbers right.'
+    >>> check_fail_soft_hard([[2, 3], [6, 1]], (4, 6), {"A": (3, 4), "B": (3, 4), "full": (3, 3)},
+    ...                      root_player="min")
+    ✓ Fail-soft and fail-hard returns (MIN at the root): all 6 numbers right.
+    ✓ A: fail-soft 3, fail-hard 4.
+    ✓ B: fail-soft 3, fail-hard 4.
+    ✓ A with the full window: fail-soft 3, minimax's value, fail-hard 3, minimax's value.
     >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
     '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
     β]: which bound of its window did E cross?'
     """
     window = _check_window(window)
-    G = tree_from_nested(tree)
+    root_player = _root_player(root_player)
+    G = tree_from_nested(tree, root_player=root_player)
     soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
     entered = _entered(G, window)
     exact = _minimax_values(G)
     asked = _asked_nodes(nodes, soft)
-    what = "Fail-soft and fail-hard returns"
+    what = f"Fail-soft and fail-hard returns ({root_player.upper()} at the root)"
     form = "give a dict {'A': (fail_soft, fail_hard), ...}, a pair of numbers for each node"
     answer, unread = dict_answer(answer, what, form)
     if unread is not None:
@@ -511,7 +542,7 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     rep = Report()
     readable = right_numbers = 0
     starts = []   # where each label's lines start: the labels with a wrong part, for the twin
-    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root}
+    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root, "window": window}
     for lab in asked:
         starts.append(len(rep.items))
         read, right = _judge_pair(rep, lab, pairs[lab], truth)
@@ -522,14 +553,15 @@ def check_fail_soft_hard(tree, window, answer, nodes=None):
     ends = starts[1:] + [len(rep.items)]
     wrong = [lab for lab, i, j in zip(asked, starts, ends) if any(k == "bad" for k, _, _ in rep.items[i:j])]
 
-    def twin(_fb):
-        return _worked_soft_hard(tree, window, soft, hard, wrong)
+    def twin(fb):
+        return _worked_soft_hard(tree, window, soft, hard, wrong, root_player,
+                                 cut="cut-value-as-minimax" in fb.tags)
 
     total = 2 * len(asked)   # the title counts numbers, 2 per node, whatever is right or wrong
     title = f"all {total} numbers right." if right_numbers == total else (f"{right_numbers} of {total} "
                                                                           "numbers right.")
     fb = Feedback(f"{what}: {title}", rep.items, tags=rep.tags)
-    return escalate(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", fb, twin=twin)
+    return escalate(_key(tree, window, root_player), fb, twin=twin)
 
 
 def _minimax_values(G):
@@ -537,12 +569,14 @@ def _minimax_values(G):
     return {G.nodes[n]["label"]: m.graph.nodes[n]["value"] for n in G if G.out_degree(n)}
 
 
-def _worked_soft_hard(tree, window, soft, hard, wrong=()):
+def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max", cut=False):
     """The mistake made, worked out on a twin (the same shape, other leaves): the root searched with the full
     window when only that was wrong, else one of the nodes that were wrong (any node where the two differ
-    when the wrong ones do not on any twin)."""
-    G = tree_from_nested(tree)
+    when the wrong ones do not on any twin). With ``cut`` (a cut-off node given its minimax value) the twin's
+    node is one that is cut off before it reaches its minimax value, when some twin has one."""
+    G = tree_from_nested(tree, root_player=root_player)
     rng = random.Random(len(repr(tree)))
+    at_root = "" if root_player == "max" else " (MIN at the root)"
     if list(wrong) == ["full"]:
         H = next(twin_trees(G, rng, tries=300), None)
         if H is None:  # pragma: no cover
@@ -557,24 +591,32 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
                  f" Nodes below are entered with narrower windows and are clamped to those: {below} is "
                  f"entered with {_window_text(inner[below])} and returns {fmt(s[below])} under fail-soft, "
                  f"{fmt(h[below])} under fail-hard; but the root's own return is never clamped.")
-        return (f"{nested_text(H)} searched from {root} with the full window (−∞, +∞): the root's own window "
-                f"is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and fail-hard "
-                f"both return {root}'s minimax value, {fmt(value)}.{where}")
+        return (f"{nested_text(H)}{at_root} searched from {root} with the full window (−∞, +∞): the root's "
+                "own window is (−∞, +∞), so clamping the root's return changes nothing, and fail-soft and "
+                f"fail-hard both return {root}'s minimax value, {fmt(value)}.{where}")
     asked = [lab for lab in wrong if lab != "full"]
     entered = _entered(G, window)
     sides = {lab: _side(soft[lab], entered[lab]) for lab in asked if lab in entered}
-    found = None
+    stopped_twin = same_side = any_diff = None
     for H in twin_trees(G, rng, tries=300):
         s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
         diff = [lab for lab in s if s[lab] != h[lab] and (s[lab], h[lab]) != (soft.get(lab), hard.get(lab))]
         twin_entered = _entered(H, window)
         # the twin's node fails on the same side of its window as the learner's node did
         mine = [lab for lab in diff if lab in sides and _side(s[lab], twin_entered[lab]) == sides[lab]]
-        if mine:
-            found = (H, s, h, mine)
+        if mine and same_side is None:
+            same_side = (H, s, h, mine)
+        if mine and cut:   # a minimax value given: a twin whose node is cut off short of its minimax value
+            exact = _minimax_values(H)
+            stopped = [lab for lab in mine if s[lab] != exact[lab]]
+            if stopped:
+                stopped_twin = (H, s, h, stopped)
+                break
+        elif mine:
             break
-        if diff and found is None:
-            found = (H, s, h, diff)
+        if diff and any_diff is None:
+            any_diff = (H, s, h, diff)
+    found = stopped_twin or same_side or any_diff
     if found is None:  # pragma: no cover
         return None
     H, s, h, diff = found
@@ -584,10 +626,15 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=()):
     n = next(k for k in H if H.nodes[k]["label"] == lab)
     player = H.nodes[n]["player"].upper()
     side = "at most α" if s[lab] <= a else "at least β"
-    return (f"{nested_text(H)} searched with the window {_window_text(window)}, at {lab}: {lab} ({player}) "
-            f"is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, the value "
-            f"{lab} reached, {side}: a bound. Fail-hard clamps it into [{fmt(a)}, {fmt(b)}] and returns "
-            f"{fmt(h[lab])}. Both tell the parent the same side of the window; fail-soft's bound is tighter.")
+    worth = _minimax_values(H)[lab]
+    stopped = ("" if worth == s[lab] else
+               f" ({lab} is worth {fmt(worth)} after looking at every child, but the cutoff stops it at "
+               f"{fmt(s[lab])}: fail-soft returns what it has when it stops.)")
+    return (f"{nested_text(H)}{at_root} searched with the window {_window_text(window)}, at {lab}: {lab} "
+            f"({player}) is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, "
+            f"the value {lab} reached, {side}: a bound.{stopped} Fail-hard clamps it into [{fmt(a)}, "
+            f"{fmt(b)}] and returns {fmt(h[lab])}. Both tell the parent the same side of the window; "
+            "fail-soft's bound is tighter.")
 
 
 def _side(value, window):
@@ -625,14 +672,15 @@ def solution_pruning_order(tree):
     return worked_answer(key, "solution_pruning_order(...)", make)
 
 
-def solution_fail_soft_hard(tree, window, nodes=None):
+def solution_fail_soft_hard(tree, window, nodes=None, root_player="max"):
     """The worked answer of :func:`check_fail_soft_hard`, only after an attempt: every node asked, in the
     order the search enters it, with the window it is entered with and its two returns (read from the
     engine), then the root with the full window."""
     window = _check_window(window)
+    root_player = _root_player(root_player)
 
     def make():
-        G = tree_from_nested(tree)
+        G = tree_from_nested(tree, root_player=root_player)
         soft, hard = _returns(G, hard=False, window=window), _returns(G, hard=True, window=window)
         entered = _entered(G, window)
         asked = [x for x in entered if nodes is None or x in nodes]
@@ -640,7 +688,8 @@ def solution_fail_soft_hard(tree, window, nodes=None):
         side = {"low": "at most α: it fails low, and fail-hard returns α",
                 "high": "at least β: it fails high, and fail-hard returns β",
                 "inside": "inside its window: both return it"}
-        lines = [f"Searched with {_window_text(window)}, in the order the search enters the nodes:"]
+        lines = [f"{root_player.upper()} at the root, searched with {_window_text(window)}, in the order the "
+                 "search enters the nodes:"]
         for lab in asked:
             lines.append(f"{lab} ({player[lab]}) is entered with {_window_text(entered[lab])}; its value "
                          f"reached is {fmt(soft[lab])}, {side[_side(soft[lab], entered[lab])]}: fail-soft "
@@ -656,4 +705,4 @@ def solution_fail_soft_hard(tree, window, nodes=None):
                         + "; ".join(f"{lab} is entered with {_window_text(inner[lab])}, fail-soft "
                                     f"{fmt(s[lab])}, fail-hard {fmt(h[lab])}" for lab in below) + "."))
         return "\n".join(lines)
-    return worked_answer(f"lesson03.fail_soft_hard.{tree!r}.{window!r}", "solution_fail_soft_hard(...)", make)
+    return worked_answer(_key(tree, window, root_player), "solution_fail_soft_hard(...)", make)
