@@ -456,11 +456,14 @@ def _refuse_overflow(root):
 def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
     """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
 
-    Each playout runs four phases, the four closures below: ``select``, ``expand``, ``play_out`` and
-    ``back_up`` (closures, not methods: a playout calls them ~5 times and their names are read as
-    cells, not ``self.`` attributes; benchmarks/mcts_speed.py). A traced search (``tracing``) records
-    each phase as it ends through a :class:`~gametrees.trace.Recorder`; the select records carry
-    every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it.
+    Each playout runs four phases, the numbered steps of the loop at the end: 1. selection (the closure
+    ``select``), 2. expansion (written in the loop), 3. playout (the closure ``play_out``) and 4. backup
+    (written in the loop: expansion and backup are a few lines each, and a call per playout would cost
+    ~2% of an untraced search; benchmarks/mcts_speed.py). A traced search (``tracing``) records each
+    phase as it ends through a :class:`~gametrees.trace.Recorder`; the select records carry every
+    child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it, and its visits and total as
+    the node's lists ``child_visits`` and ``child_totals`` hold them (kept beside the children's own
+    counts, so that a record copies a list rather than reading every child).
 
     A node's ``player`` is looked up when it is first left (its children are made then); tracing
     looks it up at once for the expansion's sentence.
@@ -588,8 +591,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                            walk if is_tree else None, walk)
         return result
 
-    # The playouts. Expansion and backup, a few lines each, are written here rather than called (a call per
-    # playout costs ~2% of an untraced search: benchmarks/mcts_speed.py).
+    # The playouts, each in the four steps numbered below.
     limit = playouts if playouts is not None else math.inf
     done = 0
     while done < limit and (deadline is None or not done or perf_counter() < deadline):
