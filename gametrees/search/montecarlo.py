@@ -83,13 +83,14 @@ SAFE_RESULT = 1e250
 class _Node:
     """A node of the grown tree (visits and the sum of results from MAX's point of view)."""
 
-    __slots__ = ("state", "move", "parent", "player", "terminal", "children", "pending", "visits", "total",
+    __slots__ = ("state", "move", "parent_id", "player", "terminal", "children", "pending", "visits", "total",
                  "id", "added", "probs", "kids", "index", "child_visits", "child_totals", "sign")
 
-    def __init__(self, state, move, parent, terminal, player, node_id):
+    def __init__(self, state, move, parent_id, terminal, player, node_id):
         self.state = state
         self.move = move
-        self.parent = parent
+        self.parent_id = parent_id    # the parent's id, not the parent: no cycles, so a tree no longer used
+        #                               is freed at once (not left to the cyclic garbage collector)
         self.terminal = terminal
         self.player = player          # who moves here (None at a finished game)
         self.sign = 1.0               # MAX/MIN, once first left: 1.0 where MAX chooses, -1.0 where MIN does
@@ -478,7 +479,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
     positions = 0
     deepest = 1
     huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-    if tracing:  # (a record names the node's parent as ``node.parent and node.parent.id``: None at the root)
+    if tracing:
         rec = Recorder(names)
         events, record_select, record_expand = rec.log, rec.select, rec.expand
         record_playout, record_backup = rec.playout, rec.backup
@@ -504,7 +505,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 if tracing:
                     cum = node.probs
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    record_select(node.id, node.parent and node.parent.id,
+                    record_select(node.id, node.parent_id,
                                   len(path) - 2, CHANCE, node.visits, node.state,
                                   done, child.id, node.kids, tuple(node.child_visits),
                                   tuple(node.child_totals), None, probs)
@@ -515,7 +516,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 child = ucb1_select(children, node.visits, c, node.sign, scores)
                 if node.kids is None:
                     node.kids = tuple([k.id for k in children])
-                record_select(node.id, node.parent and node.parent.id,
+                record_select(node.id, node.parent_id,
                               len(path) - 1, node.player, node.visits, node.state,
                               done, child.id, node.kids, tuple(node.child_visits),
                               tuple(node.child_totals), c, tuple(scores))
@@ -587,7 +588,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         if tracing:
             walk = tuple(walk)
-            record_playout(node.id, node.parent and node.parent.id, depth - 1, node.player, result, s, done,
+            record_playout(node.id, node.parent_id, depth - 1, node.player, result, s, done,
                            walk if is_tree else None, walk)
         return result
 
@@ -607,7 +608,7 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             if tried + 1 == len(pending):  # the last of them
                 parent.pending = None
             move, child_state = pending[tried]
-            node = _Node(child_state, move, parent, is_terminal(child_state), None,
+            node = _Node(child_state, move, parent.id, is_terminal(child_state), None,
                          (child_state if is_tree else parent.id + (move,)) if ids else None)
             parent.children.append(node)
             path.append(node)
@@ -623,10 +624,10 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             added += 1
             node.added = added
             if tracing:
-                record_expand(node.id, node.parent.id, len(path) - 1, _who(node, to_move), node.state, done,
+                record_expand(node.id, node.parent_id, len(path) - 1, _who(node, to_move), node.state, done,
                               True, CHANCE)
         elif tracing:  # a finished game, already in the tree
-            record_expand(node.id, node.parent and node.parent.id, len(path) - 1, None, node.state, done,
+            record_expand(node.id, node.parent_id, len(path) - 1, None, node.state, done,
                           False, None)
         # 3. Playout -----------------------------------------------------------------------------------
         result = play_out(node, len(path), done)
@@ -635,13 +636,14 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             n.visits += 1
             n.total += result
         if tracing:
+            parent = root
             for n in path[1:]:  # and in its parent's lists (the same sums: the same additions in order)
                 i = n.index
-                parent = n.parent
                 parent.child_visits[i] += 1
                 parent.child_totals[i] += result
+                parent = n
             rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            record_backup(node.id, node.parent and node.parent.id, len(path) - 1, node.player, result,
+            record_backup(node.id, node.parent_id, len(path) - 1, node.player, result,
                           node.state, done, rows)
     if huge:
         _refuse_overflow(root)
@@ -721,12 +723,12 @@ def _player(to_move, state):
 def _children(node, successors, is_terminal, is_tree, ids):
     nid = node.id
     if not ids:
-        return [_Node(child, move, node, is_terminal(child), None, None)
+        return [_Node(child, move, nid, is_terminal(child), None, None)
                 for move, child in successors(node.state)]
     if is_tree:
-        return [_Node(child, move, node, is_terminal(child), None, child)
+        return [_Node(child, move, nid, is_terminal(child), None, child)
                 for move, child in successors(node.state)]
-    return [_Node(child, move, node, is_terminal(child), None, nid + (move,))
+    return [_Node(child, move, nid, is_terminal(child), None, nid + (move,))
             for move, child in successors(node.state)]
 
 
