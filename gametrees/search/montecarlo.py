@@ -378,7 +378,7 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
                                                                 trace, is_tree, names, graph)
     finally:
         if paused:
-            gc.enable()
+            _resume_collector()
     seconds_taken = perf_counter() - t0
     move = _most_visited_move(root, game, state, is_tree)
     stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
@@ -386,6 +386,23 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
              "cutoffs": 0, "tt_hits": 0, "estimates": 0}
     return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
                       game.to_move)
+
+
+def _resume_collector():
+    """Turn the cyclic garbage collector back on, what the search made counted as old.
+
+    The search made many objects that outlive it (the grown tree, the trace) and no garbage cycle (the
+    tree has none). Left young, they would all be scanned by the next collection of the youngest
+    generation (on tic-tac-toe a fifth of a traced search's time, benchmarks/mcts_speed.py) and again by
+    one of the middle generation; moved to the oldest (``gc.freeze`` then ``gc.unfreeze``) they are
+    scanned by full collections only, as any long-lived data. The program's other young objects move
+    with them (a garbage cycle among them waits for a full collection). Not done when the program has
+    frozen objects of its own: ``gc.unfreeze`` would release them too.
+    """
+    if not gc.get_freeze_count():
+        gc.freeze()
+        gc.unfreeze()
+    gc.enable()
 
 
 def _start(game, state, is_tree):
