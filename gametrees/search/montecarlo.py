@@ -310,8 +310,8 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
         (``benchmarks/mcts_memory.py``), so the default (``None``) traces
         a search of at most ``TRACED_PLAYOUTS`` (10,000) playouts and no
         other (nor a search with ``playouts=None``); ``trace=True`` traces
-        any search, ``trace=False`` none. Untraced searches are 2-3 times
-        faster (``benchmarks/mcts_speed.py``).
+        any search, ``trace=False`` none. An untraced search is up to 2.5
+        times faster (``benchmarks/mcts_speed.py``).
     graph : bool, default True
         Keep the grown tree (``result.graph``).
 
