@@ -274,10 +274,24 @@ def ucb1(mean, visits, parent_visits, c) -> float:
     return mean + c * math.sqrt(math.log(parent_visits) / visits)
 
 
-#: 1/sqrt(n) for n = 0, 1, 2, ...: the per-visit factor of UCB1's exploration term, for :func:`ucb1_select`
-#: (entry 0 is never read: a child it scores has a visit). Grown as visits grow.
-_PER_VISIT = [0.0] + [1 / math.sqrt(n) for n in range(1, 1024)]
-_sqrt, _log, _MINUS_INF = math.sqrt, math.log, -math.inf  # (no attribute look-ups in ucb1_select)
+#: For n = 0, 1, 2, ...: 1/sqrt(n), the per-visit factor of UCB1's exploration term, and sqrt(ln n), the
+#: parent's, for :func:`ucb1_select` (entry 0 is never read: a child it scores has a visit). Grown as the
+#: visits grow; ``_table_size`` is their length (a global read, not a call of len, on every call).
+_PER_VISIT, _SQRT_LOG = [0.0], [0.0]
+_table_size = 1
+_MINUS_INF = -math.inf
+
+
+def _grow_tables(visits):
+    """Make ``_PER_VISIT`` and ``_SQRT_LOG`` long enough for ``visits`` (twice as long, at least 1024)."""
+    global _table_size
+    more = range(len(_PER_VISIT), max(2 * visits, 1024))
+    _PER_VISIT.extend([1 / math.sqrt(n) for n in more])
+    _SQRT_LOG.extend([math.sqrt(math.log(n)) for n in more])
+    _table_size = len(_PER_VISIT)
+
+
+_grow_tables(1)
 
 
 def ucb1_select(children, parent_visits, c, sign=1.0, scores=None):
@@ -312,10 +326,13 @@ def ucb1_select(children, parent_visits, c, sign=1.0, scores=None):
     >>> [round(x, 4) for x in got], round(ucb1(0.5, 4, 5, 1.0), 4), round(ucb1(0.0, 1, 5, 1.0), 4)
     ([1.1343, 1.2686], 1.1343, 1.2686)
     """
+    if not 0 < parent_visits < _table_size:  # (no child has more visits than its parent)
+        if parent_visits < 1:
+            raise ValueError(f"ucb1_select: parent_visits must be at least 1 (every child has a visit), "
+                             f"got {parent_visits!r}")
+        _grow_tables(parent_visits)
     table = _PER_VISIT
-    if parent_visits >= len(table):  # no child has more visits than its parent
-        table.extend([1 / math.sqrt(n) for n in range(len(table), 2 * parent_visits)])
-    weight = c * _sqrt(_log(parent_visits))
+    weight = c * _SQRT_LOG[parent_visits]
     best, best_score = None, _MINUS_INF
     # Four copies of one loop: for MAX and for MIN (``- total / n``, no multiplication by the sign, which
     # gives the same float), each with and without keeping the scores (one step less per child).

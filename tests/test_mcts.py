@@ -434,3 +434,28 @@ def test_ucb1_is_written_once_in_the_package():
     where = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
                    if pattern.search(p.read_text(encoding="utf-8")))
     assert "rules.py" in where and set(where) <= {"rules.py", "exercises/code_checks/formulas.py"}, where
+
+
+@pytest.mark.parametrize("parent_visits", [1, 2, 1023, 1024, 5000, 20_000])
+def test_ucb1_select_scores_as_ucb1_does_beyond_its_tables(parent_visits):
+    """ucb1_select reads sqrt(ln N) and 1/sqrt(n) from tables it grows as the visits grow: its scores are
+    ucb1's however many visits there are."""
+    from types import SimpleNamespace as Child
+
+    from gametrees.rules import ucb1, ucb1_select
+
+    kids = [Child(visits=n, total=0.25 * n) for n in sorted({1, max(1, parent_visits // 3), parent_visits})]
+    for sign in (1.0, -1.0):
+        scores = []
+        ucb1_select(kids, parent_visits, 1.5, sign, scores)
+        want = [ucb1(sign * k.total / k.visits, k.visits, parent_visits, 1.5) for k in kids]
+        assert scores == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+def test_ucb1_select_refuses_a_parent_without_visits():
+    from types import SimpleNamespace as Child
+
+    from gametrees.rules import ucb1_select
+
+    with pytest.raises(ValueError, match=r"ucb1_select: parent_visits must be at least 1.*got 0"):
+        ucb1_select([Child(visits=1, total=0.0)], 0, 1.4)

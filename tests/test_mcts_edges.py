@@ -7,6 +7,7 @@ too), utilities MCTS cannot average, seeds, and what a search traces by default.
 The table of bad arguments is in ``tests/test_bad_inputs_search.py``.
 """
 
+import gc
 import math
 
 import networkx as nx
@@ -323,3 +324,38 @@ def test_tree_from_dict_takes_a_numpy_array_of_probabilities_as_tree_from_nested
     spec["A"]["probs"] = np.array([0.25, 0.25, 0.5])
     with pytest.raises(ValueError, match=r"node 'A': 'probs' must list one entry per child \(2\)"):
         gt.tree_from_dict(spec)
+
+
+# ---------------------------------------------------------------------------
+# The garbage collector: paused during a search, left as the program had it
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_a_search_no_longer_used_leaves_no_garbage_cycle(trace):
+    """The grown tree has no reference cycle: a result dropped is freed at once, nothing is left for the
+    cyclic collector to find."""
+    gc.collect()
+    result = gt.mcts(TicTacToe(), playouts=500, seed=0, trace=trace)
+    assert result.stats["tree_nodes"] > 100
+    del result
+    assert gc.collect() == 0
+
+
+def test_a_search_leaves_the_collector_on_or_off_and_the_programs_frozen_objects_frozen():
+    assert gc.isenabled()
+    gt.mcts(TicTacToe(), playouts=50, seed=0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        gt.mcts(TicTacToe(), playouts=50, seed=0)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        gt.mcts(TicTacToe(), playouts=50, seed=0)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -83,15 +83,17 @@ SAFE_RESULT = 1e250
 class _Node:
     """A node of the grown tree (visits and the sum of results from MAX's point of view)."""
 
-    __slots__ = ("state", "move", "parent", "player", "terminal", "children", "pending", "visits", "total",
-                 "id", "added", "probs", "kids")
+    __slots__ = ("state", "move", "parent_id", "player", "terminal", "children", "pending", "visits", "total",
+                 "id", "added", "probs", "kids", "index", "child_visits", "child_totals", "sign")
 
-    def __init__(self, state, move, parent, terminal, player, node_id):
+    def __init__(self, state, move, parent_id, terminal, player, node_id):
         self.state = state
         self.move = move
-        self.parent = parent
+        self.parent_id = parent_id    # the parent's id, not the parent: no cycles, so a tree no longer used
+        #                               is freed at once (not left to the cyclic garbage collector)
         self.terminal = terminal
         self.player = player          # who moves here (None at a finished game)
+        self.sign = 1.0               # MAX/MIN, once first left: 1.0 where MAX chooses, -1.0 where MIN does
         self.children = None          # MAX/MIN: the children in the tree (in move order); chance: all
         self.pending = None           # MAX/MIN: (move, state) of every child, from when the node is first
         #                               left until the last has joined the tree (then None again)
@@ -101,6 +103,9 @@ class _Node:
         self.added = 0                # order in which it joined the tree (1 = the root)
         self.probs = None             # chance nodes: cumulative probabilities of the children
         self.kids = None              # traced: the children's ids
+        self.index = 0                # traced: its place among its parent's children
+        self.child_visits = None      # traced: the children's visits and totals, in child order (kept with
+        self.child_totals = None      # theirs, so that a select record copies them as they are)
 
     def mean(self):
         """The mean result from MAX's point of view (``None`` before the first visit)."""
@@ -305,8 +310,8 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
         (``benchmarks/mcts_memory.py``), so the default (``None``) traces
         a search of at most ``TRACED_PLAYOUTS`` (10,000) playouts and no
         other (nor a search with ``playouts=None``); ``trace=True`` traces
-        any search, ``trace=False`` none. Untraced searches are 2-3 times
-        faster (``benchmarks/mcts_speed.py``).
+        any search, ``trace=False`` none. An untraced search is up to 2.5
+        times faster (``benchmarks/mcts_speed.py``).
     graph : bool, default True
         Keep the grown tree (``result.graph``).
 
@@ -373,7 +378,7 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
                                                                 trace, is_tree, names, graph)
     finally:
         if paused:
-            gc.enable()
+            _resume_collector()
     seconds_taken = perf_counter() - t0
     move = _most_visited_move(root, game, state, is_tree)
     stats = {"playouts": done, "tree_nodes": grown, "positions": positions,
@@ -381,6 +386,23 @@ def mcts(tree_or_game, state=None, *, playouts=1000, seconds=None, c=SQRT2, seed
              "cutoffs": 0, "tt_hits": 0, "estimates": 0}
     return MCTSResult(root.mean(), move, stats, events, seconds_taken, root, is_tree, base, graph, c, names,
                       game.to_move)
+
+
+def _resume_collector():
+    """Turn the cyclic garbage collector back on, what the search made counted as old.
+
+    The search made many objects that outlive it (the grown tree, the trace) and no garbage cycle (the
+    tree has none). Left young, they would all be scanned by the next collection of the youngest
+    generation (on tic-tac-toe a fifth of a traced search's time, benchmarks/mcts_speed.py) and again by
+    one of the middle generation; moved to the oldest (``gc.freeze`` then ``gc.unfreeze``) they are
+    scanned by full collections only, as any long-lived data. The program's other young objects move
+    with them (a garbage cycle among them waits for a full collection). Not done when the program has
+    frozen objects of its own: ``gc.unfreeze`` would release them too.
+    """
+    if not gc.get_freeze_count():
+        gc.freeze()
+        gc.unfreeze()
+    gc.enable()
 
 
 def _start(game, state, is_tree):
@@ -452,11 +474,14 @@ def _refuse_overflow(root):
 def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, keep_ids):
     """The playouts: (root, events or None, positions visited, playouts done, nodes grown, depth grown).
 
-    Each playout runs four phases, the four closures below: ``select``, ``expand``, ``play_out`` and
-    ``back_up`` (closures, not methods: a playout calls them ~5 times and their names are read as
-    cells, not ``self.`` attributes; benchmarks/mcts_speed.py). A traced search (``tracing``) records
-    each phase as it ends through a :class:`~gametrees.trace.Recorder`; the select records carry
-    every child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it.
+    Each playout runs four phases, the numbered steps of the loop at the end: 1. selection (the closure
+    ``select``), 2. expansion (written in the loop), 3. playout (the closure ``play_out``) and 4. backup
+    (written in the loop: expansion and backup are a few lines each, and a call per playout would cost
+    ~2% of an untraced search; benchmarks/mcts_speed.py). A traced search (``tracing``) records each
+    phase as it ends through a :class:`~gametrees.trace.Recorder`; the select records carry every
+    child's UCB1 score as :func:`~gametrees.rules.ucb1_select` computed it, and its visits and total as
+    the node's lists ``child_visits`` and ``child_totals`` hold them (kept beside the children's own
+    counts, so that a record copies a list rather than reading every child).
 
     A node's ``player`` is looked up when it is first left (its children are made then); tracing
     looks it up at once for the expansion's sentence.
@@ -467,11 +492,11 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
     ids = tracing or keep_ids  # give nodes their ids (traced, or the graph is kept)
     may_draw = _has_chance(game, is_tree)
     root = _Node(state, None, None, False, _player(to_move, state), state if is_tree else ())
-    root.added = added = 1
+    root.added = added = 1  # (nodes in the tree)
     positions = 0
     deepest = 1
     huge = False  # a result beyond SAFE_RESULT: sums may overflow (checked at the end)
-    if tracing:  # (a record names the node's parent as ``node.parent and node.parent.id``: None at the root)
+    if tracing:
         rec = Recorder(names)
         events, record_select, record_expand = rec.log, rec.select, rec.expand
         record_playout, record_backup = rec.playout, rec.backup
@@ -497,24 +522,24 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
                 if tracing:
                     cum = node.probs
                     probs = tuple([cum[j] - (cum[j - 1] if j else 0.0) for j in range(len(cum))])
-                    record_select(node.id, node.parent and node.parent.id,
+                    record_select(node.id, node.parent_id,
                                   len(path) - 2, CHANCE, node.visits, node.state,
-                                  done, child.id, node.kids, tuple([k.visits for k in children]),
-                                  tuple([k.total for k in children]), None, probs)
+                                  done, child.id, node.kids, tuple(node.child_visits),
+                                  tuple(node.child_totals), None, probs)
             elif node.pending is not None:  # a move not yet in the tree
                 break
             elif tracing:
                 scores = []
-                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0, scores)
+                child = ucb1_select(children, node.visits, c, node.sign, scores)
                 if node.kids is None:
                     node.kids = tuple([k.id for k in children])
-                record_select(node.id, node.parent and node.parent.id,
+                record_select(node.id, node.parent_id,
                               len(path) - 1, node.player, node.visits, node.state,
-                              done, child.id, node.kids, tuple([k.visits for k in children]),
-                              tuple([k.total for k in children]), c, tuple(scores))
+                              done, child.id, node.kids, tuple(node.child_visits),
+                              tuple(node.child_totals), c, tuple(scores))
                 path.append(child)
             else:
-                child = ucb1_select(children, node.visits, c, 1.0 if node.player == MAX else -1.0)
+                child = ucb1_select(children, node.visits, c, node.sign)
                 path.append(child)
             node = child
         return path
@@ -529,52 +554,25 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             node.probs = _cumulative(node, chances)
             if tracing:
                 node.kids = tuple([k.id for k in node.children])
+                for i, child in enumerate(node.children):
+                    child.index = i
+                node.child_visits, node.child_totals = [0] * len(node.children), [0.0] * len(node.children)
         else:  # MAX/MIN children are made as they join the tree
+            node.sign = 1.0 if node.player == MAX else -1.0
             node.pending = successors(node.state)
             if not node.pending:
                 raise no_moves_error("mcts", f"state {node.state!r}")
             node.children = []
+            if tracing:
+                node.child_visits, node.child_totals = [], []
         return node.children
 
-    # 2. Expansion -----------------------------------------------------------------------------------
-    def expand(path, done):
-        """The node the playout starts from: a chance outcome drawn for the first time, or the first move of
-        the last node on ``path`` not yet in the tree, joins the tree (and ``path``); at a finished game
-        nothing does, and the playout starts there."""
-        nonlocal added
-        node = path[-1]
-        if not node.added:  # a chance outcome drawn for the first time
-            added += 1
-            node.added = added
-            child = node
-        elif node.terminal:
-            if tracing:
-                record_expand(node.id, node.parent and node.parent.id,
-                              len(path) - 1, None, node.state, done, False, None)
-            return node
-        else:
-            pending, tried = node.pending, len(node.children)
-            if tried + 1 == len(pending):  # the last of them
-                node.pending = None
-            move, child_state = pending[tried]
-            child = _Node(child_state, move, node, is_terminal(child_state), None,
-                          (child_state if is_tree else node.id + (move,)) if ids else None)
-            node.children.append(child)
-            path.append(child)
-            added += 1
-            child.added = added
-        if tracing:
-            parent = child.parent
-            record_expand(child.id, parent.id, len(path) - 1, _who(child, to_move), child.state, done, True,
-                          parent.player)
-        return child
-
-    # 3. Playout -------------------------------------------------------------------------------------
-    def play_out(node, path, done):
-        """The result of uniform random moves from ``node`` (chance outcomes by their probability) to the end
-        of the game, at most MAX_PLIES below the start (a game that never ends is an error, not a hang)."""
+    # 3. Playout (the loop below runs the four steps) -------------------------------------------------
+    def play_out(node, depth, done):
+        """The result of uniform random moves from ``node``, ``depth`` nodes down the path (chance outcomes by
+        their probability), to the end of the game, at most MAX_PLIES below the start (a game that never
+        ends is an error, not a hang)."""
         nonlocal positions, deepest, huge
-        depth = len(path)
         if depth > deepest:
             deepest = depth
         s, ply = node.state, depth - 1
@@ -607,29 +605,63 @@ def _search(game, state, playouts, deadline, c, rng, tracing, is_tree, names, ke
             huge = huge or not -SAFE_RESULT <= result <= SAFE_RESULT
         if tracing:
             walk = tuple(walk)
-            record_playout(node.id, node.parent and node.parent.id, depth - 1, node.player, result, s, done,
+            record_playout(node.id, node.parent_id, depth - 1, node.player, result, s, done,
                            walk if is_tree else None, walk)
         return result
 
-    # 4. Backup --------------------------------------------------------------------------------------
-    def back_up(path, result, done):
-        """Every node on ``path`` counts the visit and the result (for MAX)."""
-        for n in path:
-            n.visits += 1
-            n.total += result
-        if tracing:
-            node = path[-1]
-            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
-            record_backup(node.id, node.parent and node.parent.id, len(path) - 1, node.player, result,
-                          node.state, done, rows)
-
+    # The playouts, each in the four steps numbered below.
     limit = playouts if playouts is not None else math.inf
     done = 0
     while done < limit and (deadline is None or not done or perf_counter() < deadline):
         done += 1
+        # 1. Selection -------------------------------------------------------------------------------
         path = select(done)
-        node = expand(path, done)
-        back_up(path, play_out(node, path, done), done)
+        # 2. Expansion: the first move of the last node on the path not yet in the tree joins it (and the
+        # path), or a chance outcome drawn for the first time does; at a finished game nothing does, and the
+        # playout starts there.
+        node = path[-1]
+        if node.pending is not None:
+            parent, pending, tried = node, node.pending, len(node.children)
+            if tried + 1 == len(pending):  # the last of them
+                parent.pending = None
+            move, child_state = pending[tried]
+            node = _Node(child_state, move, parent.id, is_terminal(child_state), None,
+                         (child_state if is_tree else parent.id + (move,)) if ids else None)
+            parent.children.append(node)
+            path.append(node)
+            added += 1
+            node.added = added
+            if tracing:
+                node.index = tried
+                parent.child_visits.append(0)
+                parent.child_totals.append(0.0)
+                record_expand(node.id, parent.id, len(path) - 1, _who(node, to_move), node.state, done, True,
+                              parent.player)
+        elif not node.added:  # a chance outcome drawn for the first time
+            added += 1
+            node.added = added
+            if tracing:
+                record_expand(node.id, node.parent_id, len(path) - 1, _who(node, to_move), node.state, done,
+                              True, CHANCE)
+        elif tracing:  # a finished game, already in the tree
+            record_expand(node.id, node.parent_id, len(path) - 1, None, node.state, done,
+                          False, None)
+        # 3. Playout -----------------------------------------------------------------------------------
+        result = play_out(node, len(path), done)
+        # 4. Backup: every node on the path counts the visit and the result (for MAX) ----------------------
+        for n in path:
+            n.visits += 1
+            n.total += result
+        if tracing:
+            parent = root
+            for n in path[1:]:  # and in its parent's lists (the same sums: the same additions in order)
+                i = n.index
+                parent.child_visits[i] += 1
+                parent.child_totals[i] += result
+                parent = n
+            rows = tuple([(n.id, n.visits, n.total / n.visits) for n in reversed(path)])
+            record_backup(node.id, node.parent_id, len(path) - 1, node.player, result,
+                          node.state, done, rows)
     if huge:
         _refuse_overflow(root)
     return root, events, positions, done, added, deepest - 1
@@ -708,12 +740,12 @@ def _player(to_move, state):
 def _children(node, successors, is_terminal, is_tree, ids):
     nid = node.id
     if not ids:
-        return [_Node(child, move, node, is_terminal(child), None, None)
+        return [_Node(child, move, nid, is_terminal(child), None, None)
                 for move, child in successors(node.state)]
     if is_tree:
-        return [_Node(child, move, node, is_terminal(child), None, child)
+        return [_Node(child, move, nid, is_terminal(child), None, child)
                 for move, child in successors(node.state)]
-    return [_Node(child, move, node, is_terminal(child), None, nid + (move,))
+    return [_Node(child, move, nid, is_terminal(child), None, nid + (move,))
             for move, child in successors(node.state)]
 
 
