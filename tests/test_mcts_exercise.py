@@ -587,6 +587,55 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
     assert sol["next"] != sol["select"]
 
 
+def next_twin_claims(twin):
+    """The twin's child selected by its playout and its next selection, each checked against the scores the
+    twin prints (the highest before the backup, and the highest after it)."""
+    before = {k: float(v) for k, v in re.findall(
+        r"([A-Z]) ([\d.]+)", re.search(r"the scores were (.*?): the playout", twin).group(1))}
+    picked = re.search(r"the playout selected ([A-Z]);", twin).group(1)
+    assert picked == max(before, key=before.get), twin
+    after = {k: float(v) for k, v in re.findall(r"([A-Z]): −?[\d.]+ \+ [^=]+= (−?[\d.]+)",
+                                                twin.split("after the backup")[-1])}
+    nxt = re.search(r"the next selection takes ([A-Z])[ ,]", twin).group(1)
+    assert len(after) >= 2 and nxt == max(after, key=after.get), twin
+    if nxt != picked:
+        assert f"takes {nxt}, not {picked}, the child the playout selected" in twin
+    else:
+        assert f"takes {picked} again: here the selected child still has the highest score" in twin
+    return picked, nxt
+
+
+@pytest.mark.parametrize("kw", [{"seed": 3, "full": True}, "lesson 07 exercise 3"])
+def test_next_selection_twin_shows_the_child_just_selected_is_not_next(kw):
+    """Naming the child just selected as the next one, the learner is shown on the twin which child that
+    playout selected (the highest score before the backup) and that the next selection takes another."""
+    kw = lesson_07_mcts_exercises()[2] if kw == "lesson 07 exercise 3" else kw
+    ex = gt.exercises.generate("mcts", **kw)
+    sol = ex.solution()
+    attempts.reset()
+    answer = dict(sol, next=sol["select"])
+    ex.check(answer)
+    picked, nxt = next_twin_claims(ex.check(answer).lines[-1])
+    assert nxt != picked
+
+
+def test_next_selection_twin_says_so_where_the_selected_child_is_next_again():
+    """Another wrong next selection may get a twin whose next selection is the selected child again; the
+    twin says so, and every claim is true of its scores (seeds found by running them)."""
+    said = set()
+    for seed in range(12):
+        ex = gt.exercises.generate("mcts", seed=seed, full=True)
+        sol = ex.solution()
+        other = next((k for k in ex._children if k not in (sol["select"], sol["next"])), None)
+        if other is None:
+            continue
+        attempts.reset()
+        ex.check(dict(sol, next=other))
+        picked, nxt = next_twin_claims(ex.check(dict(sol, next=other)).lines[-1])
+        said.add(picked == nxt)
+    assert said == {True, False}
+
+
 TWIN_SCORE = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = −?[\d.]+")
 
 
