@@ -557,6 +557,45 @@ def test_chance_pruning_each_way():
             and "L" not in re.findall(r"\b[A-Z]\b", bad[0].replace("D", "")))
 
 
+@pytest.mark.parametrize("with_bounds", [{"H", "I", "L"}, {"H", "I", "K", "L"}], ids=["right", "wrong"])
+def test_chance_pruning_without_bounds_twin_works_that_mistake(with_bounds):
+    """A wrong without-bounds answer is worked on the twin as that mistake: a skipped leaf could be huge and
+    lift its chance node above what MAX has, so it must be looked at; each number recomputed from the twin's
+    leaves. The bounded cuts are worked only when the with-bounds part was wrong too."""
+    T = bounded_tree()
+    attempts.reset()
+    first, second = twice(lambda: ex.check_chance_pruning(T, (0, 10), with_bounds, {"H", "I", "L"}))
+    twin = second.lines[-1]
+    assert ("every leaf in [0, 10]:" in twin) == (with_bounds != {"H", "I", "L"}), twin
+    leaves = {k: float(v) for k, v in re.findall(r"\b([E-L]) = (\d+)", twin.split(". Without")[0])}
+    assert sorted(leaves) == list("EFGHIJKL")
+    H = gt.tree_from_nested([{"chance": [leaves[k] for k in "EF"], "p": [0.5, 0.5]},
+                             {"chance": [leaves[k] for k in "GHI"], "p": [0.5, 0.25, 0.25]},
+                             {"chance": [leaves[k] for k in "JKL"], "p": [0.25, 0.25, 0.5]}])
+    pruned, info = ex.lessons.l06_expectimax.chance_pruned(H, 0, 10)
+    m = re.search(r"Without bounds: under ([B-D]), after (.*?), (?:each of )?(.*?) could be (\d+) "
+                  r"\(nothing says otherwise\), and then \1 = (.*?) = ([\d.]+), more than the ([\d.]+) MAX "
+                  r"already has: \1 could be MAX's choice, so \3 must be looked at \(with every leaf at most "
+                  r"10, \1 is at most ([\d.]+) and the skip is safe\)", twin)
+    assert m, twin
+    node, seen, skipped, big, terms, lifted, best, most = m.groups()
+    k = {"B": (0,), "C": (1,), "D": (2,)}[node]
+    outs = list(H.successors(k))
+    # the skipped leaves are the ones the bounds let the search skip under that node, and only those
+    assert {H.nodes[n]["label"] for n in outs if n in pruned} == set(re.findall(r"[A-Z]", skipped))
+    assert info[k] == (float(most), True)
+    # the sum: seen outcomes at their values, the skipped at the big value, weighted by their probabilities
+    probs = [H.edges[k, n]["prob"] for n in outs]
+    want = [(p, H.nodes[n]["utility"] if n not in pruned else float(big)) for p, n in zip(probs, outs)]
+    assert [(float(a), float(b)) for a, b in re.findall(r"([\d.]+) × ([\d.]+)", terms)] == want
+    assert math.isclose(float(lifted), sum(p * v for p, v in want))
+    # what MAX already has: the best chance node before this one (none of those was cut)
+    before = [c for c in H.successors(()) if c < k]
+    assert all(not info[c][1] for c in before)
+    assert float(best) == max(info[c][0] for c in before) < float(lifted)
+    assert twin.endswith("without bounds nothing can be skipped.")
+
+
 def test_chance_pruning_with_plain_means_is_named():
     """Bounding each chance node with a plain mean (outcomes as if equally likely) skips I and L here: the
     feedback names that misconception, and only for that answer."""
@@ -636,6 +675,32 @@ def test_order_preserving_flip_wrong_then_twin():
     twin = second.lines[-1]     # the order broken: why that does not count, then an order-keeping change
     assert "turns the order around" in twin and "minimax would change its choice too" in twin
     assert twin.index("turns the order around") < twin.index("v² keeps the order")
+
+
+@pytest.mark.parametrize("f", [lambda v: min(v, 5), lambda v: max(v, 5)], ids=["min(v, 5)", "max(v, 5)"])
+def test_order_preserving_flip_flat_f_gets_a_flat_twin(f):
+    """An f that only makes leaves equal (the reader's min(v, 5)) is worked on a twin with a flat f, not a
+    reversal; the twin's claims are recomputed from its tree."""
+    gamble = gt.tree_from_nested([{"chance": [5, 5]}, {"chance": [12, 0]}])
+    attempts.reset()
+    first, second = twice(lambda: ex.check_order_preserving_flip(gamble, f))
+    assert "does not keep the order" in bad_text(first)
+    twin = second.lines[-1]
+    assert "turns the order around" not in twin and "10 − v" not in twin
+    m = re.search(r"B is a coin between (\d+) and (\d+), C a sure (\d+): .*; f\(v\) = max\(v, (\d+)\) "
+                  r"gives B averages ([\d.]+), C averages ([\d.]+), so expectimax picks ([BC]); f turns no "
+                  r"two leaves around, but it makes (\d+) and (\d+) equal \(f gives (\d+) and (\d+)\)", twin)
+    assert m, twin
+    low, high, mid, cap, b, c, pick, x, y, fx, fy = m.groups()
+    low, high, mid, cap, x, y = map(int, (low, high, mid, cap, x, y))
+    flat = lambda v: max(v, cap)                                          # noqa: E731
+    T = gt.tree_from_nested([{"chance": [low, high]}, {"chance": [mid, mid]}])
+    r = gt.expectimax(ex.lessons.l06_expectimax._mapped(T, flat), trace=False, graph=True)
+    assert (float(b), float(c)) == tuple(r.graph.nodes[k]["value"] for k in T.successors(()))
+    assert pick == "B" == "BC"[r.move[0]] != "BC"[gt.expectimax(T, trace=False).move[0]]   # a flip
+    assert x < y and flat(x) == flat(y) == int(fx) == int(fy)                  # flat, not reversed
+    assert all(flat(u) <= flat(v) for u, v in [(low, mid), (mid, high)])
+    assert "strictly" in twin and twin.index("max(v,") < twin.index("v² keeps the order")
 
 
 def test_order_preserving_flip_rejects_a_tie():

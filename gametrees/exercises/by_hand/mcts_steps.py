@@ -470,7 +470,7 @@ class MCTSExercise(Exercise):
             rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after "
                     f"the backup: compute every child's score with the counts after the backup (N: {root}'s "
                     "visits now; n and the mean: each child's own, now) and take the highest.")
-        self._last_wrong.append(("next", None))
+        self._last_wrong.append(("next", "just-selected" if chosen == self._chosen else None))
 
     def _selection_wrong(self, rep, chosen, root):
         N = self.visits[root]
@@ -624,7 +624,9 @@ class MCTSExercise(Exercise):
             # a wrong expansion is practised where some of the selected node's children (one or two) are in
             # the tree already, so the learner skips them to the first one not in it
             skips = "expand" not in {k for k, _ in wrong} or (twin.full and twin.in_tree[twin._chosen])
-            if twin.no_shortcut(need) and skips:
+            # the child just selected, named as the next one, is shown not to be the next one on the twin
+            moves_on = ("next", "just-selected") not in wrong or (twin.full and twin._next != twin._chosen)
+            if twin.no_shortcut(need) and skips and moves_on:
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
@@ -663,8 +665,13 @@ class MCTSExercise(Exercise):
             scores = "; ".join(
                 f"{k}: {sign}{_f2(m)} + {_f2(twin.c)}·√(ln {n_after} / {n}) = {_f2(twin._next_scores[k])}"
                 for k, (n, m) in counts.items())
-            parts.append(f"after the backup (N = {n_after}) the scores are {scores}; the next selection "
-                         f"takes {twin._next}")
+            before = ", ".join(f"{k} {_f2(twin._scores[k])}" for k in twin._children)
+            picked = twin._chosen
+            takes = (f"{twin._next}, not {picked}, the child the playout selected" if twin._next != picked
+                     else f"{picked} again: here the selected child still has the highest score")
+            parts.append(f"before the backup (N = {n_after - 1}) the scores were {before}: the playout "
+                         f"selected {picked}; after the backup (N = {n_after}) the scores are {scores}; the "
+                         f"next selection takes {takes}")
         return "; ".join(parts) + "." if parts else None
 
     def draw(self, ax=None, **options):

@@ -89,8 +89,10 @@ def check_order_preserving_flip(tree, f):
     if not broken and before != after:
         rep.note("Minimax's choice would not change: it only compares values, and f keeps their order.")
     flipped = before != after
+    # how f broke the order: only by making leaves equal ("flat"), or by turning some around ("reversed")
+    how = None if not broken else "flat" if all(fa == fb_ for _, _, fa, fb_ in broken) else "reversed"
     return escalate("l06.order_preserving_flip", rep.feedback("Order-preserving flip"),
-                    twin=lambda _: _flip_twin(bool(broken), flipped))
+                    twin=lambda _: _flip_twin(how, flipped))
 
 
 def _affine(xs, ys):
@@ -112,7 +114,9 @@ _FLIP_TWIN = [{"chance": [1, 9]}, {"chance": [6, 6]}]
 def _flip_twin(broke_order, flipped):
     """The learner's mistake worked through on a twin tree (other numbers, the other direction).
 
-    ``broke_order``: f did not keep the order of the leaves; ``flipped``: the choice changed all the same.
+    ``broke_order``: how f failed to keep the order of the leaves, None if it kept it, ``"flat"`` if it
+    only made some leaves equal, ``"reversed"`` if it turned some around; ``flipped``: the choice changed
+    all the same.
     """
     T = tree_from_nested(_FLIP_TWIN)
     kids = list(T.successors(T.graph["root"]))
@@ -126,7 +130,17 @@ def _flip_twin(broke_order, flipped):
     (low, high), mid = _FLIP_TWIN[0]["chance"], _FLIP_TWIN[1]["chance"][0]
     parts = [(f"B is a coin between {low} and {high}, C a sure {mid}: {plain}, so expectimax picks "
               f"{names.name(move0)}")]
-    if broke_order:
+    if broke_order == "flat":
+        def flat(v):
+            return max(v, mid)
+
+        flattened, move1 = averages(flat)
+        parts.append(f"f(v) = max(v, {mid}) gives {flattened}, so expectimax picks {names.name(move1)}; f "
+                     f"turns no two leaves around, but it makes {low} and {mid} equal (f gives "
+                     f"{fmt(flat(low))} and {fmt(flat(mid))}): an outcome worse than another is no longer "
+                     f"worse, so f does not keep the order. An order-keeping f must give f({low}) < f({mid}) "
+                     f"< f({high}), strictly, and change only the gaps between them")
+    elif broke_order:
         def turn(v):
             return 10 - v
 
@@ -433,8 +447,22 @@ def _unweighted(G):
     return H
 
 
-def _chance_twin(G, low, high):
-    """The bounded pruning worked through on a twin: the same shape and probabilities, other leaves."""
+def _unbounded_example(high):
+    """A value for an unseen outcome, in the twin for a wrong without-bounds answer: far above the leaves.
+
+    >>> _unbounded_example(10), _unbounded_example(500)
+    (1000, 10000)
+    """
+    return 10 ** max(3, len(str(int(abs(high)))) + 1)
+
+
+def _chance_twin(G, low, high, missed=("with the bounds", "without bounds")):
+    """The pruning worked through on a twin: the same shape and probabilities, other leaves.
+
+    ``missed`` names the parts the learner got wrong: ``"with the bounds"`` works
+    the cuts the bounds allow; ``"without bounds"`` works why, with nothing
+    known about the leaves, a leaf the bounds let the search skip must be looked at.
+    """
     import random as _random
 
     rng = _random.Random(7)
@@ -455,20 +483,41 @@ def _chance_twin(G, low, high):
         # other cuts, and one after as many outcomes as the exercise's latest cut (after two: after two)
         if not pruned or set(pruned) == set(mine) or longest_look(H, pruned) < longest_look(G, mine):
             continue
-        steps, alpha = [], None
+        steps, alpha, cut = [], None, None
         for k, (v, early) in info.items():
             outs = list(H.successors(k))
             if early:
-                seen = [names.name(n) for n in outs if n not in pruned]
-                steps.append(f"{names.name(k)}: after {and_list(seen)} it can be worth at most {fmt(v)} "
-                             f"(every unseen outcome at {fmt(high)}), no more than the {fmt(alpha)} MAX "
-                             f"already has: skip {', '.join(names.name(n) for n in outs if n in pruned)}")
+                seen = [n for n in outs if n not in pruned]
+                skipped = [names.name(n) for n in outs if n in pruned]
+                cut = cut or (k, seen, skipped, alpha, v)
+                steps.append(f"{names.name(k)}: after {and_list([names.name(n) for n in seen])} it can be "
+                             f"worth at most {fmt(v)} (every unseen outcome at {fmt(high)}), no more than "
+                             f"the {fmt(alpha)} MAX already has: skip {', '.join(skipped)}")
             else:
                 steps.append(f"{names.name(k)} = {fmt(v)}")
                 alpha = v if alpha is None else max(alpha, v)
         listing = ", ".join(f"{names.name(n)} = {fmt(H.nodes[n]['utility'])}" for n in leaves)
-        return (f"the same tree with {listing}, every leaf in [{fmt(low)}, {fmt(high)}]: "
-                + "; ".join(steps) + ".")
+        head = f"the same tree with {listing}"
+        if "with the bounds" in missed:
+            text = f"{head}, every leaf in [{fmt(low)}, {fmt(high)}]: " + "; ".join(steps) + "."
+        else:
+            text = f"{head}."
+        if "without bounds" in missed:
+            k, seen, skipped, best, most = cut
+            big = _unbounded_example(high)
+            probs = {n: H.edges[k, n].get("prob", 1 / H.out_degree(k)) for n in H.successors(k)}
+            lifted = sum(probs[n] * (H.nodes[n]["utility"] if n in seen else big) for n in probs)
+            terms = " + ".join(f"{fmt(p)} × {fmt(H.nodes[n]['utility']) if n in seen else big}"
+                               for n, p in probs.items())
+            seen_names = and_list([names.name(n) for n in seen])
+            text += (f" Without bounds: under {names.name(k)}, after {seen_names}, "
+                     f"{'' if len(skipped) == 1 else 'each of '}{and_list(skipped)} could be {big} "
+                     f"(nothing says otherwise), and then {names.name(k)} = {terms} = "
+                     f"{fmt(round(lifted, 2))}, more than the {fmt(best)} MAX already has: {names.name(k)} "
+                     f"could be MAX's choice, so {and_list(skipped)} must be looked at (with every leaf at "
+                     f"most {fmt(high)}, {names.name(k)} is at most {fmt(most)} and the skip is safe). The "
+                     "same holds for every outcome not yet seen: without bounds nothing can be skipped.")
+        return text
     return None
 
 
@@ -572,7 +621,10 @@ def check_chance_pruning(tree, bounds, with_bounds, without_bounds):
         fb.title = f"{what}: {parts_right} of 2 right."
     if readable == 0 and fb.status == "wrong":
         fb.status = "unreadable"
-    return escalate("l06.chance_pruning", fb, twin=lambda _: _chance_twin(G, low, high))
+    # every line on a part starts with the part's name: the twin works the parts the learner got wrong
+    missed = [part for part in ("with the bounds", "without bounds")
+              if any(kind == "bad" and text.startswith(f"{part}:") for kind, text, _ in rep.items)]
+    return escalate("l06.chance_pruning", fb, twin=lambda _: _chance_twin(G, low, high, missed))
 
 
 #: Lesson 06's exercise 2 worked through (the tests check its sets pass :func:`check_chance_pruning`).

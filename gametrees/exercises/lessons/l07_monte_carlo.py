@@ -40,8 +40,31 @@ __all__ = ["check_exploration_c", "check_final_move", "final_move_counts", "scal
 
 #: UCB1's constant (Auer, Cesa-Bianchi and Fischer, 2002), for results (rewards) between 0 and 1.
 _SQRT2 = math.sqrt(2)
-#: How close an answer must be to the scaled constant (it is read from a calculator).
-_REL = 0.05
+#: How close a right answer must be to the scaled constant (the exercise asks for 2 decimals; √2 taken as
+#: 1.4, 1.0 % below, is right as well).
+_REL_RIGHT = 0.01
+#: How close an answer must be to what a named slip gives for the feedback to name that slip.
+_REL_SLIP = 0.005
+#: The coarsest √2 a learner is taken to use: each value is compared with the range it takes from √2 ≈ 1.4
+#: up to √2 itself.
+_SQRT2_ROUGH = 1.4
+#: Relative distance within which an answer is near the right constant but not within _REL_RIGHT (feedback
+#: on the precision, not on the rule).
+_REL_CLOSE = 0.05
+
+
+def _near(c, of_root2, rel):
+    """Whether ``c`` is within ``rel`` of ``of_root2(r)`` for some r from √2 ≈ 1.4 up to √2.
+
+    Every value the check compares with is ``k · √2 + d`` for some k > 0: the
+    learner's √2 can be rounded to 1.4, 1.41 or 1.414, so the answer is
+    compared with the interval those give, widened by ``rel`` on both sides.
+
+    >>> [_near(c, lambda r: 12 * r, rel) for c, rel in [(16.8, 0), (16.75, 0.005), (16.2, 0.01)]]
+    [True, True, False]
+    """
+    low, high = sorted((of_root2(_SQRT2_ROUGH), of_root2(_SQRT2)))
+    return low - rel * abs(low) <= c <= high + rel * abs(high)
 
 
 def scaled_c(results):
@@ -116,31 +139,47 @@ def check_exploration_c(answer, results):
     spread = hi - lo
     rep = Report()
 
-    def near(x):
-        return math.isclose(c, x, rel_tol=_REL)
+    def made(of_root2):
+        """Whether c is what ``of_root2(√2)`` gives, within the slip tolerance (√2 possibly rounded)."""
+        return _near(c, of_root2, _REL_SLIP)
 
-    if near(right):
-        rep.good(f"c = {fmt(round(c, 2))}: the results spread over {fmt(spread)} instead of 1, so the "
+    shown = fmt(round(c, 2))
+    if math.isclose(c, right, rel_tol=_REL_RIGHT) or _near(c, lambda r: r * spread, 0):
+        rep.good(f"c = {shown}: the results spread over {fmt(spread)} instead of 1, so the "
                  "exploration term grows by the same factor and keeps its weight against the means.")
-    elif near(_SQRT2):
-        rep.bad(f"c = {fmt(round(c, 2))} is UCB1's constant for results from 0 to 1. Here the results run "
+    elif made(lambda r: r):
+        rep.bad(f"c = {shown} is UCB1's constant for results from 0 to 1. Here the results run "
                 f"from {fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to "
                 "the gaps between the children's means that the exploration term competes with?")
-    elif spread != 2 and near(_SQRT2 * spread / 2):
-        rep.bad(f"c = {fmt(round(c, 2))} scales √2 as if it were the constant for results from −1 to +1, a "
-                "spread of 2; UCB1's √2 comes with results from 0 to 1. Compare the spread here with that "
-                "one.")
-    elif spread != 2 and near(2 * _SQRT2):
-        rep.bad(f"c = {fmt(round(c, 2))} is the constant for results from −1 to +1 (a spread of 2). Here the "
-                f"results run from {fmt(lo)} to {fmt(hi)}: scale by their spread instead.")
-    elif near(_SQRT2 / spread) or near(2 * _SQRT2 / spread):
-        rep.bad(f"c = {fmt(round(c, 2))} shrinks the exploration term while the means spread further apart: "
-                "the term must grow with the results' spread, not shrink.")
-    elif hi != spread and (near(_SQRT2 * hi) or near(_SQRT2 * hi / 2)):
-        rep.bad(f"c = {fmt(round(c, 2))} scales √2 by the largest result: what matters is the spread of the "
-                "results, from the lowest to the highest, compared with the spread of 0 to 1.")
+    elif lo != 0 and made(lambda r: lo + r * spread):
+        rep.bad(f"c = {shown} is √2 mapped the way a result is mapped from 0..1 onto {fmt(lo)}..{fmt(hi)}: "
+                f"multiplied by the spread, then {fmt(lo)} added. But c is not a result. Adding the same "
+                "number to every result moves every mean by it, so the addition cancels when two children's "
+                "scores are compared; only what changes the gaps between the means should change c.")
+    elif spread != 2 and made(lambda r: r * spread / 2):
+        rep.bad(f"c = {shown} is √2 scaled by half the spread, as if √2 were the constant for results "
+                "from −1 to +1 (a spread of 2); UCB1's √2 comes with results from 0 to 1. Compare the spread "
+                "here with that one.")
+    elif spread != 2 and made(lambda r: 2 * r):
+        rep.bad(f"c = {shown} is 2√2, the constant for results from −1 to +1 (a spread of 2). Here the "
+                f"results run from {fmt(lo)} to {fmt(hi)}: scale √2 by their spread instead.")
+    elif made(lambda r: r / spread) or made(lambda r: 2 * r / spread):
+        rep.bad(f"c = {shown} is smaller than √2: it shrinks the exploration term while the means spread "
+                "further apart. The term must grow with the results' spread, not shrink.")
+    elif hi != spread and made(lambda r: r * hi):
+        rep.bad(f"c = {shown} is √2 × {fmt(hi)}: it scales √2 by the largest result. What matters is the "
+                "spread of the results, from the lowest to the highest, compared with the spread of 0 to 1.")
+    elif hi != spread and made(lambda r: r * hi / 2):
+        rep.bad(f"c = {shown} is √2 × {fmt(hi)} / 2: it scales √2 by the largest result, halved as if √2 "
+                "were the constant for results from −1 to +1. What matters is the spread of the results, "
+                "from the lowest to the highest, compared with the spread of 0 to 1.")
+    elif _near(c, lambda r: r * spread, _REL_CLOSE):
+        rep.bad(f"c = {shown} is not within 1 % of the constant the rule gives (give c to 2 decimals). If "
+                "you scaled √2 by a factor, check the factor and compute with √2 ≈ 1.4142, rounding only at "
+                f"the end; if not, compare the spread of the results ({fmt(lo)} to {fmt(hi)}) with the "
+                "spread of 0 to 1.")
     else:
-        rep.bad(f"c = {fmt(round(c, 2))}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) "
+        rep.bad(f"c = {shown}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) "
                 "with the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
     return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results),
                     on="another range of results")
