@@ -943,71 +943,84 @@ def _write_marks(G, trace):
     """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
     :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
 
-    The nodes being searched are kept on a stack of ``[node, its attributes, its best child so far,
-    its last update]``: updates and prunes happen at the node on top, and its exit event, the last
-    at the node, carries its value and window, so only a node a trace leaves unfinished takes them
-    from its last update.
+    The node being searched, its attributes, its best child so far and its last update are kept in
+    local variables, those of the nodes above it on a stack (a search enters a node, then only ever
+    works below it or at it until it exits): updates and prunes happen at the node being searched,
+    and its exit event, the last at the node, carries its value, window and bound, so only a node a
+    trace leaves unfinished takes them from its last update.
     """
     nodes = G._node
     best, pruned = {}, set()
-    stack = [[None, None, None, None]]
-    top = stack[-1]
+    stack = []
+    push, pop = stack.append, stack.pop
+    node = attrs = child = last = None  # the node being searched, its attributes, best child, last update
     visits = 0
     for e in trace:
-        kind, n = e.kind, e.node
+        kind = e.kind
         if kind == "update":
-            if top[0] is n:
-                top[3] = e
+            if e.node is node:
+                last = e
                 if e.improved:
-                    top[2] = e.child
+                    child = e.child
             else:  # not the node being searched (a trace not made by a search): write it now
-                _write_values(nodes[n], e)
+                _write_values(nodes[e.node], e)
                 if e.improved:
-                    best[n] = e.child
+                    best[e.node] = e.child
+        elif kind == "leaf" or kind == "estimate":
+            done = nodes[e.node]
+            visits += 1
+            done["status"] = "visited"
+            done["order"] = visits
+            done["value"] = e.value
+            done["bound"] = "exact"
         elif kind == "exit":
-            attrs = nodes[n] if top[0] is not n else top[1]
-            _write_values(attrs, e)
-            attrs["bound"] = e.bound
-            if top[0] is n:
-                if top[2] is not None:
-                    best[n] = top[2]
-                stack.pop()
-                top = stack[-1]
+            n = e.node
+            here = n is node
+            done = attrs if here else nodes[n]
+            done["value"] = e.value
+            if e.alpha is not None:
+                done["alpha"] = e.alpha
+                done["beta"] = e.beta
+            done["bound"] = e.bound
+            if here:
+                if child is not None:
+                    best[n] = child
+                node, attrs, child, last = pop()
         elif kind == "enter":
-            attrs = nodes[n]
+            push((node, attrs, child, last))
+            node = e.node
+            attrs = nodes[node]
             visits += 1
             attrs["status"] = "visited"
             attrs["order"] = visits
-            attrs.pop("value", None)
+            if "value" in attrs:  # entered again (a node with two parents): its value comes after its window
+                del attrs["value"]
             if e.alpha is not None:
                 attrs["alpha"] = e.alpha
                 attrs["beta"] = e.beta
-            top = [n, attrs, None, None]
-            stack.append(top)
+            child = last = None
         elif kind == "prune":
             pruned.update(e.children)
-            if top[0] is n:
-                top[3] = e
+            if e.node is node:
+                last = e
             else:
-                _write_values(nodes[n], e)
-        else:  # leaf, estimate, hit: entered and done in one step
-            attrs = nodes[n]
+                _write_values(nodes[e.node], e)
+        else:  # hit: entered and done in one step
+            done = nodes[e.node]
             visits += 1
-            attrs["status"] = "visited"
-            attrs["order"] = visits
-            attrs["value"] = e.value
-            if kind == "hit":
-                if e.alpha is not None:
-                    attrs["alpha"] = e.alpha
-                    attrs["beta"] = e.beta
-                attrs["bound"] = e.flag
-            else:
-                attrs["bound"] = "exact"
-    for n, attrs, child, last in stack[1:]:  # a trace that stops inside a search
+            done["status"] = "visited"
+            done["order"] = visits
+            done["value"] = e.value
+            if e.alpha is not None:
+                done["alpha"] = e.alpha
+                done["beta"] = e.beta
+            done["bound"] = e.flag
+    while node is not None:  # a trace that stops inside a search: the nodes it left unfinished
         if last is not None:
             _write_values(attrs, last)
         if child is not None:
-            best[n] = child
+            best[node] = child
+        node, attrs, child, last = pop()
     return best, pruned
 
 
@@ -1058,11 +1071,10 @@ def _explored_tree(trace) -> nx.DiGraph:
 def _mark_pruned(G, pruned, below):
     """``status="pruned"`` on the pruned children not visited (and, ``below``, on the nodes under them)."""
     nodes, succ = G._node, G._succ
-    stack = [n for n in pruned if n in nodes]
-    while stack:
-        n = stack.pop()
+    todo = [n for n in pruned if n in nodes]
+    for n in todo:  # (the list grows by the children of each node as it is walked)
         attrs = nodes[n]
         if attrs.get("status") != "visited":
             attrs["status"] = "pruned"
         if below:
-            stack.extend(succ[n])
+            todo.extend(succ[n])
