@@ -103,7 +103,7 @@ class Event(tuple):
     :class:`Hit`          ``"hit"``    ``flag``: a transposition-table entry answers
     :class:`Update`       ``"update"`` ``child, child_value, improved, cut``
     :class:`Prune`        ``"prune"``  ``children, moves, states, strict``
-    :class:`Exit`         ``"exit"``   ``bound``: the node is done
+    :class:`Exit`         ``"exit"``   ``bound, best``: the node is done
     :class:`Select`       ``"select"`` ``playout, chosen, children, visits, totals, c, scores``
     :class:`Expand`       ``"expand"`` ``playout, added, parent_player``
     :class:`Playout`      ``"playout"``  ``playout, walk, moves``
@@ -220,10 +220,12 @@ class Prune(Event):
 
 class Exit(Event):
     """``"exit"``: ``node`` is done with ``value``; ``bound`` says whether that is its exact value
-    (``"exact"``) or only an upper (``"upper"``: true value <= value) or lower bound (``"lower"``)."""
+    (``"exact"``) or only an upper (``"upper"``: true value <= value) or lower bound (``"lower"``);
+    ``best`` is the child that gave the value, its best child (the last update that ``improved`` it;
+    ``None`` at a chance node)."""
 
     __slots__ = ()
-    _fields = _COMMON + ("bound",)
+    _fields = _COMMON + ("bound", "best")
 
 
 class Select(Event):
@@ -307,8 +309,8 @@ class Recorder:
             add(Prune(("prune", node, parent, ply, player, value, alpha, beta, state, names,
                        children, moves, states, strict)))
 
-        def exit(node, parent, ply, player, value, alpha, beta, state, bound):
-            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound)))
+        def exit(node, parent, ply, player, value, alpha, beta, state, bound, best):
+            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound, best)))
 
         def select(node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
                    totals, c, scores):
@@ -943,30 +945,23 @@ def _write_marks(G, trace):
     """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
     :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
 
-    The node being searched, its attributes, its best child so far and its last update are kept in
-    local variables, those of the nodes above it on a stack (a search enters a node, then only ever
-    works below it or at it until it exits): updates and prunes happen at the node being searched,
-    and its exit event, the last at the node, carries its value, window and bound, so only a node a
-    trace leaves unfinished takes them from its last update.
+    A node's exit event, its last, carries its value, window, bound and best child, so the updates
+    in between are not read. The node being searched and its attributes are kept in local
+    variables, those of the nodes above it on a stack (a search enters a node, then only ever works
+    below it until it exits). A trace that stops inside a search leaves nodes unfinished: they
+    take their value, window and best child so far from the replay's fold.
     """
     nodes = G._node
     best, pruned = {}, set()
     stack = []
     push, pop = stack.append, stack.pop
-    node = attrs = child = last = None  # the node being searched, its attributes, best child, last update
+    node = attrs = None  # the node being searched and its attributes
     visits = 0
     for e in trace:
         kind = e.kind
         if kind == "update":
-            if e.node is node:
-                last = e
-                if e.improved:
-                    child = e.child
-            else:  # not the node being searched (a trace not made by a search): write it now
-                _write_values(nodes[e.node], e)
-                if e.improved:
-                    best[e.node] = e.child
-        elif kind == "leaf" or kind == "estimate":
+            continue
+        if kind == "leaf" or kind == "estimate":
             done = nodes[e.node]
             visits += 1
             done["status"] = "visited"
@@ -975,19 +970,18 @@ def _write_marks(G, trace):
             done["bound"] = "exact"
         elif kind == "exit":
             n = e.node
-            here = n is node
-            done = attrs if here else nodes[n]
+            done = attrs if n is node else nodes[n]
             done["value"] = e.value
             if e.alpha is not None:
                 done["alpha"] = e.alpha
                 done["beta"] = e.beta
             done["bound"] = e.bound
-            if here:
-                if child is not None:
-                    best[n] = child
-                node, attrs, child, last = pop()
+            if e.best is not None:
+                best[n] = e.best
+            if n is node:
+                node, attrs = pop()
         elif kind == "enter":
-            push((node, attrs, child, last))
+            push((node, attrs))
             node = e.node
             attrs = nodes[node]
             visits += 1
@@ -998,13 +992,8 @@ def _write_marks(G, trace):
             if e.alpha is not None:
                 attrs["alpha"] = e.alpha
                 attrs["beta"] = e.beta
-            child = last = None
         elif kind == "prune":
             pruned.update(e.children)
-            if e.node is node:
-                last = e
-            else:
-                _write_values(nodes[e.node], e)
         else:  # hit: entered and done in one step
             done = nodes[e.node]
             visits += 1
@@ -1015,21 +1004,20 @@ def _write_marks(G, trace):
                 done["alpha"] = e.alpha
                 done["beta"] = e.beta
             done["bound"] = e.flag
-    while node is not None:  # a trace that stops inside a search: the nodes it left unfinished
-        if last is not None:
-            _write_values(attrs, last)
-        if child is not None:
-            best[node] = child
-        node, attrs, child, last = pop()
+    if node is not None:  # nodes left unfinished: as the replay's last frame has them
+        fold = _Fold()
+        for e in trace:
+            fold.apply(e)
+        while node is not None:
+            if node in fold.values:
+                attrs["value"] = fold.values[node]
+            if node in fold.alpha:
+                attrs["alpha"] = fold.alpha[node]
+                attrs["beta"] = fold.beta[node]
+            if node in fold.best:
+                best[node] = fold.best[node]
+            node, attrs = pop()
     return best, pruned
-
-
-def _write_values(attrs, e):
-    """A node's value and (with alpha-beta) window after event ``e``."""
-    attrs["value"] = e.value
-    if e.alpha is not None:
-        attrs["alpha"] = e.alpha
-        attrs["beta"] = e.beta
 
 
 def _write_fold(G, fold):

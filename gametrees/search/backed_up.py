@@ -144,7 +144,8 @@ def _make_backed_up(with_chance):
             if table is not None:
                 table[key] = (to_the_end or max_depth - ply, best, bm)
             if tracing:
-                rec.exit(node, parent, ply, player, best, None, None, state, EXACT)
+                rec.exit(node, parent, ply, player, best, None, None, state, EXACT,
+                         bm if is_tree or bm is None else node + (bm,))
             if ply == 0:
                 # The first child with the best value, even when that value is
                 # -inf for MAX (+inf for MIN) and no child was strictly better.

@@ -227,7 +227,7 @@ def _make_alphabeta(strict):
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
                         if ply < tdepth else window_bound(v, a0, b0, strict))
-                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind)
+                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind, bm if is_tree else node + (bm,))
             if ply == 0:
                 root_move = _first_best(bm, kids)
             return v
@@ -444,7 +444,8 @@ def _make_negamax(prune, strict):
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
                                     *_max_view(mine, a0, b0), strict)
                         if ply < tdepth else window_bound(mine * v, *_max_view(mine, a0, b0), strict))
-                rec.exit(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state, kind)
+                rec.exit(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state, kind,
+                         bm if is_tree else node + (bm,))
             if ply == 0:
                 root_move = _first_best(bm, kids)
             return v if mine == color else -v
