@@ -50,6 +50,16 @@ def check_frames(trace, G):
         previous = f
     last = all_frames[-1]
     assert last.path == () and last.done == set(last.order)
+    # Each exit names the child its last improving update named (the replay's best so far).
+    for k, e in enumerate(trace):
+        if e.kind == "exit":
+            assert e.best == all_frames[k].best.get(e.node)
+    # The graph's best edges run from the root along those children.
+    n, path = root, []
+    while n in last.best:
+        path.append((n, last.best[n]))
+        n = last.best[n]
+    assert {(u, v) for u, v, b in G.edges(data="best") if b} == set(path)
     for n, attrs in G.nodes(data=True):
         if n in last.order:
             assert attrs["status"] == "visited" and attrs["order"] == last.order[n]

@@ -425,8 +425,10 @@ def _make_negamax(prune, strict):
                         best_kind = kind
                     up_ok = up_ok and kind != LOWER
                     low_ok = low_ok and kind != UPPER
-                    rec.update(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state,
-                               cid, mine * cv, improved, cut)
+                    if mine > 0:
+                        rec.update(node, parent, ply, player, v, alpha, beta, state, cid, cv, improved, cut)
+                    else:  # MIN's values and window, as MAX sees them
+                        rec.update(node, parent, ply, player, -v, -beta, -alpha, state, cid, -cv, improved, cut)
                 if cut:
                     rest = kids[i + 1:]
                     if rest:
@@ -441,11 +443,14 @@ def _make_negamax(prune, strict):
                 max_bound = bound if mine > 0 else _FLIPPED.get(bound, bound)  # stored from MAX's view
                 table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
-                kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
-                                    *_max_view(mine, a0, b0), strict)
-                        if ply < tdepth else window_bound(mine * v, *_max_view(mine, a0, b0), strict))
-                rec.exit(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state, kind,
-                         bm if is_tree else node + (bm,))
+                # The value, the window at the start and now, as MAX sees them.
+                if mine > 0:
+                    mv, ma0, mb0, ma, mb = v, a0, b0, alpha, beta
+                else:
+                    mv, ma0, mb0, ma, mb = -v, -b0, -a0, -beta, -alpha
+                kind = (_node_bound(player, up_ok, low_ok, best_kind, mv, ma0, mb0, strict)
+                        if ply < tdepth else window_bound(mv, ma0, mb0, strict))
+                rec.exit(node, parent, ply, player, mv, ma, mb, state, kind, bm if is_tree else node + (bm,))
             if ply == 0:
                 root_move = _first_best(bm, kids)
             return v if mine == color else -v
