@@ -269,14 +269,20 @@ class Recorder:
 
     The searches (:mod:`gametrees.search`, :func:`gametrees.mcts`) call it; ``names`` (node ->
     label) goes into every record. Windows are MAX's (negamax converts its own before recording).
-    The functions are closures over ``log`` and ``names`` rather than methods: a search calls one
-    per event, and a closure's call costs about 20 ns less (a micro-benchmark, Python 3.11).
+    Each function takes its record's fields by position, named and ordered as the record has them
+    (:class:`Event`'s table), leaving out ``kind``, ``names`` and the fields its kind never has
+    (``Enter`` has no value; a leaf no player and no window; MCTS's records no window): a call
+    ``rec.update(node, parent, ply, player, value, alpha, beta, state, child, child_value, improved,
+    cut)`` reads as the record it makes (keywords would be clearer still, but cost about 40 ns a call,
+    a tenth of a traced search). The functions are closures over ``log`` and ``names`` rather than
+    methods: a search calls one per event, and a closure's call costs about 20 ns less (a
+    micro-benchmark, Python 3.11).
 
     Examples
     --------
     >>> import math
     >>> rec = Recorder(str)
-    >>> rec.enter("A", None, 0, "max", "A", -math.inf, math.inf)
+    >>> rec.enter("A", None, 0, "max", -math.inf, math.inf, "A")
     >>> rec.leaf("B", "A", 1, 3, "B")
     >>> [e.kind for e in rec.log], rec.log[1].value, rec.log[1].text
     (['enter', 'leaf'], 3, 'Go down from A to B: a terminal node with utility 3.')
@@ -289,7 +295,7 @@ class Recorder:
         self.log = log = []
         add = log.append
 
-        def enter(node, parent, ply, player, state, alpha, beta):
+        def enter(node, parent, ply, player, alpha, beta, state):
             add(Enter(("enter", node, parent, ply, player, None, alpha, beta, state, names)))
 
         def leaf(node, parent, ply, value, state):
@@ -312,21 +318,21 @@ class Recorder:
         def exit(node, parent, ply, player, value, alpha, beta, state, bound, best):
             add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound, best)))
 
-        def select(node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
-                   totals, c, scores):
-            add(Select(("select", node, parent, ply, player, visits, None, None, state, names,
-                        playout, chosen, children, child_visits, totals, c, scores)))
+        def select(node, parent, ply, player, value, state, playout, chosen, children, visits, totals, c,
+                   scores):
+            add(Select(("select", node, parent, ply, player, value, None, None, state, names,
+                        playout, chosen, children, visits, totals, c, scores)))
 
         def expand(node, parent, ply, player, state, playout, added, parent_player):
             add(Expand(("expand", node, parent, ply, player, None, None, None, state, names,
                         playout, added, parent_player)))
 
-        def playout(node, parent, ply, player, result, state, playout, walk, moves):
-            add(Playout(("playout", node, parent, ply, player, result, None, None, state, names,
+        def playout(node, parent, ply, player, value, state, playout, walk, moves):
+            add(Playout(("playout", node, parent, ply, player, value, None, None, state, names,
                          playout, walk, moves)))
 
-        def backup(node, parent, ply, player, result, state, playout, rows):
-            add(Backup(("backup", node, parent, ply, player, result, None, None, state, names,
+        def backup(node, parent, ply, player, value, state, playout, rows):
+            add(Backup(("backup", node, parent, ply, player, value, None, None, state, names,
                         playout, rows)))
 
         self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
