@@ -141,6 +141,7 @@ class Event(tuple):
     # What every event answers, whatever its kind (the kinds that have them override these).
     child = None
     bound = None
+    best = None
     pruned = ()
 
     def __init_subclass__(cls, **kwargs):
