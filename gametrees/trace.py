@@ -103,7 +103,7 @@ class Event(tuple):
     :class:`Hit`          ``"hit"``    ``flag``: a transposition-table entry answers
     :class:`Update`       ``"update"`` ``child, child_value, improved, cut``
     :class:`Prune`        ``"prune"``  ``children, moves, states, strict``
-    :class:`Exit`         ``"exit"``   ``bound``: the node is done
+    :class:`Exit`         ``"exit"``   ``bound, best``: the node is done
     :class:`Select`       ``"select"`` ``playout, chosen, children, visits, totals, c, scores``
     :class:`Expand`       ``"expand"`` ``playout, added, parent_player``
     :class:`Playout`      ``"playout"``  ``playout, walk, moves``
@@ -141,6 +141,7 @@ class Event(tuple):
     # What every event answers, whatever its kind (the kinds that have them override these).
     child = None
     bound = None
+    best = None
     pruned = ()
 
     def __init_subclass__(cls, **kwargs):
@@ -220,10 +221,12 @@ class Prune(Event):
 
 class Exit(Event):
     """``"exit"``: ``node`` is done with ``value``; ``bound`` says whether that is its exact value
-    (``"exact"``) or only an upper (``"upper"``: true value <= value) or lower bound (``"lower"``)."""
+    (``"exact"``) or only an upper (``"upper"``: true value <= value) or lower bound (``"lower"``);
+    ``best`` is the child that gave the value, its best child (the last update that ``improved`` it;
+    ``None`` at a chance node)."""
 
     __slots__ = ()
-    _fields = _COMMON + ("bound",)
+    _fields = _COMMON + ("bound", "best")
 
 
 class Select(Event):
@@ -267,14 +270,20 @@ class Recorder:
 
     The searches (:mod:`gametrees.search`, :func:`gametrees.mcts`) call it; ``names`` (node ->
     label) goes into every record. Windows are MAX's (negamax converts its own before recording).
-    The functions are closures over ``log`` and ``names`` rather than methods: a search calls one
-    per event, and a closure's call costs about 20 ns less (a micro-benchmark, Python 3.11).
+    Each function takes its record's fields by position, named and ordered as the record has them
+    (:class:`Event`'s table), leaving out ``kind``, ``names`` and the fields its kind never has
+    (``Enter`` has no value; a leaf no player and no window; MCTS's records no window): a call
+    ``rec.update(node, parent, ply, player, value, alpha, beta, state, child, child_value, improved,
+    cut)`` reads as the record it makes (keywords would be clearer still, but cost about 40 ns a call,
+    a tenth of a traced search). The functions are closures over ``log`` and ``names`` rather than
+    methods: a search calls one per event, and a closure's call costs about 20 ns less (a
+    micro-benchmark, Python 3.11).
 
     Examples
     --------
     >>> import math
     >>> rec = Recorder(str)
-    >>> rec.enter("A", None, 0, "max", "A", -math.inf, math.inf)
+    >>> rec.enter("A", None, 0, "max", -math.inf, math.inf, "A")
     >>> rec.leaf("B", "A", 1, 3, "B")
     >>> [e.kind for e in rec.log], rec.log[1].value, rec.log[1].text
     (['enter', 'leaf'], 3, 'Go down from A to B: a terminal node with utility 3.')
@@ -287,7 +296,7 @@ class Recorder:
         self.log = log = []
         add = log.append
 
-        def enter(node, parent, ply, player, state, alpha, beta):
+        def enter(node, parent, ply, player, alpha, beta, state):
             add(Enter(("enter", node, parent, ply, player, None, alpha, beta, state, names)))
 
         def leaf(node, parent, ply, value, state):
@@ -307,24 +316,24 @@ class Recorder:
             add(Prune(("prune", node, parent, ply, player, value, alpha, beta, state, names,
                        children, moves, states, strict)))
 
-        def exit(node, parent, ply, player, value, alpha, beta, state, bound):
-            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound)))
+        def exit(node, parent, ply, player, value, alpha, beta, state, bound, best):
+            add(Exit(("exit", node, parent, ply, player, value, alpha, beta, state, names, bound, best)))
 
-        def select(node, parent, ply, player, visits, state, playout, chosen, children, child_visits,
-                   totals, c, scores):
-            add(Select(("select", node, parent, ply, player, visits, None, None, state, names,
-                        playout, chosen, children, child_visits, totals, c, scores)))
+        def select(node, parent, ply, player, value, state, playout, chosen, children, visits, totals, c,
+                   scores):
+            add(Select(("select", node, parent, ply, player, value, None, None, state, names,
+                        playout, chosen, children, visits, totals, c, scores)))
 
         def expand(node, parent, ply, player, state, playout, added, parent_player):
             add(Expand(("expand", node, parent, ply, player, None, None, None, state, names,
                         playout, added, parent_player)))
 
-        def playout(node, parent, ply, player, result, state, playout, walk, moves):
-            add(Playout(("playout", node, parent, ply, player, result, None, None, state, names,
+        def playout(node, parent, ply, player, value, state, playout, walk, moves):
+            add(Playout(("playout", node, parent, ply, player, value, None, None, state, names,
                          playout, walk, moves)))
 
-        def backup(node, parent, ply, player, result, state, playout, rows):
-            add(Backup(("backup", node, parent, ply, player, result, None, None, state, names,
+        def backup(node, parent, ply, player, value, state, playout, rows):
+            add(Backup(("backup", node, parent, ply, player, value, None, None, state, names,
                         playout, rows)))
 
         self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
@@ -943,80 +952,79 @@ def _write_marks(G, trace):
     """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
     :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
 
-    The nodes being searched are kept on a stack of ``[node, its attributes, its best child so far,
-    its last update]``: updates and prunes happen at the node on top, and its exit event, the last
-    at the node, carries its value and window, so only a node a trace leaves unfinished takes them
-    from its last update.
+    A node's exit event, its last, carries its value, window, bound and best child, so the updates
+    in between are not read. The node being searched and its attributes are kept in local
+    variables, those of the nodes above it on a stack (a search enters a node, then only ever works
+    below it until it exits). A trace that stops inside a search leaves nodes unfinished: they
+    take their value, window and best child so far from the replay's fold.
     """
     nodes = G._node
     best, pruned = {}, set()
-    stack = [[None, None, None, None]]
-    top = stack[-1]
+    stack = []
+    push, pop = stack.append, stack.pop
+    node = attrs = None  # the node being searched and its attributes
     visits = 0
     for e in trace:
-        kind, n = e.kind, e.node
+        kind = e.kind
         if kind == "update":
-            if top[0] is n:
-                top[3] = e
-                if e.improved:
-                    top[2] = e.child
-            else:  # not the node being searched (a trace not made by a search): write it now
-                _write_values(nodes[n], e)
-                if e.improved:
-                    best[n] = e.child
+            continue
+        if kind == "leaf" or kind == "estimate":
+            done = nodes[e.node]
+            visits += 1
+            done["status"] = "visited"
+            done["order"] = visits
+            done["value"] = e.value
+            done["bound"] = "exact"
         elif kind == "exit":
-            attrs = nodes[n] if top[0] is not n else top[1]
-            _write_values(attrs, e)
-            attrs["bound"] = e.bound
-            if top[0] is n:
-                if top[2] is not None:
-                    best[n] = top[2]
-                stack.pop()
-                top = stack[-1]
+            n = e.node
+            done = attrs if n is node else nodes[n]
+            done["value"] = e.value
+            if e.alpha is not None:
+                done["alpha"] = e.alpha
+                done["beta"] = e.beta
+            done["bound"] = e.bound
+            if e.best is not None:
+                best[n] = e.best
+            if n is node:
+                node, attrs = pop()
         elif kind == "enter":
-            attrs = nodes[n]
+            push((node, attrs))
+            node = e.node
+            attrs = nodes[node]
             visits += 1
             attrs["status"] = "visited"
             attrs["order"] = visits
-            attrs.pop("value", None)
+            if "value" in attrs:  # entered again (a node with two parents): its value comes after its window
+                del attrs["value"]
             if e.alpha is not None:
                 attrs["alpha"] = e.alpha
                 attrs["beta"] = e.beta
-            top = [n, attrs, None, None]
-            stack.append(top)
         elif kind == "prune":
             pruned.update(e.children)
-            if top[0] is n:
-                top[3] = e
-            else:
-                _write_values(nodes[n], e)
-        else:  # leaf, estimate, hit: entered and done in one step
-            attrs = nodes[n]
+        else:  # hit: entered and done in one step
+            done = nodes[e.node]
             visits += 1
-            attrs["status"] = "visited"
-            attrs["order"] = visits
-            attrs["value"] = e.value
-            if kind == "hit":
-                if e.alpha is not None:
-                    attrs["alpha"] = e.alpha
-                    attrs["beta"] = e.beta
-                attrs["bound"] = e.flag
-            else:
-                attrs["bound"] = "exact"
-    for n, attrs, child, last in stack[1:]:  # a trace that stops inside a search
-        if last is not None:
-            _write_values(attrs, last)
-        if child is not None:
-            best[n] = child
+            done["status"] = "visited"
+            done["order"] = visits
+            done["value"] = e.value
+            if e.alpha is not None:
+                done["alpha"] = e.alpha
+                done["beta"] = e.beta
+            done["bound"] = e.flag
+    if node is not None:  # nodes left unfinished: as the replay's last frame has them
+        fold = _Fold()
+        for e in trace:
+            fold.apply(e)
+        while node is not None:
+            if node in fold.values:
+                attrs["value"] = fold.values[node]
+            if node in fold.alpha:
+                attrs["alpha"] = fold.alpha[node]
+                attrs["beta"] = fold.beta[node]
+            if node in fold.best:
+                best[node] = fold.best[node]
+            node, attrs = pop()
     return best, pruned
-
-
-def _write_values(attrs, e):
-    """A node's value and (with alpha-beta) window after event ``e``."""
-    attrs["value"] = e.value
-    if e.alpha is not None:
-        attrs["alpha"] = e.alpha
-        attrs["beta"] = e.beta
 
 
 def _write_fold(G, fold):
@@ -1058,11 +1066,10 @@ def _explored_tree(trace) -> nx.DiGraph:
 def _mark_pruned(G, pruned, below):
     """``status="pruned"`` on the pruned children not visited (and, ``below``, on the nodes under them)."""
     nodes, succ = G._node, G._succ
-    stack = [n for n in pruned if n in nodes]
-    while stack:
-        n = stack.pop()
+    todo = [n for n in pruned if n in nodes]
+    for n in todo:  # (the list grows by the children of each node as it is walked)
         attrs = nodes[n]
         if attrs.get("status") != "visited":
             attrs["status"] = "pruned"
         if below:
-            stack.extend(succ[n])
+            todo.extend(succ[n])

@@ -50,6 +50,16 @@ def check_frames(trace, G):
         previous = f
     last = all_frames[-1]
     assert last.path == () and last.done == set(last.order)
+    # Each exit names the child its last improving update named (the replay's best so far).
+    for k, e in enumerate(trace):
+        if e.kind == "exit":
+            assert e.best == all_frames[k].best.get(e.node)
+    # The graph's best edges run from the root along those children.
+    n, path = root, []
+    while n in last.best:
+        path.append((n, last.best[n]))
+        n = last.best[n]
+    assert {(u, v) for u, v, b in G.edges(data="best") if b} == set(path)
     for n, attrs in G.nodes(data=True):
         if n in last.order:
             assert attrs["status"] == "visited" and attrs["order"] == last.order[n]
@@ -316,3 +326,23 @@ def test_frames_agree_with_a_plain_recursion(spec, prune):
         assert list(f.order) == want["order"] and f.pruned == want["pruned"]
         assert list(f.path) == want["path"]
         assert f == gt.frames(trace)[k]
+
+
+def test_each_recorder_function_takes_its_records_fields_by_name_and_in_order():
+    """A call such as ``rec.update(node, parent, ply, ...)`` reads as the record it makes: each function's
+    parameters are its record's fields, in the record's order, and each lands in the field of its name."""
+    import inspect
+
+    from gametrees.trace import Recorder
+
+    rec = Recorder(str)
+    kinds = ["enter", "leaf", "estimate", "hit", "update", "prune", "exit", "select", "expand", "playout",
+             "backup"]
+    for kind in kinds:
+        params = list(inspect.signature(getattr(rec, kind)).parameters)
+        getattr(rec, kind)(*(f"<{p}>" for p in params))
+        record = rec.log[-1]
+        assert record.kind == kind and record.names is str
+        assert params == [f for f in record._fields if f in params]
+        assert all(getattr(record, p) == f"<{p}>" for p in params)
+        assert all(getattr(record, f) is None for f in record._fields if f not in params + ["kind", "names"])

@@ -19,9 +19,12 @@ from ..rules import EXACT, deep_enough
 from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
+    DEPTH,
     FLOAT_MAX,
     INF,
+    MOVE,
     NO_LIMIT,
+    VALUE,
     SearchResult,
     SearchSetup,
     SearchTimeout,
@@ -87,20 +90,20 @@ def _make_backed_up(with_chance):
             if table is not None:
                 key = keyf(state) if keyf else state
                 entry = table.get(key)
-                if entry is not None and ply and deep_enough(entry[0], max_depth - ply):
+                if entry is not None and ply and deep_enough(entry[DEPTH], max_depth - ply):
                     hits += 1
                     if tracing:
-                        rec.hit(node, parent, ply, player, entry[1], None, None, state, EXACT)
-                    return entry[1]
+                        rec.hit(node, parent, ply, player, entry[VALUE], None, None, state, EXACT)
+                    return entry[VALUE]
             if plain:
                 kids = succ(state)
             else:
-                ttmove = first_move if ply == 0 else (entry[2] if entry and not keyf else None)
+                ttmove = first_move if ply == 0 else (entry[MOVE] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
             if not kids:
                 no_moves(setup, state)
             if tracing:
-                rec.enter(node, parent, ply, player, state, None, None)
+                rec.enter(node, parent, ply, player, None, None, state)
             bm = None
             if player == MAX or player == MIN:
                 is_max = player == MAX
@@ -142,9 +145,10 @@ def _make_backed_up(with_chance):
             else:
                 raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max', 'min' or 'chance'")
             if table is not None:
-                table[key] = (to_the_end or max_depth - ply, best, bm)
+                table[key] = (to_the_end or max_depth - ply, EXACT, best, bm)
             if tracing:
-                rec.exit(node, parent, ply, player, best, None, None, state, EXACT)
+                rec.exit(node, parent, ply, player, best, None, None, state, EXACT,
+                         bm if is_tree or bm is None else node + (bm,))
             if ply == 0:
                 # The first child with the best value, even when that value is
                 # -inf for MAX (+inf for MIN) and no child was strictly better.

@@ -29,7 +29,7 @@ from ..trace import annotate
 from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 
 __all__ = [
-    "FLOAT_MAX", "INF", "NO_LIMIT", "START_NAME",
+    "DEPTH", "FLAG", "FLOAT_MAX", "INF", "MOVE", "NO_LIMIT", "START_NAME", "VALUE",
     "PositionNames", "SearchResult", "SearchSetup", "SearchTimeout", "TableSection",
     "bad_value", "chance_error", "chance_nan", "children_in_order", "move_name", "no_moves", "no_moves_error",
     "run_search", "too_deep", "trusts_chances",
@@ -41,6 +41,10 @@ INF = math.inf
 FLOAT_MAX = sys.float_info.max
 #: A depth no search reaches: "no depth limit" (and "trace every ply").
 NO_LIMIT = 1 << 62
+#: Where a transposition-table entry keeps what: every search stores a plain tuple
+#: ``(depth searched, flag, value for MAX, best move)`` (a tuple is made several times faster than a
+#: named tuple, on every node of a search with a table) and reads it as ``entry[FLAG]``.
+DEPTH, FLAG, VALUE, MOVE = range(4)
 
 
 class SearchTimeout(Exception):

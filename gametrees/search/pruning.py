@@ -23,9 +23,13 @@ from ..rules import EXACT, LOWER, UPPER, cutoff_tests, deep_enough, table_probe,
 from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
+    DEPTH,
+    FLAG,
     FLOAT_MAX,
     INF,
+    MOVE,
     NO_LIMIT,
+    VALUE,
     SearchResult,
     SearchSetup,
     SearchTimeout,
@@ -67,14 +71,14 @@ def _node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict):
 def _probe(entry, ply, max_depth, alpha, beta, strict, flip=False):
     """A table entry's answer for a node, or the window it leaves (:func:`~gametrees.rules.table_probe`).
 
-    ``entry`` is ``(depth searched, flag, value for MAX, move)`` or None; it is read only below the
+    ``entry`` is a table entry (:data:`~gametrees.search.engine.FLAG`) or None; it is read only below the
     start and when it was searched at least as deep as the search wants (``max_depth - ply``).
     ``flip``: the window is MIN's (negamax), so the value and the flag are seen from MIN's side.
     Returns ``(answer, alpha, beta)``, ``answer`` None when the entry does not settle the node.
     """
-    if entry is None or not ply or not deep_enough(entry[0], max_depth - ply):
+    if entry is None or not ply or not deep_enough(entry[DEPTH], max_depth - ply):
         return None, alpha, beta
-    flag, value = entry[1], entry[2]
+    flag, value = entry[FLAG], entry[VALUE]
     if flip:
         flag, value = _FLIPPED.get(flag, flag), -value
     return table_probe(flag, value, alpha, beta, strict)
@@ -146,19 +150,19 @@ def _make_alphabeta(strict):
                 if tv is not None:
                     hits += 1
                     if tracing:
-                        kind = entry[1]
+                        kind = entry[FLAG]
                         rec.hit(node, parent, ply, player, tv, alpha, beta, state, kind)
                     return tv
             if plain:
                 kids = succ(state)
             else:
-                ttmove = first_move if ply == 0 else (entry[3] if entry and not keyf else None)
+                ttmove = first_move if ply == 0 else (entry[MOVE] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
             if not kids:
                 no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
-                rec.enter(node, parent, ply, player, state, alpha, beta)
+                rec.enter(node, parent, ply, player, alpha, beta, state)
                 up_ok = low_ok = True
                 best_kind = EXACT
             bm = None
@@ -227,7 +231,8 @@ def _make_alphabeta(strict):
             if tracing:
                 kind = (_node_bound(player, up_ok, low_ok, best_kind, v, a0, b0, strict)
                         if ply < tdepth else window_bound(v, a0, b0, strict))
-                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind)
+                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind,
+                         bm if is_tree else node + (bm,))
             if ply == 0:
                 root_move = _first_best(bm, kids)
             return v
@@ -390,19 +395,19 @@ def _make_negamax(prune, strict):
                 if tv is not None:
                     hits += 1
                     if tracing:
-                        kind = entry[1]  # stored from MAX's view
+                        kind = entry[FLAG]  # stored from MAX's view
                         rec.hit(node, parent, ply, player, mine * tv, None, None, state, kind)
                     return tv if mine == color else -tv
             if plain:
                 kids = succ(state)
             else:
-                ttmove = first_move if ply == 0 else (entry[3] if entry and not keyf else None)
+                ttmove = first_move if ply == 0 else (entry[MOVE] if entry and not keyf else None)
                 kids = children_in_order(setup, state, succ, ttmove)
             if not kids:
                 no_moves(setup, state)
             a0, b0 = alpha, beta
             if tracing:
-                rec.enter(node, parent, ply, player, state, *_max_view(mine, alpha, beta))
+                rec.enter(node, parent, ply, player, *_max_view(mine, alpha, beta), state)
                 up_ok = low_ok = True
                 best_kind = EXACT
             v = -INF
@@ -425,8 +430,11 @@ def _make_negamax(prune, strict):
                         best_kind = kind
                     up_ok = up_ok and kind != LOWER
                     low_ok = low_ok and kind != UPPER
-                    rec.update(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state,
-                               cid, mine * cv, improved, cut)
+                    if mine > 0:
+                        rec.update(node, parent, ply, player, v, alpha, beta, state, cid, cv, improved, cut)
+                    else:  # MIN's values and window, as MAX sees them
+                        rec.update(node, parent, ply, player, -v, -beta, -alpha, state, cid, -cv, improved,
+                                   cut)
                 if cut:
                     rest = kids[i + 1:]
                     if rest:
@@ -441,10 +449,14 @@ def _make_negamax(prune, strict):
                 max_bound = bound if mine > 0 else _FLIPPED.get(bound, bound)  # stored from MAX's view
                 table[key] = (to_the_end or max_depth - ply, max_bound, mine * v, bm)
             if tracing:
-                kind = (_node_bound(player, up_ok, low_ok, best_kind, mine * v,
-                                    *_max_view(mine, a0, b0), strict)
-                        if ply < tdepth else window_bound(mine * v, *_max_view(mine, a0, b0), strict))
-                rec.exit(node, parent, ply, player, mine * v, *_max_view(mine, alpha, beta), state, kind)
+                # The value, the window at the start and now, as MAX sees them.
+                if mine > 0:
+                    mv, ma0, mb0, ma, mb = v, a0, b0, alpha, beta
+                else:
+                    mv, ma0, mb0, ma, mb = -v, -b0, -a0, -beta, -alpha
+                kind = (_node_bound(player, up_ok, low_ok, best_kind, mv, ma0, mb0, strict)
+                        if ply < tdepth else window_bound(mv, ma0, mb0, strict))
+                rec.exit(node, parent, ply, player, mv, ma, mb, state, kind, bm if is_tree else node + (bm,))
             if ply == 0:
                 root_move = _first_best(bm, kids)
             return v if mine == color else -v
