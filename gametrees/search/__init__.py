@@ -54,11 +54,12 @@ Deep searches
     deep; a deeper one stops with a ValueError naming the limit.
 ``time_limit``
     Iterative deepening: search depth 1, 2, 3, ... (up to ``depth``) until
-    the time in seconds runs out, trying the best move so far first; the
-    result is that of the deepest finished iteration. Its value is that of
-    a fixed-depth search to that depth; its move is a best move at that
-    depth, but on ties the move the earlier iterations found is kept, where
-    the fixed-depth search returns the first best in child order.
+    the time in seconds runs out, trying the best move so far first at the
+    root (the start); the result is that of the deepest finished iteration.
+    Its value is that of a fixed-depth search to that depth; its move is a
+    best move at that depth, but on ties the move the earlier iterations
+    found is kept, where the fixed-depth search returns the first best in
+    child order.
 ``trace`` and ``graph``
     Record the search as events (``result.trace``) and build the annotated
     tree (``result.graph``). Default: on for trees, off for games, so that
