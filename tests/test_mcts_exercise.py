@@ -302,7 +302,38 @@ def test_exploration_c_other_wrong_answers_get_the_rule_and_the_twin(answer, res
     low, high = (int(x.replace("−", "-")) for x in
                  re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
     assert low != 0 and (low, high) != results
-    assert f"c = √2 × {high - low} " in twin and f"not the largest result, {high}" in twin
+    assert f"c = √2 × {high - low} " in twin and "largest result" not in twin
+    shift = re.search(r"with results from ([−-]?\d+) to \d+ have", twin).group(1)
+    assert twin.endswith(f"The factor is the spread, {high - low}: adding {shift} to every result moves "
+                         f"every mean by {shift} and changes no gap between them, so it does not enter c.")
+
+
+# The slip -> the closing sentence of the twin: each names that slip, and only that one.
+TWIN_CLOSES = {"largest": "not the largest result, {hi}:",
+               "half the largest": "not the largest result, {hi}:",
+               "half the spread": "not half of it:", "2√2": "not 2, the spread of −1 to +1:",
+               "imprecise": "computed with √2 ≈ 1.4142 and rounded only at the end.",
+               "unit": "changes no gap between them", "mapped like a result": "changes no gap between them"}
+
+
+@pytest.mark.parametrize("results", [RESULTS, (10, 30)])
+@pytest.mark.parametrize("slip", list(TWIN_CLOSES))
+def test_exploration_c_twin_ends_on_the_learners_slip(slip, results):
+    lo, hi = results
+    gives, says, _ = SLIPS[slip]
+    answer = gives(math.sqrt(2), lo, hi)
+    attempts.reset()
+    assert says in gt.exercises.check_exploration_c(answer, results).lines[0]
+    twin = gt.exercises.check_exploration_c(answer, results).lines[-1]
+    low, high = (int(x.replace("−", "-")) for x in
+                 re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
+    close = twin.split("the choice UCB1 makes on 0 to 1. ")[-1]
+    assert close.startswith(f"The factor is the spread, {high - low}"), close
+    assert TWIN_CLOSES[slip].format(hi=high) in close, close
+    others = {w.format(hi=high) for s, w in TWIN_CLOSES.items() if w != TWIN_CLOSES[slip]}
+    assert not [w for w in others if w in close], close
+    if slip == "imprecise":     # the twin's c, computed here
+        assert f"= {math.sqrt(2) * (high - low):.2f}," in close
 
 
 def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
@@ -319,14 +350,26 @@ def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
         assert all(math.isclose(w, lo + (hi - lo) * u) for u, w in zip(unit, wide))
 
 
-@pytest.mark.parametrize("results", [RESULTS, (10, 30)])
+@pytest.mark.parametrize("results", [RESULTS, (10, 30), (-5, 5)])
 def test_exploration_c_right_within_1_percent(results):
+    """Right means within 1 % of spread × √2, as the exercise says, edges included; √2 taken as 1.4 is 1.005 %
+    below, so it is told to compute with √2 ≈ 1.4142."""
     spread = results[1] - results[0]
     right = math.sqrt(2) * spread
-    for answer in (right, round(right, 2), round(right, 1), 1.4 * spread, 1.41 * spread, 1.008 * right):
-        assert gt.exercises.check_exploration_c(answer, results).ok, answer
-    for answer in (0.989 * right, 1.011 * right, 0.955 * right):
-        assert not gt.exercises.check_exploration_c(answer, results).ok, answer
+    low_edge, high_edge = 0.99 * right, 1.01 * right
+    for answer in (right, round(right, 2), 1.41 * spread, low_edge * (1 + 1e-9), high_edge * (1 - 1e-9)):
+        attempts.reset()
+        fb = gt.exercises.check_exploration_c(answer, results)
+        assert fb.ok and fb.lines[0].endswith(f"{spread}√2 ≈ {right:.2f}."), (answer, fb.lines[0])
+    for answer in (low_edge * (1 - 1e-9), high_edge * (1 + 1e-9), 1.4 * spread, 0.955 * right):
+        attempts.reset()
+        fb = gt.exercises.check_exploration_c(answer, results)
+        assert not fb.ok, answer
+        assert "is not within 1 % of the constant the rule gives" in fb.lines[0], fb.lines[0]
+        assert "compute with √2 ≈ 1.4142, rounding only at the end" in fb.lines[0]
+        assert not (shown_right(results) - {shown_c(fb)}) & numbers_in(repr(fb))   # only the answer quoted
+    assert abs(1.4 * spread - right) > 0.01 * right                   # 12 × 1.4 is outside the 1 %
+    attempts.reset()
     assert gt.exercises.check_exploration_c(17, RESULTS).ok                # the 2-decimal answer rounded
     assert not gt.exercises.check_exploration_c(16.2, RESULTS).ok          # 4.5 % off: once accepted
 
@@ -587,22 +630,42 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
     assert sol["next"] != sol["select"]
 
 
+AFTER_ROW = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = (−?[\d.]+)")
+
+
 def next_twin_claims(twin):
-    """The twin's child selected by its playout and its next selection, each checked against the scores the
-    twin prints (the highest before the backup, and the highest after it)."""
+    """The twin's child selected by its playout, its next selection and the slip its closing sentence
+    names, each checked against the scores, means and visits the twin prints."""
     before = {k: float(v) for k, v in re.findall(
         r"([A-Z]) ([\d.]+)", re.search(r"the scores were (.*?): the playout", twin).group(1))}
     picked = re.search(r"the playout selected ([A-Z]);", twin).group(1)
     assert picked == max(before, key=before.get), twin
-    after = {k: float(v) for k, v in re.findall(r"([A-Z]): −?[\d.]+ \+ [^=]+= (−?[\d.]+)",
-                                                twin.split("after the backup")[-1])}
-    nxt = re.search(r"the next selection takes ([A-Z])[ ,]", twin).group(1)
+    rows = AFTER_ROW.findall(twin.split("after the backup")[-1])
+    after = {k: float(score.replace("−", "-")) for k, *_, score in rows}
+    visits = {k: int(n) for k, _, _, n, _ in rows}
+    means = {k: float(m) * (-1 if neg else 1) for k, neg, m, _, _ in rows}   # as the root's player sees it
+    nxt = re.search(r"the next selection takes ([A-Z])[ ,:.]", twin).group(1)
     assert len(after) >= 2 and nxt == max(after, key=after.get), twin
-    if nxt != picked:
-        assert f"takes {nxt}, not {picked}, the child the playout selected" in twin
-    else:
-        assert f"takes {picked} again: here the selected child still has the highest score" in twin
-    return picked, nxt
+    close = twin.split("the next selection takes ")[-1]
+    named = re.match(r"[A-Z], not ((?:[A-Z](?:, | or )?)+), ", close)
+    named = set(re.findall(r"[A-Z]", named.group(1))) if named else set()
+    if ", the least visited (" in close:
+        fewest = min(visits.values())
+        assert named == {k for k in visits if visits[k] == fewest} and nxt not in named, twin
+        assert f"({fewest} visit" in close
+        return picked, nxt, "least-visited"
+    if "the best mean for" in close:
+        best = max(means.values())
+        assert named == {k for k in means if means[k] == best} and nxt not in named, twin
+        return picked, nxt, "best-mean"
+    if "the child the playout selected" in close:
+        assert named == {picked}, twin
+        return picked, nxt, "just-selected"
+    if nxt == picked:
+        assert close.startswith(f"{picked} again: here the selected child still has the highest score"), twin
+        return picked, nxt, "again"
+    assert close.startswith(f"{nxt}, the child with the highest score"), twin
+    return picked, nxt, None
 
 
 @pytest.mark.parametrize("kw", [{"seed": 3, "full": True}, "lesson 07 exercise 3"])
@@ -615,8 +678,8 @@ def test_next_selection_twin_shows_the_child_just_selected_is_not_next(kw):
     attempts.reset()
     answer = dict(sol, next=sol["select"])
     ex.check(answer)
-    picked, nxt = next_twin_claims(ex.check(answer).lines[-1])
-    assert nxt != picked
+    picked, nxt, slip = next_twin_claims(ex.check(answer).lines[-1])
+    assert nxt != picked and slip == "just-selected"
 
 
 def test_next_selection_twin_says_so_where_the_selected_child_is_next_again():
@@ -631,9 +694,69 @@ def test_next_selection_twin_says_so_where_the_selected_child_is_next_again():
             continue
         attempts.reset()
         ex.check(dict(sol, next=other))
-        picked, nxt = next_twin_claims(ex.check(dict(sol, next=other)).lines[-1])
+        picked, nxt, _ = next_twin_claims(ex.check(dict(sol, next=other)).lines[-1])
         said.add(picked == nxt)
     assert said == {True, False}
+
+
+def test_next_selection_twin_closes_on_the_learners_slip():
+    """Lesson 07 Exercise 3: a next selection that is the least visited child, the best mean or the child
+    just selected (each computed here from the question's counts after the backup) gets a twin whose closing
+    sentence shows that same slip wrong there."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
+    sol = ex.solution()
+    counts, totals = dict(ex.visits), dict(ex.totals)
+    counts[sol["select"]] += 1
+    totals[sol["select"]] += ex.playout_result
+    least = min(ex._children, key=counts.get)
+    best = max(ex._children, key=lambda k: totals[k] / counts[k])
+    assert len({least, best, sol["select"], sol["next"]}) == 4
+    for answer, slip in ((least, "least-visited"), (best, "best-mean"), (sol["select"], "just-selected")):
+        attempts.reset()
+        ex.check(dict(sol, next=answer))
+        picked, nxt, said = next_twin_claims(ex.check(dict(sol, next=answer)).lines[-1])
+        assert said == slip and nxt != picked, (answer, slip, said)
+
+
+def test_a_mean_cut_short_gets_a_twin_whose_mean_the_rounding_changes():
+    """Lesson 07 Exercise 3 answered with the right means cut to 1 decimal: the twin's mean, recomputed
+    here from the twin's own numbers, is one whose second decimal rounding raises."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
+    sol = ex.solution()
+    answer = dict(sol)
+    for label in ("A", sol["select"]):
+        v, t = ex.visits[label], ex.totals[label]
+        answer[label] = (v + 1, math.trunc((t + ex.playout_result) / (v + 1) * 10) / 10)
+    attempts.reset()
+    assert "cut short" in repr(ex.check(answer))
+    twin = ex.check(answer).lines[-1]
+    v, t, r, v1, shown, long = re.search(
+        r"A had (\d+) visits and total ([\d.]+); after a playout with result ([\d.]+) it has (\d+) visits "
+        r"and mean \(.*?\) / \d+ = ([\d.]+) \(([\d.]+)…, rounded to 2 decimals", twin).groups()
+    mean = (float(t) + float(r)) / (int(v) + 1)
+    assert int(v1) == int(v) + 1 and float(shown) == round(mean, 2) and long == f"{mean:.4f}"
+    assert round(mean, 2) > math.trunc(mean * 100) / 100           # the third decimal raises the second
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_lesson_07_best_mean_selection_is_named_exploitation_only(which):
+    """Lesson 07 Exercises 1 and 2: selecting the child with the best mean for the root's player (also the
+    most visited there) is named for what it is, with that mean and whether it is the most visited, all
+    computed here from the question's counts (the right child is not named)."""
+    kw = lesson_07_mcts_exercises()[which]
+    ex = gt.exercises.generate("mcts", **kw)
+    kids, sign = ex._children, (-1 if kw.get("root_player") == "min" else 1)
+    mean = {k: ex.totals[k] / ex.visits[k] for k in kids}
+    best = max(kids, key=lambda k: sign * mean[k])
+    assert sum(math.isclose(mean[k], mean[best]) for k in kids) == 1 and best != ex.solution()["select"]
+    fb = first_check(ex, {"select": best})
+    assert fb.tags == ("selection-exploit-only",), fb
+    line = fb.lines[0]
+    word = "highest" if sign > 0 else "lowest (MIN's best)"
+    assert f"{best} has the {word} mean ({f'{mean[best]:.2f}'.rstrip('0').rstrip('.')})" in line, line
+    most = [k for k in kids if ex.visits[k] == max(ex.visits[j] for j in kids)]
+    assert ("and the most visits" in line) == (most == [best]) and most == [best]    # so in both lessons
+    assert "larger for children tried less often" in line
 
 
 TWIN_SCORE = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = −?[\d.]+")

@@ -68,6 +68,15 @@ def _cut_short(got, right):
                                                                                         abs_tol=_MEAN_TOL)
 
 
+def _rounds_up(mean):
+    """True if rounding ``mean`` to 2 decimals raises its second decimal (the third decimal is 5 or more).
+
+    >>> _rounds_up(118 / 13), _rounds_up(117 / 13)
+    (True, False)
+    """
+    return abs(round(mean, 2)) > abs(math.trunc(mean * 100) / 100) + 1e-9
+
+
 def _argmax_unique(scores):
     """The key with the highest score, or None when two share it."""
     top = max(scores.values())
@@ -470,7 +479,10 @@ class MCTSExercise(Exercise):
             rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after "
                     f"the backup: compute every child's score with the counts after the backup (N: {root}'s "
                     "visits now; n and the mean: each child's own, now) and take the highest.")
-        self._last_wrong.append(("next", "just-selected" if chosen == self._chosen else None))
+        least, best = self._shortcuts(self._chosen)
+        slip = ("just-selected" if chosen == self._chosen else "least-visited" if chosen in least
+                else "best-mean" if chosen in best else None)
+        self._last_wrong.append(("next", slip))
 
     def _selection_wrong(self, rep, chosen, root):
         N = self.visits[root]
@@ -496,10 +508,13 @@ class MCTSExercise(Exercise):
             tag = "selection-most-visited"
             why = ("the most visited child is the move to play after the search, not the one selection "
                    "explores next: compute every child's UCB1 score and take the highest")
-        elif len(greedy) == 1 and chosen == greedy[0] and chosen not in most:
+        elif len(greedy) == 1 and chosen == greedy[0]:
             tag = "selection-exploit-only"
-            why = (f"the best mean alone is exploitation only: UCB1 adds c·√(ln N / n), larger for children "
-                   f"tried less often; add it for every child of {root} and take the highest")
+            best = "highest" if self.root_player == MAX else "lowest (MIN's best)"
+            also = " and the most visits" if chosen in most else ""
+            why = (f"{chosen} has the {best} mean ({_f2(means[chosen])}){also}, but the best mean alone is "
+                   "exploitation only: UCB1 adds c·√(ln N / n), larger for children tried less often; add it "
+                   f"for every child of {root} and take the highest")
         else:
             mean = "−mean" if self.root_player == MIN else "mean"
             why = (f"compute {mean} + {_f2(self.c)}·√(ln {N} / n) for every child of {root} (N = {N}, the "
@@ -552,6 +567,7 @@ class MCTSExercise(Exercise):
                 problems.append("the mean: the means here are kept for MAX at every node, so the result is "
                                 "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
             elif _cut_short(gm, right_m):
+                tag = "cut-short"     # not a catalogue tag: the twin is picked to show a rounding
                 problems.append(f"the mean: {_f2(gm)} is the right mean cut short (truncated, or rounded "
                                 "to fewer decimals); round it to 2 decimals: the third decimal decides the "
                                 "second")
@@ -561,7 +577,7 @@ class MCTSExercise(Exercise):
             self._last_wrong.append(("mean", tag))
         if problems:
             text = f"{label} after the backup: " + "; ".join(problems)
-            rep.bad(text if text.endswith("?") else text + ".", tag=tag)
+            rep.bad(text if text.endswith("?") else text + ".", tag=tag if tag != "cut-short" else None)
         else:
             rep.good(f"{label} after the backup: ({int(gv)}, {_f2(gm)}).")
 
@@ -626,7 +642,10 @@ class MCTSExercise(Exercise):
             skips = "expand" not in {k for k, _ in wrong} or (twin.full and twin.in_tree[twin._chosen])
             # the child just selected, named as the next one, is shown not to be the next one on the twin
             moves_on = ("next", "just-selected") not in wrong or (twin.full and twin._next != twin._chosen)
-            if twin.no_shortcut(need) and skips and moves_on:
+            # a mean cut short is practised where rounding to 2 decimals changes the second decimal
+            rounds = ("mean", "cut-short") not in wrong or _rounds_up(twin._after(twin.nodes.name(
+                twin.nodes.root))[1])
+            if twin.no_shortcut(need) and skips and moves_on and rounds:
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
@@ -647,10 +666,12 @@ class MCTSExercise(Exercise):
                          f"{twin._chosen}")
         if kinds & {"visits", "mean"}:
             v, t = twin.visits[root], twin.totals[root]
+            m = (t + twin.playout_result) / (v + 1)
+            rounding = (f" ({m:.4f}…, rounded to 2 decimals: the third decimal raises the second)"
+                        if ("mean", "cut-short") in wrong and _rounds_up(m) else "")
             parts.append(f"{root} had {v} visits and total {_f2(t)}; after a playout with result "
                          f"{_f2(twin.playout_result)} it has {v + 1} visits and mean ({_f2(t)} + "
-                         f"{_f2(twin.playout_result)}) / {v + 1} = "
-                         f"{_f2((t + twin.playout_result) / (v + 1))}")
+                         f"{_f2(twin.playout_result)}) / {v + 1} = {_f2(m)}{rounding}")
         if "expand" in kinds and twin.full:
             had = twin.in_tree[twin._chosen]
             already = (f"of {twin._chosen}'s children, {and_list(had)} {'is' if len(had) == 1 else 'are'} in "
@@ -666,9 +687,23 @@ class MCTSExercise(Exercise):
                 f"{k}: {sign}{_f2(m)} + {_f2(twin.c)}·√(ln {n_after} / {n}) = {_f2(twin._next_scores[k])}"
                 for k, (n, m) in counts.items())
             before = ", ".join(f"{k} {_f2(twin._scores[k])}" for k in twin._children)
-            picked = twin._chosen
-            takes = (f"{twin._next}, not {picked}, the child the playout selected" if twin._next != picked
-                     else f"{picked} again: here the selected child still has the highest score")
+            picked, nxt = twin._chosen, twin._next
+            slips = {slip for kind, slip in wrong if kind == "next"}
+            least, best = twin._shortcuts(picked)
+            if "least-visited" in slips and nxt not in least:
+                few = counts[least[0]][0]
+                takes = (f"{nxt}, not {or_list(least)}, the least visited ({few} "
+                         f"visit{'s' if few != 1 else ''})")
+            elif "best-mean" in slips and nxt not in best:
+                role = "MAX" if twin.root_player == MAX else "MIN"
+                takes = (f"{nxt}, not {or_list(best)}, the best mean for {role} "
+                         f"({_f2(counts[best[0]][1])})")
+            elif nxt == picked:
+                takes = f"{picked} again: here the selected child still has the highest score"
+            elif "just-selected" in slips:
+                takes = f"{nxt}, not {picked}, the child the playout selected"
+            else:
+                takes = f"{nxt}, the child with the highest score"
             parts.append(f"before the backup (N = {n_after - 1}) the scores were {before}: the playout "
                          f"selected {picked}; after the backup (N = {n_after}) the scores are {scores}; the "
                          f"next selection takes {takes}")

@@ -11,8 +11,10 @@ Examples
 --------
 >>> check_exploration_c(None, (2, 14)).status
 'unanswered'
->>> check_exploration_c(17, (2, 14)).ok
-True
+>>> print(check_exploration_c(17, (2, 14)).lines[0])  # doctest: +ELLIPSIS
+✓ c = 17: the results spread over 12 instead of 1, ... 12√2 ≈ 16.97.
+>>> check_exploration_c(12 * 1.4, (2, 14)).ok    # 1.005 % below 12√2
+False
 >>> print(check_exploration_c(1.41, (2, 14)).lines[0])  # doctest: +ELLIPSIS
 ✗ c = 1.41 is UCB1's constant for results from 0 to 1...
 >>> after = {0: (82, 0.17), 1: (54, 0.07), 2: (116, 0.24), 3: (165, 0.3), 4: (53, 0.32),
@@ -40,8 +42,8 @@ __all__ = ["check_exploration_c", "check_final_move", "final_move_counts", "scal
 
 #: UCB1's constant (Auer, Cesa-Bianchi and Fischer, 2002), for results (rewards) between 0 and 1.
 _SQRT2 = math.sqrt(2)
-#: How close a right answer must be to the scaled constant (the exercise asks for 2 decimals; √2 taken as
-#: 1.4, 1.0 % below, is right as well).
+#: How close a right answer must be to the scaled constant: within 1 % of it, as the exercise says (it asks
+#: for 2 decimals; √2 taken as 1.4 is 1.005 % below, outside).
 _REL_RIGHT = 0.01
 #: How close an answer must be to what a named slip gives for the feedback to name that slip.
 _REL_SLIP = 0.005
@@ -84,8 +86,10 @@ def scaled_c(results):
     return _SQRT2 * (hi - lo)
 
 
-def _scale_twin(results):
-    """The reasoning worked through on another range of results: one selection, at two scales."""
+def _scale_twin(results, slip=None):
+    """The reasoning worked through on another range of results: one selection, at two scales; it ends on
+    the learner's slip (``"largest"``: scaled by the largest result; ``"half"``, ``"two"``: by half the
+    spread, by 2; ``"imprecise"``: √2 rounded too soon; else the shift, which leaves c alone)."""
     # a range that does not start at 0, so that its spread is not its largest result
     t_lo, t_hi = (10, 30) if tuple(results) != (10, 30) else (-3, 5)
     spread = t_hi - t_lo
@@ -105,9 +109,24 @@ def _scale_twin(results):
             f"c = √2 scores {unit_scores}: {unit}. The same playouts with results from {t_lo} to {t_hi} have "
             f"means {spread} times as far apart: with c = √2 the scores are {plain_scores}, so selection "
             f"takes {plain} (the exploration term is drowned); with c = √2 × {spread} they are "
-            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1. The factor is the spread, "
-            f"{spread}, not the largest result, {t_hi}: adding the same number to every result moves every "
-            "mean by it and leaves the gaps between them as they were.")
+            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1. " + _twin_close(slip, t_lo, t_hi))
+
+
+def _twin_close(slip, t_lo, t_hi):
+    """The twin's closing sentence, on the learner's slip."""
+    spread = t_hi - t_lo
+    if slip == "largest":
+        return (f"The factor is the spread, {spread}, not the largest result, {t_hi}: adding the same number "
+                "to every result moves every mean by it and leaves the gaps between them as they were.")
+    if slip in ("half", "two"):
+        other = "half of it" if slip == "half" else "2, the spread of −1 to +1"
+        return (f"The factor is the spread, {spread}, not {other}: √2 is UCB1's constant for results from "
+                "0 to 1, a spread of 1 (for −1 to +1, a spread of 2, it is 2√2).")
+    if slip == "imprecise":
+        return (f"The factor is the spread, {spread}: c = √2 × {spread} = {scaled_c((t_lo, t_hi)):.2f}, "
+                "computed with √2 ≈ 1.4142 and rounded only at the end.")
+    return (f"The factor is the spread, {spread}: adding {fmt(t_lo)} to every result moves every mean by "
+            f"{fmt(t_lo)} and changes no gap between them, so it does not enter c.")
 
 
 def check_exploration_c(answer, results):
@@ -144,9 +163,11 @@ def check_exploration_c(answer, results):
         return _near(c, of_root2, _REL_SLIP)
 
     shown = fmt(round(c, 2))
-    if math.isclose(c, right, rel_tol=_REL_RIGHT) or _near(c, lambda r: r * spread, 0):
+    slip = None
+    if abs(c - right) <= _REL_RIGHT * right:
         rep.good(f"c = {shown}: the results spread over {fmt(spread)} instead of 1, so the "
-                 "exploration term grows by the same factor and keeps its weight against the means.")
+                 "exploration term grows by the same factor and keeps its weight against the means: "
+                 f"{fmt(spread)}√2 ≈ {right:.2f}.")
     elif made(lambda r: r):
         rep.bad(f"c = {shown} is UCB1's constant for results from 0 to 1. Here the results run "
                 f"from {fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to "
@@ -157,23 +178,28 @@ def check_exploration_c(answer, results):
                 "number to every result moves every mean by it, so the addition cancels when two children's "
                 "scores are compared; only what changes the gaps between the means should change c.")
     elif spread != 2 and made(lambda r: r * spread / 2):
+        slip = "half"
         rep.bad(f"c = {shown} is √2 scaled by half the spread, as if √2 were the constant for results "
                 "from −1 to +1 (a spread of 2); UCB1's √2 comes with results from 0 to 1. Compare the spread "
                 "here with that one.")
     elif spread != 2 and made(lambda r: 2 * r):
+        slip = "two"
         rep.bad(f"c = {shown} is 2√2, the constant for results from −1 to +1 (a spread of 2). Here the "
                 f"results run from {fmt(lo)} to {fmt(hi)}: scale √2 by their spread instead.")
     elif made(lambda r: r / spread) or made(lambda r: 2 * r / spread):
         rep.bad(f"c = {shown} is smaller than √2: it shrinks the exploration term while the means spread "
                 "further apart. The term must grow with the results' spread, not shrink.")
     elif hi != spread and made(lambda r: r * hi):
+        slip = "largest"
         rep.bad(f"c = {shown} is √2 × {fmt(hi)}: it scales √2 by the largest result. What matters is the "
                 "spread of the results, from the lowest to the highest, compared with the spread of 0 to 1.")
     elif hi != spread and made(lambda r: r * hi / 2):
+        slip = "largest"
         rep.bad(f"c = {shown} is √2 × {fmt(hi)} / 2: it scales √2 by the largest result, halved as if √2 "
                 "were the constant for results from −1 to +1. What matters is the spread of the results, "
                 "from the lowest to the highest, compared with the spread of 0 to 1.")
     elif _near(c, lambda r: r * spread, _REL_CLOSE):
+        slip = "imprecise"
         rep.bad(f"c = {shown} is not within 1 % of the constant the rule gives (give c to 2 decimals). If "
                 "you scaled √2 by a factor, check the factor and compute with √2 ≈ 1.4142, rounding only at "
                 f"the end; if not, compare the spread of the results ({fmt(lo)} to {fmt(hi)}) with the "
@@ -181,7 +207,7 @@ def check_exploration_c(answer, results):
     else:
         rep.bad(f"c = {shown}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) "
                 "with the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
-    return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results),
+    return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results, slip),
                     on="another range of results")
 
 
