@@ -172,7 +172,8 @@ def test_without_bounds_nothing_changes():
     assert all(e.alpha is None for e in r.trace)
 
 
-@pytest.mark.parametrize("bounds", [(5, 1), ("0", 10), (math.nan, 1), (0, math.nan), 3, (1, 2, 3), (True, 5), "ab"])
+@pytest.mark.parametrize("bounds", [(5, 1), ("0", 10), (math.nan, 1), (0, math.nan), 3, (1, 2, 3),
+                                    (True, 5), "ab"])
 def test_bad_bounds_are_refused(bounds):
     T = gt.tree_from_nested([{"chance": [6, 8]}])
     with pytest.raises(ValueError, match=r"bounds must be two numbers \(low, high\) with low <= high"):
