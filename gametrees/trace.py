@@ -32,7 +32,7 @@ from typing import Hashable
 
 import networkx as nx
 
-from .rules import cutoff, cutoff_sign
+from .rules import cutoff, cutoff_sign, fails_low
 from .wording import fmt
 
 __all__ = [
@@ -440,7 +440,7 @@ def _prune_text(e: Event) -> str:
 def _chance_prune_text(e: Event, at, it, what) -> str:
     """A cutoff below a chance node (``expectimax(bounds=...)``): the node's bound has crossed its window."""
     v = _num(e.value)
-    if e.value <= e.alpha:
+    if fails_low(e.value, e.alpha):   # the search's test first, as it took it (the textbook tie rule)
         return (f"{it} can be worth at most {v} (every outcome not yet seen at the largest value a leaf can "
                 f"have), and {v} ≤ α = {_num(e.alpha)} at {at}: MAX already has {_num(e.alpha)} elsewhere, "
                 f"so {it} cannot matter; {what}.")
