@@ -45,6 +45,9 @@ from .engine import (
 
 __all__ = ["check_bounds", "make_star1"]
 
+#: The cutoff test, under the textbook tie rule (expectimax has no ``strict``).
+_FAILS_HIGH, _FAILS_LOW = cutoff_tests(False)
+
 
 def check_bounds(bounds):
     """``bounds`` as ``(low, high)``, two numbers (not NaN) with low <= high, else a ValueError.
@@ -87,7 +90,7 @@ def make_star1(low, high):
     >>> [T.nodes[n]["label"] for n, status in r.graph.nodes(data="status") if status == "pruned"]
     ['G']
     """
-    fails_high, fails_low = cutoff_tests(False)
+    fails_high, fails_low = _FAILS_HIGH, _FAILS_LOW
 
     def search(setup, depth, deadline, first_move):
         game = setup.game
@@ -98,6 +101,7 @@ def make_star1(low, high):
         is_tree = setup.is_tree
         rec = Recorder(setup.label) if setup.tracing else None
         trace_on, tdepth = rec is not None, setup.trace_depth
+        plain = setup.order is None and first_move is None
         nodes = leaves = cutoffs = deepest = estimates = 0
         root_move = None
         kind = EXACT  # what the value just returned is: exact, or a bound (an upper bound: failed low)
@@ -134,7 +138,8 @@ def make_star1(low, high):
                     rec.estimate(node, parent, ply, to_move(state), v, state)
                 return v
             player = to_move(state)
-            kids = children_in_order(setup, state, succ, first_move if ply == 0 else None)
+            kids = succ(state) if plain else children_in_order(setup, state, succ,
+                                                               first_move if ply == 0 else None)
             if not kids:
                 no_moves(setup, state)
             if player == CHANCE:
@@ -196,16 +201,13 @@ def make_star1(low, high):
             for i, (m, c) in enumerate(kids):
                 p, rest = ps[i], ps[i + 1:]
                 cid = (c if is_tree else node + (m,)) if tracing else None
-                lo, hi = _outcome_window(seen, p, rest, alpha, beta, low, high)
-                v = star(c, ply + 1, lo, hi, cid, node)
+                v = star(c, ply + 1, *_outcome_window(seen, p, rest, alpha, beta, low, high), cid, node)
                 total = seen + p * v if p else seen
-                most, least = chance_upper_bound(total, rest, high), chance_lower_bound(total, rest, low)
-                cut_low, cut_high = fails_low(most, alpha), fails_high(least, beta)
+                most, least, cut_low, cut_high = _crossed(total, rest, alpha, beta, low, high)
                 if (kind == UPPER and not cut_low) or (kind == LOWER and not cut_high):
                     v = star(c, ply + 1, -INF, INF, cid, node)  # only a bound, and it is needed: exactly
                     total = seen + p * v if p else seen
-                    most, least = chance_upper_bound(total, rest, high), chance_lower_bound(total, rest, low)
-                    cut_low, cut_high = fails_low(most, alpha), fails_high(least, beta)
+                    most, least, cut_low, cut_high = _crossed(total, rest, alpha, beta, low, high)
                 seen = total
                 if tracing:
                     rec.update(node, parent, ply, CHANCE, seen, alpha, beta, state, cid, v, False,
@@ -237,12 +239,22 @@ def make_star1(low, high):
 def _outcome_window(seen, p, rest, alpha, beta, low, high):
     """The window an outcome of probability ``p`` is searched with (Star1): below its low end the
     chance node fails low (at most α), above its high end it fails high; an end beyond [low, high]
-    is open, and an outcome of probability 0 gets the open window (its value changes nothing)."""
+    is open, and an outcome of probability 0 gets the open window (its value changes nothing).
+    An open end of the node's window stays open (without the sums: they could only give it)."""
     if not p:
         return -INF, INF
-    lo = (alpha - chance_upper_bound(seen, rest, high)) / p
-    hi = (beta - chance_lower_bound(seen, rest, low)) / p
+    lo = -INF if alpha == -INF else (alpha - chance_upper_bound(seen, rest, high)) / p
+    hi = INF if beta == INF else (beta - chance_lower_bound(seen, rest, low)) / p
     return (lo if lo > low else -INF), (hi if hi < high else INF)
+
+
+def _crossed(total, rest, alpha, beta, low, high):
+    """``(most, least, at most α, at least β)`` of a chance node whose outcomes so far add up to
+    ``total``, ``rest`` the probabilities of those not yet seen (a bound against an open end of the
+    window is not summed: it never crosses it)."""
+    most = chance_upper_bound(total, rest, high) if alpha != -INF else INF
+    least = chance_lower_bound(total, rest, low) if beta != INF else -INF
+    return most, least, _FAILS_LOW(most, alpha), _FAILS_HIGH(least, beta)
 
 
 def _skipped(node, rest, is_tree):
