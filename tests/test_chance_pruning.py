@@ -34,6 +34,16 @@ star_trees = st.recursive(
     ),
     max_leaves=25,
 )
+# Bushier trees, every leaf 0-6 and the bounds tight: many more cuts below chance nodes, deep ones too.
+bushy_trees = st.recursive(
+    st.integers(0, 6),
+    lambda kids: st.one_of(
+        st.lists(kids, min_size=2, max_size=3),
+        st.lists(st.tuples(kids, st.integers(1, 3)), min_size=2, max_size=4).map(_chance),
+    ),
+    max_leaves=40,
+)
+trees = st.one_of(star_trees, bushy_trees)
 roots = st.sampled_from(["max", "min", "chance"])
 slack = st.sampled_from([0, 0, 0, 1, 2.5])
 
@@ -70,7 +80,7 @@ def pruned_by_trace(r):
 
 @pytest.mark.slow
 @MANY
-@given(star_trees, roots, slack, slack)
+@given(trees, roots, slack, slack)
 def test_star1_is_expectimax_and_skips_what_a_plain_star1_skips(spec, root, below, above):
     T = gt.tree_from_nested(spec, root_player=root)
     low, high = bounds_for(spec, below, above)
@@ -92,7 +102,7 @@ def test_star1_is_expectimax_and_skips_what_a_plain_star1_skips(spec, root, belo
 
 @pytest.mark.slow
 @MANY
-@given(star_trees, roots, slack, slack)
+@given(trees, roots, slack, slack)
 def test_every_skipped_leaf_at_low_or_high_leaves_the_value(spec, root, below, above):
     """Never skips what could matter: the skipped leaves at either extreme give expectimax the same value."""
     low, high = bounds_for(spec, below, above)
@@ -102,6 +112,30 @@ def test_every_skipped_leaf_at_low_or_high_leaves_the_value(spec, root, below, a
     for extreme in (low, high):
         changed = with_leaves(spec, dict.fromkeys(under, extreme))
         assert gt.expectimax(gt.tree_from_nested(changed, root_player=root), trace=False).value == r.value
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bushy_trees, roots)
+def test_an_outcome_known_only_as_a_bound_is_searched_again_when_its_chance_node_goes_on(spec, root):
+    """The safety net for rounding (a child's value only a bound while its chance node does not stop):
+    with windows made too narrow on purpose, children fail where they should not, and the value is still
+    expectimax's, by searching them again."""
+    import gametrees.search.chance_pruning as star
+
+    window = star._outcome_window
+
+    def too_narrow(*args):
+        lo, hi = window(*args)
+        return (lo + 1 if lo > -math.inf else 0.5), (hi - 1 if hi < math.inf else 5.5)
+
+    T = gt.tree_from_nested(spec, root_player=root)
+    star._outcome_window = too_narrow
+    try:
+        r = gt.expectimax(T, bounds=(0, 6))
+    finally:
+        star._outcome_window = window
+    assert r.value == gt.expectimax(T).value and r.move == gt.expectimax(T).move
 
 
 def test_the_lesson_tree_cuts_after_each_outcome_as_the_lesson_works_it():
