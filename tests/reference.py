@@ -236,7 +236,7 @@ def reference_star1(spec, low, high, root_player="max"):
         player = players[path]
         if player == "chance":
             probs = probs or [1 / len(kids)] * len(kids)
-            seen = 0.0
+            seen, exact = 0.0, True
             for i, kid in enumerate(kids):
                 p, rest = probs[i], probs[i + 1:]
                 lo, hi = -math.inf, math.inf
@@ -251,11 +251,15 @@ def reference_star1(spec, low, high, root_player="max"):
                     v, _ = search(kid, path + (i,), -math.inf, math.inf)
                     most = rest_at(seen + p * v if p else seen, rest, high)
                     least = rest_at(seen + p * v if p else seen, rest, low)
+                    kind = "exact"
                 seen = seen + p * v if p else seen
+                exact = exact and kind == "exact"
                 if rest and (most <= alpha or least >= beta):
                     skipped.extend(path + (j,) for j in range(i + 1, len(kids)))
                     return (most, "upper") if most <= alpha else (least, "lower")
-            return seen, "exact"
+            if exact:
+                return seen, "exact"
+            return seen, "upper" if seen <= alpha else "lower" if seen >= beta else "exact"
         a0, b0 = alpha, beta
         v = -math.inf if player == "max" else math.inf
         for i, kid in enumerate(kids):

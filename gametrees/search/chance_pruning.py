@@ -198,6 +198,7 @@ def make_star1(low, high):
             if tracing:
                 rec.enter(node, parent, ply, CHANCE, state, alpha, beta)
             seen = 0.0
+            exact = True  # every outcome's value is exact (a bound is kept only where the node fails)
             for i, (m, c) in enumerate(kids):
                 p, rest = ps[i], ps[i + 1:]
                 cid = (c if is_tree else node + (m,)) if tracing else None
@@ -209,6 +210,7 @@ def make_star1(low, high):
                     total = seen + p * v if p else seen
                     most, least, cut_low, cut_high = _crossed(total, rest, alpha, beta, low, high)
                 seen = total
+                exact = exact and kind == EXACT
                 if tracing:
                     rec.update(node, parent, ply, CHANCE, seen, alpha, beta, state, cid, v, False,
                                bool(rest) and (cut_low or cut_high))
@@ -223,9 +225,12 @@ def make_star1(low, high):
                     return bound, UPPER if cut_low else LOWER
             if seen != seen:
                 chance_nan(setup, state, probs)
+            # an outcome known only as a bound where the node fails all the same (at most α, the last
+            # outcome): the sum is that bound too
+            bound = EXACT if exact else window_bound(seen, alpha, beta)
             if tracing:
-                rec.exit(node, parent, ply, CHANCE, seen, alpha, beta, state, EXACT)
-            return seen, EXACT
+                rec.exit(node, parent, ply, CHANCE, seen, alpha, beta, state, bound)
+            return seen, bound
 
         root = setup.state
         v = star(root, 0, -INF, INF, root if is_tree else (), None)
