@@ -229,6 +229,12 @@ def test_a_leaf_outside_the_bounds_is_named_with_them():
         gt.expectimax(T, bounds=(0, 20), table=True)
 
 
+def test_bounds_of_numpy_numbers_are_numbers():
+    np = pytest.importorskip("numpy")
+    T = gt.tree_from_nested([{"chance": [6, 8]}, {"chance": [2, 9]}])
+    assert gt.expectimax(T, bounds=(np.int64(0), np.float64(10))).stats["cutoffs"] == 1
+
+
 def test_equal_bounds_and_infinite_bounds():
     T = gt.tree_from_nested([[{"chance": [4, 4]}, 4], [{"chance": [4, 4, 4]}, 4]])
     r = gt.expectimax(T, bounds=(4, 4))

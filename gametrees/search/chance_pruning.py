@@ -24,6 +24,7 @@ Imports: :mod:`gametrees.games`, :mod:`gametrees.rules`, :mod:`gametrees.trees` 
 
 from __future__ import annotations
 
+import numbers
 from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
@@ -54,8 +55,8 @@ def check_bounds(bounds):
 
     Examples
     --------
-    >>> check_bounds((0, 10))
-    (0, 10)
+    >>> check_bounds((0, 10.5))
+    (0, 10.5)
     >>> check_bounds((5, 1))
     Traceback (most recent call last):
     ...
@@ -63,7 +64,7 @@ def check_bounds(bounds):
     """
     try:
         low, high = bounds
-        ok = all(isinstance(x, (int, float)) and not isinstance(x, bool) and x == x for x in (low, high))
+        ok = all(isinstance(x, numbers.Real) and not isinstance(x, bool) and x == x for x in (low, high))
     except (TypeError, ValueError):
         ok = False
     if not ok or not low <= high:
