@@ -1,4 +1,4 @@
-"""How fast is the search engine? Prints four tables.
+"""How fast is the search engine? Prints five tables.
 
 1. Full minimax of tic-tac-toe (549,946 nodes): the generic engine with
    tracing off against a bare tuple-board recursion written right here.
@@ -8,6 +8,8 @@
    random tree of about 10,000 nodes, and on a worst-ordered tree of 88,573 nodes where every
    untraced search takes well over 20 ms. ``+ read`` also reads the trace (its last sentence);
    ``graph/traced minimax`` compares the search with its graph to a traced minimax of the tree.
+5. Pruning below chance nodes: expectimax of dice games without and with ``bounds=(low, high)``
+   (Star1), untraced: the nodes it visits and the time.
 
 Run: python benchmarks/search_speed.py [--repeat N] [--big-depth D]
 Timings are this process's CPU time, the best of N runs (default 3): other programs on a shared
@@ -25,7 +27,7 @@ from report import best_of as best_of_wall  # noqa: E402  (benchmarks/report.py)
 from report import table  # noqa: E402
 
 import gametrees as gt  # noqa: E402
-from gametrees.games import TicTacToe  # noqa: E402
+from gametrees.games import DiceGame, TicTacToe  # noqa: E402
 
 # --- the bare recursion: what a learner would write in 30 lines ---------------
 
@@ -109,6 +111,25 @@ def main():
          "a worst-ordered tree (no cutoffs)"),
     ]:
         tracing_table(G, title, args.repeat)
+    chance_table(args.repeat)
+
+
+def chance_table(repeat):
+    """Expectimax of dice games, every node (no bounds) and pruning below chance nodes (Star1)."""
+    rows = []
+    for rounds, safe, sides in [(2, 5, 6), (3, 3, 4), (3, 4, 6)]:
+        game = DiceGame(rounds=rounds, safe=safe, sides=sides)
+        most = rounds * max(safe, sides)   # the utility is MAX's points minus MIN's
+        name = f"DiceGame(rounds={rounds}, safe={safe}, sides={sides})"
+        t_plain, plain = best_of(repeat, lambda g=game: gt.expectimax(g))
+        t_star, star = best_of(repeat, lambda g=game, m=most: gt.expectimax(g, bounds=(-m, m)))
+        assert star.value == plain.value and star.move == plain.move
+        rows.append([name, f"{plain.value:.4g}", f"{plain.stats['nodes_visited']:,}", f"{t_plain * 1000:.1f}",
+                     f"±{most}", f"{star.stats['nodes_visited']:,}", f"{star.stats['cutoffs']:,}",
+                     f"{t_star * 1000:.1f}", f"{t_star / t_plain:.2f}"])
+    table(f"Pruning below chance nodes: expectimax without and with bounds (best of {repeat})",
+          ["game", "value", "nodes", "ms", "bounds", "nodes (Star1)", "cutoffs", "ms (Star1)", "time ratio"],
+          rows)
 
 
 def _read(result):

@@ -373,23 +373,43 @@ def chance_upper_bound(seen, unseen_probability, high) -> float:
     yet seen times the largest possible value ``high`` (the bound that prunes below chance nodes).
 
     When this bound is at most α, MAX will not choose the node: its remaining outcomes are skipped.
+    ``unseen_probability`` is a number, or the unseen outcomes' probabilities in the order they would
+    be added: then each adds ``p * high`` in turn (an outcome of probability 0 adds nothing), the
+    sum the search would compute with every unseen outcome at ``high``, so the bound holds for the
+    floats a search adds up too (rounding is monotone), not only for exact numbers.
 
     Examples
     --------
     >>> chance_upper_bound(0.5 * 2, 0.5, 10)
     6.0
+    >>> third = 1 / 3
+    >>> chance_upper_bound(third * 2 + third * 9, [third], 10), chance_upper_bound(
+    ...     third * 2 + third * 9, 1 - third - third, 10)
+    (7.0, 7.000000000000001)
     """
-    return seen + max(unseen_probability, 0.0) * high
+    return _weighted_rest(seen, unseen_probability, high)
 
 
 def chance_lower_bound(seen, unseen_probability, low) -> float:
     """The least a chance node can still be worth (weighted outcomes seen plus the probability not yet
     seen times the smallest possible value ``low``): MIN skips the node's remaining outcomes once it
-    is at least β.
+    is at least β. ``unseen_probability`` as in :func:`chance_upper_bound`.
 
     Examples
     --------
     >>> chance_lower_bound(0.5 * 8, 0.5, 0)
     4.0
+    >>> chance_lower_bound(0.5 * 8, [0.25, 0.25], 2)
+    5.0
     """
-    return seen + max(unseen_probability, 0.0) * low
+    return _weighted_rest(seen, unseen_probability, low)
+
+
+def _weighted_rest(seen, unseen, extreme):
+    """``seen`` plus every unseen outcome at ``extreme`` (``unseen``: their probability, or each one's)."""
+    if isinstance(unseen, (int, float)):
+        return seen + max(unseen, 0.0) * extreme
+    for p in unseen:
+        if p:  # an impossible outcome adds nothing (not 0 * inf = NaN)
+            seen += p * extreme
+    return seen

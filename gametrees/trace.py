@@ -32,7 +32,7 @@ from typing import Hashable
 
 import networkx as nx
 
-from .rules import cutoff, cutoff_sign
+from .rules import cutoff, cutoff_sign, fails_low
 from .wording import fmt
 
 __all__ = [
@@ -423,6 +423,8 @@ def _prune_text(e: Event) -> str:
         what, at, it = f"prune {_names(labels)}", here, here
     v = _num(e.value)
     its = "its" if it == "it" else f"{it}'s"
+    if e.player == "chance":
+        return _chance_prune_text(e, at, it, what)
     if e.player == "min":
         op = cutoff_sign("min", strict)
         if e.value == e.alpha:   # a tie (the textbook rule): as good as MAX's other choice, never better
@@ -442,6 +444,18 @@ def _prune_text(e: Event) -> str:
         f"{v} {op} β = {_num(e.beta)} at {at}: MAX can get {v} here, but MIN already "
         f"holds MAX to {_num(e.beta)} elsewhere, so play never reaches {it}; {what}."
     )
+
+
+def _chance_prune_text(e: Event, at, it, what) -> str:
+    """A cutoff below a chance node (``expectimax(bounds=...)``): the node's bound has crossed its window."""
+    v = _num(e.value)
+    if fails_low(e.value, e.alpha):   # the search's test first, as it took it (the textbook tie rule)
+        return (f"{it} can be worth at most {v} (every outcome not yet seen at the largest value a leaf can "
+                f"have), and {v} ≤ α = {_num(e.alpha)} at {at}: MAX already has {_num(e.alpha)} elsewhere, "
+                f"so {it} cannot matter; {what}.")
+    return (f"{it} is worth at least {v} (every outcome not yet seen at the smallest value a leaf can have), "
+            f"and {v} ≥ β = {_num(e.beta)} at {at}: MIN already holds MAX to {_num(e.beta)} elsewhere, so "
+            f"{it} cannot matter; {what}.")
 
 
 def _last_child_cut(e: Event) -> str:

@@ -204,3 +204,78 @@ def reference_exits(spec, prune=True, strict=False):
 
     search(spec, (), -math.inf, math.inf)
     return log
+
+
+def reference_star1(spec, low, high, root_player="max"):
+    """Ballard's Star1 (expectimax pruning below chance nodes, every leaf in [low, high]) on nested lists,
+    fail-soft, textbook tie rule, by plain recursion.
+
+    At a chance node with window (alpha, beta), outcome i (probability p) is searched with the window
+    where its value still matters, ((alpha - most without it) / p, (beta - least without it) / p) (an end
+    beyond [low, high] open); after it, the node is worth at most the outcomes seen plus each unseen one
+    at ``high`` (added one by one) and at least the same at ``low``: at most alpha or at least beta skips
+    the remaining outcomes. An outcome whose value is only a bound when the node goes on is searched
+    again with an open window. Returns (value, skipped child paths in order, visited leaf paths in order).
+    """
+    players = players_of(spec, root_player)
+    skipped, visited = [], []
+
+    def rest_at(total, rest, extreme):
+        for q in rest:
+            if q:
+                total += q * extreme
+        return total
+
+    def search(sub, path, alpha, beta):
+        """(value, 'exact' | 'upper' | 'lower')."""
+        if not isinstance(sub, (list, dict)):
+            visited.append(path)
+            assert low <= sub <= high
+            return sub, "exact"
+        kids, probs = children(sub)
+        player = players[path]
+        if player == "chance":
+            probs = probs or [1 / len(kids)] * len(kids)
+            seen, exact = 0.0, True
+            for i, kid in enumerate(kids):
+                p, rest = probs[i], probs[i + 1:]
+                lo, hi = -math.inf, math.inf
+                if p:
+                    lo = (alpha - rest_at(seen, rest, high)) / p
+                    hi = (beta - rest_at(seen, rest, low)) / p
+                    lo, hi = (lo if lo > low else -math.inf), (hi if hi < high else math.inf)
+                v, kind = search(kid, path + (i,), lo, hi)
+                most = rest_at(seen + p * v if p else seen, rest, high)
+                least = rest_at(seen + p * v if p else seen, rest, low)
+                if (kind == "upper" and not most <= alpha) or (kind == "lower" and not least >= beta):
+                    v, _ = search(kid, path + (i,), -math.inf, math.inf)
+                    most = rest_at(seen + p * v if p else seen, rest, high)
+                    least = rest_at(seen + p * v if p else seen, rest, low)
+                    kind = "exact"
+                seen = seen + p * v if p else seen
+                exact = exact and kind == "exact"
+                if rest and (most <= alpha or least >= beta):
+                    skipped.extend(path + (j,) for j in range(i + 1, len(kids)))
+                    return (most, "upper") if most <= alpha else (least, "lower")
+            if exact:
+                return seen, "exact"
+            return seen, "upper" if seen <= alpha else "lower" if seen >= beta else "exact"
+        a0, b0 = alpha, beta
+        v = -math.inf if player == "max" else math.inf
+        for i, kid in enumerate(kids):
+            cv, _ = search(kid, path + (i,), alpha, beta)
+            if player == "max":
+                v = max(v, cv)
+                cut = v >= beta
+                alpha = alpha if cut else max(alpha, v)
+            else:
+                v = min(v, cv)
+                cut = v <= alpha
+                beta = beta if cut else min(beta, v)
+            if cut:
+                skipped.extend(path + (j,) for j in range(i + 1, len(kids)))
+                break
+        return v, "upper" if v <= a0 else "lower" if v >= b0 else "exact"
+
+    value, _ = search(spec, (), -math.inf, math.inf)
+    return value, skipped, visited

@@ -221,8 +221,15 @@ def _rules_used(prefix):
 
 def test_the_checks_call_the_rules():
     used = _rules_used("gametrees/exercises/") | _rules_used("gametrees/classroom/")
-    assert {"cutoff", "fails_low", "window_bound", "table_probe", "ucb1", "chance_upper_bound",
-            "strict_rule", "tie_rule"} <= used
+    assert {"cutoff", "fails_low", "window_bound", "table_probe", "ucb1", "strict_rule", "tie_rule"} <= used
+
+
+def test_pruning_below_chance_nodes_is_the_engines_and_the_checks_call_it():
+    """The bound below a chance node is called by the engine's Star1 (``expectimax(bounds=...)``), and lesson
+    06's check finds the skipped leaves with that search, not one of its own."""
+    assert {"chance_upper_bound", "chance_lower_bound"} <= _rules_used("gametrees/search/chance_pruning.py")
+    l06 = (PACKAGE / "exercises/lessons/l06_expectimax.py").read_text(encoding="utf-8")
+    assert "expectimax(G, bounds=(low, high)" in l06 and "chance_upper_bound(" not in l06
 
 
 def test_the_engine_calls_the_table_probe_and_the_bounds():

@@ -5,9 +5,12 @@ The package re-exports the public names of its modules:
 =====================  ====================================================
 ``engine``             :class:`SearchResult`, the argument checks and the run
                        (iterative deepening) that all algorithms share
-``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs)
-``pruning``            :func:`alphabeta` and :func:`negamax`: every cutoff
-                       is decided here
+``backed_up``          :func:`minimax` and :func:`expectimax` (no cutoffs;
+                       ``bounds=`` hands expectimax to ``chance_pruning``)
+``pruning``            :func:`alphabeta` and :func:`negamax`: their cutoffs
+                       are decided here
+``chance_pruning``     pruning below chance nodes when the leaves are
+                       bounded (``expectimax(bounds=(low, high))``, Star1)
 ``montecarlo``         :func:`mcts` (Monte Carlo tree search, UCT): playouts
                        instead of a full search, its four steps traced
 =====================  ====================================================

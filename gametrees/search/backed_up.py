@@ -18,6 +18,7 @@ from ..games.protocol import check_chances
 from ..rules import EXACT, deep_enough
 from ..trace import Recorder
 from ..trees import MAX_PLIES
+from .chance_pruning import check_bounds, make_star1
 from .engine import (
     DEPTH,
     FLOAT_MAX,
@@ -204,12 +205,22 @@ def minimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, 
 
 
 def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=None, table=False,
-               symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None) -> SearchResult:
+               symmetry=False, time_limit=None, trace=None, graph=None, trace_depth=None,
+               bounds=None) -> SearchResult:
     """Expectimax: MAX and MIN nodes as in minimax, chance nodes average.
 
     A chance node's value is the sum over its outcomes of probability times
     value. Without chance nodes it equals :func:`minimax`. At a chance start
     the move is ``None`` (the outcome is drawn, not chosen).
+
+    Parameters
+    ----------
+    bounds : (low, high), optional
+        Every leaf's value (utility or estimate) lies in [low, high]: the search
+        then prunes below chance nodes as alpha-beta does above them (Ballard's
+        Star1, :mod:`gametrees.search.chance_pruning`), with the same value and
+        move; the trace shows windows and cutoffs, ``stats["cutoffs"]`` counts
+        them. Not with ``table``.
 
     Raises
     ------
@@ -218,7 +229,9 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
         probability distribution over the state's moves (a probability that
         is negative, NaN or not a number, an outcome missing, unknown or
         given twice, a sum other than 1), naming the state and the outcome
-        (:func:`gametrees.games.protocol.check_chances`).
+        (:func:`gametrees.games.protocol.check_chances`). With ``bounds``:
+        bounds that are not two numbers with low <= high, or a leaf met
+        outside them (named with the bounds).
 
     Examples
     --------
@@ -226,8 +239,16 @@ def expectimax(tree_or_game, state=None, *, depth=None, evaluate=None, order=Non
     >>> T = gt.tree_from_nested([{"chance": [3, 12], "p": [0.5, 0.5]}, {"chance": [2, 4]}])
     >>> gt.expectimax(T).value
     7.5
+    >>> r = gt.expectimax(T, bounds=(0, 12))    # after 2, D is at most 0.5 * 2 + 0.5 * 12 = 7 <= 7.5
+    >>> r.value, r.stats["cutoffs"], r.stats["leaves_evaluated"]
+    (7.5, 1, 3)
     """
     setup = SearchSetup(name="expectimax", tree_or_game=tree_or_game, state=state, depth=depth,
                         evaluate=evaluate, order=order, table=table, symmetry=symmetry, time_limit=time_limit,
                         trace=trace, graph=graph, trace_depth=trace_depth)
-    return run_search(setup, _expectimax_search)
+    if bounds is None:
+        return run_search(setup, _expectimax_search)
+    low, high = check_bounds(bounds)
+    if setup.table is not None:
+        raise ValueError("expectimax: bounds=... prunes without a transposition table: pass table=False")
+    return run_search(setup, make_star1(low, high))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...rules import chance_upper_bound, fails_low
+from ...rules import fails_low
 from ...search import expectimax
 from ...trees import tree_from_nested
 from ..answers import NodeNames
@@ -379,7 +379,8 @@ def chance_pruned(tree, low, high):
     best value found so far. Below a chance node, after each outcome the most
     the node can still be worth is (the weighted outcomes seen) + (the
     probability not yet seen) × ``high`` (:func:`gametrees.rules.chance_upper_bound`); once that is
-    ≤ ``alpha``, MAX will not choose the node, and its remaining outcomes are skipped.
+    ≤ ``alpha``, MAX will not choose the node, and its remaining outcomes are skipped. The search is
+    the engine's (``expectimax(tree, bounds=(low, high))``, Ballard's Star1).
 
     Returns ``(pruned leaves, {chance node: (bound when it stopped or its value, stopped early)})``.
 
@@ -399,25 +400,10 @@ def chance_pruned(tree, low, high):
         if not G.out_degree(n) and not low <= G.nodes[n]["utility"] <= high:
             raise ValueError(f"leaf {G.nodes[n].get('label', n)} = {G.nodes[n]['utility']} is outside "
                              f"[{low}, {high}]")
-    alpha, pruned, info = -math.inf, [], {}
-    for k in kids:
-        outs = list(G.successors(k))
-        probs = [G.edges[k, n].get("prob", 1 / len(outs)) for n in outs]
-        seen, left = 0.0, 1.0
-        stopped = False
-        for i, (n, p) in enumerate(zip(outs, probs)):
-            seen += p * G.nodes[n]["utility"]
-            left -= p
-            most = chance_upper_bound(seen, left, high)
-            if i < len(outs) - 1 and fails_low(most, alpha + 1e-9):   # a tie prunes (1/3 + 1/3 + 1/3)
-                pruned += outs[i + 1:]
-                info[k] = (most, True)
-                stopped = True
-                break
-        if not stopped:
-            info[k] = (seen, False)
-            alpha = max(alpha, seen)
-    return pruned, info
+    r = expectimax(G, bounds=(low, high), trace=True)
+    pruned = [n for e in r.trace if e.kind == "prune" for n in e.children]
+    cut = {e.node for e in r.trace if e.kind == "prune"}
+    return pruned, {k: (r.graph.nodes[k]["value"], k in cut) for k in kids}
 
 
 def _alpha_beta_like(G):
