@@ -150,7 +150,7 @@ def make_star1(low, high):
                 raise ValueError(f"to_move({state!r}) returned {player!r}: expected 'max', 'min' or 'chance'")
             a0, b0 = alpha, beta
             if tracing:
-                rec.enter(node, parent, ply, player, state, alpha, beta)
+                rec.enter(node, parent, ply, player, alpha, beta, state)
             is_max = player == MAX
             v = -INF if is_max else INF
             bm = None
@@ -182,7 +182,8 @@ def make_star1(low, high):
                     break
             kind = window_bound(v, a0, b0)
             if tracing:
-                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind)
+                rec.exit(node, parent, ply, player, v, alpha, beta, state, kind,
+                         bm if is_tree or bm is None else node + (bm,))
             if ply == 0:
                 root_move = bm if bm is not None else kids[0][0]
             return v
@@ -197,7 +198,7 @@ def make_star1(low, high):
                 probs = dict(chances(state))
             ps = [probs[m] for m in moves]
             if tracing:
-                rec.enter(node, parent, ply, CHANCE, state, alpha, beta)
+                rec.enter(node, parent, ply, CHANCE, alpha, beta, state)
             seen = 0.0
             exact = True  # every outcome's value is exact (a bound is kept only where the node fails)
             for i, (m, c) in enumerate(kids):
@@ -222,7 +223,7 @@ def make_star1(low, high):
                         rec.prune(node, parent, ply, CHANCE, bound, alpha, beta, state,
                                   *_skipped(node, kids[i + 1:], is_tree), False)
                         rec.exit(node, parent, ply, CHANCE, bound, alpha, beta, state,
-                                 UPPER if cut_low else LOWER)
+                                 UPPER if cut_low else LOWER, None)
                     return bound, UPPER if cut_low else LOWER
             if seen != seen:
                 chance_nan(setup, state, probs)
@@ -230,7 +231,7 @@ def make_star1(low, high):
             # outcome): the sum is that bound too
             bound = EXACT if exact else window_bound(seen, alpha, beta)
             if tracing:
-                rec.exit(node, parent, ply, CHANCE, seen, alpha, beta, state, bound)
+                rec.exit(node, parent, ply, CHANCE, seen, alpha, beta, state, bound, None)
             return seen, bound
 
         root = setup.state
