@@ -179,9 +179,13 @@ class JupyterLabServer:
             body = r.read()
         return json.loads(body) if body else None
 
-    def shutdown_kernels(self) -> None:
-        """Shut down every kernel (one per opened notebook), so they do not pile up."""
+    def shutdown_kernels(self, keep: tuple[str, ...] = ()) -> None:
+        """Shut down every kernel (one per opened notebook), so they do not pile up; but the kernels of
+        the notebooks at the paths ``keep`` (a notebook running ahead of its test)."""
+        kept = {s["kernel"]["id"] for s in self.api("sessions") if s.get("kernel") and s.get("path") in keep}
         for kernel in self.api("kernels"):
+            if kernel["id"] in kept:
+                continue
             try:
                 self.api(f"kernels/{kernel['id']}", method="DELETE")
             except urllib.error.HTTPError:
@@ -420,8 +424,16 @@ class NotebookPage:
         has code shows an execution count or a cell failed (run-all stops there).
         Returns the cells as :data:`_JS_CELLS` reads them.
         """
+        self.start_run_all()
+        return self.wait_run_all(code_cells_to_run, timeout)
+
+    def start_run_all(self) -> None:
+        """Start "run all" and return at once (:meth:`wait_run_all` waits for it)."""
         # Not awaited: the command's promise settles only when every cell has run.
         self.page.evaluate("() => { jupyterapp.commands.execute('runmenu:run-all'); }")
+
+    def wait_run_all(self, code_cells_to_run: list[bool], timeout: float) -> list[dict]:
+        """Wait until the "run all" started by :meth:`start_run_all` is done (see :meth:`run_all`)."""
         self.wait("""(toRun) => {
             const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
             const prompts = [...panel.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]

@@ -127,9 +127,11 @@ def lab(jupyterlab, chromium, tmp_path_factory):
     print(f"\nbrowser test: screenshots in {shots}")
 
     context = chromium.new_context(viewport=VIEWPORT)
+    lab = Lab(jupyterlab, context, root, shots)
     try:
-        yield Lab(jupyterlab, context, root, shots)
+        yield lab
     finally:
+        lab.close()
         with contextlib.suppress(Exception):  # the browser closes anyway
             context.close()
         jupyterlab.shutdown_kernels()
@@ -140,15 +142,40 @@ class Lab:
         self.server, self.context, self.root, self.shots = server, context, root, shots
         self.count = 0
 
+        self.ahead: dict[str, NotebookPage] = {}  # notebooks running ahead of their test (run_ahead)
+
     def open(self, path, timeout=OPEN_TIMEOUT) -> NotebookPage:
         self.count += 1
         page = NotebookPage(self.server, self.context, path, workspace=f"w{self.count}")
         page.open(timeout=timeout)
         return page
 
+    def run_ahead(self, path) -> None:
+        """Open ``path`` in a page of its own and start its "run all", while the test before drives its
+        widgets: the lessons' kernels run on the second core, so each test waits less for its own."""
+        if path not in self.ahead:
+            page = self.open(path)
+            page.start_run_all()
+            self.ahead[path] = page
+
+    def running(self, path) -> NotebookPage:
+        """``path`` open with its "run all" started: the page :meth:`run_ahead` started, or a new one."""
+        page = self.ahead.pop(path, None)
+        if page is None:
+            page = self.open(path)
+            page.start_run_all()
+        return page
+
     def done(self, page: NotebookPage):
         page.close()
-        self.server.shutdown_kernels()
+        self.server.shutdown_kernels(keep=tuple(self.ahead))
+
+    def close(self):
+        """Close the pages still running ahead (a test left out by ``-k``, or one that failed)."""
+        for page in self.ahead.values():
+            with contextlib.suppress(Exception):
+                page.close()
+        self.ahead.clear()
 
     def code_cells(self, path):
         """Per code cell of the notebook: has it code to run, and its source."""
@@ -167,15 +194,22 @@ def _expected(sources, pattern):
     return sum(1 for s in code if pattern in s)
 
 
-@pytest.mark.parametrize("path", LESSONS + [SCRATCH_PRACTICE])
-def test_notebook_in_jupyterlab(lab, path):
+IN_JUPYTERLAB = LESSONS + [SCRATCH_PRACTICE]
+
+
+@pytest.mark.parametrize("path", IN_JUPYTERLAB)
+def test_notebook_in_jupyterlab(lab, path, request):
     t0 = time.monotonic()
     to_run, sources = lab.code_cells(path)
     name = _shot_name(path)
-    page = lab.open(path)
+    page = lab.running(path)
     try:
-        page.run_all(to_run, timeout=RUN_TIMEOUT)
+        page.wait_run_all(to_run, timeout=RUN_TIMEOUT)
         ran = time.monotonic() - t0
+        selected = {item.name for item in request.session.items}
+        following = IN_JUPYTERLAB[IN_JUPYTERLAB.index(path) + 1:]
+        if following and f"test_notebook_in_jupyterlab[{following[0]}]" in selected:
+            lab.run_ahead(following[0])  # runs while this page is checked and clicked
         problems = page.problems(to_run)
         assert not problems, f"{path}: the page shows problems:\n" + "\n".join(problems)
 

@@ -157,8 +157,25 @@ def _point_segment_distance(pts, p0, p1):
     return np.hypot(*(pts - (p0 + t[:, None] * d)).T)
 
 
-def _segment_meets_polygon(p0, p1, poly, width):
+def _extent(poly):
+    """The polygon's bounding box, ``(x0, y0, x1, y1)``."""
+    (x0, y0), (x1, y1) = poly.min(axis=0), poly.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def _segment_near_extent(p0, p1, extent, width):
+    """Can the segment (``width`` pixels thick) reach the box ``extent`` at all? (A quick, exact reject:
+    every point the thick segment covers lies in its own bounding box grown by half its width.)"""
+    half = width / 2
+    x0, y0, x1, y1 = extent
+    return (min(p0[0], p1[0]) - half <= x1 and x0 <= max(p0[0], p1[0]) + half
+            and min(p0[1], p1[1]) - half <= y1 and y0 <= max(p0[1], p1[1]) + half)
+
+
+def _segment_meets_polygon(p0, p1, poly, width, extent=None):
     """Does the segment (``width`` pixels thick) touch the polygon (its inside or its border)?"""
+    if not _segment_near_extent(p0, p1, _extent(poly) if extent is None else extent, width):
+        return False
     path = Path(poly)
     mid = [(p0[0] + (p1[0] - p0[0]) * t, p0[1] + (p1[1] - p0[1]) * t) for t in np.linspace(0, 1, 41)]
     if path.contains_points(mid).any():
@@ -168,7 +185,10 @@ def _segment_meets_polygon(p0, p1, poly, width):
     return bool((_point_segment_distance(border, p0, p1) < width / 2).any())
 
 
-def _box_meets_polygon(box, poly):
+def _box_meets_polygon(box, poly, extent=None):
+    x0, y0, x1, y1 = _extent(poly) if extent is None else extent
+    if box.x1 < x0 or x1 < box.x0 or box.y1 < y0 or y1 < box.y0:  # quick, exact reject
+        return False
     path = Path(poly)
     return path.intersects_bbox(box, filled=True)
 
@@ -228,6 +248,7 @@ def overlaps(ax, G=None, renderer=None) -> list:
     m = marks(ax, renderer)
     problems = []
     polys = {n: _polygon(p) for n, p in m.nodes.items()}
+    extents = {n: _extent(poly) for n, poly in polys.items()}
     ring = _polygon(m.ring) if m.ring is not None else None
     frame = ax.bbox  # (the figure's tree area: texts outside it are not drawn)
 
@@ -248,12 +269,13 @@ def overlaps(ax, G=None, renderer=None) -> list:
                 problems.append(f"{what(a)} overlaps {what(b)}")
     for item, own in zip(m.texts, inside):
         layer, owner, _, box = item
+        clear_of = _shrunk(box, 0.5)
         for n, poly in polys.items():
             if own and n == owner:
                 continue
-            if _box_meets_polygon(_shrunk(box, 0.5), poly):
+            if _box_meets_polygon(clear_of, poly, extents[n]):
                 problems.append(f"{what(item)} is covered by the mark of {_name(G, n)}")
-        if ring is not None and not own and _box_meets_polygon(_shrunk(box, 0.5), ring):
+        if ring is not None and not own and _box_meets_polygon(clear_of, ring):
             problems.append(f"{what(item)} is covered by the current node's ring")
         for (u, v), (p0, p1), width in m.edges:
             if own and owner in (u, v):
@@ -271,7 +293,7 @@ def overlaps(ax, G=None, renderer=None) -> list:
         for n, poly in polys.items():
             if n in (u, v):
                 continue
-            if _segment_meets_polygon(p0, p1, poly, width):
+            if _segment_meets_polygon(p0, p1, poly, width, extents[n]):
                 problems.append(f"the edge {_name(G, u)}–{_name(G, v)} runs through the mark of "
                                 f"{_name(G, n)}")
         for name, other in m.boxes:
