@@ -509,6 +509,90 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
     assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
 
 
+def assert_child_claims_true(line, tree, window, root_player="max"):
+    """Every claim ``line`` makes about which children a node looks at, which child returns a bound and where
+    a node stops is true of ``tree`` searched with ``window`` by tests/reference.py (fail-soft, textbook
+    rule); returns how many claims were checked."""
+    path = {d["label"]: n for n, d in gt.tree_from_nested(tree, root_player=root_player).nodes(data=True)}
+    _, _, returned = reference_alphabeta(tree, root_player, alpha=window[0], beta=window[1])
+    exact = all_values(tree, root_player)
+
+    def kids(p):
+        return [q for q in path.values() if len(q) == len(p) + 1 and q[:len(p)] == p]
+
+    def looks_at_all(lab):
+        return all(k in returned for k in kids(path[lab]))
+
+    checked = 0
+    for lab in re.findall(r"Does (\w+) look at every child", line):
+        assert path[lab] in returned and not looks_at_all(lab), line   # the honest answer is "no"
+        checked += 1
+    for lab, listed in re.findall(r"(\w+) does look at every child \(([^)]*)\)", line):
+        assert looks_at_all(lab) and listed.replace(" and ", ", ").split(", ") == [
+            lab2 for lab2, q in path.items() if q in kids(path[lab])], line
+        checked += 1
+    if "and it does look at every child" in line:
+        lab = re.search(r" \((\w+) is worth", line)[1]
+        assert looks_at_all(lab), line
+        checked += 1
+    if "the cutoff stops it at" in line:
+        lab = re.search(r" \((\w+) is worth", line)[1]
+        assert not looks_at_all(lab), line
+        checked += 1
+    for lab, worth in re.findall(r"(\w+) is worth (\d+) after looking at every child", line):
+        assert exact[path[lab]] == int(worth), line
+        checked += 1
+    for lab in re.findall(r"(\w+) returns a bound", line):
+        assert returned[path[lab]] != exact[path[lab]], line
+        checked += 1
+    for lab, value, never in re.findall(r"(\w+) stops (?:at (\d+) )?before its child (\w+)", line):
+        assert path[never] in kids(path[lab]) and path[lab] in returned and path[never] not in returned, line
+        assert not value or returned[path[lab]] == int(value), line
+        checked += 1
+    return checked
+
+
+def test_fail_soft_hard_says_which_node_stopped_and_which_passed_a_bound_up():
+    """Reader r9, finding 1: with fail-soft given as the minimax value, a node that stopped early is asked
+    whether it looks at every child (the honest answer: no), and a node that looks at every child but got a
+    bound from below is told so, with the child that returned it and the node below that stopped. Every such
+    claim is checked against tests/reference.py, at each node where fail-soft is not the minimax value."""
+    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
+    exact = {label[p]: v for p, v in all_values(NARROW).items()}
+    _, _, returned = reference_alphabeta(NARROW, alpha=WINDOW[0], beta=WINDOW[1])
+    short = [x for x in NODES if returned[next(p for p in label if label[p] == x)] != exact[x]]
+    assert {"A", "C", "H"} <= set(short)   # A and C only pass H's bound up; H stops itself
+    shortcut = {**RIGHT, **{x: (exact[x], RIGHT[x][1]) for x in short}}
+    first, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
+    for x in short:
+        line = next(t for k, t, _ in first.items if k == "bad" and t.startswith(f"{x} under fail-soft"))
+        assert assert_child_claims_true(line, NARROW, WINDOW) >= 1
+        assert not re.search(rf"(?<![\d.]){RIGHT[x][0]}(?![\d])", line)   # never the right value
+    assert "A does look at every child (B and C), but C returns a bound" in text(first)
+    assert "Does H look at every child" in text(first)
+    twin = twins(second)[0]
+    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
+    assert tree != NARROW and assert_child_claims_true(twin, tree, WINDOW) >= 2
+
+
+def test_fail_soft_hard_states_each_players_cutoff_side():
+    """Reader r9, finding 2: E (MAX) given its first leaf, a value at or below its α, as if it stopped there:
+    the feedback says a MAX node stops only on β, which the reference search shows (E goes on)."""
+    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
+    where = {v: k for k, v in label.items()}
+    players = players_of(NARROW)
+    _, visited, _ = reference_alphabeta(NARROW, alpha=WINDOW[0], beta=WINDOW[1])
+    e = where["E"]
+    first_leaf = NARROW[e[0]][e[1]][0]
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (first_leaf, RIGHT["E"][1])}, nodes=NODES)
+    line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith("E under fail-soft"))
+    assert players[e] == "max" and first_leaf <= WINDOW[0]   # the trap: a value at or below α at a MAX node
+    assert e + (1,) in visited                                 # ...and E goes on to its next child
+    assert ("E is a MAX node, and a MAX node stops only when its value reaches β (v ≥ β); a value at or "
+            "below α does not stop it") in line
+    assert "outside the window" not in line
+
+
 def test_fail_soft_hard_reads_a_min_root_when_told_and_says_the_roots_player():
     """Reader r7, nice-to-have 2: a MIN-root tree's right answers pass with root_player="min" (computed by
     tests/reference.py), and the title says which player the check put at the root."""
@@ -1037,9 +1121,11 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
     shortcut = {**RIGHT, "A": (8, 6), "C": (8, 6), "H": (8, 6)}
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
     twin = second.lines[-1]
-    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, but the cutoff stops it "
-                                     r"at (\d+)", twin).groups())
+    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, "
+                                     r"(?:but the cutoff stops it at|.*? reaches) (\d+)[.:]", twin).groups())
     assert worth > stop and f"Fail-soft returns {stop}, the value" in twin
+    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
+    assert assert_child_claims_true(twin, tree, WINDOW) >= 2
 
 
 def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
