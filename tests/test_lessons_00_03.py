@@ -17,7 +17,7 @@ import pytest
 from folds import NOTEBOOKS, fold_text, pasteable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import all_values, players_of, reference_alphabeta, reference_fail_hard
+from reference import all_values, players_of, reference_alphabeta, reference_child_steps, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -972,8 +972,8 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
     ex5 = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
     assert ex5.check([]).ok
-    assert ("✓ Nothing is pruned: no node's value leaves its window "
-            "while the node has a child left to skip.") in text(ex5.check([]))
+    assert ("✓ Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α "
+            "(v ≤ α), while it has a child left to skip.") in text(ex5.check([]))
 
 
 def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
@@ -1025,6 +1025,43 @@ def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
              for c in json.loads((NOTEBOOKS / "03_alpha_beta.ipynb").read_text())["cells"]}
     assert "ex5.check(ex5_answer, cut_test=ex5_cut_test)" in cells["np03a003"]
     assert repr(tree) in cells["np03a002"] and "meet the cutoff test" in cells["np03a001"]
+
+
+def _nested_from_inline(written):
+    """'A:min(B:max(E=5, F=8), ...)' (a twin's tree as the feedback writes it) as nested lists."""
+    return ast.literal_eval(re.sub(r"\w+=", "", re.sub(r"\w+:(?:max|min)\(", "[", written)).replace(")", "]"))
+
+
+def test_lesson_03_ex5_feedback_states_each_players_cutoff_side():
+    """Reader r9, finding 3: in Ex 5 G (MIN) is above its β with a child left, and goes on. The ✓ line and
+    the feedback on pruning L state the test per side, and both are true of the tree, by tests/reference.py:
+    no MAX node's value reaches its β and no MIN node's falls to its α while it has a child left; G is MIN,
+    its value has not fallen to its α when L comes up, though it is above its β. The twin practises the same
+    trap: its G is strictly above its β when L comes up."""
+    tree = [[5, 8], [[9, 3], 6], [[4, 12], 11]]
+    path = {d["label"]: n for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    players = players_of(tree, "min")
+    steps = reference_child_steps(tree, "min")
+    assert len(steps) == len(path) - 1                                     # every node reached: none pruned
+    for child, (before, (a, b)) in steps.items():                         # the ✓ line, child by child
+        assert before is None or not (before >= b if players[child[:-1]] == "max" else before <= a)
+    ex5 = gt.exercises.PruningExercise(tree, root_player="min", try_first=True)
+    assert ("Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α "
+            "(v ≤ α), while it has a child left to skip.") in text(ex5.check([], cut_test=["D"]))
+    before, (a, b) = steps[path["L"]]
+    assert players[path["G"]] == "min" and before > b and before > a      # the trap, and G goes on
+    first, second = [ex5.check(["L"], cut_test=["G", "D"]) for _ in range(2)]
+    line = next(t for k, t, _ in first.items if k == "bad" and t.startswith("L is marked pruned"))
+    assert ("G is a MIN node, and a MIN node stops only when its value falls to α (v ≤ α); a value at or "
+            "above β does not stop it. Has G's value met that test before L comes up?") in line
+    assert "outside" not in line
+    twin = twins(second)[0]
+    twin_tree = _nested_from_inline(re.search(r"values, (A:min\(.*\)): L is evaluated", twin)[1])
+    assert twin_tree != tree
+    t_before, (t_a, t_b) = reference_child_steps(twin_tree, "min")[path["L"]]
+    assert t_before > t_b and t_before > t_a                                # the twin's G: the same trap
+    assert (f"G (MIN) has {t_before} so far and its window is α = -∞, β = {t_b}; {t_before} > α; "
+            f"{t_before} > β does not stop a MIN node") in twin and t_a == -math.inf
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
