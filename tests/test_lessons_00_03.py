@@ -13,6 +13,7 @@ import json
 import math
 import re
 
+import numpy as np
 import pytest
 from folds import NOTEBOOKS, fold_text, pasteable
 from hypothesis import given, settings
@@ -1184,6 +1185,35 @@ def test_effective_branching_asks_two_decimals_and_says_what_the_rounding_did(x,
     fb = ex.check_effective_branching(7, x)
     assert fb.ok is right and says in text(fb)
     assert "1.717" not in text(fb) or right                      # a wrong answer is never given b*
+
+
+def test_effective_branching_names_b_star_from_the_nodes_and_a_wrong_l_or_d_as_such():
+    """Reader r9, finding 4: b* from the nodes (1 + b + ... + b^7 = N, lesson 01's second definition) is named
+    as that, not blamed on digits; a root of the wrong L or d (L(6)^(1/6)) is asked to check L and d. The
+    counts and roots are computed here by their recursions and numpy's polynomial roots."""
+    leaves, nodes = {0: 1}, {0: 1}
+    for n in range(1, 8):   # Nim taking 1-3 coins, the player who takes the last coin wins
+        leaves[n] = sum(leaves[n - k] for k in (1, 2, 3) if n - k >= 0)
+        nodes[n] = 1 + sum(nodes[n - k] for k in (1, 2, 3) if n - k >= 0)
+    stats = gt.minimax(gt.Nim(7)).stats
+    assert (leaves[7], nodes[7]) == (stats["leaves_evaluated"], stats["nodes_visited"])
+    roots = np.polynomial.Polynomial([1 - nodes[7]] + [1] * 7).roots()
+    from_nodes = next(r.real for r in roots if abs(r.imag) < 1e-12 and r.real > 0)
+    from_leaves = leaves[7] ** (1 / 7)
+    assert round(from_nodes, 2) != round(from_leaves, 2) and abs(from_nodes - from_leaves) < 0.03
+    for x in (round(from_nodes, 3), round(from_nodes, 2)):
+        attempts.reset()
+        fb = ex.check_effective_branching(7, x)
+        assert not fb.ok and fb.tags == ("nodes-for-leaves",)
+        assert (f"that is b* from the nodes, the b with 1 + b + ... + b^7 = N, the {nodes[7]} nodes of the "
+                "game" in text(fb)) and "more digits" not in text(fb)
+    wrong_l_d = leaves[6] ** (1 / 6)
+    assert abs(wrong_l_d - from_leaves) <= 0.02 * from_leaves and abs(wrong_l_d - from_nodes) > 0.005
+    attempts.reset()
+    fb = ex.check_effective_branching(7, wrong_l_d)
+    assert "Check L (the complete games) and d (the depth, 7) in b*^7 = L" in text(fb)
+    assert "more digits" not in text(fb) and not fb.ok
+    assert f"≈ {wrong_l_d ** 7:.1f} leaves, fewer than the game has" in text(fb)
 
 
 @pytest.mark.parametrize("x", [1.72, 1.717, 1.7169, 1.715, 1.7199, 1.71, 1.7, 1.73, 1.8, 1.83, 1.8284, 2, 3,
