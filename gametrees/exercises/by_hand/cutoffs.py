@@ -59,8 +59,9 @@ def visited_reason(G, nodes, info, n, strict):
     if before is None:
         return (f"{name} is evaluated: it is {pname}'s first child, and a cut needs a finished child's "
                 f"value to compare with α or β.",
-                "Pruning needs evidence: a node can only stop after at least one child has returned a "
-                "value that falls outside the window it inherited.")
+                "Pruning needs evidence: a node can only stop after at least one child has returned, when "
+                f"its value {cutoff_clause(MAX, strict)} at a MAX node or {cutoff_clause(MIN, strict)} at a "
+                "MIN node.")
     a, b = info.call_window[n]
     player = G.nodes[p]["player"]
     hint = None
@@ -260,8 +261,8 @@ class PruningExercise(_AlphaBetaExercise):
         >>> ex = PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
         >>> ex.check([], cut_test=["D"])
         ✓ Pruned leaves and the cutoff test: both parts right.
-        ✓ Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α (v ≤ α),
-        while it has a child left to skip.
+        ✓ Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α
+        (v ≤ α), while it has a child left to skip.
         ✓ D meets the cutoff test, 11 ≥ β = 6, at its last child: no child is left to skip.
         >>> ex.check([], cut_test=[]).title
         'Pruned leaves and the cutoff test: 1 of 2 parts right.'
@@ -423,17 +424,18 @@ class PruningExercise(_AlphaBetaExercise):
             return
         if by_other_rule and cut.tie:
             return  # said above: the other rule
+        player = self.tree.nodes[cut.node]["player"]
+        test = (f"{c} is a {ROLE_NAMES[player]} node and stops once its value "
+                f"{cutoff_clause(player, self.strict)}")
         if subtrees:
-            text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
-                    f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
-                    "edges: cut (✂) them.")
+            text = (f"{c}'s search has a cut you have not made: {test}. After which of its children does "
+                    f"that happen? Then {c} never follows its remaining edges: cut (✂) them.")
         elif right:
             text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
                     f"at, and which leaves lie below them?")
         else:
-            text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
-                    f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
-                    f"look at?")
+            text = (f"{c}'s search has a cut you did not mark: {test}. After which child does that happen, "
+                    f"and which leaves does {c} then never look at?")
         hint = None
         if cut.tie and not cut.strict:
             hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
@@ -554,8 +556,8 @@ class OrderExercise(_AlphaBetaExercise):
     >>> ex.check("A B E F G C H I D K L M")
     ✗ Visiting order: 1 of 2 right.
     ✓ The first 7 are right: A, B, E, F, G, C and H.
-    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which node
-    has a finished child outside its window before I comes up?
+    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which MAX
+    node's value reaches β (v ≥ β), or which MIN node's falls to α (v ≤ α), before I comes up?
     """
 
     kind = "order"
@@ -663,8 +665,9 @@ class OrderExercise(_AlphaBetaExercise):
             self._last_wrong.append((g, "extra", None))
         elif g not in expected:
             rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but the search never reaches "
-                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which node has a finished "
-                    f"child outside its window before {self.nodes.name(g)} comes up?")
+                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which MAX node's value "
+                    f"{cutoff_clause(MAX, self.strict)}, or which MIN node's "
+                    f"{cutoff_clause(MIN, self.strict)}, before {self.nodes.name(g)} comes up?")
             self._last_wrong.append((g, "unvisited", None))
         elif expected.index(g) > i and all(x not in seen for x in expected[i:expected.index(g)]):
             rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, skipping nodes the search does visit "
