@@ -116,21 +116,23 @@ def cutoff_text(player, strict=False) -> str:
     return f"v {cutoff_sign(player, strict)} {'β' if player == 'max' else 'α'}"
 
 
-def cutoff_clause(player, strict=False) -> str:
+def cutoff_clause(player, strict=False, formula=True) -> str:
     """The cutoff test of a node of ``player`` as words a sentence's value does: ``"reaches β (v ≥ β)"`` at
-    MAX, ``"falls to α (v ≤ α)"`` at MIN; ``"passes β"`` and ``"falls below α"`` under the strict rule.
+    MAX, ``"falls to α (v ≤ α)"`` at MIN; ``"passes β"`` and ``"falls below α"`` under the strict rule;
+    without the formula in brackets when ``formula`` is False.
 
     Examples
     --------
-    >>> cutoff_clause("max"), cutoff_clause("min", strict=True)
-    ('reaches β (v ≥ β)', 'falls below α (v < α)')
+    >>> cutoff_clause("max"), cutoff_clause("min", strict=True), cutoff_clause("min", formula=False)
+    ('reaches β (v ≥ β)', 'falls below α (v < α)', 'falls to α')
     """
     strict = tie_rule(strict) == "strict"
     verb = {("max", False): "reaches", ("max", True): "passes", ("min", False): "falls to",
             ("min", True): "falls below"}.get((player, strict))
     if verb is None:
         raise ValueError(f"the cutoff test is for 'max' or 'min' nodes, got {player!r}")
-    return f"{verb} {'β' if player == 'max' else 'α'} ({cutoff_text(player, strict)})"
+    words = f"{verb} {'β' if player == 'max' else 'α'}"
+    return f"{words} ({cutoff_text(player, strict)})" if formula else words
 
 
 def stops_only_when(player, strict=False) -> str:
