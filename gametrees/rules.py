@@ -18,7 +18,8 @@ import operator
 
 __all__ = [
     "EXACT", "LOWER", "UPPER", "TIE_RULES", "tie_rule", "strict_rule", "cutoff_sign", "cutoff_text",
-    "prune_when", "cutoff_tests", "fails_high", "fails_low", "cutoff", "window_bound", "deep_enough",
+    "cutoff_clause", "stops_only_when", "prune_when", "cutoff_tests", "fails_high", "fails_low", "cutoff",
+    "window_bound", "deep_enough",
     "table_probe", "ucb1", "ucb1_select", "chance_upper_bound", "chance_lower_bound",
 ]
 
@@ -113,6 +114,41 @@ def cutoff_text(player, strict=False) -> str:
     ('v ≥ β', 'v ≤ α', 'v < α')
     """
     return f"v {cutoff_sign(player, strict)} {'β' if player == 'max' else 'α'}"
+
+
+def cutoff_clause(player, strict=False, formula=True) -> str:
+    """The cutoff test of a node of ``player`` as words a sentence's value does: ``"reaches β (v ≥ β)"`` at
+    MAX, ``"falls to α (v ≤ α)"`` at MIN; ``"passes β"`` and ``"falls below α"`` under the strict rule;
+    without the formula in brackets when ``formula`` is False.
+
+    Examples
+    --------
+    >>> cutoff_clause("max"), cutoff_clause("min", strict=True), cutoff_clause("min", formula=False)
+    ('reaches β (v ≥ β)', 'falls below α (v < α)', 'falls to α')
+    """
+    strict = tie_rule(strict) == "strict"
+    verb = {("max", False): "reaches", ("max", True): "passes", ("min", False): "falls to",
+            ("min", True): "falls below"}.get((player, strict))
+    if verb is None:
+        raise ValueError(f"the cutoff test is for 'max' or 'min' nodes, got {player!r}")
+    words = f"{verb} {'β' if player == 'max' else 'α'}"
+    return f"{words} ({cutoff_text(player, strict)})" if formula else words
+
+
+def stops_only_when(player, strict=False) -> str:
+    """The cutoff test of a node of ``player`` as a sentence with its other side: a node stops on one bound
+    of its window only, and a value past the other bound does not stop it.
+
+    Examples
+    --------
+    >>> stops_only_when("max")
+    'a MAX node stops only when its value reaches β (v ≥ β); a value at or below α does not stop it'
+    >>> stops_only_when("min")
+    'a MIN node stops only when its value falls to α (v ≤ α); a value at or above β does not stop it'
+    """
+    other = "at or below α" if player == "max" else "at or above β"
+    return (f"a {player.upper()} node stops only when its value {cutoff_clause(player, strict)}; a value "
+            f"{other} does not stop it")
 
 
 def prune_when(strict, at_nodes=False) -> str:

@@ -279,3 +279,31 @@ def reference_star1(spec, low, high, root_player="max"):
 
     value, _ = search(spec, (), -math.inf, math.inf)
     return value, skipped, visited
+
+
+def reference_child_steps(spec, root_player="max", alpha=-math.inf, beta=math.inf):
+    """Alpha-beta (textbook rule) on nested lists, logged child by child: ``{child path: (the parent's value
+    so far when it reaches the child, or None for a first child, the parent's (alpha, beta) then)}`` for
+    every child the search reaches."""
+    players = players_of(spec, root_player)
+    steps = {}
+
+    def search(sub, path, alpha, beta):
+        if not isinstance(sub, list):
+            return sub
+        is_max = players[path] == "max"
+        v = None
+        for i, kid in enumerate(sub):
+            steps[path + (i,)] = (v, (alpha, beta))
+            got = search(kid, path + (i,), alpha, beta)
+            v = got if v is None else (max if is_max else min)(v, got)
+            if (is_max and v >= beta) or (not is_max and v <= alpha):
+                break
+            if is_max:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+        return v
+
+    search(spec, (), alpha, beta)
+    return steps

@@ -526,8 +526,9 @@ def test_pruning_names_the_cutoff_of_a_missed_leaf():
     assert ("✗ C's cut skips more than you marked: which of C's children does it never look at, and which "
             "leaves lie below them?") in fb.lines
     fb = ex.PruningExercise(TEXTBOOK).check([])
-    assert ("✗ C's search has a cut you did not mark: a cut at C needs a finished child whose value falls "
-            "outside C's window: which one, and which leaves does C then never look at?") in fb.lines
+    assert ("✗ C's search has a cut you did not mark: C is a MIN node and stops once its value falls to α "
+            "(v ≤ α). After which child does that happen, and which leaves does C then never look "
+            "at?") in fb.lines
 
 
 def test_pruning_a_first_child_needs_evidence():
@@ -540,8 +541,9 @@ def test_pruning_a_first_child_needs_evidence():
 def test_over_pruning_shows_the_window_and_a_counterexample():
     e = ex.PruningExercise(TEXTBOOK)
     fb = e.check(["I", "J", "L"])
-    assert ("✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of "
-            "D a value outside D's window? A cut needs one.") in fb.lines
+    assert ("✗ L is marked pruned, but alpha-beta evaluates it: D is a MIN node, and a MIN node stops only "
+            "when its value falls to α (v ≤ α); a value at or above β does not stop it. Has D's value met "
+            "that test before L comes up? A cut needs it.") in fb.lines
     again = e.check(["I", "J", "L"])  # the second wrong check works the mistake through on a twin tree
     assert again.lines[-1].startswith("• Worked on a twin tree: the same tree with other leaf values, A:max(")
     assert "L is evaluated: when D reaches it" in again.lines[-1] and again.attempt == 2
@@ -595,8 +597,9 @@ def test_order_feedback():
     e = ex.OrderExercise(TEXTBOOK)
     assert e.check("B E F G C H D K L M").ok  # the root may be left out
     skip = e.check("A B E F G C D K L M")
-    assert ("✗ Step 7: you wrote D, skipping nodes the search does visit after C: a cut needs a finished "
-            "child whose value falls outside the window; is there one there?") in skip.lines
+    assert ("✗ Step 7: you wrote D, skipping nodes the search does visit after C: a cut needs a MAX node "
+            "whose value reaches β (v ≥ β), or a MIN node whose value falls to α (v ≤ α), with a child left; "
+            "is there one there?") in skip.lines
     assert skip.tags == ("prune-without-evidence",)
     extra = e.check("A B E F G C H I J D K L M")
     assert ("Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first"

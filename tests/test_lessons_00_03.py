@@ -13,11 +13,12 @@ import json
 import math
 import re
 
+import numpy as np
 import pytest
 from folds import NOTEBOOKS, fold_text, pasteable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import all_values, players_of, reference_alphabeta, reference_fail_hard
+from reference import all_values, players_of, reference_alphabeta, reference_child_steps, reference_fail_hard
 
 import gametrees as gt
 from gametrees import exercises as ex
@@ -509,6 +510,90 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
     assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
 
 
+def assert_child_claims_true(line, tree, window, root_player="max"):
+    """Every claim ``line`` makes about which children a node looks at, which child returns a bound and where
+    a node stops is true of ``tree`` searched with ``window`` by tests/reference.py (fail-soft, textbook
+    rule); returns how many claims were checked."""
+    path = {d["label"]: n for n, d in gt.tree_from_nested(tree, root_player=root_player).nodes(data=True)}
+    _, _, returned = reference_alphabeta(tree, root_player, alpha=window[0], beta=window[1])
+    exact = all_values(tree, root_player)
+
+    def kids(p):
+        return [q for q in path.values() if len(q) == len(p) + 1 and q[:len(p)] == p]
+
+    def looks_at_all(lab):
+        return all(k in returned for k in kids(path[lab]))
+
+    checked = 0
+    for lab in re.findall(r"Does (\w+) look at every child", line):
+        assert path[lab] in returned and not looks_at_all(lab), line   # the honest answer is "no"
+        checked += 1
+    for lab, listed in re.findall(r"(\w+) does look at every child \(([^)]*)\)", line):
+        assert looks_at_all(lab) and listed.replace(" and ", ", ").split(", ") == [
+            lab2 for lab2, q in path.items() if q in kids(path[lab])], line
+        checked += 1
+    if "and it does look at every child" in line:
+        lab = re.search(r" \((\w+) is worth", line)[1]
+        assert looks_at_all(lab), line
+        checked += 1
+    if "the cutoff stops it at" in line:
+        lab = re.search(r" \((\w+) is worth", line)[1]
+        assert not looks_at_all(lab), line
+        checked += 1
+    for lab, worth in re.findall(r"(\w+) is worth (\d+) after looking at every child", line):
+        assert exact[path[lab]] == int(worth), line
+        checked += 1
+    for lab in re.findall(r"(\w+) returns a bound", line):
+        assert returned[path[lab]] != exact[path[lab]], line
+        checked += 1
+    for lab, value, never in re.findall(r"(\w+) stops (?:at (\d+) )?before its child (\w+)", line):
+        assert path[never] in kids(path[lab]) and path[lab] in returned and path[never] not in returned, line
+        assert not value or returned[path[lab]] == int(value), line
+        checked += 1
+    return checked
+
+
+def test_fail_soft_hard_says_which_node_stopped_and_which_passed_a_bound_up():
+    """Reader r9, finding 1: with fail-soft given as the minimax value, a node that stopped early is asked
+    whether it looks at every child (the honest answer: no), and a node that looks at every child but got a
+    bound from below is told so, with the child that returned it and the node below that stopped. Every such
+    claim is checked against tests/reference.py, at each node where fail-soft is not the minimax value."""
+    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
+    exact = {label[p]: v for p, v in all_values(NARROW).items()}
+    _, _, returned = reference_alphabeta(NARROW, alpha=WINDOW[0], beta=WINDOW[1])
+    short = [x for x in NODES if returned[next(p for p in label if label[p] == x)] != exact[x]]
+    assert {"A", "C", "H"} <= set(short)   # A and C only pass H's bound up; H stops itself
+    shortcut = {**RIGHT, **{x: (exact[x], RIGHT[x][1]) for x in short}}
+    first, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
+    for x in short:
+        line = next(t for k, t, _ in first.items if k == "bad" and t.startswith(f"{x} under fail-soft"))
+        assert assert_child_claims_true(line, NARROW, WINDOW) >= 1
+        assert not re.search(rf"(?<![\d.]){RIGHT[x][0]}(?![\d])", line)   # never the right value
+    assert "A does look at every child (B and C), but C returns a bound" in text(first)
+    assert "Does H look at every child" in text(first)
+    twin = twins(second)[0]
+    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
+    assert tree != NARROW and assert_child_claims_true(twin, tree, WINDOW) >= 2
+
+
+def test_fail_soft_hard_states_each_players_cutoff_side():
+    """Reader r9, finding 2: E (MAX) given its first leaf, a value at or below its α, as if it stopped there:
+    the feedback says a MAX node stops only on β, which the reference search shows (E goes on)."""
+    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
+    where = {v: k for k, v in label.items()}
+    players = players_of(NARROW)
+    _, visited, _ = reference_alphabeta(NARROW, alpha=WINDOW[0], beta=WINDOW[1])
+    e = where["E"]
+    first_leaf = NARROW[e[0]][e[1]][0]
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (first_leaf, RIGHT["E"][1])}, nodes=NODES)
+    line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith("E under fail-soft"))
+    assert players[e] == "max" and first_leaf <= WINDOW[0]   # the trap: a value at or below α at a MAX node
+    assert e + (1,) in visited                                 # ...and E goes on to its next child
+    assert ("E is a MAX node, and a MAX node stops only when its value reaches β (v ≥ β); a value at or "
+            "below α does not stop it") in line
+    assert "outside the window" not in line
+
+
 def test_fail_soft_hard_reads_a_min_root_when_told_and_says_the_roots_player():
     """Reader r7, nice-to-have 2: a MIN-root tree's right answers pass with root_player="min" (computed by
     tests/reference.py), and the title says which player the check put at the root."""
@@ -888,8 +973,8 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
         gt.exercises.generate("window", seed=17, difficulty="medium").node) == "L"
     ex5 = gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
     assert ex5.check([]).ok
-    assert ("✓ Nothing is pruned: no node's value leaves its window "
-            "while the node has a child left to skip.") in text(ex5.check([]))
+    assert ("✓ Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α "
+            "(v ≤ α), while it has a child left to skip.") in text(ex5.check([]))
 
 
 def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
@@ -941,6 +1026,43 @@ def test_lesson_03_ex5_asks_why_nothing_is_pruned_and_grades_both_parts():
              for c in json.loads((NOTEBOOKS / "03_alpha_beta.ipynb").read_text())["cells"]}
     assert "ex5.check(ex5_answer, cut_test=ex5_cut_test)" in cells["np03a003"]
     assert repr(tree) in cells["np03a002"] and "meet the cutoff test" in cells["np03a001"]
+
+
+def _nested_from_inline(written):
+    """'A:min(B:max(E=5, F=8), ...)' (a twin's tree as the feedback writes it) as nested lists."""
+    return ast.literal_eval(re.sub(r"\w+=", "", re.sub(r"\w+:(?:max|min)\(", "[", written)).replace(")", "]"))
+
+
+def test_lesson_03_ex5_feedback_states_each_players_cutoff_side():
+    """Reader r9, finding 3: in Ex 5 G (MIN) is above its β with a child left, and goes on. The ✓ line and
+    the feedback on pruning L state the test per side, and both are true of the tree, by tests/reference.py:
+    no MAX node's value reaches its β and no MIN node's falls to its α while it has a child left; G is MIN,
+    its value has not fallen to its α when L comes up, though it is above its β. The twin practises the same
+    trap: its G is strictly above its β when L comes up."""
+    tree = [[5, 8], [[9, 3], 6], [[4, 12], 11]]
+    path = {d["label"]: n for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    players = players_of(tree, "min")
+    steps = reference_child_steps(tree, "min")
+    assert len(steps) == len(path) - 1                                     # every node reached: none pruned
+    for child, (before, (a, b)) in steps.items():                         # the ✓ line, child by child
+        assert before is None or not (before >= b if players[child[:-1]] == "max" else before <= a)
+    ex5 = gt.exercises.PruningExercise(tree, root_player="min", try_first=True)
+    assert ("Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α "
+            "(v ≤ α), while it has a child left to skip.") in text(ex5.check([], cut_test=["D"]))
+    before, (a, b) = steps[path["L"]]
+    assert players[path["G"]] == "min" and before > b and before > a      # the trap, and G goes on
+    first, second = [ex5.check(["L"], cut_test=["G", "D"]) for _ in range(2)]
+    line = next(t for k, t, _ in first.items if k == "bad" and t.startswith("L is marked pruned"))
+    assert ("G is a MIN node, and a MIN node stops only when its value falls to α (v ≤ α); a value at or "
+            "above β does not stop it. Has G's value met that test before L comes up?") in line
+    assert "outside" not in line
+    twin = twins(second)[0]
+    twin_tree = _nested_from_inline(re.search(r"values, (A:min\(.*\)): L is evaluated", twin)[1])
+    assert twin_tree != tree
+    t_before, (t_a, t_b) = reference_child_steps(twin_tree, "min")[path["L"]]
+    assert t_before > t_b and t_before > t_a                                # the twin's G: the same trap
+    assert (f"G (MIN) has {t_before} so far and its window is α = -∞, β = {t_b}; {t_before} > α; "
+            f"{t_before} > β does not stop a MIN node") in twin and t_a == -math.inf
 
 
 def test_window_twin_works_the_bound_the_learner_got_wrong_with_the_same_story():
@@ -1037,9 +1159,11 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
     shortcut = {**RIGHT, "A": (8, 6), "C": (8, 6), "H": (8, 6)}
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
     twin = second.lines[-1]
-    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, but the cutoff stops it "
-                                     r"at (\d+)", twin).groups())
+    worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, "
+                                     r"(?:but the cutoff stops it at|.*? reaches) (\d+)[.:]", twin).groups())
     assert worth > stop and f"Fail-soft returns {stop}, the value" in twin
+    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
+    assert assert_child_claims_true(twin, tree, WINDOW) >= 2
 
 
 def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
@@ -1061,6 +1185,35 @@ def test_effective_branching_asks_two_decimals_and_says_what_the_rounding_did(x,
     fb = ex.check_effective_branching(7, x)
     assert fb.ok is right and says in text(fb)
     assert "1.717" not in text(fb) or right                      # a wrong answer is never given b*
+
+
+def test_effective_branching_names_b_star_from_the_nodes_and_a_wrong_l_or_d_as_such():
+    """Reader r9, finding 4: b* from the nodes (1 + b + ... + b^7 = N, lesson 01's second definition) is named
+    as that, not blamed on digits; a root of the wrong L or d (L(6)^(1/6)) is asked to check L and d. The
+    counts and roots are computed here by their recursions and numpy's polynomial roots."""
+    leaves, nodes = {0: 1}, {0: 1}
+    for n in range(1, 8):   # Nim taking 1-3 coins, the player who takes the last coin wins
+        leaves[n] = sum(leaves[n - k] for k in (1, 2, 3) if n - k >= 0)
+        nodes[n] = 1 + sum(nodes[n - k] for k in (1, 2, 3) if n - k >= 0)
+    stats = gt.minimax(gt.Nim(7)).stats
+    assert (leaves[7], nodes[7]) == (stats["leaves_evaluated"], stats["nodes_visited"])
+    roots = np.polynomial.Polynomial([1 - nodes[7]] + [1] * 7).roots()
+    from_nodes = next(r.real for r in roots if abs(r.imag) < 1e-12 and r.real > 0)
+    from_leaves = leaves[7] ** (1 / 7)
+    assert round(from_nodes, 2) != round(from_leaves, 2) and abs(from_nodes - from_leaves) < 0.03
+    for x in (round(from_nodes, 3), round(from_nodes, 2)):
+        attempts.reset()
+        fb = ex.check_effective_branching(7, x)
+        assert not fb.ok and fb.tags == ("nodes-for-leaves",)
+        assert (f"that is b* from the nodes, the b with 1 + b + ... + b^7 = N, the {nodes[7]} nodes of the "
+                "game" in text(fb)) and "more digits" not in text(fb)
+    wrong_l_d = leaves[6] ** (1 / 6)
+    assert abs(wrong_l_d - from_leaves) <= 0.02 * from_leaves and abs(wrong_l_d - from_nodes) > 0.005
+    attempts.reset()
+    fb = ex.check_effective_branching(7, wrong_l_d)
+    assert "Check L (the complete games) and d (the depth, 7) in b*^7 = L" in text(fb)
+    assert "more digits" not in text(fb) and not fb.ok
+    assert f"≈ {wrong_l_d ** 7:.1f} leaves, fewer than the game has" in text(fb)
 
 
 @pytest.mark.parametrize("x", [1.72, 1.717, 1.7169, 1.715, 1.7199, 1.71, 1.7, 1.73, 1.8, 1.83, 1.8284, 2, 3,

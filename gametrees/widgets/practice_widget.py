@@ -739,8 +739,9 @@ def practice(mode="alphabeta", *, seed=None, difficulty="easy", rule="textbook",
     True
     >>> w.cuts["L"].value = True        # L is evaluated: D must look on
     >>> print(w.check().lines[-1])  # doctest: +NORMALIZE_WHITESPACE
-    ✗ The edge D–L is cut, but alpha-beta follows that edge: when D reaches L, has any finished child of D
-    a value outside D's window? A cut needs one.
+    ✗ The edge D–L is cut, but alpha-beta follows that edge: D is a MIN node, and a MIN node stops only when
+    its value falls to α (v ≤ α); a value at or above β does not stop it. Has D's value met that test before L
+    comes up? A cut needs it.
     >>> w.new_tree(seed=7); w.seed
     7
     """

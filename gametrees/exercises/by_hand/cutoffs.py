@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import networkx as nx
 
 from ...games import MAX, MIN
-from ...rules import cutoff, prune_when, tie_rule
+from ...rules import cutoff, cutoff_clause, prune_when, stops_only_when, tie_rule
 from ...search import alphabeta, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Feedback, Report, and_list, close, fmt, is_are, malformed, plain
@@ -41,6 +41,12 @@ def _unreadable_text(answer):
     return bool(t) and not re.search(r"\w", t) and t not in ("[]", "{}", "()", "∅", "ø", "-", "—")
 
 
+def _no_stop_text(strict):
+    """No node meets the cutoff test with a child left, per side: MAX on β only, MIN on α only."""
+    return (f"no MAX node's value {cutoff_clause(MAX, strict)}, and no MIN node's value "
+            f"{cutoff_clause(MIN, strict)}, while it has a child left to skip")
+
+
 def visited_reason(G, nodes, info, n, strict):
     """Why alpha-beta visits ``n``: ``(text, hint)``, read from the search's trace."""
     name = nodes.name(n)
@@ -53,8 +59,9 @@ def visited_reason(G, nodes, info, n, strict):
     if before is None:
         return (f"{name} is evaluated: it is {pname}'s first child, and a cut needs a finished child's "
                 f"value to compare with α or β.",
-                "Pruning needs evidence: a node can only stop after at least one child has returned a "
-                "value that falls outside the window it inherited.")
+                "Pruning needs evidence: a node can only stop after at least one child has returned, when "
+                f"its value {cutoff_clause(MAX, strict)} at a MAX node or {cutoff_clause(MIN, strict)} at a "
+                "MIN node.")
     a, b = info.call_window[n]
     player = G.nodes[p]["player"]
     hint = None
@@ -66,6 +73,10 @@ def visited_reason(G, nodes, info, n, strict):
         tie = before == b
         cmp = (f"{fmt(before)} = β, and the strict rule prunes only when v > β" if tie and strict
                else f"{fmt(before)} < β")
+    if player == MIN and before >= b:
+        cmp += f"; {fmt(before)} {'>' if before > b else '='} β does not stop a MIN node"
+    elif player == MAX and before <= a:
+        cmp += f"; {fmt(before)} {'<' if before < a else '='} α does not stop a MAX node"
     if tie and strict:
         hint = ("A tie: the textbook rule (AIMA) would prune here; the strict rule (as in CS188) does not. "
                 "Both rules give the same root value.")
@@ -202,8 +213,9 @@ class PruningExercise(_AlphaBetaExercise):
     >>> ex.check("I, J, L")
     ✗ Pruned leaves: 8 of 9 leaves right.
     ✓ I and J are pruned: C stops early.
-    ✗ L is marked pruned, but alpha-beta evaluates it: when D reaches L, has any finished child of D a value
-    outside D's window? A cut needs one.
+    ✗ L is marked pruned, but alpha-beta evaluates it: D is a MIN node, and a MIN node stops only when its
+    value falls to α (v ≤ α); a value at or above β does not stop it. Has D's value met that test before L
+    comes up? A cut needs it.
     >>> ex.check(["I"]).lines[1]
     "✗ C's cut skips more than you marked: which of C's children does it never look at, and which leaves lie
     below them?"
@@ -249,7 +261,8 @@ class PruningExercise(_AlphaBetaExercise):
         >>> ex = PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min")
         >>> ex.check([], cut_test=["D"])
         ✓ Pruned leaves and the cutoff test: both parts right.
-        ✓ Nothing is pruned: no node's value leaves its window while the node has a child left to skip.
+        ✓ Nothing is pruned: no MAX node's value reaches β (v ≥ β), and no MIN node's value falls to α
+        (v ≤ α), while it has a child left to skip.
         ✓ D meets the cutoff test, 11 ≥ β = 6, at its last child: no child is left to skip.
         >>> ex.check([], cut_test=[]).title
         'Pruned leaves and the cutoff test: 1 of 2 parts right.'
@@ -267,8 +280,7 @@ class PruningExercise(_AlphaBetaExercise):
         if not by_other_rule:
             self._judge_over(rep, claimed, truth, edge, subtrees)
         if not truth and not claimed and not unknown:
-            rep.good("Nothing is pruned: no node's value leaves its window while the node has a child left "
-                     "to skip.")
+            rep.good(f"Nothing is pruned: {_no_stop_text(self.strict)}.")
         rep.items = [item for item in rep.items if item[1]]
         fb = rep.feedback(what, count_ok=False)
         if not fb.ok and not claimed and not unknown and truth:
@@ -412,17 +424,18 @@ class PruningExercise(_AlphaBetaExercise):
             return
         if by_other_rule and cut.tie:
             return  # said above: the other rule
+        player = self.tree.nodes[cut.node]["player"]
+        test = (f"{c} is a {ROLE_NAMES[player]} node and stops once its value "
+                f"{cutoff_clause(player, self.strict)}")
         if subtrees:
-            text = (f"{c}'s search has a cut you have not made: after one of {c}'s children returns, "
-                    f"does its value fall outside {c}'s window? Then {c} never follows its remaining "
-                    "edges: cut (✂) them.")
+            text = (f"{c}'s search has a cut you have not made: {test}. After which of its children does "
+                    f"that happen? Then {c} never follows its remaining edges: cut (✂) them.")
         elif right:
             text = (f"{c}'s cut skips more than you marked: which of {c}'s children does it never look "
                     f"at, and which leaves lie below them?")
         else:
-            text = (f"{c}'s search has a cut you did not mark: a cut at {c} needs a finished child whose "
-                    f"value falls outside {c}'s window: which one, and which leaves does {c} then never "
-                    f"look at?")
+            text = (f"{c}'s search has a cut you did not mark: {test}. After which child does that happen, "
+                    f"and which leaves does {c} then never look at?")
         hint = None
         if cut.tie and not cut.strict:
             hint = ("A tie counts under the textbook rule: it prunes when v ≤ α (or v ≥ β), not only "
@@ -443,9 +456,11 @@ class PruningExercise(_AlphaBetaExercise):
                         f"reaches it, {pname} has no finished child yet, so nothing can be cut there. A cut "
                         "needs evidence.")
             else:
+                player = self.tree.nodes[p]["player"]
                 text = (f"{what_x}, but alpha-beta {'follows that edge' if subtrees else 'evaluates it'}: "
-                        f"when {pname} reaches {self.nodes.name(x)}, has any finished child of {pname} a "
-                        f"value outside {pname}'s window? A cut needs one.")
+                        f"{pname} is a {ROLE_NAMES[player]} node, and "
+                        f"{stops_only_when(player, self.strict)}. Has {pname}'s value met that test "
+                        f"before {self.nodes.name(x)} comes up? A cut needs it.")
             rep.bad(text, tag="prune-without-evidence")
             self._last_wrong.append((x, "over", "prune-without-evidence"))
 
@@ -478,6 +493,18 @@ class PruningExercise(_AlphaBetaExercise):
             self._tie_twins_only = False
         return text if text is not None else super()._twin(feedback)
 
+    def _past_other_side(self, n, strictly=False):
+        """Whether ``n``'s parent, when it reaches ``n``, has a value past the bound it does not cut on (a MIN
+        node at or above its β, a MAX node at or below its α; ``strictly`` above or below): the trap of
+        pruning there."""
+        before, p = self.info.before.get(n), self._parent(n)
+        if before is None or p is None:
+            return False
+        a, b = self.info.call_window[n]
+        if strictly:
+            return before > b if self.tree.nodes[p]["player"] == MIN else before < a
+        return before >= b if self.tree.nodes[p]["player"] == MIN else before <= a
+
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
         where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
@@ -497,6 +524,9 @@ class PruningExercise(_AlphaBetaExercise):
                                and not cut.tie):
                 return None   # a missed tie cut is worked on a twin whose cut there is a tie too, if any
             return where + cut.text(twin.nodes) + "."
+        if (kind == "over" and getattr(self, "_tie_twins_only", False) and self._past_other_side(n)
+                and not twin._past_other_side(n, strictly=True)):
+            return None   # the learner pruned past the bound a node does not cut on: so does the twin's node
         if kind == "over" and twin._status(n) == "visited" and twin.info.before.get(n) is not None:
             return where + visited_reason(twin.tree, twin.nodes, twin.info, n, twin.strict)[0]
         if kind == "over" and twin._status(n) == "visited":
@@ -526,8 +556,8 @@ class OrderExercise(_AlphaBetaExercise):
     >>> ex.check("A B E F G C H I D K L M")
     ✗ Visiting order: 1 of 2 right.
     ✓ The first 7 are right: A, B, E, F, G, C and H.
-    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which node
-    has a finished child outside its window before I comes up?
+    ✗ Step 8: you wrote I, but the search never reaches I: a cut above it stops the search first. Which MAX
+    node's value reaches β (v ≥ β), or which MIN node's falls to α (v ≤ α), before I comes up?
     """
 
     kind = "order"
@@ -635,12 +665,14 @@ class OrderExercise(_AlphaBetaExercise):
             self._last_wrong.append((g, "extra", None))
         elif g not in expected:
             rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, but the search never reaches "
-                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which node has a finished "
-                    f"child outside its window before {self.nodes.name(g)} comes up?")
+                    f"{self.nodes.name(g)}: a cut above it stops the search first. Which MAX node's value "
+                    f"{cutoff_clause(MAX, self.strict)}, or which MIN node's "
+                    f"{cutoff_clause(MIN, self.strict)}, before {self.nodes.name(g)} comes up?")
             self._last_wrong.append((g, "unvisited", None))
         elif expected.index(g) > i and all(x not in seen for x in expected[i:expected.index(g)]):
             rep.bad(f"Step {i + 1}: you wrote {self.nodes.name(g)}, skipping nodes the search does visit "
-                    f"{after}: a cut needs a finished child whose value falls outside the window; is there "
+                    f"{after}: a cut needs a MAX node whose value {cutoff_clause(MAX, self.strict)}, or a "
+                    f"MIN node whose value {cutoff_clause(MIN, self.strict)}, with a child left; is there "
                     "one there?",
                     tag="prune-without-evidence")
             self._last_wrong.append((g, "skipped", "prune-without-evidence"))

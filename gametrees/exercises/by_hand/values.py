@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...games import CHANCE, MAX
-from ...rules import EXACT, LOWER, UPPER, prune_when, tie_rule
+from ...games import CHANCE, MAX, MIN
+from ...rules import EXACT, LOWER, UPPER, cutoff_clause, prune_when, tie_rule
 from ...search import alphabeta, expectimax, minimax
 from ..answers import OP_TEXT, BadAnswer, parse_value
 from ..feedback import ROLE_NAMES, Report, and_list, close, fmt, malformed, plain, unanswered
@@ -355,10 +355,12 @@ class ValuesExercise(Exercise):
         else:
             exact = self._exact.nodes[n]["value"]
             a0, b0 = self.info.call_window.get(n, (None, None))
+            stop = (cutoff_clause(player, self.strict, formula=False) if player in (MAX, MIN)
+                    else "leaves its window")
             base = (f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}. {name} is a {ROLE_NAMES[player]} node: it "
                     f"returns the {'largest' if player == MAX else 'smallest'} value among the children it "
-                    "looks at, and stops as soon as one falls outside its window (then that value is only a "
-                    "bound).")
+                    "looks at, and stops as soon as its value "
+                    f"{stop} (then that value is only a bound).")
             if bound != EXACT and close(x, exact) and not self._constant:
                 rep.bad(f"{name}: you wrote {OP_TEXT[op]}{fmt(x)}, the value {name} would have if every leaf "
                         f"below it were looked at; but alpha-beta stops {'at' if cut_here else 'below'} "

@@ -335,6 +335,23 @@ def solution_effective_branching(coins):
                          make)
 
 
+def _b_from_nodes(nodes, d):
+    """The b > 0 with 1 + b + ... + b^d = ``nodes`` (b* from the nodes, lesson 01), by halving an interval:
+    the sum grows with b, and b = nodes is too large.
+
+    >>> round(_b_from_nodes(1 + 2 + 4 + 8, 3), 9)
+    2.0
+    """
+    low, high = 0.0, float(nodes)
+    for _ in range(200):
+        mid = (low + high) / 2
+        if sum(mid ** k for k in range(d + 1)) < nodes:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
 def check_effective_branching(coins, answer):
     """Check the effective branching factor b* of Nim with ``coins`` coins: b*^d = leaves, d = ``coins``
     (lesson 01).
@@ -394,6 +411,10 @@ def check_effective_branching(coins, answer):
         rep.bad(f"You wrote {wrote}, the {d}th root of the number of nodes (positions in the middle of a "
                 "game included); the question uses the leaves, the complete games.", solve,
                 tag="nodes-for-leaves")
+    elif near(_b_from_nodes(nodes, d)):
+        rep.bad(f"You wrote {wrote}: that is b* from the nodes, the b with 1 + b + ... + b^{d} = N, the "
+                f"{nodes} nodes of the game (positions in the middle of a game included). The question asks "
+                f"for b* from the leaves, the complete games: b*^{d} = L.", solve, tag="nodes-for-leaves")
     elif x == leaves:
         rep.bad(f"You wrote {wrote}: that is L itself, the number of complete games (the leaves), not a "
                 f"branching factor. b* is the number of moves per node of a uniform tree of depth {d} with "
@@ -422,8 +443,9 @@ def check_effective_branching(coins, answer):
             rep.bad(f"You wrote {wrote}: close, but that is not b* rounded to two decimals: round to the "
                     "nearest (the third decimal decides), do not cut the digits off.", solve)
         elif close:
-            rep.bad(f"You wrote {wrote}: close, but not b* to two decimals: {leaves_then}. Compute the root "
-                    "again with more digits, then round.", solve)
+            rep.bad(f"You wrote {wrote}: close, but not b* to two decimals: {leaves_then}. Check L (the "
+                    f"complete games) and d (the depth, {d}) in b*^{d} = L, then take the root and round it "
+                    "to two decimals.", solve)
         else:
             rep.bad(f"You wrote {wrote}; {leaves_then}.", solve)
 

@@ -16,12 +16,12 @@ import math
 import numbers
 import random
 
-from ...rules import fails_low
+from ...rules import fails_low, stops_only_when
 from ...search import alphabeta, minimax
 from ...trees import tree_from_nested
 from ..attempts import escalate, worked_answer
 from ..by_hand import twin_trees
-from ..feedback import Feedback, Report, fmt, malformed
+from ..feedback import Feedback, Report, and_list, fmt, malformed
 from .reading import dict_answer, is_blank, nested_text, unanswered
 
 __all__ = ["FEWEST_REASONS", "check_fail_soft_hard", "check_pruning_order", "solution_fail_soft_hard",
@@ -333,17 +333,27 @@ def _wrong_return(lab, name, x, truth):
     soft, hard, exact = truth["soft"], truth["hard"], truth["exact"]
     (a, b), cut = truth["entered"][lab], soft[lab] != exact[lab]
     if name == "fail-soft" and cut and x == exact[lab]:
-        return (f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at "
-                f"every child. Does {lab} look at every child with the window it was given? What "
-                "does `value` hold when its loop returns?", "cut-value-as-minimax")
+        kids, skipped = truth["kids"][lab]
+        if skipped:   # the node itself stops with children left
+            return (f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at "
+                    f"every child. Does {lab} look at every child with the window it was given? What "
+                    "does `value` hold when its loop returns?", "cut-value-as-minimax")
+        child, stopper, never = _bound_from_below(lab, truth)
+        where = (f"{child} stops before its child {never}" if child == stopper else
+                 f"below it, {stopper} stops before its child {never}")
+        return (f"{lab} under fail-soft: you wrote {fmt(x)}, what {lab} is worth after looking at every "
+                f"child. {lab} does look at every child ({and_list(kids)}), but {child} returns a bound, "
+                f"not its minimax value ({where}). Fail-soft passes a bound up: what does each child of "
+                f"{lab} return, and what does {lab} make of them?", "cut-value-as-minimax")
     if name == "fail-soft" and x == hard[lab] and soft[lab] != hard[lab]:
         return (f"{lab} under fail-soft: you wrote {fmt(x)}, a bound of the window {lab} was given. "
                 f"Fail-soft returns `value`, the best {lab} had found when it stopped: which is it?",
                 "fail-hard-bound")
     if name == "fail-soft":
-        return (f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is "
-                "given: after each child, is its value so far outside the window? What does `value` "
-                "hold when the loop ends or returns?", None)
+        player = truth["player"][lab]
+        return (f"{lab} under fail-soft: you wrote {fmt(x)}. Search {lab} with the window it is given, "
+                f"child by child: {lab} is a {player.upper()} node, and {stops_only_when(player)}. What "
+                "does `value` hold when the loop ends or returns?", None)
     w0, w1 = truth["window"]
     if not a <= x <= b and w0 <= x <= w1:
         # e.g. the node's value clamped into the window the search started with, not into its own
@@ -359,6 +369,32 @@ def _wrong_return(lab, name, x, truth):
     return (f"{lab} under fail-hard: you wrote {fmt(x)}. Which window is {lab} given when it is "
             f"entered (its parent's α and β at that moment)? Fail-hard returns {lab}'s value "
             "clamped into it: α if the value is at most α, β if at least β, else the value.", None)
+
+def _bound_from_below(lab, truth):
+    """For a node that looks at every child yet returns less or more than its minimax value: ``(child,
+    stopper, never)``, the first child of ``lab`` that returns a bound, the node below (or at) it that
+    stops early, and the first child that node never looks at."""
+    soft, exact, kids = truth["soft"], truth["exact"], truth["kids"]
+
+    def bounded(node):
+        return next(c for c in kids[node][0] if c in soft and soft[c] != exact[c])
+
+    child = stopper = bounded(lab)
+    while not kids[stopper][1]:
+        stopper = bounded(stopper)
+    return child, stopper, kids[stopper][1][0]
+
+
+def _looked_at(G, window):
+    """``{label: (children looked at, children never looked at)}`` for every inner node alpha-beta (textbook
+    rule), searched from the root with ``window``, visits; labels in the children's order."""
+    r = alphabeta(G, trace=False, graph=True, window=window)
+    status = {n: r.graph.nodes[n]["status"] for n in G}
+    label = {n: G.nodes[n]["label"] for n in G}
+    return {label[n]: ([label[c] for c in G.successors(n) if status[c] == "visited"],
+                       [label[c] for c in G.successors(n) if status[c] != "visited"])
+            for n in G if G.out_degree(n) and status[n] == "visited"}
+
 
 def _twin_numbers(tree, seed):
     """A tree of the same shape as ``tree`` with other leaves (same range), whose best order differs."""
@@ -542,7 +578,9 @@ def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     rep = Report()
     readable = right_numbers = 0
     starts = []   # where each label's lines start: the labels with a wrong part, for the twin
-    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root, "window": window}
+    truth = {"soft": soft, "hard": hard, "exact": exact, "entered": entered, "root": root, "window": window,
+             "kids": _looked_at(G, window),
+             "player": {G.nodes[n]["label"]: G.nodes[n]["player"] for n in G if G.out_degree(n)}}
     for lab in asked:
         starts.append(len(rep.items))
         read, right = _judge_pair(rep, lab, pairs[lab], truth)
@@ -627,9 +665,20 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max", cut
     player = H.nodes[n]["player"].upper()
     side = "at most α" if s[lab] <= a else "at least β"
     worth = _minimax_values(H)[lab]
-    stopped = ("" if worth == s[lab] else
-               f" ({lab} is worth {fmt(worth)} after looking at every child, but the cutoff stops it at "
-               f"{fmt(s[lab])}: fail-soft returns what it has when it stops.)")
+    twin_truth = {"soft": s, "exact": _minimax_values(H), "kids": _looked_at(H, window)}
+    if worth == s[lab]:
+        stopped = ""
+    elif twin_truth["kids"][lab][1]:
+        stopped = (f" ({lab} is worth {fmt(worth)} after looking at every child, but the cutoff stops it at "
+                   f"{fmt(s[lab])}: fail-soft returns what it has when it stops.)")
+    else:
+        child, stopper, never = _bound_from_below(lab, twin_truth)
+        below = (f"{child} stops at {fmt(s[child])} before its child {never} and returns that bound"
+                 if child == stopper else
+                 f"{child} returns a bound, {fmt(s[child])}: below it, {stopper} stops at {fmt(s[stopper])} "
+                 f"before its child {never}")
+        stopped = (f" ({lab} is worth {fmt(worth)} after looking at every child, and it does look at every "
+                   f"child, but {below}; fail-soft passes the bound up, and {lab} reaches {fmt(s[lab])}.)")
     return (f"{nested_text(H)}{at_root} searched with the window {_window_text(window)}, at {lab}: {lab} "
             f"({player}) is entered with (α, β) = {_window_text((a, b))}. Fail-soft returns {fmt(s[lab])}, "
             f"the value {lab} reached, {side}: a bound.{stopped} Fail-hard clamps it into [{fmt(a)}, "
