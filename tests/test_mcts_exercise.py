@@ -826,3 +826,46 @@ def test_exercise_figure_shows_the_tree_between_playouts_and_a_caption_that_give
     for node in ex.tree.successors(ex.nodes.root):
         assert shown[node].startswith(f"n={ex.visits[ex.nodes.name(node)]}")
     plt.close("all")
+
+
+def slips_of(ex):
+    """Every wrong answer of one part, the other parts right: (part, answer)."""
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    v, m = sol[root]
+    out = [("select", dict(sol, select=k)) for k in ex._children if k != sol["select"]]
+    out += [("mean", dict(sol, **{root: (v, m + 0.5)})), ("visits", dict(sol, **{root: (v + 1, m)}))]
+    if ex.full:
+        names = [ex.nodes.name(n) for n in ex.tree.nodes]
+        out += [("expand", dict(sol, expand=k)) for k in names if k != sol["expand"]]
+        out += [("next", dict(sol, next=k)) for k in ex._children if k != sol["next"]]
+    return out
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_no_twin_works_out_the_exercises_own_answer(which):
+    """Whatever the slip, and on whichever attempt, the worked example never states this exercise's own
+    answer to a part it works: not the child selection takes, the node expansion adds, the next selection,
+    nor the root's counts after the backup (lesson 07, Ex 3 once showed "selection stops at D; ... expansion
+    adds ... O", its own answer)."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    claims = {"select": r"(?:the highest is|selection stops at|the playout selected) ([A-Z]\w*)",
+              "expand": r"expansion adds the first one not yet in it, ([A-Z]\w*)",
+              "next": r"next selection takes ([A-Z]\w*)"}
+    seen = 0
+    for part, answer in slips_of(ex):
+        attempts.reset()
+        for _ in range(4):
+            twin = ex.check(answer).lines[-1]
+            if not twin.startswith("• Worked on a twin tree: "):
+                continue
+            seen += 1
+            for key, pattern in claims.items():
+                assert sol.get(key) not in re.findall(pattern, twin), (part, answer, twin)
+            after = re.search(r"it has (\d+) visits and mean .*? = (−?\d+(?:\.\d+)?)", twin)
+            if after:
+                shown = int(after.group(1)), float(after.group(2).replace("−", "-"))
+                assert shown != (sol[root][0], round(sol[root][1], 2)), twin
+    assert seen > len(slips_of(ex))

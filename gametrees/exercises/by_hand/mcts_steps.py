@@ -645,11 +645,28 @@ class MCTSExercise(Exercise):
             # a mean cut short is practised where rounding to 2 decimals changes the second decimal
             rounds = ("mean", "cut-short") not in wrong or _rounds_up(twin._after(twin.nodes.name(
                 twin.nodes.root))[1])
-            if twin.no_shortcut(need) and skips and moves_on and rounds:
+            if twin.no_shortcut(need) and skips and moves_on and rounds and not self._gives_away(twin, wrong):
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
         return None
+
+    def _gives_away(self, twin, wrong):
+        """True if the twin's worked answer to a part it works equals this exercise's own answer there:
+        the child selection takes (named by the selection, expansion and next-selection parts), the node
+        expansion adds, the next selection, or the root's (visits, mean) after the backup."""
+        kinds = {k for k, _ in wrong}
+        root = self.nodes.name(self.nodes.root)
+        if kinds & {"select", "expand", "next"} and twin._chosen == self._chosen:
+            return True
+        if "expand" in kinds and self.full and twin.full and twin._expanded == self._expanded:
+            return True
+        if "next" in kinds and self.full and twin.full and twin._next == self._next:
+            return True
+        if kinds & {"visits", "mean"}:
+            (tv, tm), (v, m) = twin._after(twin.nodes.name(twin.nodes.root)), self._after(root)
+            return tv == v and _f2(tm) == _f2(m)
+        return False
 
     def _twin_text(self, twin, wrong):
         kinds = {k for k, _ in wrong}
