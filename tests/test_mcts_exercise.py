@@ -295,25 +295,25 @@ def test_exploration_c_other_wrong_answers_get_the_rule_and_the_twin(answer, res
     assert second.attempt == 2 and twin.startswith("• Worked on another range of results: "
                                                    "with results from 0 to 1")
     assert not shown_right(results) & numbers_in(twin)
-    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does
-    # not
-    assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
+    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, because the
+    # multiplication widens the gaps between the means and the shift does not; it leaves the factor for c open
+    assert re.search(r"With c = √2 the scores are .*, so selection takes y: .* drowned", twin), twin
     # on a range whose spread is not its largest result (so "scale by the largest" is told apart)
     low, high = (int(x.replace("−", "-")) for x in
                  re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
     assert low != 0 and (low, high) != results
-    assert f"c = √2 × {high - low} " in twin and "largest result" not in twin
-    shift = re.search(r"with results from ([−-]?\d+) to \d+ have", twin).group(1)
-    assert twin.endswith(f"The factor is the spread, {high - low}: adding {shift} to every result moves "
-                         f"every mean by {shift} and changes no gap between them, so it does not enter c.")
+    assert f"multiplying by {high - low} widens it" in twin and "largest result" not in twin
+    assert "√2 ×" not in twin and f"{math.sqrt(2) * (high - low):.2f}" not in twin   # neither rule nor c
+    assert twin.endswith("So the shift does not enter c: which factor gives the exploration term back its "
+                         "weight against the gaps?")
 
 
 # The slip -> the closing sentence of the twin: each names that slip, and only that one.
-TWIN_CLOSES = {"largest": "not the largest result, {hi}:",
-               "half the largest": "not the largest result, {hi}:",
+TWIN_CLOSES = {"largest": "not the largest result, {hi},",
+               "half the largest": "not the largest result, {hi},",
                "half the spread": "not half of it:", "2√2": "not 2, the spread of −1 to +1:",
-               "imprecise": "computed with √2 ≈ 1.4142 and rounded only at the end.",
-               "unit": "changes no gap between them", "mapped like a result": "changes no gap between them"}
+               "imprecise": "compute it with √2 ≈ 1.4142 and round only at the end.",
+               "unit": "the shift does not enter c", "mapped like a result": "the shift does not enter c"}
 
 
 @pytest.mark.parametrize("results", [RESULTS, (10, 30)])
@@ -327,13 +327,11 @@ def test_exploration_c_twin_ends_on_the_learners_slip(slip, results):
     twin = gt.exercises.check_exploration_c(answer, results).lines[-1]
     low, high = (int(x.replace("−", "-")) for x in
                  re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
-    close = twin.split("the choice UCB1 makes on 0 to 1. ")[-1]
-    assert close.startswith(f"The factor is the spread, {high - low}"), close
+    close = twin.split("drowned by the wider gap. ")[-1]
+    assert "√2 ×" not in twin and f"{math.sqrt(2) * (high - low):.2f}" not in twin   # neither rule nor c
     assert TWIN_CLOSES[slip].format(hi=high) in close, close
     others = {w.format(hi=high) for s, w in TWIN_CLOSES.items() if w != TWIN_CLOSES[slip]}
     assert not [w for w in others if w in close], close
-    if slip == "imprecise":     # the twin's c, computed here
-        assert f"= {math.sqrt(2) * (high - low):.2f}," in close
 
 
 def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
