@@ -867,3 +867,44 @@ def test_no_twin_works_out_the_exercises_own_answer(which):
                 shown = int(after.group(1)), float(after.group(2).replace("−", "-"))
                 assert shown != (sol[root][0], round(sol[root][1], 2)), twin
     assert seen > len(slips_of(ex))
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_lesson_07_least_visited_selection_is_named_exploration_only(which):
+    """Selecting the least visited child is told it is the exploration term alone, and nothing else is
+    said of it (not the best mean, not the most visited)."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    least = min(ex._children, key=lambda k: ex.visits[k])
+    assert least != ex.solution()["select"]
+    line = first_check(ex, dict(ex.solution(), select=least)).lines[0]
+    assert f"{least} is the least visited child" in line and "exploration only; the mean counts too" in line
+    assert "best mean" not in line and "most visited" not in line
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_lesson_07_child_names_in_lower_case_are_read(which):
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    low = {k if k in ("select", "expand", "next") else k.lower(): v.lower() if isinstance(v, str) else v
+           for k, v in ex.solution().items()}
+    fb = first_check(ex, low)
+    assert fb.status == "right", fb
+
+
+def test_lesson_07_a_root_mean_from_mins_view_is_named():
+    """Exercise 2's root is MIN: its mean given as MIN sees it (negated) is told the means stay for MAX,
+    and only there (a MAX root's negated mean gets the plain rule)."""
+    for which, named in ((1, True), (0, False)):
+        ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+        sol = ex.solution()
+        root = ex.nodes.name(ex.nodes.root)
+        lines = first_check(ex, dict(sol, **{root: (sol[root][0], -sol[root][1])})).lines
+        bad = [line for line in lines if line.startswith(f"✗ {root} after the backup")]
+        assert len(bad) == 1 and (("as MIN sees it" in bad[0] and "stay for MAX" in bad[0]) == named), bad
+
+
+@pytest.mark.parametrize("c", [0, -3, -16.97])
+def test_exploration_c_zero_or_negative_is_told_it_must_be_positive(c):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(c, RESULTS)
+    assert fb.status == "wrong" and "c must be positive" in fb.lines[0]
+    assert not shown_right(RESULTS) & numbers_in(repr(fb))

@@ -171,6 +171,11 @@ def check_exploration_c(answer, results):
         rep.good(f"c = {shown}: the results spread over {fmt(spread)} instead of 1, so the "
                  "exploration term grows by the same factor and keeps its weight against the means: "
                  f"{fmt(spread)}√2 ≈ {right:.2f}.")
+    elif c <= 0:
+        rep.bad(f"c = {shown}: c must be positive: the exploration term c·√(ln N / n) adds a bonus to the "
+                "children tried less often, and a zero or negative c removes or reverses it. Compare the "
+                f"spread of the results here ({fmt(lo)} to {fmt(hi)}) with the spread of 0 to 1, for which "
+                "UCB1's √2 is chosen.")
     elif made(lambda r: r):
         rep.bad(f"c = {shown} is UCB1's constant for results from 0 to 1. Here the results run "
                 f"from {fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to "
