@@ -295,25 +295,25 @@ def test_exploration_c_other_wrong_answers_get_the_rule_and_the_twin(answer, res
     assert second.attempt == 2 and twin.startswith("• Worked on another range of results: "
                                                    "with results from 0 to 1")
     assert not shown_right(results) & numbers_in(twin)
-    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, the scaled c does
-    # not
-    assert re.search(r"with c = √2 the scores are .*, so selection takes y .* x again", twin), twin
+    # the twin works the reasoning through: c = √2 on the wider range changes UCB1's choice, because the
+    # multiplication widens the gaps between the means and the shift does not; it leaves the factor for c open
+    assert re.search(r"With c = √2 the scores are .*, so selection takes y: .* drowned", twin), twin
     # on a range whose spread is not its largest result (so "scale by the largest" is told apart)
     low, high = (int(x.replace("−", "-")) for x in
                  re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
     assert low != 0 and (low, high) != results
-    assert f"c = √2 × {high - low} " in twin and "largest result" not in twin
-    shift = re.search(r"with results from ([−-]?\d+) to \d+ have", twin).group(1)
-    assert twin.endswith(f"The factor is the spread, {high - low}: adding {shift} to every result moves "
-                         f"every mean by {shift} and changes no gap between them, so it does not enter c.")
+    assert f"multiplying by {high - low} widens it" in twin and "largest result" not in twin
+    assert "√2 ×" not in twin and f"{math.sqrt(2) * (high - low):.2f}" not in twin   # neither rule nor c
+    assert twin.endswith("So the shift does not enter c: which factor gives the exploration term back its "
+                         "weight against the gaps?")
 
 
 # The slip -> the closing sentence of the twin: each names that slip, and only that one.
-TWIN_CLOSES = {"largest": "not the largest result, {hi}:",
-               "half the largest": "not the largest result, {hi}:",
+TWIN_CLOSES = {"largest": "not the largest result, {hi},",
+               "half the largest": "not the largest result, {hi},",
                "half the spread": "not half of it:", "2√2": "not 2, the spread of −1 to +1:",
-               "imprecise": "computed with √2 ≈ 1.4142 and rounded only at the end.",
-               "unit": "changes no gap between them", "mapped like a result": "changes no gap between them"}
+               "imprecise": "compute it with √2 ≈ 1.4142 and round only at the end.",
+               "unit": "the shift does not enter c", "mapped like a result": "the shift does not enter c"}
 
 
 @pytest.mark.parametrize("results", [RESULTS, (10, 30)])
@@ -327,13 +327,11 @@ def test_exploration_c_twin_ends_on_the_learners_slip(slip, results):
     twin = gt.exercises.check_exploration_c(answer, results).lines[-1]
     low, high = (int(x.replace("−", "-")) for x in
                  re.search(r"with results from ([−-]?\d+) to (\d+) have", twin).groups())
-    close = twin.split("the choice UCB1 makes on 0 to 1. ")[-1]
-    assert close.startswith(f"The factor is the spread, {high - low}"), close
+    close = twin.split("drowned by the wider gap. ")[-1]
+    assert "√2 ×" not in twin and f"{math.sqrt(2) * (high - low):.2f}" not in twin   # neither rule nor c
     assert TWIN_CLOSES[slip].format(hi=high) in close, close
     others = {w.format(hi=high) for s, w in TWIN_CLOSES.items() if w != TWIN_CLOSES[slip]}
     assert not [w for w in others if w in close], close
-    if slip == "imprecise":     # the twin's c, computed here
-        assert f"= {math.sqrt(2) * (high - low):.2f}," in close
 
 
 def test_exploration_c_scaled_selects_as_ucb1_on_0_to_1():
@@ -826,3 +824,87 @@ def test_exercise_figure_shows_the_tree_between_playouts_and_a_caption_that_give
     for node in ex.tree.successors(ex.nodes.root):
         assert shown[node].startswith(f"n={ex.visits[ex.nodes.name(node)]}")
     plt.close("all")
+
+
+def slips_of(ex):
+    """Every wrong answer of one part, the other parts right: (part, answer)."""
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    v, m = sol[root]
+    out = [("select", dict(sol, select=k)) for k in ex._children if k != sol["select"]]
+    out += [("mean", dict(sol, **{root: (v, m + 0.5)})), ("visits", dict(sol, **{root: (v + 1, m)}))]
+    if ex.full:
+        names = [ex.nodes.name(n) for n in ex.tree.nodes]
+        out += [("expand", dict(sol, expand=k)) for k in names if k != sol["expand"]]
+        out += [("next", dict(sol, next=k)) for k in ex._children if k != sol["next"]]
+    return out
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_no_twin_works_out_the_exercises_own_answer(which):
+    """Whatever the slip, and on whichever attempt, the worked example never states this exercise's own
+    answer to a part it works: not the child selection takes, the node expansion adds, the next selection,
+    nor the root's counts after the backup (lesson 07, Ex 3 once showed "selection stops at D; ... expansion
+    adds ... O", its own answer)."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    claims = {"select": r"(?:the highest is|selection stops at|the playout selected) ([A-Z]\w*)",
+              "expand": r"expansion adds the first one not yet in it, ([A-Z]\w*)",
+              "next": r"next selection takes ([A-Z]\w*)"}
+    seen = 0
+    for part, answer in slips_of(ex):
+        attempts.reset()
+        for _ in range(4):
+            twin = ex.check(answer).lines[-1]
+            if not twin.startswith("• Worked on a twin tree: "):
+                continue
+            seen += 1
+            for key, pattern in claims.items():
+                assert sol.get(key) not in re.findall(pattern, twin), (part, answer, twin)
+            after = re.search(r"it has (\d+) visits and mean .*? = (−?\d+(?:\.\d+)?)", twin)
+            if after:
+                shown = int(after.group(1)), float(after.group(2).replace("−", "-"))
+                assert shown != (sol[root][0], round(sol[root][1], 2)), twin
+    assert seen > len(slips_of(ex))
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_lesson_07_least_visited_selection_is_named_exploration_only(which):
+    """Selecting the least visited child is told it is the exploration term alone, and nothing else is
+    said of it (not the best mean, not the most visited)."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    least = min(ex._children, key=lambda k: ex.visits[k])
+    assert least != ex.solution()["select"]
+    line = first_check(ex, dict(ex.solution(), select=least)).lines[0]
+    assert f"{least} is the least visited child" in line and "exploration only; the mean counts too" in line
+    assert "best mean" not in line and "most visited" not in line
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_lesson_07_child_names_in_lower_case_are_read(which):
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+    low = {k if k in ("select", "expand", "next") else k.lower(): v.lower() if isinstance(v, str) else v
+           for k, v in ex.solution().items()}
+    fb = first_check(ex, low)
+    assert fb.status == "right", fb
+
+
+def test_lesson_07_a_root_mean_from_mins_view_is_named():
+    """Exercise 2's root is MIN: its mean given as MIN sees it (negated) is told the means stay for MAX,
+    and only there (a MAX root's negated mean gets the plain rule)."""
+    for which, named in ((1, True), (0, False)):
+        ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[which])
+        sol = ex.solution()
+        root = ex.nodes.name(ex.nodes.root)
+        lines = first_check(ex, dict(sol, **{root: (sol[root][0], -sol[root][1])})).lines
+        bad = [line for line in lines if line.startswith(f"✗ {root} after the backup")]
+        assert len(bad) == 1 and (("as MIN sees it" in bad[0] and "stay for MAX" in bad[0]) == named), bad
+
+
+@pytest.mark.parametrize("c", [0, -3, -16.97])
+def test_exploration_c_zero_or_negative_is_told_it_must_be_positive(c):
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(c, RESULTS)
+    assert fb.status == "wrong" and "c must be positive" in fb.lines[0]
+    assert not shown_right(RESULTS) & numbers_in(repr(fb))

@@ -350,6 +350,10 @@ class MCTSExercise(Exercise):
             return unanswered(what, f"Nothing answered yet: {self.answer_form}.")
         rep = Report()
         self._last_wrong = []
+        labels = {k.lower(): k for k in (root, *self._children)}   # a node named in lower case is read
+        answer = {labels.get(k.lower(), k) if isinstance(k, str) and k not in ("select", "expand", "next")
+                  else k: (labels.get(v.strip().lower(), v) if k in ("select", "next") and isinstance(v, str)
+                           else v) for k, v in answer.items()}
         known = {"select", root, *self._children} | ({"expand", "next"} if self.full else set())
         strange = [k for k in answer if k not in known]
         if strange and not [k for k in answer if k in known and k not in blank]:
@@ -444,7 +448,10 @@ class MCTSExercise(Exercise):
         if got is None or (isinstance(got, str) and not got.strip()):
             rep.bad("Expansion: not answered yet.")
             return None
-        node = self.nodes.resolve(got.strip()) if isinstance(got, str) else None
+        node = None
+        if isinstance(got, str):   # a node named in lower case is read
+            node = self.nodes.resolve(got.strip())
+            node = self.nodes.resolve(got.strip().upper()) if node is None else node
         if node is None:
             return f"Could not read the expanded node {got!r}: name one node of the tree, such as 'E'."
         label = self.nodes.name(node)
@@ -491,6 +498,7 @@ class MCTSExercise(Exercise):
         means = {k: self.totals[k] / self.visits[k] for k in kids}
         most = [k for k in kids if self.visits[k] == max(self.visits[j] for j in kids)]
         greedy = [k for k in kids if sign * means[k] == max(sign * means[j] for j in kids)]
+        least = [k for k in kids if self.visits[k] == min(self.visits[j] for j in kids)]
         as_max = _argmax_unique({k: ucb1(means[k], self.visits[k], N, self.c) for k in kids})  # MIN as MAX
         # the slip: the log of the child's own visits n in place of the parent's N
         n = self.visits
@@ -508,6 +516,10 @@ class MCTSExercise(Exercise):
             tag = "selection-most-visited"
             why = ("the most visited child is the move to play after the search, not the one selection "
                    "explores next: compute every child's UCB1 score and take the highest")
+        elif chosen in least and len(least) == 1 and chosen not in greedy:
+            why = (f"{chosen} is the least visited child: its exploration term is the largest, but that term "
+                   f"alone is exploration only; the mean counts too: add the two for every child of {root} "
+                   "and take the highest")
         elif len(greedy) == 1 and chosen == greedy[0]:
             tag = "selection-exploit-only"
             best = "highest" if self.root_player == MAX else "lowest (MIN's best)"
@@ -566,6 +578,15 @@ class MCTSExercise(Exercise):
                 tag = "reward-viewpoint"
                 problems.append("the mean: the means here are kept for MAX at every node, so the result is "
                                 "added as it is, whoever moves; recompute (total + result) / (visits + 1)")
+            elif (
+                telling
+                and self.root_player == MIN
+                and math.isclose(gm, -right_m, abs_tol=_MEAN_TOL)
+                and not math.isclose(right_m, 0, abs_tol=_MEAN_TOL)
+            ):
+                problems.append(f"the mean: {_f2(gm)} is {label}'s mean as MIN sees it; the means here "
+                                "stay for MAX at every node, MIN's too (MIN's view enters only in the "
+                                "selection's −mean): recompute (total + result) / (visits + 1) as it is")
             elif _cut_short(gm, right_m):
                 tag = "cut-short"     # not a catalogue tag: the twin is picked to show a rounding
                 problems.append(f"the mean: {_f2(gm)} is the right mean cut short (truncated, or rounded "
@@ -645,11 +666,28 @@ class MCTSExercise(Exercise):
             # a mean cut short is practised where rounding to 2 decimals changes the second decimal
             rounds = ("mean", "cut-short") not in wrong or _rounds_up(twin._after(twin.nodes.name(
                 twin.nodes.root))[1])
-            if twin.no_shortcut(need) and skips and moves_on and rounds:
+            if twin.no_shortcut(need) and skips and moves_on and rounds and not self._gives_away(twin, wrong):
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
         return None
+
+    def _gives_away(self, twin, wrong):
+        """True if the twin's worked answer to a part it works equals this exercise's own answer there:
+        the child selection takes (named by the selection, expansion and next-selection parts), the node
+        expansion adds, the next selection, or the root's (visits, mean) after the backup."""
+        kinds = {k for k, _ in wrong}
+        root = self.nodes.name(self.nodes.root)
+        if kinds & {"select", "expand", "next"} and twin._chosen == self._chosen:
+            return True
+        if "expand" in kinds and self.full and twin.full and twin._expanded == self._expanded:
+            return True
+        if "next" in kinds and self.full and twin.full and twin._next == self._next:
+            return True
+        if kinds & {"visits", "mean"}:
+            (tv, tm), (v, m) = twin._after(twin.nodes.name(twin.nodes.root)), self._after(root)
+            return tv == v and _f2(tm) == _f2(m)
+        return False
 
     def _twin_text(self, twin, wrong):
         kinds = {k for k, _ in wrong}

@@ -103,30 +103,33 @@ def _scale_twin(results, slip=None):
 
     unit, unit_scores = pick(0, 1, _SQRT2)
     plain, plain_scores = pick(t_lo, spread, _SQRT2)
-    wide, wide_scores = pick(t_lo, spread, scaled_c((t_lo, t_hi)))
+    means = ", ".join(f"{k} {fmt(round(t_lo + spread * m, 2))}" for k, (_, m) in kids.items())
+    gap = kids["y"][1] - kids["x"][1]
+    # the twin works which part of the map widens the gaps; it does not state the rule for c, nor its c
     return (f"with results from 0 to 1, N = {big_n}, child x ({kids['x'][0]} visits, mean "
             f"{fmt(kids['x'][1])}) and child y ({kids['y'][0]} visits, mean {fmt(kids['y'][1])}), UCB1 with "
             f"c = √2 scores {unit_scores}: {unit}. The same playouts with results from {t_lo} to {t_hi} have "
-            f"means {spread} times as far apart: with c = √2 the scores are {plain_scores}, so selection "
-            f"takes {plain} (the exploration term is drowned); with c = √2 × {spread} they are "
-            f"{wide_scores}: {wide} again, the choice UCB1 makes on 0 to 1. " + _twin_close(slip, t_lo, t_hi))
+            f"means {means} (each result r becomes {fmt(t_lo)} + {spread}·r): adding {fmt(t_lo)} moves both "
+            f"means by {fmt(t_lo)} and leaves their gap alone; multiplying by {spread} widens it from "
+            f"{fmt(round(gap, 2))} to {fmt(round(spread * gap, 2))}. With c = √2 the scores are "
+            f"{plain_scores}, so selection takes {plain}: the exploration term, the same as on 0 to 1, is "
+            "drowned by the wider gap. " + _twin_close(slip, t_lo, t_hi))
 
 
 def _twin_close(slip, t_lo, t_hi):
-    """The twin's closing sentence, on the learner's slip."""
-    spread = t_hi - t_lo
+    """The twin's closing sentence, on the learner's slip; it leaves the factor to the learner."""
     if slip == "largest":
-        return (f"The factor is the spread, {spread}, not the largest result, {t_hi}: adding the same number "
-                "to every result moves every mean by it and leaves the gaps between them as they were.")
+        return (f"So c follows what widens the gaps, not the largest result, {t_hi}, which counts the shift "
+                f"of {fmt(t_lo)} too.")
     if slip in ("half", "two"):
         other = "half of it" if slip == "half" else "2, the spread of −1 to +1"
-        return (f"The factor is the spread, {spread}, not {other}: √2 is UCB1's constant for results from "
-                "0 to 1, a spread of 1 (for −1 to +1, a spread of 2, it is 2√2).")
+        return (f"So measure that widening against 0 to 1, not {other}: √2 is UCB1's constant for results "
+                "from 0 to 1, a spread of 1 (for −1 to +1, a spread of 2, it is 2√2).")
     if slip == "imprecise":
-        return (f"The factor is the spread, {spread}: c = √2 × {spread} = {scaled_c((t_lo, t_hi)):.2f}, "
-                "computed with √2 ≈ 1.4142 and rounded only at the end.")
-    return (f"The factor is the spread, {spread}: adding {fmt(t_lo)} to every result moves every mean by "
-            f"{fmt(t_lo)} and changes no gap between them, so it does not enter c.")
+        return ("Whatever factor the exploration term needs, compute it with √2 ≈ 1.4142 and round only at "
+                "the end.")
+    return ("So the shift does not enter c: which factor gives the exploration term back its weight against "
+            "the gaps?")
 
 
 def check_exploration_c(answer, results):
@@ -168,6 +171,11 @@ def check_exploration_c(answer, results):
         rep.good(f"c = {shown}: the results spread over {fmt(spread)} instead of 1, so the "
                  "exploration term grows by the same factor and keeps its weight against the means: "
                  f"{fmt(spread)}√2 ≈ {right:.2f}.")
+    elif c <= 0:
+        rep.bad(f"c = {shown}: c must be positive: the exploration term c·√(ln N / n) adds a bonus to the "
+                "children tried less often, and a zero or negative c removes or reverses it. Compare the "
+                f"spread of the results here ({fmt(lo)} to {fmt(hi)}) with the spread of 0 to 1, for which "
+                "UCB1's √2 is chosen.")
     elif made(lambda r: r):
         rep.bad(f"c = {shown} is UCB1's constant for results from 0 to 1. Here the results run "
                 f"from {fmt(lo)} to {fmt(hi)}: how many times wider is that range, and what does that do to "
