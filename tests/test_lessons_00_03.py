@@ -431,11 +431,11 @@ def test_fast_wins_each_way():
 
 # --------------------------------------------------------------------------------- lesson 03
 
-NARROW = [[[3, 5], [2, 9], 1], [[2, 9], [7, 8]]]   # lesson 03's exercise: searched with the window (4, 6)
+NARROW = [[[3, 5], [2, 9], 1], [[7, 8], [2, 3]]]   # lesson 03's exercise: searched with the window (4, 6)
 WINDOW = (4, 6)
 NODES = "ABCDEGH"                                    # every inner node (F is a leaf)
-RIGHT = {"A": (7, 6), "B": (1, 4), "C": (7, 6), "D": (5, 5), "E": (9, 5), "G": (9, 6), "H": (7, 6),
-         "full": (8, 8)}   # the worked answer, recomputed by tests/reference.py below
+RIGHT = {"A": (3, 4), "B": (1, 4), "C": (3, 4), "D": (5, 5), "E": (9, 5), "G": (7, 6), "H": (3, 4),
+         "full": (3, 3)}   # the worked answer, recomputed by tests/reference.py below
 
 
 def test_fail_soft_hard_agrees_with_the_lesson_and_the_engine():
@@ -486,7 +486,7 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
     clamp = {x: min(max(exact[x], window[0]), window[1]) for x in nodes}
     minimax_for_soft = [x for x in nodes if soft[x] != exact[x]]
     root_window_for_hard = [x for x in nodes if hard[x] != clamp[x]]
-    assert len(minimax_for_soft) >= 2 and root_window_for_hard
+    assert minimax_for_soft and root_window_for_hard
     # both sides of the window: a node fails low (fail-hard returns α) and one fails high (β)
     assert any(soft[x] < hard[x] for x in nodes) and any(soft[x] > hard[x] for x in nodes)
     shortcut = {**{x: (exact[x], clamp[x]) for x in nodes}, "full": (exact["A"],) * 2}
@@ -508,6 +508,63 @@ def test_the_lessons_fail_soft_hard_exercise_cannot_be_passed_without_tracing_th
                     "full": (exact["A"],) * 2}
     fb = ex.check_fail_soft_hard(tree, window, clamped_soft, nodes=nodes)
     assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
+    attempts.reset()   # the non-standard fail-hard: a cut-off returns the bound, anything else the value
+    variant = {label[p]: v for p, v in bound_only_on_cutoff(tree, alpha=window[0], beta=window[1]).items()
+               if label[p] in hard}
+    differ = [x for x in nodes if variant[x] != hard[x]]
+    assert differ
+    fb = ex.check_fail_soft_hard(tree, window, {**{x: (soft[x], variant[x]) for x in nodes},
+                                                "full": (exact["A"],) * 2}, nodes=nodes)
+    assert not fb.ok and fb.tags == ("fail-hard-unclamped",)
+    players = {label[p]: v for p, v in players_of(tree).items() if p in label}
+    for x in differ:   # a MAX node that never got above α (or a MIN node never below β), not cut off
+        line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith(f"{x} under fail-hard"))
+        a, b = ex_entered(tree, window)[x]
+        if players[x] == "max":
+            assert variant[x] == soft[x] < a == hard[x]
+            assert "a MAX node that never gets above α returns α under fail-hard, not its best value" in line
+        else:
+            assert variant[x] == soft[x] > b == hard[x]
+            assert "a MIN node that never gets below β returns β under fail-hard, not its best value" in line
+        assert not re.search(rf"(?<![\d.]){hard[x]}(?![\d])", line)   # never the right value
+
+
+def bound_only_on_cutoff(spec, root_player="max", alpha=-math.inf, beta=math.inf, path=()):
+    """The non-standard fail-hard of issue 28: a node cut off returns the bound that cut it, any other node
+    (a leaf too) the value it reached, unclamped. ``{path: return}`` for every inner node it visits."""
+    out = {}
+
+    def search(node, player, a, b, p):
+        if not isinstance(node, list):
+            return node
+        value = -math.inf if player == "max" else math.inf
+        for i, child in enumerate(node):
+            v = search(child, "min" if player == "max" else "max", a, b, p + (i,))
+            if player == "max":
+                value = max(value, v)
+                if value >= b:
+                    out[p] = b
+                    return b
+                a = max(a, value)
+            else:
+                value = min(value, v)
+                if value <= a:
+                    out[p] = a
+                    return a
+                b = min(b, value)
+        out[p] = value
+        return value
+
+    search(spec, root_player, alpha, beta, path)
+    return out
+
+
+def ex_entered(tree, window, root_player="max"):
+    """``{label: (α, β)}``: the window each inner node is entered with, from the engine's trace."""
+    G = gt.tree_from_nested(tree, root_player=root_player)
+    r = gt.alphabeta(G, trace=True, window=window)
+    return {G.nodes[e.node]["label"]: (e.alpha, e.beta) for e in r.trace
+            if e.kind == "enter" and G.out_degree(e.node)}
 
 
 def assert_child_claims_true(line, tree, window, root_player="max"):
@@ -557,23 +614,29 @@ def test_fail_soft_hard_says_which_node_stopped_and_which_passed_a_bound_up():
     """Reader r9, finding 1: with fail-soft given as the minimax value, a node that stopped early is asked
     whether it looks at every child (the honest answer: no), and a node that looks at every child but got a
     bound from below is told so, with the child that returned it and the node below that stopped. Every such
-    claim is checked against tests/reference.py, at each node where fail-soft is not the minimax value."""
-    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
-    exact = {label[p]: v for p, v in all_values(NARROW).items()}
-    _, _, returned = reference_alphabeta(NARROW, alpha=WINDOW[0], beta=WINDOW[1])
-    short = [x for x in NODES if returned[next(p for p in label if label[p] == x)] != exact[x]]
+    claim is checked against tests/reference.py, at each node where fail-soft is not the minimax value (on
+    lesson 03's earlier tree, where two nodes pass a bound up)."""
+    narrow = [[[3, 5], [2, 9], 1], [[2, 9], [7, 8]]]
+    label = {n: d["label"] for n, d in gt.tree_from_nested(narrow).nodes(data=True)}
+    exact = {label[p]: v for p, v in all_values(narrow).items()}
+    hard = {label[p]: v for p, v in reference_fail_hard(narrow, alpha=WINDOW[0], beta=WINDOW[1]).items()}
+    _, _, returned = reference_alphabeta(narrow, alpha=WINDOW[0], beta=WINDOW[1])
+    soft = {label[p]: v for p, v in returned.items() if label[p] in hard}
+    short = [x for x in NODES if soft[x] != exact[x]]
     assert {"A", "C", "H"} <= set(short)   # A and C only pass H's bound up; H stops itself
-    shortcut = {**RIGHT, **{x: (exact[x], RIGHT[x][1]) for x in short}}
-    first, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
+    shortcut = {**{x: (exact[x] if x in short else soft[x], hard[x]) for x in NODES},
+                "full": (exact["A"],) * 2}
+    first, second = [ex.check_fail_soft_hard(narrow, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
     for x in short:
         line = next(t for k, t, _ in first.items if k == "bad" and t.startswith(f"{x} under fail-soft"))
-        assert assert_child_claims_true(line, NARROW, WINDOW) >= 1
-        assert not re.search(rf"(?<![\d.]){RIGHT[x][0]}(?![\d])", line)   # never the right value
+        assert assert_child_claims_true(line, narrow, WINDOW) >= 1
+        assert not re.search(rf"(?<![\d.]){soft[x]}(?![\d])", line)   # never the right value
     assert "A does look at every child (B and C), but C returns a bound" in text(first)
     assert "Does H look at every child" in text(first)
     twin = twins(second)[0]
-    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
-    assert tree != NARROW and assert_child_claims_true(twin, tree, WINDOW) >= 2
+    found = re.search(r"twin tree: (\[.*?\]) searched with the window \((\d+), (\d+)\)", twin)
+    tree, window = ast.literal_eval(found[1]), (int(found[2]), int(found[3]))
+    assert tree != narrow and assert_child_claims_true(twin, tree, window) >= 2
 
 
 def test_fail_soft_hard_states_each_players_cutoff_side():
@@ -614,7 +677,8 @@ def test_fail_soft_hard_reads_a_min_root_when_told_and_says_the_roots_player():
     attempts.reset()
     _, second = [ex.check_fail_soft_hard(tree, window, {**right, "B": (soft["B"], 0)}, root_player="min")
                  for _ in range(2)]
-    assert "(MIN at the root) searched with the window (4, 6)" in twins(second)[0]
+    shifted = re.search(r"\(MIN at the root\) searched with the window \((\d+), (\d+)\)", twins(second)[0])
+    assert shifted and int(shifted[2]) - int(shifted[1]) == 2 and int(shifted[1]) > window[1]
     worked = ex.solution_fail_soft_hard(tree, window, root_player="min")
     assert worked.startswith("MIN at the root, searched with (4, 6)")
     for bad in ("MIN", "chance", None):
@@ -630,23 +694,23 @@ def test_fail_soft_hard_blank_junk():
     for junk in ("3, 4, 4", [3, 4, 4], {"A": "x", "B": 3, "C": None, "D": None, "E": None}):
         fb = ex.check_fail_soft_hard(NARROW, WINDOW, junk, nodes=NODES)
         assert fb.status == "unreadable" and fb.tags == ()
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 6), "B": (None, 4)}, nodes=NODES)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "A": ("three", 4), "B": (None, 4)}, nodes=NODES)
     assert fb.score == (8, 10) and fb.title.endswith("14 of 16 numbers right.")
     assert "could not read 'three'" in text(fb) and "B under fail-soft: not answered yet." in text(fb)
 
 
 def test_fail_soft_hard_all_wrong_then_twin():
-    answer = {"A": (7, 7), "B": (1, 1), "C": (7, 7), "D": (9, 9), "E": (9, 9),   # every hard return unclamped
-              "G": (9, 9), "H": (7, 7), "full": (8, 8)}
+    answer = {"A": (3, 3), "B": (1, 1), "C": (3, 3), "D": (9, 9), "E": (9, 9),   # every hard return unclamped
+              "G": (9, 9), "H": (3, 3), "full": (3, 3)}
     first = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes=NODES)
-    assert first.title.endswith("8 of 16 numbers right.") and "fail-hard-unclamped" in first.tags
-    assert first.tags == ("fail-hard-unclamped",) and first.score == (7, 15)
+    assert first.title.endswith("7 of 16 numbers right.") and "fail-hard-unclamped" in first.tags
+    assert first.tags == ("fail-hard-unclamped",)
     for x in (4, 5, 6):
         assert not has_number(first, x)
     second = ex.check_fail_soft_hard(NARROW, WINDOW, answer, nodes=NODES)
     assert_rules(first, second)
     twin = twins(second)[0]
-    assert repr(NARROW) not in twin and "window (4, 6)" in twin and "clamps it into" in twin
+    assert repr(NARROW) not in twin and "window (7, 9)" in twin and "clamps it into" in twin
 
 
 def test_fail_soft_hard_partly_right_and_the_bound_mistake():
@@ -658,15 +722,15 @@ def test_fail_soft_hard_partly_right_and_the_bound_mistake():
 
 
 def test_fail_soft_hard_with_the_full_window_both_give_minimax_and_two_values_is_named():
-    assert gt.minimax(gt.tree_from_nested(NARROW)).value == 8
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 8)}, nodes=NODES)
+    assert gt.minimax(gt.tree_from_nested(NARROW)).value == 3
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (3, 3)}, nodes=NODES)
     assert fb.ok and fb.title.endswith("all 16 numbers right.")
-    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
+    fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (3, 4)}, nodes=NODES)
     assert fb.tags == ("pruning-changes-value",) and fb.title.endswith("14 of 16 numbers right.")
     fb = ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (7, 7)}, nodes=NODES)
     full = [line for line in fb.lines if "full window" in line and line.startswith("✗")]
     assert fb.tags == () and fb.title.endswith("14 of 16 numbers right.") and len(full) == 2
-    assert not any("8" in line for line in full)
+    assert not any("3" in line for line in full)
 
 
 def test_fail_soft_hard_requires_the_full_window_part():
@@ -751,7 +815,7 @@ def test_the_lessons_00_03_tags_are_catalogued_and_each_is_detected():
     seen |= set(ex.check_game_kinds({"Mastermind": ("chance", "hidden")}).tags)
     seen |= set(ex.check_position(POSITION, {"value": 0, "move": 3}).tags)
     seen |= set(ex.check_pruning_order(TREE, TREE, worst=5).tags)
-    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES).tags)
+    seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (3, 4)}, nodes=NODES).tags)
     seen |= set(ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "E": (9, 9)}, nodes=NODES).tags)
     assert ours <= seen
     for tag in ours:
@@ -964,7 +1028,8 @@ def test_lesson_03_folds_open_after_an_attempt_and_the_narrow_window_fold_says_w
         a, b = entered[lab]
         assert f"{lab} (" in flat and f"is entered with ({a}, {b}); its value reached is {soft[lab]}, " \
             f"{says[side[lab]]}" in flat, lab
-    assert side["D"] == "inside" and side["B"] == "low" and all(side[x] == "high" for x in "ACEGH")
+    assert side["D"] == "inside" and all(side[x] == "low" for x in "ABCH")
+    assert all(side[x] == "high" for x in "EG")
     assert entered["E"][1] < entered["D"][1] and entered["E"][0] == entered["D"][0] == WINDOW[0]
     assert f"A returns its minimax value, {exact['A']}, under both" in flat
     attempts.reset()
@@ -1137,7 +1202,7 @@ def test_window_at_l_with_the_roots_beta_is_told_where_l_takes_its_beta_from():
 
 
 def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (3, 4)}, nodes=NODES)
                  for _ in range(2)]
     twin = second.lines[-1]
     assert twin.startswith("• Worked on a twin tree: ") and "full window (−∞, +∞)" in twin
@@ -1156,19 +1221,20 @@ def test_fail_soft_hard_twin_works_the_part_that_was_wrong():
                  for _ in range(2)]
     assert "at least β: a bound" in second.lines[-1] and "at most α" not in second.lines[-1]
     attempts.reset()   # a cut-off node given its minimax value: the twin's node is cut off short of its own
-    shortcut = {**RIGHT, "A": (8, 6), "C": (8, 6), "H": (8, 6)}
+    shortcut = {**RIGHT, "G": (8, 6)}
     _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, shortcut, nodes=NODES) for _ in range(2)]
     twin = second.lines[-1]
     worth, stop = map(int, re.search(r"is worth (\d+) after looking at every child, "
                                      r"(?:but the cutoff stops it at|.*? reaches) (\d+)[.:]", twin).groups())
     assert worth > stop and f"Fail-soft returns {stop}, the value" in twin
-    tree = ast.literal_eval(re.search(r"twin tree: (\[.*?\]) searched", twin)[1])
-    assert assert_child_claims_true(twin, tree, WINDOW) >= 2
+    found = re.search(r"twin tree: (\[.*?\]) searched with the window \((\d+), (\d+)\)", twin)
+    tree, window = ast.literal_eval(found[1]), (int(found[2]), int(found[3]))
+    assert assert_child_claims_true(twin, tree, window) >= 1
 
 
 def test_fail_soft_hard_full_window_twin_says_nodes_below_are_clamped():
     """The root's own return is never clamped under the full window, but nodes below are (issue 28, M1)."""
-    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (8, 6)}, nodes=NODES)
+    _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, "full": (3, 4)}, nodes=NODES)
                  for _ in range(2)]
     twin = second.lines[-1]
     assert "nothing is clamped" not in twin and "the root's own return is never clamped" in twin
@@ -1396,7 +1462,8 @@ def test_worked_answers_say_what_the_engine_and_the_checks_say():
     for lab, (soft, hard) in RIGHT.items():
         if lab != "full":
             assert f"fail-soft {soft}, fail-hard {hard}." in text_
-    assert "its return is never clamped: A returns its minimax value, 8, under both" in text_
+    value = gt.minimax(gt.tree_from_nested(NARROW)).value
+    assert f"its return is never clamped: A returns its minimax value, {value}, under both" in text_
     assert "E is entered with (-∞, 5), fail-soft 9, fail-hard 5" in text_      # nodes below are clamped
     assert "nothing is clamped" not in text_
     attempts.reset()
@@ -1456,3 +1523,53 @@ def test_pruning_order_twin_works_the_part_answered_wrong(worst, why, worked):
         fb = ex.check_pruning_order(TREE, best, worst=worst, why=why)
     twin = next(t for k, t, _ in fb.items if k == "note" and "twin" in t)
     assert worked in twin and "Search the one worth" not in twin   # not the best order, answered right
+
+
+def test_fail_soft_hard_twin_never_gives_the_exercises_own_window_or_returns():
+    """Reader r12, must-fix 1: the twin worked after a second wrong attempt names a node, its window and its
+    two returns. A fail-hard return depends only on the window and the side the value falls, so a twin with
+    the exercise's window would hand over the exercise's answer: for every node and every slip, the named
+    node's window and both returns differ from the exercise's own at that node (from tests/reference.py)."""
+    label = {n: d["label"] for n, d in gt.tree_from_nested(NARROW).nodes(data=True)}
+    exact = {label[p]: v for p, v in all_values(NARROW).items()}
+    entered = ex_entered(NARROW, WINDOW)
+    checked = 0
+    for x in NODES:
+        soft, hard = RIGHT[x]
+        for slip in {(soft + 1, hard), (soft - 1, hard), (soft, hard + 1), (soft, hard - 1), (soft, soft),
+                     (hard, hard), (exact[x], hard), (soft, min(max(exact[x], WINDOW[0]), WINDOW[1]))}:
+            if slip == RIGHT[x]:
+                continue
+            attempts.reset()
+            _, second = [ex.check_fail_soft_hard(NARROW, WINDOW, {**RIGHT, x: slip}, nodes=NODES)
+                         for _ in range(2)]
+            twin = twins(second)[0]
+            said = re.search(r" at (\w+): \1 \((?:MAX|MIN)\) is entered with \(α, β\) = \((\S+), (\S+)\)\. "
+                             r"Fail-soft returns (\S+), .* returns (\S+)\. Both", twin)
+            assert said, twin
+            node, a, b, s, h = said[1], float(said[2]), float(said[3]), float(said[4]), float(said[5])
+            assert (a, b) != entered[node] and s != RIGHT[node][0] and h != RIGHT[node][1], (x, slip, twin)
+            checked += 1
+    assert checked >= 4 * len(NODES)
+
+
+def test_fail_soft_hard_names_the_min_mirror_of_the_bound_only_on_cutoff_variant():
+    """The lesson's tree mirrored (leaves and window negated, MIN at the root): the non-standard fail-hard
+    returns a MIN node's best value where it never got below β; the feedback says such a node returns β."""
+    tree = json.loads(json.dumps(NARROW), parse_int=lambda x: -int(x))
+    window = (-WINDOW[1], -WINDOW[0])
+    label = {n: d["label"] for n, d in gt.tree_from_nested(tree, root_player="min").nodes(data=True)}
+    hard = {label[p]: v for p, v in reference_fail_hard(tree, "min", *window).items()}
+    _, _, returned = reference_alphabeta(tree, "min", alpha=window[0], beta=window[1])
+    soft = {label[p]: v for p, v in returned.items() if label[p] in hard}
+    variant = {label[p]: v for p, v in bound_only_on_cutoff(tree, "min", *window).items() if label[p] in hard}
+    value = all_values(tree, "min")[()]
+    differ = [x for x in hard if variant[x] != hard[x]]
+    assert differ
+    fb = ex.check_fail_soft_hard(tree, window, {**{x: (soft[x], variant[x]) for x in hard},
+                                                "full": (value, value)}, root_player="min")
+    entered = ex_entered(tree, window, "min")
+    for x in differ:
+        line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith(f"{x} under fail-hard"))
+        assert variant[x] == soft[x] > entered[x][1] == hard[x]
+        assert "a MIN node that never gets below β returns β under fail-hard, not its best value" in line

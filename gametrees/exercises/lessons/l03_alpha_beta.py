@@ -355,6 +355,18 @@ def _wrong_return(lab, name, x, truth):
                 f"child by child: {lab} is a {player.upper()} node, and {stops_only_when(player)}. What "
                 "does `value` hold when the loop ends or returns?", None)
     w0, w1 = truth["window"]
+    player = truth["player"].get(lab)
+    if x == soft[lab] and player == "max" and x < a == hard[lab]:
+        # the non-standard fail-hard: "a cut-off returns the bound, anything else the value"
+        return (f"{lab} under fail-hard: you wrote {fmt(x)}, the best value {lab} found, below the α it was "
+                f"given. {lab} is a MAX node that never gets above α: it is not cut off, but fail-hard still "
+                "clamps its return, and a MAX node that never gets above α returns α under fail-hard, not "
+                "its best value.", "fail-hard-unclamped")
+    if x == soft[lab] and player == "min" and x > b == hard[lab]:
+        return (f"{lab} under fail-hard: you wrote {fmt(x)}, the best value {lab} found, above the β it was "
+                f"given. {lab} is a MIN node that never gets below β: it is not cut off, but fail-hard still "
+                "clamps its return, and a MIN node that never gets below β returns β under fail-hard, not "
+                "its best value.", "fail-hard-unclamped")
     if not a <= x <= b and w0 <= x <= w1:
         # e.g. the node's value clamped into the window the search started with, not into its own
         return (f"{lab} under fail-hard: you wrote {fmt(x)}, inside the window the search started with, "
@@ -524,7 +536,10 @@ def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     (``cut-value-as-minimax``); the clamped value given as the fail-soft return
     (``fail-hard-bound``); a fail-hard return outside the node's window
     (``fail-hard-unclamped``; said apart when the value lies inside the window the
-    search started with: clamped into the root's window, not the node's own). The
+    search started with: clamped into the root's window, not the node's own; and said
+    apart when a MAX node that never got above α is given its best value, not α, or a
+    MIN node that never got below β its best, not β: fail-hard clamps a node that was
+    not cut off too). The
     feedback never gives a right value or a node's window; its title says which
     player is at the root.
 
@@ -546,9 +561,13 @@ def check_fail_soft_hard(tree, window, answer, nodes=None, root_player="max"):
     ✓ A: fail-soft 3, fail-hard 4.
     ✓ B: fail-soft 3, fail-hard 4.
     ✓ A with the full window: fail-soft 3, minimax's value, fail-hard 3, minimax's value.
-    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
-    '✗ E under fail-hard: you wrote 2, outside the window E was given. Fail-hard clamps every return into [α,
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 3), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
+    '✗ E under fail-hard: you wrote 3, outside the window E was given. Fail-hard clamps every return into [α,
     β]: which bound of its window did E cross?'
+    >>> check_fail_soft_hard(tree, (4, 6), {"E": (2, 2), "B": (2, 4), "A": (7, 6)}, nodes="EBA").lines[0]
+    '✗ E under fail-hard: you wrote 2, the best value E found, below the α it was given. E is a MAX node
+    that never gets above α: it is not cut off, but fail-hard still clamps its return, and a MAX node that
+    never gets above α returns α under fail-hard, not its best value.'
     """
     window = _check_window(window)
     root_player = _root_player(root_player)
@@ -658,8 +677,12 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max", cut
     if found is None:  # pragma: no cover
         return None
     H, s, h, diff = found
-    entered = _entered(H, window)
     lab = diff[-1]
+    # shift the twin's leaves and window by a constant: alpha-beta's windows and returns shift with them, and
+    # the node's window and returns then differ from the exercise's own (which they would otherwise give)
+    H, window = _shifted(H, window, s[lab], soft.get(lab), entered.get(lab))
+    s, h = _returns(H, hard=False, window=window), _returns(H, hard=True, window=window)
+    entered = _entered(H, window)
     a, b = entered[lab]
     n = next(k for k in H if H.nodes[k]["label"] == lab)
     player = H.nodes[n]["player"].upper()
@@ -684,6 +707,23 @@ def _worked_soft_hard(tree, window, soft, hard, wrong=(), root_player="max", cut
             f"the value {lab} reached, {side}: a bound.{stopped} Fail-hard clamps it into [{fmt(a)}, "
             f"{fmt(b)}] and returns {fmt(h[lab])}. Both tell the parent the same side of the window; "
             "fail-soft's bound is tighter.")
+
+
+def _shifted(H, window, twin_soft, soft, own):
+    """``(H', window')``: ``H`` with every leaf and ``window`` shifted by the least constant wider than the
+    window (so no window a node is entered with, nor a fail-hard return, is one of the exercise's) that also
+    moves the node's fail-soft return ``twin_soft`` off the exercise's ``soft``; ``own`` is the exercise's
+    window at that node."""
+    width = window[1] - window[0]
+    k = int(math.ceil(width)) + 1 if math.isfinite(width) else 3
+    while twin_soft + k == soft or (own is not None and own[0] <= twin_soft + k <= own[1] and
+                                    not math.isfinite(width)):
+        k += 1
+    H = H.copy()
+    for n in H:
+        if not H.out_degree(n):
+            H.nodes[n]["utility"] = H.nodes[n]["utility"] + k
+    return H, (window[0] + k, window[1] + k)
 
 
 def _side(value, window):
