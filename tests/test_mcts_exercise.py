@@ -826,6 +826,86 @@ def test_exercise_figure_shows_the_tree_between_playouts_and_a_caption_that_give
     plt.close("all")
 
 
+def figure_texts(ex):
+    """The figure of ``ex.draw()``: node -> the set of texts drawn at it (values, labels, visits), and the
+    texts of the Axes not tied to a node (caption, legend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ax = ex.draw()
+    ax.figure.canvas.draw()
+    at = {}
+    for c in ax.collections:
+        for node, text in zip(getattr(c, "nodes", ()), getattr(c, "texts", ())):
+            if isinstance(text, str) and text.strip():
+                at.setdefault(node, set()).add(text)      # (a text and its halo: once)
+    loose = [t.get_text() for t in ax.texts] + [ax.get_title(loc="left")]
+    legend = ax.get_legend()
+    loose += [t.get_text() for t in legend.get_texts()] if legend is not None else []
+    plt.close("all")
+    return at, loose
+
+
+def mcts_tree_before(ex):
+    """The nodes in MCTS's tree before the playout the exercise asks: the root and every node expanded."""
+    done = ex.visits[ex.nodes.name(ex.nodes.root)]
+    return {ex.nodes.root} | {e.node for e in ex.result.trace
+                              if e.kind == "expand" and e.added and e.playout <= done}
+
+
+def test_exercise_figures_draw_no_value_mcts_has_not_met():
+    """The exercise figure shows only what MCTS knows: a node not yet in its tree is drawn with no number at
+    all, so no leaf's value, the playout's result least of all, points to the child selection takes or the
+    node expansion adds. Over plain and full exercises of many seeds, in most of which some leaf outside the
+    tree holds the result's value (so the figure of the game tree's leaves would give it away)."""
+    from gametrees.drawing import format_number
+
+    figures = would_give_away = 0
+    for full in (False, True):
+        for seed in range(61):
+            try:
+                ex = gt.exercises.generate("mcts", seed=seed, full=full)
+            except ValueError:
+                continue
+            figures += 1
+            known = mcts_tree_before(ex)
+            at, loose = figure_texts(ex)
+            result = format_number(ex.playout_result)
+            outside = {n: u for n, u in ex.tree.nodes(data="utility") if n not in known and u is not None}
+            would_give_away += result in {format_number(u) for u in outside.values()}
+            for node in set(ex.tree.nodes) - known:
+                texts = at.get(node, set())
+                assert not any(re.search(r"\d", t) for t in texts), (seed, full, ex.nodes.name(node), texts)
+                assert texts == {ex.nodes.name(node)}, (seed, full, texts)       # its label, nothing more
+            for node in known:   # what MCTS knows is drawn: the visits of every node in its tree
+                assert any(t.startswith("n=") for t in at[node]), (seed, full, ex.nodes.name(node))
+            assert not any(re.search(rf"(?<![\d.]){re.escape(result)}(?![\d.])", t) for t in loose
+                           if "MCTS's tree after" not in t), (seed, full, loose)   # nor loose on the figure
+    assert figures >= 100
+    assert would_give_away >= figures // 2, (would_give_away, figures)   # the test can fail
+
+
+def test_lesson_07_exercise_figures_single_out_no_answer():
+    """Lesson 07 says no shortcut gives the answer: on its figures, the nodes drawn with the playout's result
+    (if any) are not only the selected child's, and the node expansion adds is drawn with no value."""
+    import networkx as nx
+
+    from gametrees.drawing import format_number
+
+    for kw in (c for c in lesson_07_mcts_exercises() if c.get("root_player", "max") == "max"):
+        ex = gt.exercises.generate("mcts", **kw)
+        at, _ = figure_texts(ex)
+        shows = {n for n, texts in at.items() if format_number(ex.playout_result) in texts}
+        chosen = next(k for k in ex.tree.successors(ex.nodes.root) if ex.nodes.name(k) == ex._chosen)
+        below = nx.descendants(ex.tree, chosen) | {chosen}
+        assert not shows or shows - below, (kw, shows)
+        if ex.full:
+            added = next(n for n in ex.tree.nodes if ex.nodes.name(n) == ex.solution()["expand"])
+            assert at[added] == {ex.solution()["expand"]}, at[added]
+
+
 def slips_of(ex):
     """Every wrong answer of one part, the other parts right: (part, answer)."""
     sol = ex.solution()

@@ -751,7 +751,9 @@ class MCTSExercise(Exercise):
         """The tree MCTS has grown so far (visits and means), as the exercise gives it.
 
         Drawn between two playouts: no node of the replay marked current, no path, no score, and a
-        caption that says what the figure shows (``title=`` replaces it), never the next step.
+        caption that says what the figure shows (``title=`` replaces it), never the next step. The
+        nodes not yet in MCTS's tree are drawn faint and empty: MCTS knows no value there (a leaf's
+        value would give the playout's result away, and with it the child selection takes).
         """
         show = viewer("draw")
         if show is None:
@@ -762,11 +764,15 @@ class MCTSExercise(Exercise):
         between = dataclasses.replace(frame(self._result.trace, k), path=(), updated=(), playout=(),
                                       scores={}, current=None)
         options.setdefault("title", self.caption())
-        return show(between, ax, tree=self.tree, **options)   # the whole game tree, as the question says
+        known = self.tree.copy()   # the whole game tree, as the question says, with only what MCTS knows
+        for node, utility in self.tree.nodes(data="utility"):
+            if utility is not None and node not in between.order:
+                known.nodes[node]["utility"] = None   # still a leaf, drawn with no value
+        return show(between, ax, tree=known, **options)
 
     def caption(self):
         """What the figure of :meth:`draw` shows, in words that give no step of the answer away."""
         done = self.visits[self.nodes.name(self.nodes.root)]
         ahead = "the playout you work out, and the one after it" if self.full else "the playout you work out"
         return (f"MCTS's tree after {done} playouts, before {ahead}: n = visits, inside a node its mean "
-                "for MAX; faint: not in MCTS's tree yet.")
+                "for MAX; faint, no value: not in MCTS's tree yet.")
