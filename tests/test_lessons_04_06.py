@@ -175,19 +175,55 @@ def test_scale_choices_all_wrong_partly_right_and_twin():
     # The twin is another real position: its numbers are open-lines numbers of a real game.
     twin = _scale_twin(moves, list(keys), 100)
     found = re.findall(r"estimate (-?\d+), replies \[([^\]]*)\]", twin)
-    assert len(found) == 2 and [int(e) for e, _ in found] != [2, 1]   # not the lesson's own numbers
+    assert len(found) >= 2 and [int(e) for e, _ in found] != [2, 1]   # not the lesson's own numbers
     assert "'" not in "".join(replies for _, replies in found)         # numbers, not quoted strings
     for estimate, replies in found:
         drops = [int(estimate) - int(r.strip("' ")) for r in replies.split(",")]
         assert int(estimate) <= 4 and all(0 <= d <= 4 for d in drops), twin
-    assert "the search plays c" in twin or "the search plays b" in twin     # a search there skips the win
     # ... and it shows the position: a board, X to move, whose moves are the numbers said, square by square
     board = re.search(r"the board (\S+), X to move: ", twin).group(1)
     state = ttt.from_string(board)
     spec = scale_moves(ttt, state)
-    assert spec != moves and f"estimate {spec['b'][0]}, replies [{', '.join(map(str, spec['b'][1]))}]" in twin
+    said = re.findall(r"\b\w = square \d: (?:wins at once|estimate -?\d+, replies \[[^\]]*\])", twin)
+    assert spec != moves and len(said) == len(spec), twin
     win_square = next(m for m, c in ttt.successors(state) if ttt.is_terminal(c))
-    assert f"a = square {win_square}: wins at once" in twin
+    assert f"square {win_square}: wins at once" in twin and "a = square" in twin
+    for square, child in ttt.successors(state):
+        if not ttt.is_terminal(child):
+            replies = ", ".join(str(open_lines(r)) for _, r in ttt.successors(child))
+            assert f"square {square}: estimate {open_lines(child)}, replies [{replies}]" in twin, twin
+
+
+def open_lines(state):
+    """Lesson 04's open-lines estimate of a tic-tac-toe position, as a whole number."""
+    return round(gt.evaluation.tictactoe_open_lines(state, scale=10) * 10)
+
+
+@pytest.mark.parametrize("wrong", [w for w in __import__("itertools").product("abc", repeat=4)
+                                   if w != ("b", "a", "a", "a")])
+def test_scale_twin_gives_away_no_answer_of_the_exercise(wrong):
+    """Whatever the slips, the worked twin of lesson 04's exercise 1 states none of its answers: on every
+    question it works, its search plays another move (by name) and its moves are worth other numbers; its
+    win is not named a, the exercise's win; a twin with a search that skips the win is preferred."""
+    ttt = gt.TicTacToe()
+    moves = ex.lessons.l04_depth_and_evaluation.scale_moves(ttt, ttt.from_string("..O/.XO/XOX"))
+    keys = ex.lessons.l04_depth_and_evaluation.SCALE_QUESTIONS
+    right = dict(zip(keys, "baaa"))
+    own = {"depth 1, utility ±1": ("b", [1, 1, 2]), "depth 2, utility ±1": ("a", [-1, 0, 1]),
+           "depth 1, one scale": ("a", [1, 2, 100]), "depth 2, one scale": ("a", [-1, 0, 100])}
+    answer = dict(zip(keys, wrong))
+    _, second = twice(lambda: ex.check_scale_choices(moves, answer, win=100), POSITION)
+    twin = second.lines[-1]
+    assert re.search(r"\b(\w) = square \d: wins at once", twin).group(1) != "a", twin
+    worked = re.findall(r"(depth \d, (?:utility ±1|one scale)): ([^:]*): the search plays (\w)", twin)
+    assert {k for k, _, _ in worked} == {k for k in keys if answer[k] != right[k]}, twin
+    for key, line, plays in worked:
+        assert plays != own[key][0], (key, twin)
+        values = sorted(int(v) for v in re.findall(r"(?:= |worth )(-?\d+)\)?(?:,|$)", line))
+        assert len(values) == len(re.findall(r"\b\w (?:=|wins)", line)) >= 3 and values != own[key][1], twin
+    if answer["depth 1, utility ±1"] == "a":   # the win taken with utility ±1: the twin's search skips it
+        assert re.search(r"depth 1, utility ±1: [^:]*: the search plays (\w)", twin).group(1) != \
+            re.search(r"\b(\w) = square \d: wins at once", twin).group(1), twin
 
 
 QUIET = {name: C4.from_moves(moves) for name, moves in {

@@ -8,6 +8,7 @@ the lesson's rule computes, and a check on an unanswered exercise says only that
 from __future__ import annotations
 
 import functools
+import itertools
 import numbers
 
 from ...evaluation import tictactoe_open_lines
@@ -367,8 +368,8 @@ def scale_moves(game, state):
 
 @functools.lru_cache(maxsize=1)
 def _real_scale_specs():
-    """Every tic-tac-toe position fit for the question with three moves: ``(its scale_moves, the board as
-    text)``, the first board of each spec."""
+    """Every tic-tac-toe position fit for the question with three or more moves: ``(its scale_moves, the
+    board as text)``, the first board of each spec, those with fewer moves first."""
     game = TicTacToe()
     specs, boards, seen, stack = [], [], set(), [game.initial]
     while stack:
@@ -378,37 +379,66 @@ def _real_scale_specs():
         seen.add(state)
         stack.extend(child for _, child in game.successors(state))
         spec = scale_moves(game, state)
-        if spec is not None and len(spec) == 3 and spec not in specs:
+        if spec is not None and len(spec) >= 3 and spec not in specs:
             specs.append(spec)
             boards.append(TicTacToe.to_string(state))
-    return list(zip(specs, boards))
+    return sorted(zip(specs, boards), key=lambda sb: len(sb[0]))
+
+
+def _key_search(key, win):
+    """``(depth, worth of a win)`` of one of :data:`SCALE_QUESTIONS`."""
+    return (1 if key.startswith("depth 1") else 2), (1 if key.endswith("±1") else win)
+
+
+def _renamed(moves, names):
+    """``moves`` with the move named ``m`` renamed ``names[m]``, listed in the new names' order."""
+    return {names[m]: moves[m] for m in sorted(moves, key=lambda m: names[m])}
+
+
+def _scale_twin_gives_away(moves, twin, keys, win):
+    """True if the twin's worked example hands over part of this exercise's answer: on a question it works,
+    the twin's search plays the move (by name) this exercise's search plays there, or its moves are worth
+    the numbers this exercise's are (in any order); or the twin's winning move has this exercise's win's
+    name (a learner would learn "the win is a")."""
+    if next(m for m, v in twin.items() if v == "win") == next(m for m, v in moves.items() if v == "win"):
+        return True
+    for key in keys:
+        depth, w = _key_search(key, win)
+        if _scale_choice(twin, depth, w) == _scale_choice(moves, depth, w):
+            return True
+        if sorted(_scale_values(twin, depth, w)[0].values()) == sorted(_scale_values(moves, depth, w)[0].values()):
+            return True
+    return False
 
 
 def _scale_twin(moves, keys, win):
-    """The questions the learner got wrong, worked through on a twin: another real tic-tac-toe position."""
+    """The questions the learner got wrong, worked through on a twin: another real tic-tac-toe position,
+    its moves renamed so that the worked example gives away none of this exercise's answers."""
     if not keys:
         return None
-    mine = {k: _scale_choice(moves, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
-            for k in keys}
     best = None
-    for twin, board in _real_scale_specs():
-        if twin == moves:
-            continue
-        try:
-            theirs = {
-                k: _scale_choice(twin, 1 if k.startswith("depth 1") else 2, 1 if k.endswith("±1") else win)
-                for k in keys
-            }
-        except ValueError:
-            continue
-        win_move = next(m for m, v in twin.items() if v == "win")
-        # prefer a twin whose answers differ (nothing to copy), then one where some search skips the win
-        score = (sum(theirs[k] != mine[k] for k in keys), sum(theirs[k] != win_move for k in keys))
-        if best is None or score > best[0]:
-            best = (score, twin, board)
+    for spec, board in _real_scale_specs():
+        for order in itertools.permutations(spec):   # which move gets which name: the win is not always a
+            names = dict(zip(order, spec))
+            twin = _renamed(spec, names)
+            try:
+                if _scale_twin_gives_away(moves, twin, keys, win):
+                    continue
+            except ValueError:   # a tie: some question has no one best move there
+                break
+            # prefer a twin that works the slips through: depth 1 with utility ±1 skips the win, and depth 2
+            # with utility ±1 plays another move than depth 1 (O's replies matter); then fewer moves
+            values = _scale_values(twin, 1, 1)[0]
+            shallow = [m for m, v in values.items() if v == max(values.values())]   # depth 1, utility ±1
+            win_move = next(m for m, v in twin.items() if v == "win")
+            score = (("depth 1, utility ±1" in keys and win_move not in shallow)
+                     + ("depth 2, utility ±1" in keys and shallow != [_scale_choice(twin, 2, 1)]))
+            if best is None or score > best[0]:
+                best = (score, twin, board, names)
+            break
     if best is None:
         return None
-    _, twin, board = best
+    _, twin, board, names = best
 
     def said(v):
         if v == "win":
@@ -420,11 +450,11 @@ def _scale_twin(moves, keys, win):
     kids = list(game.successors(state))
     squares = ([m for m, c in kids if game.is_terminal(c)]
                + [m for m, c in kids if not game.is_terminal(c)])   # as scale_moves names them: the win first
-    spec = ", ".join(f"{m} = square {sq}: {said(v)}" for (m, v), sq in zip(twin.items(), squares))
+    square = {names[m]: sq for m, sq in zip("abcdefghi", squares)}
+    spec = ", ".join(f"{m} = square {square[m]}: {said(v)}" for m, v in twin.items())
     parts = []
     for key in keys:
-        depth = 1 if key.startswith("depth 1") else 2
-        w = 1 if key.endswith("±1") else win
+        depth, w = _key_search(key, win)
         _, shown = _scale_values(twin, depth, w)
         parts.append(f"{key}: {', '.join(shown[m] for m in twin)}: the search plays "
                      f"{_scale_choice(twin, depth, w)}")
