@@ -1573,3 +1573,51 @@ def test_fail_soft_hard_names_the_min_mirror_of_the_bound_only_on_cutoff_variant
         line = next(t for k, t, _ in fb.items if k == "bad" and t.startswith(f"{x} under fail-hard"))
         assert variant[x] == soft[x] > entered[x][1] == hard[x]
         assert "a MIN node that never gets below β returns β under fail-hard, not its best value" in line
+
+
+def _nested_of(G, n):
+    kids = list(G.successors(n))
+    return [_nested_of(G, k) for k in kids] if kids else G.nodes[n]["utility"]
+
+
+_VISITED_TWIN = re.compile(r"(\w+) is evaluated: when (\w+) reaches it, \2 \((?:MAX|MIN)\) has (\S+) so far "
+                           r"and its window is α = (\S+), β = (\S+?);")
+
+
+def _number(written):
+    return float(written.replace("−", "-").replace("+∞", "inf").replace("-∞", "-inf"))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gt.exercises.PruningExercise(seed=7, try_first=True),                                   # Ex 1
+    lambda: gt.exercises.PruningExercise([[5, 8], [[9, 3], 6], [[4, 12], 11]], root_player="min",
+                                         try_first=True),                                           # Ex 5
+    lambda: gt.exercises.PruningExercise(seed=3, strict=False),
+    lambda: gt.exercises.PruningExercise(seed=12, strict=False, depth=3),
+], ids=["ex1", "ex5", "seed3", "seed12"])
+def test_pruning_twin_never_states_the_exercises_own_numbers_at_the_wrong_node(make):
+    """Reader r14, finding 1: on a 2nd+ wrong check, the twin worked on a leaf marked pruned that alpha-beta
+    evaluates says "when P reaches it, P has V so far and its window is α = a, β = b". Over 40 checks per
+    wrongly marked leaf, V, a and b (finite ones) never repeat this exercise's own numbers there, as
+    tests/reference.py computes them; and twins are shown."""
+    first = make()
+    assert first.strict is False    # tests/reference.py follows the textbook rule
+    root = next(n for n in first.tree if first.tree.in_degree(n) == 0)
+    spec, root_player = _nested_of(first.tree, root), first.tree.nodes[root]["player"]
+    steps = reference_child_steps(spec, root_player)
+    label = {d["label"]: n for n, d in first.tree.nodes(data=True)}
+    visited_leaves = [n for n in steps if not first.tree.out_degree(n) and steps[n][0] is not None]
+    assert visited_leaves
+    shown = 0
+    for leaf in visited_leaves:
+        exercise, name = make(), first.tree.nodes[leaf]["label"]
+        for _ in range(40):
+            for line in (t for _, t, _ in exercise.check([name]).items):
+                for m in _VISITED_TWIN.finditer(line):
+                    if m.group(1) != name:
+                        continue
+                    shown += 1
+                    before, (a, b) = steps[label[m.group(1)]]
+                    for mine, said in zip((before, a, b), m.group(3, 4, 5)):
+                        assert not (math.isfinite(mine) and _number(said) == mine), (name, line)
+    assert shown >= 20 * len(visited_leaves)

@@ -505,8 +505,22 @@ class PruningExercise(_AlphaBetaExercise):
             return before > b if self.tree.nodes[p]["player"] == MIN else before < a
         return before >= b if self.tree.nodes[p]["player"] == MIN else before <= a
 
+    def _state_at(self, n):
+        """The numbers a worked text states for ``n``'s parent when it reaches ``n``: its value so far and
+        its window (α, β); None for a number not known there."""
+        a, b = self.info.call_window.get(n, (None, None))
+        return self.info.before.get(n), a, b
+
+    def _repeats_state(self, twin, n):
+        """Whether ``twin``'s worked text at ``n`` would state this exercise's own value so far, α or β there
+        (an open bound, ±∞, is no number of this exercise's)."""
+        return any(mine is not None and theirs is not None and math.isfinite(mine) and close(mine, theirs)
+                   for mine, theirs in zip(self._state_at(n), twin._state_at(n)))
+
     def _twin_text(self, twin, wrong):
         n, kind, _ = next(((n, k, t) for n, k, t in wrong if t), wrong[0])
+        if kind == "over" and self._repeats_state(twin, n):
+            return None   # the twin would show this exercise's own numbers at the node the learner got wrong
         where = f"the same tree with other leaf values, {inline(twin.tree, twin.nodes)}: "
         if kind in ("tie", "missed"):
             # a cut on the same shape prunes leaves in the same places: under this tree's labels it would
@@ -523,6 +537,10 @@ class PruningExercise(_AlphaBetaExercise):
             if cut is None or (getattr(self, "_tie_twins_only", False) and mine is not None and mine.tie
                                and not cut.tie):
                 return None   # a missed tie cut is worked on a twin whose cut there is a tie too, if any
+            numbers = [(x, getattr(cut, k)) for k in ("value", "alpha", "beta")
+                       for x in ([getattr(mine, k)] if mine is not None else [])]
+            if any(math.isfinite(x) and close(x, y) for x, y in numbers):
+                return None   # the twin's cut would show this exercise's own numbers at that node
             return where + cut.text(twin.nodes) + "."
         if (kind == "over" and getattr(self, "_tie_twins_only", False) and self._past_other_side(n)
                 and not twin._past_other_side(n, strictly=True)):
