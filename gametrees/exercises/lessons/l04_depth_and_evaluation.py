@@ -406,7 +406,8 @@ def _scale_twin_gives_away(moves, twin, keys, win):
         depth, w = _key_search(key, win)
         if _scale_choice(twin, depth, w) == _scale_choice(moves, depth, w):
             return True
-        if sorted(_scale_values(twin, depth, w)[0].values()) == sorted(_scale_values(moves, depth, w)[0].values()):
+        worth = sorted(_scale_values(twin, depth, w)[0].values())
+        if worth == sorted(_scale_values(moves, depth, w)[0].values()):
             return True
     return False
 
