@@ -638,6 +638,7 @@ def test_a3_each_student_plays_their_own_tournaments_and_the_grader_names_which(
             f"tournament seed {tournament_seed(f'{one}/A3', opponent)}, from '{one}/A3'")
 
 
+@pytest.mark.slow  # plays tournaments on a sample of variants
 def test_a3s_bar_passes_the_reference_and_fails_a_weak_evaluation_on_a_sample_of_variants():
     """The full measurement, 200 ids: ``python benchmarks/a3_variants.py`` (INSTRUCTORS.md, section 3)."""
     reference = _a3_reference()

@@ -91,6 +91,7 @@ def test_each_image_runs_make_env_for_its_role_at_the_pinned_version(role):
     assert ("USER", "1000") in stage, "the server must not run as root"
 
 
+@pytest.mark.hub  # builds the students' environment (tests/hub.py)
 def test_the_student_environment_the_image_runs_has_the_pinned_release_and_no_grading_parts():
     """What the student image's RUN makes: ``make_env.sh student`` (tests/hub.py makes it once a session)."""
     from hub import hub_missing, student_env

@@ -39,7 +39,7 @@ NOTEBOOK = "A2/A2_alpha_beta.ipynb"
 _missing = server_missing()
 if _missing and os.environ.get("GT_REQUIRE_HUB") == "1":
     raise RuntimeError(f"GT_REQUIRE_HUB=1 but the hub test with real accounts cannot run: {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+pytestmark = [pytest.mark.hub, pytest.mark.skipif(_missing is not None, reason=_missing or "")]
 
 
 def _mode(path) -> int:

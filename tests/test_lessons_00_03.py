@@ -1595,6 +1595,7 @@ def _number(written):
     lambda: gt.exercises.PruningExercise(seed=3, strict=False),
     lambda: gt.exercises.PruningExercise(seed=12, strict=False, depth=3),
 ], ids=["ex1", "ex5", "seed3", "seed12"])
+@pytest.mark.slow  # every wrong mark, 40 checks each
 def test_pruning_twin_never_states_the_exercises_own_numbers_at_the_wrong_node(make):
     """Reader r14, finding 1: on a 2nd+ wrong check, the twin worked on a leaf marked pruned that alpha-beta
     evaluates says "when P reaches it, P has V so far and its window is α = a, β = b". Over 40 checks per

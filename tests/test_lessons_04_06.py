@@ -799,6 +799,7 @@ def test_table_search_code_only_after_a_real_attempt_and_it_passes():
     assert ex.check_table_search(space["negamax_with_table"]).solved is True
 
 
+@pytest.mark.slow  # about 20 s: runs a learner's searches on tic-tac-toe
 def test_table_search_code_needs_an_attempt_that_searches_and_stores_and_says_what_is_missing():
     """A one-line ``return 0`` is read (a wrong answer), but it searches nothing: the code stays closed and
     the note names what is missing; a search that stores nothing is told that; one that does both opens it."""

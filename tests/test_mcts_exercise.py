@@ -855,6 +855,7 @@ def mcts_tree_before(ex):
                               if e.kind == "expand" and e.added and e.playout <= done}
 
 
+@pytest.mark.slow  # draws over a hundred figures
 def test_exercise_figures_draw_no_value_mcts_has_not_met():
     """The exercise figure shows only what MCTS knows: a node not yet in its tree is drawn with no number at
     all, so no leaf's value, the playout's result least of all, points to the child selection takes or the
@@ -920,6 +921,7 @@ def slips_of(ex):
     return out
 
 
+@pytest.mark.slow  # every slip of every part, many draws each
 @pytest.mark.parametrize("which", [0, 1, 2])
 def test_no_twin_works_out_the_exercises_own_answer(which):
     """Whatever the slip, and on whichever attempt, the worked example never states this exercise's own

@@ -173,6 +173,7 @@ def _check(outputs: list[dict], expected: int, where: str) -> None:
     assert all(out["note"] == OFFLINE_NOTE for out in outputs), f"{where}: {outputs}"
 
 
+@pytest.mark.browser
 def test_widgets_survive_two_saves_one_by_autosave(lab):
     server, context, root, shots = lab
     _set_autosave(server, None)
