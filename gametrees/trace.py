@@ -1030,15 +1030,20 @@ def _write_marks(G, trace):
         for e in trace:
             fold.apply(e)
         while node is not None:
-            if node in fold.values:
-                attrs["value"] = fold.values[node]
-            if node in fold.alpha:
-                attrs["alpha"] = fold.alpha[node]
-                attrs["beta"] = fold.beta[node]
+            _write_folded_value(attrs, fold, node)
             if node in fold.best:
                 best[node] = fold.best[node]
             node, attrs = pop()
     return best, pruned
+
+
+def _write_folded_value(attrs, fold, n):
+    """Write node ``n``'s value and window as the replay's last frame (``fold``) has them."""
+    if n in fold.values:
+        attrs["value"] = fold.values[n]
+    if n in fold.alpha:
+        attrs["alpha"] = fold.alpha[n]
+        attrs["beta"] = fold.beta[n]
 
 
 def _write_fold(G, fold):
@@ -1048,11 +1053,7 @@ def _write_fold(G, fold):
         attrs = nodes[n]
         attrs["status"] = "visited"
         attrs["order"] = order
-        if n in fold.values:
-            attrs["value"] = fold.values[n]
-        if n in fold.alpha:
-            attrs["alpha"] = fold.alpha[n]
-            attrs["beta"] = fold.beta[n]
+        _write_folded_value(attrs, fold, n)
         if n in fold.bounds:
             attrs["bound"] = fold.bounds[n]
 
