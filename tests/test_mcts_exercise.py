@@ -29,6 +29,23 @@ def first_check(ex, answer):
     return ex.check(answer)
 
 
+def score_after(ex, child, through=None):
+    """``child``'s UCB1 score at the root after the backup of the exercise's playout through ``through``
+    (the selected child unless given), to 2 decimals: computed here from the question's counts."""
+    through = through or ex.solution()["select"]
+    root = ex.nodes.name(ex.nodes.root)
+    n, total = ex.visits[child], ex.totals[child]
+    if child == through:
+        n, total = n + 1, total + ex.playout_result
+    sign = -1 if ex.root_player == "min" else 1
+    return round(sign * total / n + ex.c * math.sqrt(math.log(ex.visits[root] + 1) / n), 2)
+
+
+def next_answer(ex, child, through=None):
+    """The answer's ``"next"``: ``child`` with its score after the backup."""
+    return (child, score_after(ex, child, through))
+
+
 def right_values(ex):
     """The numbers of the solution the learner is not given in the question."""
     sol = ex.solution()
@@ -453,7 +470,10 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
         # the engine's next playout selects, then expands a child of the selected node; the one after selects
         assert this[1].kind == "expand" and ex.nodes.name(this[1].node) == sol["expand"]
         assert ex.nodes.name(this[1].parent) == sol["select"]
-        assert after[0].kind == "select" and ex.nodes.name(after[0].chosen) == sol["next"]
+        assert after[0].kind == "select" and ex.nodes.name(after[0].chosen) == sol["next"][0]
+        # its score is the engine's, and this test's own
+        recorded = dict(zip(after[0].children, after[0].scores))[after[0].chosen]
+        assert sol["next"][1] == round(recorded, 2) == score_after(ex, sol["next"][0])
         # what the question says is in the tree is what the earlier playouts added
         fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
                                             if e.kind == "backup" and e.playout == n))
@@ -473,7 +493,7 @@ def test_full_cycle_wrong_parts_are_named_with_the_rule():
     chosen, root = sol["select"], "A"
     had = ex.in_tree[chosen]
     assert had, "seed 3 has a child of the selected node in the tree already"
-    stale = dict(sol, expand=had[0], next=chosen)
+    stale = dict(sol, expand=had[0], next=next_answer(ex, chosen))
     fb = first_check(ex, stale)
     assert fb.status == "wrong" and fb.title == "MCTS playout: 3 of 5 right."
     text = repr(fb)
@@ -482,7 +502,8 @@ def test_full_cycle_wrong_parts_are_named_with_the_rule():
     expansion = next(t for k, t, _ in fb.items if t.startswith("Expansion"))
     nxt = next(t for k, t, _ in fb.items if t.startswith("Next selection"))
     assert sol["expand"] not in re.findall(r"\b[A-Z]\b", expansion)          # the right node is not given
-    assert sol["next"] not in re.findall(r"\b[A-Z]\b", nxt.replace(f"at {root}", "").replace(f"{root}'s", ""))
+    named = re.findall(r"\b[A-Z]\b", nxt.replace(f"at {root}", "").replace(f"{root}'s", ""))
+    assert sol["next"][0] not in named
     second = ex.check(stale)
     twin = second.lines[-1]
     assert (twin.startswith("• Worked on a twin tree: ")
@@ -541,11 +562,121 @@ def test_next_selection_is_judged_on_the_learners_own_selection():
     sol = ex.solution()
     wrong = next(k for k in ex._children if k != sol["select"])
     own = ex._next_after(wrong)
-    fb = first_check(ex, {"select": wrong, "next": own})
+    fb = first_check(ex, {"select": wrong, "next": next_answer(ex, own, wrong)})
     assert f"{own} follows from your selection of {wrong}" in repr(fb)
     other = next(k for k in ex._children if k != own)
-    fb = first_check(ex, {"select": wrong, "next": other})
+    fb = first_check(ex, {"select": wrong, "next": next_answer(ex, other, wrong)})
     assert f"even after a backup through your selection {wrong}" in repr(fb)
+
+
+def next_selection_with(ex, result):
+    """The child the next selection takes had the playout ended with ``result``: computed here."""
+    root = ex.nodes.name(ex.nodes.root)
+    picked = ex.solution()["select"]
+    sign = -1 if ex.root_player == "min" else 1
+    scores = {}
+    for k in ex._children:
+        n, total = ex.visits[k], ex.totals[k]
+        if k == picked:
+            n, total = n + 1, total + result
+        scores[k] = sign * total / n + ex.c * math.sqrt(math.log(ex.visits[root] + 1) / n)
+    return max(scores, key=scores.get)
+
+
+TURN = re.compile(r"with a result (above|below) (−?[\d.]+), ([A-Z]) would have (stayed on top|taken the next "
+                  r"selection)")
+
+
+def test_next_selection_asks_the_score_so_the_runner_up_alone_does_not_pass():
+    """Lesson 07 Exercise 3: the runner-up of the first selection is the next selection there, so the next
+    selection asks its score too. The child alone is not judged (right or wrong, the same line); the
+    runner-up with its score before the backup is told that is the score before the backup; the right pair
+    is told which result would have kept the selected child on top, and that is true (recomputed here)."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
+    sol = ex.solution()
+    root = ex.nodes.name(ex.nodes.root)
+    counts = dict(ex.visits)
+    before = {k: ex.totals[k] / counts[k] + ex.c * math.sqrt(math.log(counts[root]) / counts[k])
+              for k in ex._children}
+    runner_up = sorted(before, key=before.get)[-2]
+    assert sol["next"][0] == runner_up                      # why the score is asked
+    alone = {k: first_check(ex, dict(sol, next=k)) for k in ex._children}
+    for k, fb in alone.items():
+        assert fb.status == "wrong" and fb.title == "MCTS playout: 4 of 5 right.", fb
+        line = fb.lines[-1]
+        assert line == alone[sol["select"]].lines[-1].replace(repr(sol["select"]), repr(k)), line
+        assert "give the child with its UCB1 score" in line
+    stale = first_check(ex, dict(sol, next=(runner_up, round(before[runner_up], 2))))
+    assert stale.status == "wrong" and f"is {runner_up}'s score before the backup" in stale.lines[-1]
+    right = first_check(ex, sol)
+    assert right.status == "right"
+    side, turn, who, what = TURN.search(right.lines[-1]).groups()
+    turn = float(turn.replace("−", "-"))
+    assert who == sol["select"] and what == "stayed on top" and side == "above"
+    assert "not by rule" not in right.lines[-1] and "runner-up before the backup" in right.lines[-1]
+    assert next_selection_with(ex, turn + 0.05) == sol["select"] != next_selection_with(ex, turn - 0.05)
+    assert next_selection_with(ex, ex.playout_result) == sol["next"][0]
+
+
+@pytest.mark.parametrize("slip", ["alone", "stale score"])
+def test_a_next_selection_without_its_score_is_worked_where_the_selected_child_stays_on_top(slip):
+    """The twin for a next selection without its score (or with its score before the backup) is one whose
+    selected child is selected again, and the result that would have changed that is true of the twin's
+    numbers: so the worked example does not teach "the runner-up is next"."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
+    sol = ex.solution()
+    child = sol["next"][0]
+    root = ex.nodes.name(ex.nodes.root)
+    stale = round(ex.totals[child] / ex.visits[child]
+                  + ex.c * math.sqrt(math.log(ex.visits[root]) / ex.visits[child]), 2)
+    answer = dict(sol, next=child if slip == "alone" else (child, stale))
+    attempts.reset()
+    for _ in range(3):
+        ex.check(answer)
+        twin = ex.check(answer).lines[-1]
+        picked, nxt, said = next_twin_claims(twin)
+        assert nxt == picked and said == "again", twin
+        side, turn, who, what = TURN.search(twin).groups()
+        assert side == "below" and what == "taken the next selection" and who != picked, twin
+        # the child named would take the next selection: the best of the others, by the twin's own scores
+        after = {k: float(score.replace("−", "-")) for k, *_, score in
+                 AFTER_ROW.findall(twin.split("after the backup")[-1])}
+        others = {k: v for k, v in after.items() if k != picked}
+        assert who == max(others, key=others.get), twin
+
+
+@pytest.mark.parametrize("root_player", ["max", "min"])
+def test_the_turning_result_the_worked_answer_names_is_true(root_player):
+    """``explain()`` says which playout result would have changed the next selection; recomputed here with a
+    result just past it on either side (or, where it names none, with the tree's lowest and highest leaf)."""
+    checked = 0
+    for seed in range(16):
+        try:
+            ex = gt.exercises.generate("mcts", seed=seed, full=True, root_player=root_player)
+        except ValueError:
+            continue
+        sol = ex.solution()
+        line = next(t for t in ex.explain().splitlines() if t.startswith("The next selection takes"))
+        leaves = [u for _, u in ex.tree.nodes(data="utility") if u is not None]
+        found = TURN.search(line)
+        if found is None:
+            assert "would have changed it" in line
+            assert {next_selection_with(ex, r) for r in (min(leaves), max(leaves))} == {sol["next"][0]}
+            continue
+        side, turn, who, what = found.groups()
+        turn = float(turn.replace("−", "-"))
+        assert min(leaves) < turn < max(leaves), line
+        beyond = turn + 0.05 if side == "above" else turn - 0.05
+        short = turn - 0.05 if side == "above" else turn + 0.05
+        if what == "stayed on top":       # the selected child was not selected again
+            assert sol["next"][0] != sol["select"] == who == next_selection_with(ex, beyond), line
+        else:                             # it was: the other child would have been with a result past it
+            assert sol["next"][0] == sol["select"] != who == next_selection_with(ex, beyond), line
+        assert next_selection_with(ex, short) == sol["next"][0]
+        assert ("above" if (side == "above") == (what == "stayed on top") else "below") == (
+            "above" if root_player == "max" else "below"), line
+        checked += 1
+    assert checked >= 5
 
 
 def lesson_07_mcts_exercises():
@@ -615,7 +746,7 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
     ex = gt.exercises.generate("mcts", **third)
     assert ex.full and ex.root_player == "max"
     sol = ex.solution()
-    for counts, pick in ((dict(ex.visits), sol["select"]), (None, sol["next"])):
+    for counts, pick in ((dict(ex.visits), sol["select"]), (None, sol["next"][0])):
         totals = dict(ex.totals)
         if counts is None:            # after the backup through the selected child
             counts = dict(ex.visits)
@@ -625,7 +756,7 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
         least = [k for k in ex._children if counts[k] == min(counts[j] for j in ex._children)]
         best = [k for k in ex._children if mean[k] == max(mean.values())]
         assert len(least) == len(best) == 1 and pick not in least + best, (pick, least, best)
-    assert sol["next"] != sol["select"]
+    assert sol["next"][0] != sol["select"]
 
 
 AFTER_ROW = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = (−?[\d.]+)")
@@ -674,7 +805,7 @@ def test_next_selection_twin_shows_the_child_just_selected_is_not_next(kw):
     ex = gt.exercises.generate("mcts", **kw)
     sol = ex.solution()
     attempts.reset()
-    answer = dict(sol, next=sol["select"])
+    answer = dict(sol, next=next_answer(ex, sol["select"]))
     ex.check(answer)
     picked, nxt, slip = next_twin_claims(ex.check(answer).lines[-1])
     assert nxt != picked and slip == "just-selected"
@@ -687,12 +818,12 @@ def test_next_selection_twin_says_so_where_the_selected_child_is_next_again():
     for seed in range(12):
         ex = gt.exercises.generate("mcts", seed=seed, full=True)
         sol = ex.solution()
-        other = next((k for k in ex._children if k not in (sol["select"], sol["next"])), None)
+        other = next((k for k in ex._children if k not in (sol["select"], sol["next"][0])), None)
         if other is None:
             continue
         attempts.reset()
-        ex.check(dict(sol, next=other))
-        picked, nxt, _ = next_twin_claims(ex.check(dict(sol, next=other)).lines[-1])
+        ex.check(dict(sol, next=next_answer(ex, other)))
+        picked, nxt, _ = next_twin_claims(ex.check(dict(sol, next=next_answer(ex, other))).lines[-1])
         said.add(picked == nxt)
     assert said == {True, False}
 
@@ -708,11 +839,11 @@ def test_next_selection_twin_closes_on_the_learners_slip():
     totals[sol["select"]] += ex.playout_result
     least = min(ex._children, key=counts.get)
     best = max(ex._children, key=lambda k: totals[k] / counts[k])
-    assert len({least, best, sol["select"], sol["next"]}) == 4
+    assert len({least, best, sol["select"], sol["next"][0]}) == 4
     for answer, slip in ((least, "least-visited"), (best, "best-mean"), (sol["select"], "just-selected")):
         attempts.reset()
-        ex.check(dict(sol, next=answer))
-        picked, nxt, said = next_twin_claims(ex.check(dict(sol, next=answer)).lines[-1])
+        ex.check(dict(sol, next=next_answer(ex, answer)))
+        picked, nxt, said = next_twin_claims(ex.check(dict(sol, next=next_answer(ex, answer))).lines[-1])
         assert said == slip and nxt != picked, (answer, slip, said)
 
 
@@ -779,7 +910,7 @@ def test_lesson_07_twins_are_not_answered_by_the_shortcut_they_correct(which):
     best = max(ex._children, key=lambda k: sign * totals[k] / counts[k])
     for shortcut in (least, best):
         attempts.reset()
-        answer = dict(sol, **{part: shortcut})
+        answer = dict(sol, **{part: next_answer(ex, shortcut) if ex.full else shortcut})
         ex.check(answer)
         twin = ex.check(answer).lines[-1]
         assert twin.startswith("• Worked on a twin tree: "), twin
@@ -917,7 +1048,9 @@ def slips_of(ex):
     if ex.full:
         names = [ex.nodes.name(n) for n in ex.tree.nodes]
         out += [("expand", dict(sol, expand=k)) for k in names if k != sol["expand"]]
-        out += [("next", dict(sol, next=k)) for k in ex._children if k != sol["next"]]
+        out += [("next", dict(sol, next=next_answer(ex, k))) for k in ex._children if k != sol["next"][0]]
+        out += [("next", dict(sol, next=sol["next"][0])),                          # the child alone
+                ("next", dict(sol, next=(sol["next"][0], sol["next"][1] + 0.5)))]   # a wrong score
     return out
 
 
@@ -943,7 +1076,8 @@ def test_no_twin_works_out_the_exercises_own_answer(which):
                 continue
             seen += 1
             for key, pattern in claims.items():
-                assert sol.get(key) not in re.findall(pattern, twin), (part, answer, twin)
+                own = sol[key][0] if key == "next" and key in sol else sol.get(key)
+                assert own not in re.findall(pattern, twin), (part, answer, twin)
             after = re.search(r"it has (\d+) visits and mean .*? = (−?\d+(?:\.\d+)?)", twin)
             if after:
                 shown = int(after.group(1)), float(after.group(2).replace("−", "-"))

@@ -26,6 +26,7 @@ kind            class                         the learner gives
                                               ``(visits, mean)`` of the root and that child
                                               after the backup; with ``full=True`` also the
                                               node expansion adds and the next selection
+                                              with its UCB1 score
 ==============  ============================  ===============================================
 
 Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in

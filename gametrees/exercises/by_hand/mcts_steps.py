@@ -13,8 +13,10 @@ and, with ``full=True`` (a whole cycle), also
 
 3. which node the playout's **expansion** adds to the tree (the first child,
    left to right, of the selected child not yet in the tree), and
-4. which child of the root the **next selection** takes, from the counts
-   after the backup.
+4. which child of the root the **next selection** takes, with its UCB1
+   score, from the counts after the backup (the score too: the runner-up of
+   the first selection is often next, but not by rule, and only the scores
+   tell).
 
 The numbers are the engine's: the next playout is the one :func:`gametrees.mcts`
 makes (``ex.result`` replays them all). The check follows the feedback rules:
@@ -52,6 +54,8 @@ _CS = (1.0, 2.0, 3.0, 5.0)
 _MARGIN = 0.05
 #: How close a mean must be (learners round to two decimals).
 _MEAN_TOL = 0.006
+#: How close the next selection's UCB1 score must be (two decimals, from means that may be rounded).
+_SCORE_TOL = 0.015
 
 
 def _f2(x):
@@ -103,8 +107,8 @@ class MCTSExercise(Exercise):
         at most 3: a few playouts grow a small tree).
     full : bool, default False
         Also ask which node the playout's expansion adds, and which child of
-        the root the selection after the backup takes (keys ``"expand"`` and
-        ``"next"`` of the answer).
+        the root the selection after the backup takes, with its UCB1 score
+        (keys ``"expand"`` and ``"next"`` of the answer: ``(child, score)``).
 
     Attributes
     ----------
@@ -132,7 +136,7 @@ class MCTSExercise(Exercise):
     ✗ Selection at A: B is not the child with the highest UCB1 score...
     >>> full = MCTSExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], full=True)
     >>> full.solution()
-    {'select': 'C', 'expand': 'H', 'A': (9, 4.33), 'C': (2, 3), 'next': 'D'}
+    {'select': 'C', 'expand': 'H', 'A': (9, 4.33), 'C': (2, 3), 'next': ('D', 6.21)}
     """
 
     _what = "MCTS playout"
@@ -141,9 +145,9 @@ class MCTSExercise(Exercise):
         root = self.nodes.name(self.nodes.root)
         if self.full:
             return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: "
-                    f"(visits, mean), 'next': child}}: the child selection takes at {root}, the node "
-                    f"expansion adds, {root} and that child after the backup, and the child the next "
-                    "selection takes")
+                    f"(visits, mean), 'next': (child, score)}}: the child selection takes at {root}, the "
+                    f"node expansion adds, {root} and that child after the backup, and the child the next "
+                    "selection takes with its UCB1 score")
         return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the "
                 f"child selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
@@ -275,9 +279,9 @@ class MCTSExercise(Exercise):
                     "the next playout's selection take? (2) Which node does its expansion add to the tree? "
                     f"(3) The playout ends with the result {_f2(self.playout_result)} for MAX. After its "
                     f"backup, what are the visits and the mean of {root} and of the child selected? (4) "
-                    f"Which child of {root} does the selection of the playout after that take? Answer as "
-                    f"{{'select': child, 'expand': node, '{root}': (visits, mean), child: (visits, mean), "
-                    f"'next': child}}.")
+                    f"Which child of {root} does the selection of the playout after that take, and with "
+                    f"which UCB1 score (2 decimals)? Answer as {{'select': child, 'expand': node, '{root}': "
+                    f"(visits, mean), child: (visits, mean), 'next': (child, score)}}.")
         return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That "
                 f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, what "
                 f"are the visits and the mean of {root} and of that child? Answer as {{'select': child, "
@@ -296,7 +300,7 @@ class MCTSExercise(Exercise):
             v, m = self._after(label)
             out[label] = (v, round(m, 2) if not float(m).is_integer() else int(m))
         if self.full:
-            out["next"] = self._next
+            out["next"] = (self._next, round(self._next_scores[self._next], 2))
         return out
 
     def _answer_text(self):
@@ -335,6 +339,7 @@ class MCTSExercise(Exercise):
                         else (self.visits[k], self.totals[k] / self.visits[k]))
                 lines.append(f"  {k}: {sign}{_f2(m)} + {_f2(self.c)}·√(ln {n_after} / {n}) = "
                              f"{_f2(self._next_scores[k])}" + ("  ← the highest" if k == self._next else ""))
+            lines.append(f"The next selection takes {self._next}, {self._turning_sentence()}.")
         return "\n".join(lines + [f"Answer: {self._answer_text()}"])
 
     # -- checking -------------------------------------------------------------------
@@ -406,33 +411,121 @@ class MCTSExercise(Exercise):
         if others and right_choice:
             rep.note(f"{or_list(others)}: not on this playout's path, so the backup leaves it unchanged.")
         if self.full:
-            nxt = answer.get("next")
-            if nxt is None or "next" in blank:
-                rep.bad(f"Next selection at {root}: not answered yet.")
-            elif not isinstance(nxt, str) or nxt.strip() not in self._children:
-                return malformed(what, f"Could not read the next selection {nxt!r}: name one child of "
-                                       f"{root}, {or_list(self._children)}.")
-            elif not right_choice and isinstance(chosen, str) and chosen in self._children:
-                own = self._next_after(chosen)   # judged on the learner's own chain, as the feedback says
-                if nxt.strip() == own:
-                    rep.note(f"Next selection at {root}: {own} follows from your selection of {chosen} (the "
-                             "counts after a backup through it); once the selection is right, work it out "
-                             "again from the new counts.")
-                else:
-                    rep.bad(f"Next selection at {root}: even after a backup through your selection {chosen}, "
-                            f"{nxt.strip()} is not the child with the highest UCB1 score: compute every "
-                            f"child's score with the counts after that backup and take the highest.")
-                    self._last_wrong.append(("next", None))
-            elif nxt.strip() == self._next:
-                rep.good(f"Next selection at {root}: {self._next} has the highest UCB1 score after the "
-                         "backup.")
-            else:
-                self._next_wrong(rep, nxt.strip(), root)
+            problem = self._next_part(rep, answer.get("next"), chosen if isinstance(chosen, str) else None,
+                                      right_choice, root)
+            if problem:
+                return malformed(what, problem)
         fb = rep.feedback(what)
         if fb.status == "wrong":   # one count per part asked, judged or not yet
             parts = 5 if self.full else 3
             fb.title = f"{what}: {sum(kind == 'good' for kind, _, _ in rep.items)} of {parts} right."
         return fb
+
+    def _next_part(self, rep, got, chosen, right_choice, root):
+        """Judge the next selection, ``(child, score)``; a "could not read" message, or None."""
+        if got is None or (isinstance(got, str) and not got.strip()):
+            rep.bad(f"Next selection at {root}: not answered yet.")
+            return None
+        if isinstance(got, str):   # a child alone: the question asks its score too, and only the score tells
+            if got.strip().lower() not in {k.lower() for k in self._children}:
+                return (f"Could not read the next selection {got!r}: give a pair (child, score), the child "
+                        f"one of {or_list(self._children)}.")
+            rep.bad(f"Next selection at {root}: give the child with its UCB1 score after the backup, as "
+                    f"({got.strip()!r}, score): the question asks both, since a child can only be told "
+                    "from the others by computing every score.")
+            self._last_wrong.append(("next", "no-score"))
+            return None
+        try:
+            child, score = got
+            score = _number(score)
+        except (TypeError, ValueError):
+            return (f"Could not read the next selection {got!r}: give a pair (child, score) such as "
+                    f"({self._children[0]!r}, 4.25).")
+        labels = {k.lower(): k for k in self._children}
+        if not isinstance(child, str) or child.strip().lower() not in labels:
+            return (f"Could not read the next selection's child {child!r}: name one child of {root}, "
+                    f"{or_list(self._children)}.")
+        child = labels[child.strip().lower()]
+        if not right_choice and chosen in self._children:
+            own = self._next_after(chosen)   # judged on the learner's own chain, as the feedback says
+            if child == own:
+                rep.note(f"Next selection at {root}: {own} follows from your selection of {chosen} (the "
+                         "counts after a backup through it); once the selection is right, work it out "
+                         "again from the new counts.")
+            else:
+                rep.bad(f"Next selection at {root}: even after a backup through your selection {chosen}, "
+                        f"{child} is not the child with the highest UCB1 score: compute every child's score "
+                        "with the counts after that backup and take the highest.")
+                self._last_wrong.append(("next", None))
+            return None
+        if child != self._next:
+            self._next_wrong(rep, child, root)
+            return None
+        right = self._next_scores[child]
+        if math.isclose(score, right, abs_tol=_SCORE_TOL):
+            rep.good(f"Next selection at {root}: {child}, {_f2(score)}, the highest UCB1 score after the "
+                     f"backup; {self._turning_sentence()}.")
+            return None
+        # the child is not confirmed: its score is what the part asks, and the score decides the child
+        if math.isclose(score, self._scores[child], abs_tol=_SCORE_TOL):
+            what_is = (f"{_f2(score)} is {child}'s score before the backup: the backup made {root}'s N one "
+                       "larger" + (f", and {child}'s visits and mean changed too" if child == self._chosen
+                                   else "") + "; recompute it with the counts after the backup")
+        else:
+            sign = "" if self.root_player == MAX else "−"
+            what_is = (f"{_f2(score)} is not {child}'s UCB1 score after the backup: recompute {sign}mean + "
+                       f"{_f2(self.c)}·√(ln N / n) for {child} with the counts after the backup (N: {root}'s "
+                       f"visits now; n and the mean: {child}'s own, now)")
+        rep.bad(f"Next selection at {root}: {what_is}, then compare it with every other child's score and "
+                "take the highest.")
+        self._last_wrong.append(("next", "score"))
+        return None
+
+    def _turning_result(self):
+        """(result, rival): the playout result at which the selected child's score after the backup equals
+        the best other child's, and that other child (the next selection above or below that result)."""
+        root = self.nodes.name(self.nodes.root)
+        sign = 1.0 if self.root_player == MAX else -1.0
+        n_after = self.visits[root] + 1
+        picked = self._chosen
+        others = {k: ucb1(sign * self.totals[k] / self.visits[k], self.visits[k], n_after, self.c)
+                  for k in self._children if k != picked}
+        rival = max(others, key=others.get)
+        v = self.visits[picked]
+        explore = ucb1(0.0, v + 1, n_after, self.c)
+        # sign * (total + r) / (v + 1) + explore == others[rival], solved for r
+        return sign * (others[rival] - explore) * (v + 1) - self.totals[picked], rival
+
+    def _turn_matters(self):
+        """True if some result between the tree's lowest and highest leaf would change the next selection."""
+        leaves = [u for _, u in self.tree.nodes(data="utility") if u is not None]
+        return min(leaves) < self._turning_result()[0] < max(leaves)
+
+    def _turn_clause(self):
+        """Which playout result would have changed the next selection, in words."""
+        turn, rival = self._turning_result()
+        picked = self._chosen
+        side = ("above", "below") if self.root_player == MAX else ("below", "above")
+        if not self._turn_matters():
+            leaves = [u for _, u in self.tree.nodes(data="utility") if u is not None]
+            return (f"no result from {_f2(min(leaves))} to {_f2(max(leaves))}, this tree's leaves, would "
+                    "have changed it")
+        if self._next == picked:
+            return f"with a result {side[1]} {_f2(turn)}, {rival} would have taken the next selection"
+        return f"with a result {side[0]} {_f2(turn)}, {picked} would have stayed on top"
+
+    def _turning_sentence(self):
+        """The next selection as the rule decided it: the playout's result, not the runner-up's place."""
+        picked = self._chosen
+        if self._next == picked:
+            return f"{picked} again: {self._turn_clause()}"
+        return (f"not {picked} again: {self._turn_clause()}"
+                + (f" (the result decides, not {self._next}'s place as the runner-up before the backup)"
+                   if self._next == self._runner_up() else ""))
+
+    def _runner_up(self):
+        """The child with the second highest UCB1 score at the first selection."""
+        return sorted(self._scores, key=self._scores.get, reverse=True)[1]
 
     def _next_after(self, selected):
         """The child the next selection takes after a backup through ``selected`` (None if two tie)."""
@@ -652,6 +745,10 @@ class MCTSExercise(Exercise):
             depth += 1
         drawn = ({"seed": rng.randrange(2**31), "depth": depth, "branching": len(self._children),
                   "difficulty": self.difficulty or "easy"} for _ in range(400))
+        # a next selection without its score, or with a wrong one, is worked where the selected child stays
+        # on top (the runner-up before the backup is not next by rule); the first other twin if none does
+        again = bool({("next", "no-score"), ("next", "score")} & set(wrong))
+        fallback = None
         for made in itertools.chain(({"tree": H} for H in twin_trees(self.tree, rng)), drawn):
             try:
                 twin = (self._make_twin(made["tree"]) if "tree" in made
@@ -666,11 +763,19 @@ class MCTSExercise(Exercise):
             # a mean cut short is practised where rounding to 2 decimals changes the second decimal
             rounds = ("mean", "cut-short") not in wrong or _rounds_up(twin._after(twin.nodes.name(
                 twin.nodes.root))[1])
-            if twin.no_shortcut(need) and skips and moves_on and rounds and not self._gives_away(twin, wrong):
+            if not (skips and moves_on and rounds) or self._gives_away(twin, wrong):
+                continue
+            if (again and twin._next == twin._chosen and twin._turn_matters()
+                    and twin.no_shortcut(tuple(p for p in need if p != "next"))):
                 text = self._twin_text(twin, wrong)
                 if text:
                     return text
-        return None
+            elif twin.no_shortcut(need):
+                text = self._twin_text(twin, wrong)
+                if text and not again:
+                    return text
+                fallback = fallback or text
+        return fallback
 
     def _gives_away(self, twin, wrong):
         """True if the twin's worked answer to a part it works equals this exercise's own answer there:
@@ -742,6 +847,7 @@ class MCTSExercise(Exercise):
                 takes = f"{nxt}, not {picked}, the child the playout selected"
             else:
                 takes = f"{nxt}, the child with the highest score"
+            takes += f"; {twin._turn_clause()}"
             parts.append(f"before the backup (N = {n_after - 1}) the scores were {before}: the playout "
                          f"selected {picked}; after the backup (N = {n_after}) the scores are {scores}; the "
                          f"next selection takes {takes}")
