@@ -461,7 +461,10 @@ class MCTSAgent(Agent):
         Time per move instead (with ``playouts=None``), or as a second limit.
         Timed play depends on the machine, so it is not exactly repeatable.
     c : float, default sqrt(2)
-        UCB1's exploration constant (results are +1 / 0 / -1).
+        UCB1's exploration constant. The results here are +1 / 0 / -1, and
+        √2 is UCB1's constant for results from 0 to 1: on a range twice as
+        wide it gives exploration half UCB1's weight (2√2 would give UCB1's
+        balance), so the default explores less than UCB1 would.
     seed : int, optional
         Seed of the random playouts (each move's search draws its seed from
         the agent's seeded generator); a numpy integer too.

@@ -234,6 +234,27 @@ def shown_right(results):
     return {round(right, 2), round(right, 1), float(round(right)), float(results[1] - results[0])}
 
 
+@pytest.mark.parametrize("results", [(2, 14), (-3, 5), (0, 100)])
+def test_exploration_c_the_spread_alone_is_named_and_an_unknown_c_gets_questions_not_the_recipe(results):
+    """c given as the spread's factor alone (12 on 2..14) is named as that, and its twin closes on it;
+    a c no slip explains gets the two questions (a shift, a scale), not "scale √2 by the factor"; neither
+    line quotes the right c."""
+    spread = results[1] - results[0]
+    attempts.reset()
+    fb = gt.exercises.check_exploration_c(spread, results)
+    assert fb.status == "wrong"
+    assert f"c = {spread} is the factor by which the results' spread grew" in fb.lines[0]
+    assert not (shown_right(results) - {float(spread)}) & numbers_in(repr(fb))
+    twin = gt.exercises.check_exploration_c(spread, results).lines[-1]
+    assert twin.endswith("it multiplies the constant that gave exploration its weight on 0 to 1, it does not "
+                         "replace it."), twin
+    odd = 0.6 * math.sqrt(2) * spread          # no slip gives it
+    attempts.reset()
+    line = gt.exercises.check_exploration_c(odd, results).lines[0]
+    assert "Two questions: if 10 were added to every result" in line and "scale √2" not in line, line
+    assert not shown_right(results) & (numbers_in(line.split(":", 1)[1]) - set(map(float, results)))
+
+
 def shown_c(fb):
     """The c the first line of the feedback quotes."""
     return float(re.match(r"[✓✗] c = (−?[\d.]+)", fb.lines[0]).group(1).replace("−", "-"))
@@ -305,7 +326,7 @@ def test_exploration_c_mapped_like_a_result_is_not_called_the_largest_result():
 def test_exploration_c_other_wrong_answers_get_the_rule_and_the_twin(answer, results):
     attempts.reset()
     fb = gt.exercises.check_exploration_c(answer, results)
-    assert fb.status == "wrong" and "compare the spread of the results here" in fb.lines[0]
+    assert fb.status == "wrong" and "Two questions: if 10 were added to every result" in fb.lines[0]
     assert not shown_right(results) & numbers_in(repr(fb))
     second = gt.exercises.check_exploration_c(answer, results)
     twin = second.lines[-1]
@@ -413,11 +434,20 @@ def test_final_move_counts_come_from_a_real_search():
            for c in G.successors(())}
     assert max(ucb, key=ucb.get) == 4 == max(VISITS, key=lambda m: VISITS[m][1])
     from gametrees.exercises.lessons.l07_monte_carlo import _TWIN_SEARCH, _final_move_twin
-    twin = real_root_counts(gt.ConnectFour(), _TWIN_SEARCH["playouts"], _TWIN_SEARCH["seed"])
+    start = gt.TicTacToe.from_string(_TWIN_SEARCH["board"])
+    assert gt.TicTacToe().to_move(start) == "min"                      # O moves: its means are X's negated
+    r = gt.mcts(gt.TicTacToe(), start, playouts=_TWIN_SEARCH["playouts"], seed=_TWIN_SEARCH["seed"],
+                trace=False)
+    G = r.graph
+    twin = {c[-1]: (G.nodes[c]["visits"], -G.nodes[c]["value"]) for c in G.successors(G.graph["root"])}
     most = max(twin, key=lambda m: twin[m][0])
     best = max(twin, key=lambda m: twin[m][1])
-    assert most != best and twin[best][0] < twin[most][0]
-    assert f"MCTS plays {most}, the most visited" in _final_move_twin()
+    assert most != best and twin[best][0] < twin[most][0] and r.move == most
+    text = _final_move_twin()
+    assert f"MCTS plays {most}, the most visited" in text
+    assert f"square {best} has {twin[best][0]} visits and the best mean" in text
+    # the twin hands over neither this exercise's answer (3) nor its best mean (4)
+    assert most not in (3, 4) and "Connect Four" not in text
 
 
 def test_final_move_each_way():
@@ -429,7 +459,7 @@ def test_final_move_each_way():
     assert "165" not in repr(fb) and "stopped coming back" not in repr(fb)
     fb = gt.exercises.check_final_move(VISITS, 0)
     assert fb.status == "wrong" and not fb.tags and "165" not in repr(fb).split("Worked on another search")[0]
-    assert "Worked on another search: Connect Four from the empty board, 100 playouts" in repr(fb)
+    assert "Worked on another search: tic-tac-toe from X../.O./..X, O to move" in repr(fb)
     assert gt.exercises.check_final_move(VISITS, 3).ok
 
 
@@ -616,6 +646,35 @@ def test_next_selection_asks_the_score_so_the_runner_up_alone_does_not_pass():
     assert "not by rule" not in right.lines[-1] and "runner-up before the backup" in right.lines[-1]
     assert next_selection_with(ex, turn + 0.05) == sol["select"] != next_selection_with(ex, turn - 0.05)
     assert next_selection_with(ex, ex.playout_result) == sol["next"][0]
+
+
+@pytest.mark.parametrize("select", ["missing", None, "", "Q"])
+def test_a_next_selection_without_a_selection_names_no_child(select):
+    """Lesson 07 Exercise 3 answered with only the next selection: judged against no selection it would name
+    the selection (as "the child the counts before the backup favoured") or confirm the next one; so it is
+    not judged, whichever child and score are given, and no line names a child the learner did not."""
+    ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
+    every = "B, C, D or E"                       # the "could not read" line lists them all
+    assert sorted(ex._children) == ["B", "C", "D", "E"]
+    seen = set()
+    for child in ex._children:
+        for score in (0, score_after(ex, child)):
+            answer = {"next": (child, score)}
+            if select != "missing":
+                answer["select"] = select
+            fb = first_check(ex, answer)
+            text = repr(fb)
+            named = set(re.findall(r"\b[B-Z]\b", text.replace(every, "").replace("'Q'", "")))
+            assert named <= {child}, (answer, text)
+            if select in ("", "Q"):
+                assert fb.status == "unreadable" and every in text
+                continue
+            assert fb.status == "wrong", text
+            nxt = [t for k, t, _ in fb.items if t.startswith("Next selection")]
+            assert nxt == ["Next selection at A: answer the selection first: the next selection is worked "
+                           "out from the counts after the backup through the child selection takes."], text
+            seen.add(re.sub(rf"\b{child}\b", "?", text))
+    assert len(seen) == (0 if select in ("", "Q") else 1)   # one answer as good as another: none told apart
 
 
 @pytest.mark.parametrize("slip", ["alone", "stale score"])

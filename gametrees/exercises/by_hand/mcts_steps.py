@@ -426,6 +426,10 @@ class MCTSExercise(Exercise):
         if got is None or (isinstance(got, str) and not got.strip()):
             rep.bad(f"Next selection at {root}: not answered yet.")
             return None
+        if chosen not in self._children:   # judged against no selection, it would tell the selection
+            rep.bad(f"Next selection at {root}: answer the selection first: the next selection is worked out "
+                    "from the counts after the backup through the child selection takes.")
+            return None
         if isinstance(got, str):   # a child alone: the question asks its score too, and only the score tells
             if got.strip().lower() not in {k.lower() for k in self._children}:
                 return (f"Could not read the next selection {got!r}: give a pair (child, score), the child "
@@ -446,7 +450,7 @@ class MCTSExercise(Exercise):
             return (f"Could not read the next selection's child {child!r}: name one child of {root}, "
                     f"{or_list(self._children)}.")
         child = labels[child.strip().lower()]
-        if not right_choice and chosen in self._children:
+        if not right_choice:
             own = self._next_after(chosen)   # judged on the learner's own chain, as the feedback says
             if child == own:
                 rep.note(f"Next selection at {root}: {own} follows from your selection of {chosen} (the "

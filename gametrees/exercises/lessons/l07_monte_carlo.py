@@ -31,7 +31,7 @@ import math
 import numbers
 from collections.abc import Mapping
 
-from ...games import ConnectFour
+from ...games import MAX, ConnectFour, TicTacToe
 from ...rules import ucb1
 from ...search import mcts
 from ..attempts import escalate
@@ -89,7 +89,8 @@ def scaled_c(results):
 def _scale_twin(results, slip=None):
     """The reasoning worked through on another range of results: one selection, at two scales; it ends on
     the learner's slip (``"largest"``: scaled by the largest result; ``"half"``, ``"two"``: by half the
-    spread, by 2; ``"imprecise"``: √2 rounded too soon; else the shift, which leaves c alone)."""
+    spread, by 2; ``"factor"``: the spread's factor taken as c; ``"imprecise"``: √2 rounded too soon; else
+    the shift, which leaves c alone)."""
     # a range that does not start at 0, so that its spread is not its largest result
     t_lo, t_hi = (10, 30) if tuple(results) != (10, 30) else (-3, 5)
     spread = t_hi - t_lo
@@ -125,6 +126,9 @@ def _twin_close(slip, t_lo, t_hi):
         other = "half of it" if slip == "half" else "2, the spread of −1 to +1"
         return (f"So measure that widening against 0 to 1, not {other}: √2 is UCB1's constant for results "
                 "from 0 to 1, a spread of 1 (for −1 to +1, a spread of 2, it is 2√2).")
+    if slip == "factor":
+        return ("So the factor measures how much the gaps widened: it multiplies the constant that gave "
+                "exploration its weight on 0 to 1, it does not replace it.")
     if slip == "imprecise":
         return ("Whatever factor the exploration term needs, compute it with √2 ≈ 1.4142 and round only at "
                 "the end.")
@@ -212,33 +216,45 @@ def check_exploration_c(answer, results):
                 "you scaled √2 by a factor, check the factor and compute with √2 ≈ 1.4142, rounding only at "
                 f"the end; if not, compare the spread of the results ({fmt(lo)} to {fmt(hi)}) with the "
                 "spread of 0 to 1.")
+    elif spread != 1 and _near(c, lambda _: spread, _REL_SLIP):
+        slip = "factor"
+        rep.bad(f"c = {shown} is the factor by which the results' spread grew (from 0..1 to "
+                f"{fmt(lo)}..{fmt(hi)}), taken as c itself: the factor says how much the gaps between the "
+                "means grew, and so how much the exploration term must grow; from which constant, on 0 to 1?")
     else:
-        rep.bad(f"c = {shown}: compare the spread of the results here ({fmt(lo)} to {fmt(hi)}) "
-                "with the spread of 0 to 1, for which UCB1's √2 is chosen, and scale √2 by that factor.")
+        rep.bad(f"c = {shown}: not the c that gives exploration the weight √2 has for results from 0 to 1. "
+                f"Two questions: if 10 were added to every result, would any gap between two means change? "
+                f"If every result were multiplied by 3, how would the gaps change, and c with them? Then "
+                f"compare {fmt(lo)}..{fmt(hi)} with 0..1.")
     return escalate(key, rep.feedback(what), twin=lambda _: _scale_twin(results, slip),
                     on="another range of results")
 
 
-#: The twin search: Connect Four from the empty board, 100 playouts, seed 8 (the lesson's is 500 playouts,
-#: seed 8), where the most visited move and the move with the best mean differ (found by running it;
-#: :func:`_final_move_twin` runs it again).
-_TWIN_SEARCH = {"playouts": 100, "seed": 8}
+#: The twin search: tic-tac-toe from ``X../.O./..X`` (O to move), 500 playouts, seed 2, where the most
+#: visited move and the move with the best mean for O differ, and neither is the lesson's answer (column 3
+#: of Connect Four: a twin on that board, with that move, would hand it over). Found by running it;
+#: :func:`_final_move_twin` runs it again.
+_TWIN_SEARCH = {"board": "X../.O./..X", "playouts": 500, "seed": 2}
 
 
 def _final_move_twin():
     """A real search whose most visited root child is not the one with the best mean, worked through."""
-    game = ConnectFour()
-    r = mcts(game, playouts=_TWIN_SEARCH["playouts"], seed=_TWIN_SEARCH["seed"], trace=False)
+    game = TicTacToe()
+    start = TicTacToe.from_string(_TWIN_SEARCH["board"])
+    r = mcts(game, start, playouts=_TWIN_SEARCH["playouts"], seed=_TWIN_SEARCH["seed"], trace=False)
     G = r.graph
-    kids = {c[-1]: (G.nodes[c]["visits"], G.nodes[c]["value"]) for c in G.successors(G.graph["root"])}
+    sign = 1 if game.to_move(start) == MAX else -1   # the means are MAX's (X's); O's are their negatives
+    kids = {c[-1]: (G.nodes[c]["visits"], sign * G.nodes[c]["value"])
+            for c in G.successors(G.graph["root"])}
     most = max(kids, key=lambda m: kids[m][0])
     best = max(kids, key=lambda m: kids[m][1])
     (vm, mm), (vb, mb) = kids[most], kids[best]
-    return (f"Connect Four from the empty board, {_TWIN_SEARCH['playouts']} playouts (gt.mcts, seed "
-            f"{_TWIN_SEARCH['seed']}): column {most} has {vm} visits and mean {fmt(round(mm, 2))}, "
-            f"column {best} "
-            f"{vb} visits and the best mean, {fmt(round(mb, 2))}. MCTS plays {most}, the most visited: its "
-            f"mean rests on {vm} results, {best}'s on {vb}.")
+    who = "X" if sign == 1 else "O"
+    return (f"tic-tac-toe from {_TWIN_SEARCH['board']}, {who} to move (squares 0 to 8, row by row), "
+            f"{_TWIN_SEARCH['playouts']} playouts (gt.mcts, seed {_TWIN_SEARCH['seed']}): square {most} has "
+            f"{vm} visits and mean {fmt(round(mm, 2))} for {who}, square {best} has {vb} visits and the best "
+            f"mean, {fmt(round(mb, 2))}. MCTS plays {most}, the most visited: its mean rests on {vm} "
+            f"results, square {best}'s on {vb}.")
 
 
 #: Lesson 07's Exercise 5: the search whose root the learner reads (Connect Four, the empty board).
