@@ -42,8 +42,32 @@ def score_after(ex, child, through=None):
 
 
 def next_answer(ex, child, through=None):
-    """The answer's ``"next"``: ``child`` with its score after the backup."""
-    return (child, score_after(ex, child, through))
+    """The answer's ``"next"``, every child's score after the backup, as a learner who takes ``child`` for
+    the next selection gives it: the right scores, ``child``'s raised above the others' if it is not the
+    highest."""
+    scores = {k: score_after(ex, k, through) for k in ex._children}
+    if max(scores, key=scores.get) != child:
+        scores[child] = max(scores.values()) + 0.5
+    return scores
+
+
+def scores_before(ex):
+    """Every child's UCB1 score at the root before the playout, to 2 decimals: computed here."""
+    root = ex.nodes.name(ex.nodes.root)
+    sign = -1 if ex.root_player == "min" else 1
+    return {k: round(sign * ex.totals[k] / ex.visits[k]
+                     + ex.c * math.sqrt(math.log(ex.visits[root]) / ex.visits[k]), 2) for k in ex._children}
+
+
+def and_list(names):
+    """``B, C and D``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def next_of(scores):
+    """The child the next selection takes by ``scores`` (the answer's ``"next"``): the highest."""
+    return max(scores, key=scores.get)
 
 
 def right_values(ex):
@@ -453,7 +477,8 @@ def test_final_move_counts_come_from_a_real_search():
 def test_final_move_each_way():
     attempts.reset()
     assert gt.exercises.check_final_move(VISITS, None).status == "unanswered"
-    assert gt.exercises.check_final_move(VISITS, "z").status == "unreadable"
+    for junk in ("z", [3], {3}, {3: 1}, True):   # a list, a set, a dict, a bool: never a move
+        assert gt.exercises.check_final_move(VISITS, junk).status == "unreadable", junk
     fb = gt.exercises.check_final_move(VISITS, 4)
     assert fb.status == "wrong" and fb.tags == ("final-move-by-mean",)
     assert "165" not in repr(fb) and "stopped coming back" not in repr(fb)
@@ -500,10 +525,12 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
         # the engine's next playout selects, then expands a child of the selected node; the one after selects
         assert this[1].kind == "expand" and ex.nodes.name(this[1].node) == sol["expand"]
         assert ex.nodes.name(this[1].parent) == sol["select"]
-        assert after[0].kind == "select" and ex.nodes.name(after[0].chosen) == sol["next"][0]
+        assert after[0].kind == "select" and ex.nodes.name(after[0].chosen) == next_of(sol["next"])
         # its score is the engine's, and this test's own
         recorded = dict(zip(after[0].children, after[0].scores))[after[0].chosen]
-        assert sol["next"][1] == round(recorded, 2) == score_after(ex, sol["next"][0])
+        assert sol["next"][next_of(sol["next"])] == round(recorded, 2)
+        assert sol["next"] == {k: score_after(ex, k) for k in ex._children} == {
+            ex.nodes.name(k): round(v, 2) for k, v in zip(after[0].children, after[0].scores)}
         # what the question says is in the tree is what the earlier playouts added
         fr = gt.frame(ex.result.trace, max(i for i, e in enumerate(ex.result.trace)
                                             if e.kind == "backup" and e.playout == n))
@@ -520,20 +547,19 @@ def test_full_cycle_is_the_engines_and_the_question_gives_no_answer():
 def test_full_cycle_wrong_parts_are_named_with_the_rule():
     ex = gt.exercises.generate("mcts", seed=3, full=True)
     sol = ex.solution()
-    chosen, root = sol["select"], "A"
+    chosen = sol["select"]
     had = ex.in_tree[chosen]
     assert had, "seed 3 has a child of the selected node in the tree already"
-    stale = dict(sol, expand=had[0], next=next_answer(ex, chosen))
+    stale = dict(sol, expand=had[0], next=scores_before(ex))
     fb = first_check(ex, stale)
     assert fb.status == "wrong" and fb.title == "MCTS playout: 3 of 5 right."
     text = repr(fb)
     assert f"Expansion: {had[0]} is already in the tree" in text
-    assert "the counts before the backup favoured" in text
+    assert "the scores before the backup: the backup made A's N one larger" in text
     expansion = next(t for k, t, _ in fb.items if t.startswith("Expansion"))
     nxt = next(t for k, t, _ in fb.items if t.startswith("Next selection"))
     assert sol["expand"] not in re.findall(r"\b[A-Z]\b", expansion)          # the right node is not given
-    named = re.findall(r"\b[A-Z]\b", nxt.replace(f"at {root}", "").replace(f"{root}'s", ""))
-    assert sol["next"][0] not in named
+    assert "takes" not in nxt and "highest" not in nxt                         # which child is not said
     second = ex.check(stale)
     twin = second.lines[-1]
     assert (twin.startswith("• Worked on a twin tree: ")
@@ -591,12 +617,14 @@ def test_next_selection_is_judged_on_the_learners_own_selection():
     ex = gt.exercises.generate("mcts", seed=7, full=True)
     sol = ex.solution()
     wrong = next(k for k in ex._children if k != sol["select"])
-    own = ex._next_after(wrong)
-    fb = first_check(ex, {"select": wrong, "next": next_answer(ex, own, wrong)})
-    assert f"{own} follows from your selection of {wrong}" in repr(fb)
-    other = next(k for k in ex._children if k != own)
-    fb = first_check(ex, {"select": wrong, "next": next_answer(ex, other, wrong)})
-    assert f"even after a backup through your selection {wrong}" in repr(fb)
+    # not judged: the learner's scores after a backup through another child, right or wrong, get one note
+    notes = set()
+    for k in ex._children:
+        for through in (wrong, sol["select"]):
+            fb = first_check(ex, {"select": wrong, "next": next_answer(ex, k, through)})
+            notes |= {t for kind, t, _ in fb.items if t.startswith("Next selection")}
+    assert notes == {"Next selection at A: the scores after the backup follow from the selection; once it is "
+                     "right, compute them again from the new counts."}, notes
 
 
 def next_selection_with(ex, result):
@@ -617,11 +645,13 @@ TURN = re.compile(r"with a result (above|below) (−?[\d.]+), ([A-Z]) would have
                   r"selection)")
 
 
-def test_next_selection_asks_the_score_so_the_runner_up_alone_does_not_pass():
-    """Lesson 07 Exercise 3: the runner-up of the first selection is the next selection there, so the next
-    selection asks its score too. The child alone is not judged (right or wrong, the same line); the
-    runner-up with its score before the backup is told that is the score before the backup; the right pair
-    is told which result would have kept the selected child on top, and that is true (recomputed here)."""
+def test_next_selection_asks_every_score_so_the_runner_up_does_not_pass():
+    """Lesson 07 Exercise 3: the runner-up of the first selection is the next selection there (and almost
+    always: one backup moves the other children's scores little), so the next part asks every child's score
+    after the backup. A child alone, or a child with its score, is not judged (the same line whichever
+    child); the runner-up and the selected child rescored, the others left out, is told what is missing;
+    scores before the backup are named as such; the right scores are told which result would have kept the
+    selected child on top, and that is true (recomputed here)."""
     ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
     sol = ex.solution()
     root = ex.nodes.name(ex.nodes.root)
@@ -629,43 +659,53 @@ def test_next_selection_asks_the_score_so_the_runner_up_alone_does_not_pass():
     before = {k: ex.totals[k] / counts[k] + ex.c * math.sqrt(math.log(counts[root]) / counts[k])
               for k in ex._children}
     runner_up = sorted(before, key=before.get)[-2]
-    assert sol["next"][0] == runner_up                      # why the score is asked
-    alone = {k: first_check(ex, dict(sol, next=k)) for k in ex._children}
-    for k, fb in alone.items():
-        assert fb.status == "wrong" and fb.title == "MCTS playout: 4 of 5 right.", fb
-        line = fb.lines[-1]
-        assert line == alone[sol["select"]].lines[-1].replace(repr(sol["select"]), repr(k)), line
-        assert "give the child with its UCB1 score" in line
-    stale = first_check(ex, dict(sol, next=(runner_up, round(before[runner_up], 2))))
-    assert stale.status == "wrong" and f"is {runner_up}'s score before the backup" in stale.lines[-1]
+    assert next_of(sol["next"]) == runner_up                      # why every score is asked
+    lines = set()
+    for k in ex._children:
+        for offered in (k, (k, score_after(ex, k))):
+            fb = first_check(ex, dict(sol, next=offered))
+            assert fb.status == "wrong" and fb.title == "MCTS playout: 4 of 5 right.", fb
+            assert "give every child's UCB1 score after the backup" in fb.lines[-1]
+            lines.add(fb.lines[-1])
+    assert len(lines) == 1                                       # no child told apart
+    two = {k: score_after(ex, k) for k in (runner_up, sol["select"])}
+    fb = first_check(ex, dict(sol, next=two))
+    missing = sorted(set(ex._children) - set(two))
+    assert fb.status == "wrong"
+    assert fb.lines[-1].startswith(f"✗ Next selection at A: {and_list(missing)}: missing"), fb.lines[-1]
+    stale = first_check(ex, dict(sol, next={k: round(v, 2) for k, v in before.items()}))
+    line = stale.lines[-1]
+    changed = sorted(k for k in ex._children if abs(round(before[k], 2) - score_after(ex, k)) > 0.011)
+    assert line.startswith(f"✗ Next selection at A: {and_list(changed)}: those are the scores before the "
+                           "backup"), line
     right = first_check(ex, sol)
     assert right.status == "right"
     side, turn, who, what = TURN.search(right.lines[-1]).groups()
     turn = float(turn.replace("−", "-"))
     assert who == sol["select"] and what == "stayed on top" and side == "above"
-    assert "not by rule" not in right.lines[-1] and "runner-up before the backup" in right.lines[-1]
+    assert "runner-up before the backup" in right.lines[-1]
     assert next_selection_with(ex, turn + 0.05) == sol["select"] != next_selection_with(ex, turn - 0.05)
-    assert next_selection_with(ex, ex.playout_result) == sol["next"][0]
+    assert next_selection_with(ex, ex.playout_result) == next_of(sol["next"])
 
 
 @pytest.mark.parametrize("select", ["missing", None, "", "Q"])
 def test_a_next_selection_without_a_selection_names_no_child(select):
     """Lesson 07 Exercise 3 answered with only the next selection: judged against no selection it would name
-    the selection (as "the child the counts before the backup favoured") or confirm the next one; so it is
-    not judged, whichever child and score are given, and no line names a child the learner did not."""
+    the selection (as the child the counts before the backup favoured) or confirm the next one; so it is
+    not judged, whichever scores are given, and no line names a child the learner did not."""
     ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
     every = "B, C, D or E"                       # the "could not read" line lists them all
     assert sorted(ex._children) == ["B", "C", "D", "E"]
     seen = set()
     for child in ex._children:
-        for score in (0, score_after(ex, child)):
-            answer = {"next": (child, score)}
+        for offered in (next_answer(ex, child), {child: score_after(ex, child)}):
+            answer = {"next": offered}
             if select != "missing":
                 answer["select"] = select
             fb = first_check(ex, answer)
             text = repr(fb)
             named = set(re.findall(r"\b[B-Z]\b", text.replace(every, "").replace("'Q'", "")))
-            assert named <= {child}, (answer, text)
+            assert named <= set(offered), (answer, text)
             if select in ("", "Q"):
                 assert fb.status == "unreadable" and every in text
                 continue
@@ -673,22 +713,19 @@ def test_a_next_selection_without_a_selection_names_no_child(select):
             nxt = [t for k, t, _ in fb.items if t.startswith("Next selection")]
             assert nxt == ["Next selection at A: answer the selection first: the next selection is worked "
                            "out from the counts after the backup through the child selection takes."], text
-            seen.add(re.sub(rf"\b{child}\b", "?", text))
+            seen.add(re.sub(r"\b[B-E]\b", "?", text))
     assert len(seen) == (0 if select in ("", "Q") else 1)   # one answer as good as another: none told apart
 
 
-@pytest.mark.parametrize("slip", ["alone", "stale score"])
-def test_a_next_selection_without_its_score_is_worked_where_the_selected_child_stays_on_top(slip):
-    """The twin for a next selection without its score (or with its score before the backup) is one whose
-    selected child is selected again, and the result that would have changed that is true of the twin's
-    numbers: so the worked example does not teach "the runner-up is next"."""
+@pytest.mark.parametrize("given", ["the child alone", "a pair"])
+def test_a_next_selection_without_every_score_is_worked_where_the_selected_child_stays_on_top(given):
+    """The twin for a next selection given as a child (or a child and a score) instead of every score is one
+    whose selected child is selected again, and the result that would have changed that is true of the
+    twin's numbers: so the worked example does not teach "the runner-up is next"."""
     ex = gt.exercises.generate("mcts", **lesson_07_mcts_exercises()[2])
     sol = ex.solution()
-    child = sol["next"][0]
-    root = ex.nodes.name(ex.nodes.root)
-    stale = round(ex.totals[child] / ex.visits[child]
-                  + ex.c * math.sqrt(math.log(ex.visits[root]) / ex.visits[child]), 2)
-    answer = dict(sol, next=child if slip == "alone" else (child, stale))
+    child = next_of(sol["next"])
+    answer = dict(sol, next=child if given == "the child alone" else (child, sol["next"][child]))
     attempts.reset()
     for _ in range(3):
         ex.check(answer)
@@ -720,7 +757,7 @@ def test_the_turning_result_the_worked_answer_names_is_true(root_player):
         found = TURN.search(line)
         if found is None:
             assert "would have changed it" in line
-            assert {next_selection_with(ex, r) for r in (min(leaves), max(leaves))} == {sol["next"][0]}
+            assert {next_selection_with(ex, r) for r in (min(leaves), max(leaves))} == {next_of(sol["next"])}
             continue
         side, turn, who, what = found.groups()
         turn = float(turn.replace("−", "-"))
@@ -728,10 +765,10 @@ def test_the_turning_result_the_worked_answer_names_is_true(root_player):
         beyond = turn + 0.05 if side == "above" else turn - 0.05
         short = turn - 0.05 if side == "above" else turn + 0.05
         if what == "stayed on top":       # the selected child was not selected again
-            assert sol["next"][0] != sol["select"] == who == next_selection_with(ex, beyond), line
+            assert next_of(sol["next"]) != sol["select"] == who == next_selection_with(ex, beyond), line
         else:                             # it was: the other child would have been with a result past it
-            assert sol["next"][0] == sol["select"] != who == next_selection_with(ex, beyond), line
-        assert next_selection_with(ex, short) == sol["next"][0]
+            assert next_of(sol["next"]) == sol["select"] != who == next_selection_with(ex, beyond), line
+        assert next_selection_with(ex, short) == next_of(sol["next"])
         assert ("above" if (side == "above") == (what == "stayed on top") else "below") == (
             "above" if root_player == "max" else "below"), line
         checked += 1
@@ -805,7 +842,7 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
     ex = gt.exercises.generate("mcts", **third)
     assert ex.full and ex.root_player == "max"
     sol = ex.solution()
-    for counts, pick in ((dict(ex.visits), sol["select"]), (None, sol["next"][0])):
+    for counts, pick in ((dict(ex.visits), sol["select"]), (None, next_of(sol["next"]))):
         totals = dict(ex.totals)
         if counts is None:            # after the backup through the selected child
             counts = dict(ex.visits)
@@ -815,7 +852,7 @@ def test_lesson_07_exercise_3_no_shortcut_gives_either_selection():
         least = [k for k in ex._children if counts[k] == min(counts[j] for j in ex._children)]
         best = [k for k in ex._children if mean[k] == max(mean.values())]
         assert len(least) == len(best) == 1 and pick not in least + best, (pick, least, best)
-    assert sol["next"][0] != sol["select"]
+    assert next_of(sol["next"]) != sol["select"]
 
 
 AFTER_ROW = re.compile(r"([A-Z]): (−?)([\d.]+) \+ [\d.]+·√\(ln \d+ / (\d+)\) = (−?[\d.]+)")
@@ -877,7 +914,7 @@ def test_next_selection_twin_says_so_where_the_selected_child_is_next_again():
     for seed in range(12):
         ex = gt.exercises.generate("mcts", seed=seed, full=True)
         sol = ex.solution()
-        other = next((k for k in ex._children if k not in (sol["select"], sol["next"][0])), None)
+        other = next((k for k in ex._children if k not in (sol["select"], next_of(sol["next"]))), None)
         if other is None:
             continue
         attempts.reset()
@@ -898,7 +935,7 @@ def test_next_selection_twin_closes_on_the_learners_slip():
     totals[sol["select"]] += ex.playout_result
     least = min(ex._children, key=counts.get)
     best = max(ex._children, key=lambda k: totals[k] / counts[k])
-    assert len({least, best, sol["select"], sol["next"][0]}) == 4
+    assert len({least, best, sol["select"], next_of(sol["next"])}) == 4
     for answer, slip in ((least, "least-visited"), (best, "best-mean"), (sol["select"], "just-selected")):
         attempts.reset()
         ex.check(dict(sol, next=next_answer(ex, answer)))
@@ -1107,9 +1144,10 @@ def slips_of(ex):
     if ex.full:
         names = [ex.nodes.name(n) for n in ex.tree.nodes]
         out += [("expand", dict(sol, expand=k)) for k in names if k != sol["expand"]]
-        out += [("next", dict(sol, next=next_answer(ex, k))) for k in ex._children if k != sol["next"][0]]
-        out += [("next", dict(sol, next=sol["next"][0])),                          # the child alone
-                ("next", dict(sol, next=(sol["next"][0], sol["next"][1] + 0.5)))]   # a wrong score
+        best = next_of(sol["next"])
+        out += [("next", dict(sol, next=next_answer(ex, k))) for k in ex._children if k != best]
+        out += [("next", dict(sol, next=best)),                                   # the child alone
+                ("next", dict(sol, next=dict(sol["next"], **{best: sol["next"][best] + 0.5})))]   # wrong
     return out
 
 
@@ -1135,7 +1173,7 @@ def test_no_twin_works_out_the_exercises_own_answer(which):
                 continue
             seen += 1
             for key, pattern in claims.items():
-                own = sol[key][0] if key == "next" and key in sol else sol.get(key)
+                own = next_of(sol[key]) if key == "next" and key in sol else sol.get(key)
                 assert own not in re.findall(pattern, twin), (part, answer, twin)
             after = re.search(r"it has (\d+) visits and mean .*? = (−?\d+(?:\.\d+)?)", twin)
             if after:

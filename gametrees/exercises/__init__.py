@@ -25,8 +25,8 @@ kind            class                         the learner gives
 ``mcts``        :class:`MCTSExercise`         one MCTS playout: the child UCB1 selects, then
                                               ``(visits, mean)`` of the root and that child
                                               after the backup; with ``full=True`` also the
-                                              node expansion adds and the next selection
-                                              with its UCB1 score
+                                              node expansion adds and every child's UCB1
+                                              score after the backup (the next selection)
 ==============  ============================  ===============================================
 
 Every exercise has ``.tree`` (a networkx game tree labelled A, B, C, ... in

@@ -13,10 +13,9 @@ and, with ``full=True`` (a whole cycle), also
 
 3. which node the playout's **expansion** adds to the tree (the first child,
    left to right, of the selected child not yet in the tree), and
-4. which child of the root the **next selection** takes, with its UCB1
-   score, from the counts after the backup (the score too: the runner-up of
-   the first selection is often next, but not by rule, and only the scores
-   tell).
+4. every child of the root's UCB1 score after the backup, whose highest
+   the **next selection** takes (every score: the runner-up of the first
+   selection is usually next, but not by rule, and only the scores tell).
 
 The numbers are the engine's: the next playout is the one :func:`gametrees.mcts`
 makes (``ex.result`` replays them all). The check follows the feedback rules:
@@ -55,7 +54,7 @@ _MARGIN = 0.05
 #: How close a mean must be (learners round to two decimals).
 _MEAN_TOL = 0.006
 #: How close the next selection's UCB1 score must be (two decimals, from means that may be rounded).
-_SCORE_TOL = 0.015
+_SCORE_TOL = 0.011
 
 
 def _f2(x):
@@ -106,9 +105,10 @@ class MCTSExercise(Exercise):
         See :class:`~gametrees.exercises.by_hand.Exercise` (the depth is
         at most 3: a few playouts grow a small tree).
     full : bool, default False
-        Also ask which node the playout's expansion adds, and which child of
-        the root the selection after the backup takes, with its UCB1 score
-        (keys ``"expand"`` and ``"next"`` of the answer: ``(child, score)``).
+        Also ask which node the playout's expansion adds, and every child of
+        the root's UCB1 score after the backup, whose highest the next
+        selection takes (keys ``"expand"`` and ``"next"`` of the answer:
+        ``{child: score}``).
 
     Attributes
     ----------
@@ -136,7 +136,7 @@ class MCTSExercise(Exercise):
     ✗ Selection at A: B is not the child with the highest UCB1 score...
     >>> full = MCTSExercise([[3, 12, 8], [2, 4, 6], [14, 5, 2]], full=True)
     >>> full.solution()
-    {'select': 'C', 'expand': 'H', 'A': (9, 4.33), 'C': (2, 3), 'next': ('D', 6.21)}
+    {'select': 'C', 'expand': 'H', 'A': (9, 4.33), 'C': (2, 3), 'next': {'B': 5.96, 'C': 5.1, 'D': 6.21}}
     """
 
     _what = "MCTS playout"
@@ -145,9 +145,9 @@ class MCTSExercise(Exercise):
         root = self.nodes.name(self.nodes.root)
         if self.full:
             return (f"give a dict {{'select': child, 'expand': node, '{root}': (visits, mean), child: "
-                    f"(visits, mean), 'next': (child, score)}}: the child selection takes at {root}, the "
-                    f"node expansion adds, {root} and that child after the backup, and the child the next "
-                    "selection takes with its UCB1 score")
+                    f"(visits, mean), 'next': {{child: score, ...}}}}: the child selection takes at {root}, "
+                    f"the node expansion adds, {root} and that child after the backup, and every child's "
+                    "UCB1 score after the backup (the next selection takes the highest)")
         return (f"give a dict {{'select': child, '{root}': (visits, mean), child: (visits, mean)}}: the "
                 f"child selection takes at {root}, then {root} and that child after the backup")
     kind = "mcts"
@@ -279,9 +279,10 @@ class MCTSExercise(Exercise):
                     "the next playout's selection take? (2) Which node does its expansion add to the tree? "
                     f"(3) The playout ends with the result {_f2(self.playout_result)} for MAX. After its "
                     f"backup, what are the visits and the mean of {root} and of the child selected? (4) "
-                    f"Which child of {root} does the selection of the playout after that take, and with "
-                    f"which UCB1 score (2 decimals)? Answer as {{'select': child, 'expand': node, '{root}': "
-                    f"(visits, mean), child: (visits, mean), 'next': (child, score)}}.")
+                    f"The selection of the playout after that takes the child of {root} with the highest "
+                    "UCB1 score after the backup: what is each child's score then (2 decimals; within "
+                    f"0.01)? Answer as {{'select': child, 'expand': node, '{root}': (visits, mean), child: "
+                    f"(visits, mean), 'next': {{child: score, ...}}}}, a score for every child of {root}.")
         return (head + f"(1) Which child of {root} does the next playout's selection take? (2) That "
                 f"playout ends with the result {_f2(self.playout_result)} for MAX. After its backup, what "
                 f"are the visits and the mean of {root} and of that child? Answer as {{'select': child, "
@@ -300,7 +301,7 @@ class MCTSExercise(Exercise):
             v, m = self._after(label)
             out[label] = (v, round(m, 2) if not float(m).is_integer() else int(m))
         if self.full:
-            out["next"] = (self._next, round(self._next_scores[self._next], 2))
+            out["next"] = {k: round(self._next_scores[k], 2) for k in self._children}
         return out
 
     def _answer_text(self):
@@ -324,8 +325,9 @@ class MCTSExercise(Exercise):
                          f"{'is' if len(had) == 1 else 'are'} already in the tree; the first one not yet in "
                          f"it, {self._expanded}, joins the tree. The playout runs from {self._expanded}, so "
                          "the backup counts it too (its first visit).")
-        lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {self._chosen} and "
-                     f"{root}:")
+        path = (f"{self._expanded}, {self._chosen} and {root} (the question asks {root} and {self._chosen})"
+                if self.full else f"{self._chosen} and {root}")
+        lines.append(f"The playout's result {_f2(self.playout_result)} is backed up to {path}:")
         for label in (self._chosen, root):
             v, t = self.visits[label], self.totals[label]
             lines.append(f"  {label}: visits {v} + 1 = {v + 1}; mean ({_f2(t)} + {_f2(self.playout_result)}) "
@@ -422,67 +424,70 @@ class MCTSExercise(Exercise):
         return fb
 
     def _next_part(self, rep, got, chosen, right_choice, root):
-        """Judge the next selection, ``(child, score)``; a "could not read" message, or None."""
-        if got is None or (isinstance(got, str) and not got.strip()):
+        """Judge the next selection, ``{child: score}`` for every child of the root; a "could not read"
+        message, or None. Every score is asked: the runner-up of the first selection is usually next, and
+        only every score after the backup tells whether it is."""
+        form = "{" + ", ".join(f"{k!r}: score" for k in self._children) + "}"
+        empty = isinstance(got, Mapping) and not got or isinstance(got, str) and not got.strip()
+        if got is None or empty:
             rep.bad(f"Next selection at {root}: not answered yet.")
             return None
         if chosen not in self._children:   # judged against no selection, it would tell the selection
             rep.bad(f"Next selection at {root}: answer the selection first: the next selection is worked out "
                     "from the counts after the backup through the child selection takes.")
             return None
-        if isinstance(got, str):   # a child alone: the question asks its score too, and only the score tells
-            if got.strip().lower() not in {k.lower() for k in self._children}:
-                return (f"Could not read the next selection {got!r}: give a pair (child, score), the child "
-                        f"one of {or_list(self._children)}.")
-            rep.bad(f"Next selection at {root}: give the child with its UCB1 score after the backup, as "
-                    f"({got.strip()!r}, score): the question asks both, since a child can only be told "
-                    "from the others by computing every score.")
+        if not isinstance(got, Mapping):   # a child alone, or a pair: every score is asked, no child judged
+            rep.bad(f"Next selection at {root}: give every child's UCB1 score after the backup, as {form}: "
+                    "the next selection takes the highest, and only the scores tell which that is.")
             self._last_wrong.append(("next", "no-score"))
             return None
-        try:
-            child, score = got
-            score = _number(score)
-        except (TypeError, ValueError):
-            return (f"Could not read the next selection {got!r}: give a pair (child, score) such as "
-                    f"({self._children[0]!r}, 4.25).")
         labels = {k.lower(): k for k in self._children}
-        if not isinstance(child, str) or child.strip().lower() not in labels:
-            return (f"Could not read the next selection's child {child!r}: name one child of {root}, "
-                    f"{or_list(self._children)}.")
-        child = labels[child.strip().lower()]
-        if not right_choice:
-            own = self._next_after(chosen)   # judged on the learner's own chain, as the feedback says
-            if child == own:
-                rep.note(f"Next selection at {root}: {own} follows from your selection of {chosen} (the "
-                         "counts after a backup through it); once the selection is right, work it out "
-                         "again from the new counts.")
-            else:
-                rep.bad(f"Next selection at {root}: even after a backup through your selection {chosen}, "
-                        f"{child} is not the child with the highest UCB1 score: compute every child's score "
-                        "with the counts after that backup and take the highest.")
-                self._last_wrong.append(("next", None))
+        scores = {}
+        for key, value in got.items():
+            if not isinstance(key, str) or key.strip().lower() not in labels:
+                return (f"Could not read the next selection's child {key!r}: give {form}, every child of "
+                        f"{root}.")
+            try:
+                scores[labels[key.strip().lower()]] = _number(value)
+            except (TypeError, ValueError):
+                return f"Could not read {key}'s score {value!r}: give a number, such as 4.25."
+        if not right_choice:   # not judged: the counts after the backup are those of another selection
+            rep.note(f"Next selection at {root}: the scores after the backup follow from the selection; once "
+                     "it is right, compute them again from the new counts.")
             return None
-        if child != self._next:
-            self._next_wrong(rep, child, root)
+        right = self._next_scores
+        wrong = [k for k in self._children if k in scores and not math.isclose(scores[k], right[k],
+                                                                                 abs_tol=_SCORE_TOL)]
+        missing = [k for k in self._children if k not in scores]
+        if not wrong and not missing:
+            shown = ", ".join(f"{k} {right[k]:.2f}".replace("-", "\u2212") for k in self._children)
+            rep.good(f"Next selection at {root}: every score right ({shown}); the highest is {self._next}'s, "
+                     f"so the next selection takes {self._next}, {self._turning_sentence()}.")
             return None
-        right = self._next_scores[child]
-        if math.isclose(score, right, abs_tol=_SCORE_TOL):
-            rep.good(f"Next selection at {root}: {child}, {_f2(score)}, the highest UCB1 score after the "
-                     f"backup; {self._turning_sentence()}.")
-            return None
-        # the child is not confirmed: its score is what the part asks, and the score decides the child
-        if math.isclose(score, self._scores[child], abs_tol=_SCORE_TOL):
-            what_is = (f"{_f2(score)} is {child}'s score before the backup: the backup made {root}'s N one "
-                       "larger" + (f", and {child}'s visits and mean changed too" if child == self._chosen
-                                   else "") + "; recompute it with the counts after the backup")
-        else:
-            sign = "" if self.root_player == MAX else "−"
-            what_is = (f"{_f2(score)} is not {child}'s UCB1 score after the backup: recompute {sign}mean + "
-                       f"{_f2(self.c)}·√(ln N / n) for {child} with the counts after the backup (N: {root}'s "
-                       f"visits now; n and the mean: {child}'s own, now)")
-        rep.bad(f"Next selection at {root}: {what_is}, then compare it with every other child's score and "
-                "take the highest.")
-        self._last_wrong.append(("next", "score"))
+        sign = "" if self.root_player == MAX else "−"
+        problems = []
+        stale = [k for k in wrong if math.isclose(scores[k], self._scores[k], abs_tol=_SCORE_TOL)]
+        if stale:
+            problems.append(f"{and_list(stale)}: {'that is' if len(stale) == 1 else 'those are'} the "
+                            f"score{'s' if len(stale) > 1 else ''} before the backup: the backup made "
+                            f"{root}'s N one larger" + (f", and {self._chosen}'s visits and mean changed too"
+                                            if self._chosen in stale else ""))
+        other = [k for k in wrong if k not in stale]
+        if other:
+            problems.append(f"{and_list(other)}: recompute {sign}mean + {_f2(self.c)}·√(ln N / n) with the "
+                            f"counts after the backup (N: {root}'s visits now; n and the mean: each child's "
+                            "own, now)")
+        if missing:
+            problems.append(f"{and_list(missing)}: missing; every child's score is needed to know which is "
+                            "highest")
+        rep.bad(f"Next selection at {root}: " + "; ".join(problems) + ".")
+        implied = _argmax_unique(scores) if not missing else None
+        slip = "score"
+        if implied is not None and implied != self._next:
+            least, best = self._shortcuts(self._chosen)
+            slip = ("just-selected" if implied == self._chosen else "least-visited" if implied in least
+                    else "best-mean" if implied in best else "score")
+        self._last_wrong.append(("next", slip))
         return None
 
     def _turning_result(self):
@@ -571,22 +576,6 @@ class MCTSExercise(Exercise):
                     f"{chosen}: expansion takes the children left to right.")
         self._last_wrong.append(("expand", None))
         return None
-
-    def _next_wrong(self, rep, chosen, root):
-        """A wrong next selection: the rule, with the counts after the backup."""
-        if chosen == self._chosen:
-            rep.bad(f"Next selection at {root}: {chosen} is the child the counts before the backup favoured. "
-                    f"Selection after the backup uses the new counts: {root}'s N grew by one, and so did the "
-                    "selected child's visits, while its mean moved towards the result. Recompute every "
-                    "child's score with them.")
-        else:
-            rep.bad(f"Next selection at {root}: {chosen} is not the child with the highest UCB1 score after "
-                    f"the backup: compute every child's score with the counts after the backup (N: {root}'s "
-                    "visits now; n and the mean: each child's own, now) and take the highest.")
-        least, best = self._shortcuts(self._chosen)
-        slip = ("just-selected" if chosen == self._chosen else "least-visited" if chosen in least
-                else "best-mean" if chosen in best else None)
-        self._last_wrong.append(("next", slip))
 
     def _selection_wrong(self, rep, chosen, root):
         N = self.visits[root]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 
 from ...games import MAX, ConnectFour, TicTacToe
 from ...rules import ucb1
@@ -296,7 +296,7 @@ def check_final_move(children, answer):
     key = f"l07:final_move:{sorted(children.items())}"
     if is_blank(answer):
         return escalate(key, unanswered(what, f"Replace None with one move, {or_list(map(repr, children))}."))
-    if answer not in children:
+    if isinstance(answer, bool) or not isinstance(answer, Hashable) or answer not in children:
         return escalate(key, malformed(what, f"Could not read {answer!r}: name one move, "
                                              f"{or_list(map(repr, children))}."))
     visits = {m: v for m, (v, _) in children.items()}
