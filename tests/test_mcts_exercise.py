@@ -678,6 +678,9 @@ def test_next_selection_asks_every_score_so_the_runner_up_does_not_pass():
     changed = sorted(k for k in ex._children if abs(round(before[k], 2) - score_after(ex, k)) > 0.011)
     assert line.startswith(f"✗ Next selection at A: {and_list(changed)}: those are the scores before the "
                            "backup"), line
+    early = dict(sol["next"], B=round(sol["next"]["B"] + 0.02, 2))   # rounded too early: 0.02 off
+    line = first_check(ex, dict(sol, next=early)).lines[-1]
+    assert line.startswith("✗ Next selection at A: B: close, but off in the second decimal"), line
     right = first_check(ex, sol)
     assert right.status == "right"
     side, turn, who, what = TURN.search(right.lines[-1]).groups()

@@ -472,7 +472,11 @@ class MCTSExercise(Exercise):
                             f"score{'s' if len(stale) > 1 else ''} before the backup: the backup made "
                             f"{root}'s N one larger" + (f", and {self._chosen}'s visits and mean changed too"
                                             if self._chosen in stale else ""))
-        other = [k for k in wrong if k not in stale]
+        near = [k for k in wrong if k not in stale and abs(scores[k] - right[k]) <= 0.05]
+        if near:
+            problems.append(f"{and_list(near)}: close, but off in the second decimal: compute with the "
+                            "unrounded mean and square root, and round only at the end")
+        other = [k for k in wrong if k not in stale and k not in near]
         if other:
             problems.append(f"{and_list(other)}: recompute {sign}mean + {_f2(self.c)}·√(ln N / n) with the "
                             f"counts after the backup (N: {root}'s visits now; n and the mean: each child's "
