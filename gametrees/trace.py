@@ -469,12 +469,13 @@ class GraphRecorder:
         return self.graph
 
 
-def replay(trace, rec):
+def replay(trace, rec, updates=True):
     """Make again on ``rec`` the calls that recorded ``trace``, in order: ``replay(trace, r)`` leaves
     on ``r`` what the search left on the recorder it called.
 
     ``rec`` has the :class:`Recorder`'s functions: a new :class:`Recorder` makes the same events
-    again; a :class:`GraphRecorder` writes the annotated graph (:func:`annotate`).
+    again; a :class:`GraphRecorder` writes the annotated graph (:func:`annotate`, which leaves out
+    the updates, ``updates=False``: they write nothing on a graph).
 
     >>> import gametrees as gt
     >>> r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
@@ -489,7 +490,8 @@ def replay(trace, rec):
     for e in trace:
         kind = e[0]
         if kind == "update":
-            update(*e[1:9], *e[10:])
+            if updates:
+                update(*e[1:9], *e[10:])
         elif kind == "leaf":
             leaf(e[1], e[2], e[3], e[5], e[8])
         elif kind == "exit":
@@ -1106,7 +1108,7 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False, 
         best, pruned = fold.best, fold.pruned
     else:  # the search's calls made again, on the recorder that writes the graph
         rec = GraphRecorder(G)
-        replay(trace, rec)
+        replay(trace, rec, updates=False)
         best, pruned = rec.best, rec.pruned
         unfinished = rec.unfinished()
         if unfinished:  # a trace that stops inside a search: as the replay's last frame has them

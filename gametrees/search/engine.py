@@ -81,7 +81,8 @@ class SearchResult:
         The annotated searched tree (with ``trace=True`` or ``graph=True``).
     algorithm : str
     seconds : float
-        Wall-clock time of the search (varies run to run).
+        Wall-clock time of the search (varies run to run); a tree search asked only for its graph
+        writes the graph as it goes, and that is counted in.
     """
 
     def __init__(self, algorithm, value, move, stats, recorded, seconds, base, keep_graph):
@@ -211,8 +212,9 @@ class SearchSetup:
     window : (alpha, beta)
         Alpha-beta's window at the start.
     tracing : bool
-        Record events (for ``result.trace`` or ``result.graph``); ``trace_depth`` the deepest ply
-        recorded, ``keep`` what the result keeps (``True``, ``"graph-only"`` or ``False``).
+        Call a recorder at every step (:meth:`recorder`: for ``result.trace`` or ``result.graph``);
+        ``trace_depth`` the deepest ply recorded, ``keep`` what the result keeps (``True``,
+        ``"graph-only"`` or ``False``).
     label : callable
         node -> display label, for the events (a tree's labels; :class:`PositionNames` in a game).
     base

@@ -217,7 +217,8 @@ class _TreeSnapshot:
                       for v, attrs in nbrs.items() if attrs}
 
     def graph(self, unvisited=False):
-        """A new DiGraph of the tree as it was (the game's structure, the copied attributes).
+        """A new DiGraph of the tree as it was (the game's structure, the copied attributes); its index
+        of predecessors is built when first used (:class:`_TreeGraph`).
 
         With ``unvisited``, every node also has ``status="unvisited"`` and every edge
         ``best=False`` (where an annotation of a search starts).
