@@ -346,14 +346,14 @@ class GraphRecorder:
     """Where a tree search asked only for its annotated graph writes it: the :class:`Recorder`'s
     functions, each writing what its event means onto the searched tree's nodes as the search goes.
 
-    No event is made and nothing is read twice: ``gt.minimax(T, graph=True).graph`` is this
-    recorder's graph. It is also the one place where the annotation's meaning is written:
+    No event is made and nothing is read twice: ``gt.minimax(T, trace=False, graph=True).graph`` is
+    this recorder's graph. It is also the one place where the annotation's meaning is written:
     :func:`annotate` replays a trace into one (:func:`replay`), so a graph is the same whichever
     way it was made.
 
     What each kind writes on its node: an entered node gets ``status="visited"``, its ``order``
-    (it is the so-many-th node reached: entered, or a leaf, an estimate or a table hit) and its
-    window ``alpha``, ``beta`` when it has one; its exit writes its ``value``, its window at the
+    (the count of nodes reached: entered, or a leaf, an estimate or a table hit) and its window
+    ``alpha``, ``beta`` when it has one; its exit writes its ``value``, its window at the
     end and its ``bound``, and keeps its ``best`` child. A leaf, an estimate and a table hit are
     all of it in one step (a leaf's and an estimate's bound ``"exact"``, a hit's the entry's
     ``flag``). A prune keeps the children it skips. An update writes nothing: the exit carries the
