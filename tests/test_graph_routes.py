@@ -238,3 +238,12 @@ def test_a_shallow_copy_shares_the_index_as_a_plain_digraph_does():
     twin.remove_edge((1,), (1, 1))
     assert list(H.predecessors((1, 1))) == [(0,)] and H.pred is not None
     assert isinstance(H, nx.DiGraph) and str(H).endswith(f"with {len(H)} nodes and {H.size()} edges")
+
+
+def test_iterative_deepening_asked_for_its_graph_shows_its_deepest_finished_iteration():
+    G = gt.random_tree((1, 3), 4, seed=8, values=(-4, 4))
+    written = gt.alphabeta(G, time_limit=30, evaluate=evaluation, trace=False, graph=True)
+    traced = gt.alphabeta(G, time_limit=30, evaluate=evaluation, trace=True)
+    assert written.trace is None and written.stats == traced.stats
+    assert shape(written.graph) == shape(traced.graph)
+    assert written.graph.nodes[G.graph["root"]]["value"] == gt.alphabeta(G).value
