@@ -37,7 +37,8 @@ from .wording import fmt
 
 __all__ = [
     "Event", "Enter", "Leaf", "Estimate", "Hit", "Update", "Prune", "Exit", "Select", "Expand", "Playout",
-    "Backup", "Recorder", "Frame", "frame", "frames", "annotate", "playout_nodes", "selection_rows",
+    "Backup", "Recorder", "GraphRecorder", "replay", "Frame", "frame", "frames", "annotate", "playout_nodes",
+    "selection_rows",
 ]
 
 _ROLE = {"max": "MAX", "min": "MIN", "chance": "chance"}
@@ -339,6 +340,172 @@ class Recorder:
         self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
         self.prune, self.exit = prune, exit
         self.select, self.expand, self.playout, self.backup = select, expand, playout, backup
+
+
+class GraphRecorder:
+    """Where a tree search asked only for its annotated graph writes it: the :class:`Recorder`'s
+    functions, each writing what its event means onto the searched tree's nodes as the search goes.
+
+    No event is made and nothing is read twice: ``gt.minimax(T, trace=False, graph=True).graph`` is
+    this recorder's graph. It is also the one place where the annotation's meaning is written:
+    :func:`annotate` replays a trace into one (:func:`replay`), so a graph is the same whichever
+    way it was made.
+
+    What each kind writes on its node: an entered node gets ``status="visited"``, its ``order``
+    (the count of nodes reached: entered, or a leaf, an estimate or a table hit) and its window
+    ``alpha``, ``beta`` when it has one; its exit writes its ``value``, its window at the
+    end and its ``bound``, and keeps its ``best`` child. A leaf, an estimate and a table hit are
+    all of it in one step (a leaf's and an estimate's bound ``"exact"``, a hit's the entry's
+    ``flag``). A prune keeps the children it skips. An update writes nothing: the exit carries the
+    node's last value. A node entered again (it has two parents) is written again, its value after
+    its new window. :meth:`finish` marks the skipped children not reached (on a tree, the nodes
+    below them too) ``status="pruned"`` and the best line's edges ``best=True``.
+
+    ``G`` is the tree searched, ``status="unvisited"`` on every node and (for :meth:`finish`)
+    ``best=False`` on every edge, as a snapshot's ``graph(unvisited=True)`` has them; it is written in
+    place (``graph``). ``best`` holds each exited node's best child, ``pruned`` the skipped children.
+
+    Examples
+    --------
+    >>> import math
+    >>> G = nx.DiGraph(root="A"); G.add_edge("A", "B", best=False)
+    >>> G.nodes["A"]["status"] = G.nodes["B"]["status"] = "unvisited"
+    >>> rec = GraphRecorder(G)
+    >>> rec.enter("A", None, 0, "max", -math.inf, math.inf, "A")
+    >>> rec.leaf("B", "A", 1, 3, "B")
+    >>> rec.exit("A", None, 0, "max", 3, 3, math.inf, "A", "exact", "B")
+    >>> H = rec.finish("alphabeta")
+    >>> H.nodes["A"], H.edges["A", "B"]["best"]
+    ({'status': 'visited', 'order': 1, 'alpha': 3, 'beta': inf, 'value': 3, 'bound': 'exact'}, True)
+    """
+
+    __slots__ = ("graph", "best", "pruned", "unfinished", "enter", "leaf", "estimate", "hit", "update",
+                 "prune", "exit")
+
+    def __init__(self, G):
+        self.graph = G
+        nodes = G._node
+        self.best = best = {}
+        self.pruned = pruned = set()
+        stack = []  # the nodes above the one being searched, with their attributes
+        push, pop = stack.append, stack.pop
+        here = here_attrs = None  # the node being searched (a search works below it until it exits)
+        reached = 0
+
+        def enter(node, parent, ply, player, alpha, beta, state):
+            nonlocal here, here_attrs, reached
+            push((here, here_attrs))
+            here = node
+            here_attrs = attrs = nodes[node]
+            reached += 1
+            attrs["status"] = "visited"
+            attrs["order"] = reached
+            if "value" in attrs:  # entered again (a node with two parents): its value comes after its window
+                del attrs["value"]
+            if alpha is not None:
+                attrs["alpha"] = alpha
+                attrs["beta"] = beta
+
+        def leaf(node, parent, ply, value, state):
+            nonlocal reached
+            attrs = nodes[node]
+            reached += 1
+            attrs["status"] = "visited"
+            attrs["order"] = reached
+            attrs["value"] = value
+            attrs["bound"] = "exact"
+
+        def estimate(node, parent, ply, player, value, state):
+            leaf(node, parent, ply, value, state)
+
+        def hit(node, parent, ply, player, value, alpha, beta, state, flag):
+            nonlocal reached
+            attrs = nodes[node]
+            reached += 1
+            attrs["status"] = "visited"
+            attrs["order"] = reached
+            attrs["value"] = value
+            if alpha is not None:
+                attrs["alpha"] = alpha
+                attrs["beta"] = beta
+            attrs["bound"] = flag
+
+        def update(node, parent, ply, player, value, alpha, beta, state, child, child_value, improved, cut):
+            pass  # the exit carries the node's last value
+
+        def prune(node, parent, ply, player, value, alpha, beta, state, children, moves, states, strict):
+            pruned.update(children)
+
+        def exit(node, parent, ply, player, value, alpha, beta, state, bound, best_child):
+            nonlocal here, here_attrs
+            attrs = here_attrs if node is here else nodes[node]
+            attrs["value"] = value
+            if alpha is not None:
+                attrs["alpha"] = alpha
+                attrs["beta"] = beta
+            attrs["bound"] = bound
+            if best_child is not None:
+                best[node] = best_child
+            if node is here:
+                here, here_attrs = pop()
+
+        def unfinished():
+            """The nodes entered and not exited (a trace that stops inside a search), from the one
+            being searched up to the root: ``(node, its attributes)`` each."""
+            out, n, attrs, i = [], here, here_attrs, len(stack)
+            while n is not None:
+                out.append((n, attrs))
+                i -= 1
+                n, attrs = stack[i]
+            return out
+
+        self.enter, self.leaf, self.estimate, self.hit, self.update = enter, leaf, estimate, hit, update
+        self.prune, self.exit, self.unfinished = prune, exit, unfinished
+
+    def finish(self, algorithm: str = "", stats=None) -> nx.DiGraph:
+        """The annotated graph: the skipped children ``status="pruned"`` (and the nodes below them),
+        the best line's edges ``best=True``, ``algorithm`` and ``stats``' counts on the graph."""
+        _finish_marks(self.graph, self.best, self.pruned, True, algorithm, stats)
+        return self.graph
+
+
+def replay(trace, rec, updates=True):
+    """Make again on ``rec`` the calls that recorded ``trace``, in order: ``replay(trace, r)`` leaves
+    on ``r`` what the search left on the recorder it called.
+
+    ``rec`` has the :class:`Recorder`'s functions: a new :class:`Recorder` makes the same events
+    again; a :class:`GraphRecorder` writes the annotated graph (:func:`annotate`, which leaves out
+    the updates, ``updates=False``: they write nothing on a graph).
+
+    >>> import gametrees as gt
+    >>> r = gt.alphabeta(gt.tree_from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    >>> again = Recorder(r.trace[0].names)
+    >>> replay(r.trace, again)
+    >>> again.log == r.trace
+    True
+    """
+    enter, leaf, update, prune, exit = rec.enter, rec.leaf, rec.update, rec.prune, rec.exit
+    # Each event holds its call's arguments in order, after its kind, around the names; an enter has no
+    # value, a leaf no player and no window, MCTS's events no window (Recorder).
+    for e in trace:
+        kind = e[0]
+        if kind == "update":
+            if updates:
+                update(*e[1:9], *e[10:])
+        elif kind == "leaf":
+            leaf(e[1], e[2], e[3], e[5], e[8])
+        elif kind == "exit":
+            exit(*e[1:9], *e[10:])
+        elif kind == "enter":
+            enter(*e[1:5], *e[6:9])
+        elif kind == "prune":
+            prune(*e[1:9], *e[10:])
+        elif kind == "estimate":
+            rec.estimate(*e[1:6], e[8])
+        elif kind == "hit":
+            rec.hit(*e[1:9], *e[10:])
+        else:  # MCTS's: an expand has no value
+            getattr(rec, kind)(*e[1:5 if kind == "expand" else 6], e[8], *e[10:])
 
 
 def _window(e: Event) -> str:
@@ -939,14 +1106,33 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False, 
             fold.apply(e)
         _write_fold(G, fold)
         best, pruned = fold.best, fold.pruned
-    else:
-        best, pruned = _write_marks(G, trace)
-    _mark_pruned(G, pruned, below=base is not None)
-    succ = G._succ
+    else:  # the search's calls made again, on the recorder that writes the graph
+        rec = GraphRecorder(G)
+        replay(trace, rec, updates=False)
+        best, pruned = rec.best, rec.pruned
+        unfinished = rec.unfinished()
+        if unfinished:  # a trace that stops inside a search: as the replay's last frame has them
+            fold = _Fold()
+            for e in trace:
+                fold.apply(e)
+            for n, attrs in unfinished:
+                _write_folded_value(attrs, fold, n)
+                if n in fold.best:
+                    best[n] = fold.best[n]
     if not (started and in_place and base is not None):
-        for nbrs in succ.values():
+        for nbrs in G._succ.values():
             for attrs in nbrs.values():
                 attrs["best"] = False
+    _finish_marks(G, best, pruned, base is not None, algorithm, stats)
+    return G
+
+
+def _finish_marks(G, best, pruned, below, algorithm, stats):
+    """What an annotation writes once the nodes are written: the pruned children not visited
+    (``below``: and the nodes under them) ``status="pruned"``, the best line's edges ``best=True``
+    (every edge has ``best`` already), ``algorithm`` and ``stats``' counts on the graph."""
+    _mark_pruned(G, pruned, below)
+    succ = G._succ
     n = G.graph["root"]
     seen = {n}
     while n in best and best[n] in G and best[n] not in seen:
@@ -959,82 +1145,6 @@ def annotate(trace, base=None, algorithm: str = "", stats=None, in_place=False, 
     for key in ("nodes_visited", "leaves_evaluated"):
         if stats and key in stats:
             G.graph[key] = stats[key]
-    return G
-
-
-def _write_marks(G, trace):
-    """Write what a finished search did onto the nodes of ``G`` (one pass over the trace, as
-    :class:`_Fold` would leave it at the end); return ``(best child of each node, pruned children)``.
-
-    A node's exit event, its last, carries its value, window, bound and best child, so the updates
-    in between are not read. The node being searched and its attributes are kept in local
-    variables, those of the nodes above it on a stack (a search enters a node, then only ever works
-    below it until it exits). A trace that stops inside a search leaves nodes unfinished: they
-    take their value, window and best child so far from the replay's fold.
-    """
-    nodes = G._node
-    best, pruned = {}, set()
-    stack = []
-    push, pop = stack.append, stack.pop
-    node = attrs = None  # the node being searched and its attributes
-    visits = 0
-    for e in trace:
-        kind = e.kind
-        if kind == "update":
-            continue
-        if kind == "leaf" or kind == "estimate":
-            done = nodes[e.node]
-            visits += 1
-            done["status"] = "visited"
-            done["order"] = visits
-            done["value"] = e.value
-            done["bound"] = "exact"
-        elif kind == "exit":
-            n = e.node
-            done = attrs if n is node else nodes[n]
-            done["value"] = e.value
-            if e.alpha is not None:
-                done["alpha"] = e.alpha
-                done["beta"] = e.beta
-            done["bound"] = e.bound
-            if e.best is not None:
-                best[n] = e.best
-            if n is node:
-                node, attrs = pop()
-        elif kind == "enter":
-            push((node, attrs))
-            node = e.node
-            attrs = nodes[node]
-            visits += 1
-            attrs["status"] = "visited"
-            attrs["order"] = visits
-            if "value" in attrs:  # entered again (a node with two parents): its value comes after its window
-                del attrs["value"]
-            if e.alpha is not None:
-                attrs["alpha"] = e.alpha
-                attrs["beta"] = e.beta
-        elif kind == "prune":
-            pruned.update(e.children)
-        else:  # hit: entered and done in one step
-            done = nodes[e.node]
-            visits += 1
-            done["status"] = "visited"
-            done["order"] = visits
-            done["value"] = e.value
-            if e.alpha is not None:
-                done["alpha"] = e.alpha
-                done["beta"] = e.beta
-            done["bound"] = e.flag
-    if node is not None:  # nodes left unfinished: as the replay's last frame has them
-        fold = _Fold()
-        for e in trace:
-            fold.apply(e)
-        while node is not None:
-            _write_folded_value(attrs, fold, node)
-            if node in fold.best:
-                best[node] = fold.best[node]
-            node, attrs = pop()
-    return best, pruned
 
 
 def _write_folded_value(attrs, fold, n):

@@ -5,8 +5,8 @@
 chance node (expectimax only) the probability-weighted sum.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
-:mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and
-:mod:`gametrees.search.engine`.
+:mod:`gametrees.search.engine` (which gives a search its recorder,
+:meth:`~gametrees.search.engine.SearchSetup.recorder`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from time import perf_counter
 from ..games import CHANCE, MAX, MIN
 from ..games.protocol import check_chances
 from ..rules import EXACT, deep_enough
-from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .chance_pruning import check_bounds, make_star1
 from .engine import (
@@ -53,10 +52,10 @@ def _make_backed_up(with_chance):
         # a position met again nearer the start (Nim) is answered, not searched again.
         to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
-        tracing, is_tree, names = setup.tracing, setup.is_tree, setup.label
+        tracing, is_tree = setup.tracing, setup.is_tree
         trace_on, tdepth = tracing, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
-        rec = Recorder(names) if tracing else None
+        rec = setup.recorder() if tracing else None
         nodes = leaves = hits = deepest = estimates = 0
         root_move = None
 
@@ -161,7 +160,7 @@ def _make_backed_up(with_chance):
         stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": 0,
                  "tt_hits": hits, "depth_reached": deepest,
                  "estimates": estimates}
-        return v, root_move, stats, rec and rec.log
+        return v, root_move, stats, rec
 
     return search
 

@@ -19,7 +19,8 @@ came back as a bound when its chance node does not stop (possible only through r
 again with an open window.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.rules`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
-:mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and :mod:`gametrees.search.engine`.
+:mod:`gametrees.search.engine` (which gives a search its recorder,
+:meth:`~gametrees.search.engine.SearchSetup.recorder`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from time import perf_counter
 from ..games import CHANCE, MAX, MIN
 from ..games.protocol import check_chances
 from ..rules import EXACT, LOWER, UPPER, chance_lower_bound, chance_upper_bound, cutoff_tests, window_bound
-from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
     FLOAT_MAX,
@@ -100,7 +100,7 @@ def make_star1(low, high):
         evaluate = setup.evaluate
         max_depth = NO_LIMIT if depth is None else depth
         is_tree = setup.is_tree
-        rec = Recorder(setup.label) if setup.tracing else None
+        rec = setup.recorder() if setup.tracing else None
         trace_on, tdepth = rec is not None, setup.trace_depth
         plain = setup.order is None and first_move is None
         nodes = leaves = cutoffs = deepest = estimates = 0
@@ -238,7 +238,7 @@ def make_star1(low, high):
         v = star(root, 0, -INF, INF, root if is_tree else (), None)
         stats = {"nodes_visited": nodes, "leaves_evaluated": leaves, "cutoffs": cutoffs, "tt_hits": 0,
                  "depth_reached": deepest, "estimates": estimates}
-        return v, root_move, stats, rec and rec.log
+        return v, root_move, stats, rec
 
     return search
 

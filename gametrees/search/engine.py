@@ -11,7 +11,7 @@ is not a number), :func:`chance_nan` (an expected value that is NaN) and
 :func:`too_deep` (past :data:`~gametrees.trees.MAX_PLIES`).
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.trees` and
-:mod:`gametrees.trace` (for :func:`~gametrees.trace.annotate`).
+:mod:`gametrees.trace` (the recorders a search calls, and :func:`~gametrees.trace.annotate`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ..games import CHANCE, MAX, MIN, ConnectFour, DiceGame, Nim, Pig, TicTacToe
 from ..games.protocol import number_problem
-from ..trace import annotate
+from ..trace import GraphRecorder, Recorder, annotate
 from ..trees import MAX_PLIES, TreeGame, as_game, deep_recursion
 
 __all__ = [
@@ -81,19 +81,22 @@ class SearchResult:
         The annotated searched tree (with ``trace=True`` or ``graph=True``).
     algorithm : str
     seconds : float
-        Wall-clock time of the search (varies run to run).
+        Wall-clock time of the search (varies run to run); a tree search asked only for its graph
+        writes the graph as it goes, and that is counted in.
     """
 
-    def __init__(self, algorithm, value, move, stats, trace, seconds, base, keep_graph):
-        # ``base``: the searched tree's snapshot (TreeGame.snapshot(), taken at
-        # search time) or None for a game, so ``graph`` shows the tree as it was searched.
+    def __init__(self, algorithm, value, move, stats, recorded, seconds, base, keep_graph):
+        # ``recorded``: the recorder the search called (SearchSetup.recorder) or None; ``base``: the
+        # searched tree's snapshot (TreeGame.snapshot(), taken at search time) or None for a game, so
+        # ``graph`` shows the tree as it was searched.
         self.algorithm = algorithm
         self.value = value
         self.move = move
         self.stats = stats
         self.seconds = seconds
-        self._events = trace
-        self._keep_trace = trace is not None and keep_graph != "graph-only"
+        self._marked = recorded if isinstance(recorded, GraphRecorder) else None  # the graph, written
+        self._events = recorded.log if isinstance(recorded, Recorder) else None
+        self._keep_trace = self._events is not None and keep_graph != "graph-only"
         self._base = base
         self._graph = None
         self._want_graph = bool(keep_graph)
@@ -104,6 +107,9 @@ class SearchResult:
 
     @property
     def graph(self):
+        if self._marked is not None:  # written by the search itself: only its last touches are left
+            self._graph = self._marked.finish(self.algorithm, self.stats)
+            self._marked = None
         if self._graph is None and self._want_graph and self._events:
             paused = gc.isenabled()
             if paused:  # many small dicts, no cycles: as in run_search
@@ -206,8 +212,9 @@ class SearchSetup:
     window : (alpha, beta)
         Alpha-beta's window at the start.
     tracing : bool
-        Record events (for ``result.trace`` or ``result.graph``); ``trace_depth`` the deepest ply
-        recorded, ``keep`` what the result keeps (``True``, ``"graph-only"`` or ``False``).
+        Call a recorder at every step (:meth:`recorder`: for ``result.trace`` or ``result.graph``);
+        ``trace_depth`` the deepest ply recorded, ``keep`` what the result keeps (``True``,
+        ``"graph-only"`` or ``False``).
     label : callable
         node -> display label, for the events (a tree's labels; :class:`PositionNames` in a game).
     base
@@ -312,6 +319,20 @@ class SearchSetup:
         self.base = None
         # Tracing only: fast label lookups (a dict's own method on a tree).
         self.label = game.labels.__getitem__ if self.is_tree else PositionNames(game, state)
+
+    def recorder(self):
+        """A new recorder for one search (:mod:`gametrees.trace`): the searches call it at every step.
+
+        A tree search asked for its graph and not its trace (``graph=True, trace=False``), without a
+        time limit, writes the annotated graph as it goes (:class:`~gametrees.trace.GraphRecorder`, on
+        a graph of the tree as it was searched): no events are made. Any other records its events
+        (:class:`~gametrees.trace.Recorder`): for ``result.trace``, for a game's graph (the explored
+        tree is built from them), and for iterative deepening, whose iterations each start again
+        (the graph is built from the deepest finished one).
+        """
+        if self.keep == "graph-only" and self.base is not None and self.time_limit is None:
+            return GraphRecorder(self.base.graph(unvisited=True))
+        return Recorder(self.label)
 
     def ordered(self, state, kids):
         moves = [m for m, _ in kids]
@@ -478,7 +499,8 @@ def run_search(setup: SearchSetup, make_search):
     """Run one search, or iterative deepening under a time limit.
 
     ``make_search(setup, depth, deadline, first_move)`` searches once and
-    returns ``(value, move, stats, events)``; it raises :class:`SearchTimeout`
+    returns ``(value, move, stats, recorder)`` (the recorder it called, :meth:`SearchSetup.recorder`,
+    or ``None`` untraced); it raises :class:`SearchTimeout`
     past ``deadline``.  Returns the :class:`SearchResult`.
 
     A traced search allocates one small record per event; the cyclic garbage
@@ -501,7 +523,7 @@ def run_search(setup: SearchSetup, make_search):
 def _run_timed(setup, make_search):
     t0 = perf_counter()
     if setup.time_limit is None:
-        value, move, stats, log = make_search(setup, setup.depth, None, None)
+        value, move, stats, recorded = make_search(setup, setup.depth, None, None)
     else:
         deadline = t0 + setup.time_limit
         totals = dict.fromkeys(("nodes_visited", "leaves_evaluated", "cutoffs", "tt_hits", "estimates"), 0)
@@ -526,11 +548,11 @@ def _run_timed(setup, make_search):
             raise ValueError(
                 f"time_limit={setup.time_limit} s was too short to finish even a depth-1 search"
             )
-        value, move, last, log = best
+        value, move, last, recorded = best
         stats = {**totals, "depth_reached": last["depth_reached"]}
     seconds = perf_counter() - t0
     return SearchResult(
-        setup.name, value, setup.move_label(move), stats, log, seconds, setup.base, setup.keep
+        setup.name, value, setup.move_label(move), stats, recorded, seconds, setup.base, setup.keep
     )
 
 

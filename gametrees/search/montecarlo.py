@@ -147,7 +147,8 @@ class MCTSResult(SearchResult):
 
     def __init__(self, value, move, stats, trace, seconds, root, is_tree, base, want_graph, c, names,
                  to_move):
-        super().__init__("mcts", value, move, stats, trace, seconds, None, False)
+        super().__init__("mcts", value, move, stats, None, seconds, None, False)
+        self._events = trace
         self._to_move = to_move
         self._root = root
         self._is_tree = is_tree

@@ -10,8 +10,8 @@ per search); a table entry answers or narrows the window by
 and ``_node_bound`` say whether a returned value is exact or only a bound.
 
 Imports: :mod:`gametrees.games`, :mod:`gametrees.rules`, :mod:`gametrees.trees` (:data:`MAX_PLIES`),
-:mod:`gametrees.trace` (:class:`~gametrees.trace.Recorder`) and
-:mod:`gametrees.search.engine`.
+:mod:`gametrees.search.engine` (which gives a search its recorder,
+:meth:`~gametrees.search.engine.SearchSetup.recorder`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from time import perf_counter
 
 from ..games import CHANCE, MAX, MIN
 from ..rules import EXACT, LOWER, UPPER, cutoff_tests, deep_enough, table_probe, window_bound
-from ..trace import Recorder
 from ..trees import MAX_PLIES
 from .engine import (
     DEPTH,
@@ -107,7 +106,7 @@ def _make_alphabeta(strict):
         to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
         is_tree = setup.is_tree
-        rec = Recorder(setup.label) if setup.tracing else None
+        rec = setup.recorder() if setup.tracing else None
         trace_on, tdepth = rec is not None, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
         nodes = leaves = hits = cutoffs = deepest = estimates = 0
@@ -239,7 +238,7 @@ def _make_alphabeta(strict):
 
         root = setup.state
         v = ab(root, 0, *setup.window, root if is_tree else (), None)
-        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec and rec.log
+        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec
 
     return search
 
@@ -348,7 +347,7 @@ def _make_negamax(prune, strict):
         to_the_end = NO_LIMIT if depth is None else None
         table, keyf = setup.table, setup.key
         is_tree = setup.is_tree
-        rec = Recorder(setup.label) if setup.tracing else None
+        rec = setup.recorder() if setup.tracing else None
         trace_on, tdepth = rec is not None, setup.trace_depth
         plain = setup.order is None and table is None and first_move is None
         nodes = leaves = hits = cutoffs = deepest = estimates = 0
@@ -463,7 +462,7 @@ def _make_negamax(prune, strict):
 
         root = setup.state
         v = neg(root, 0, -INF, INF, 1, root if is_tree else (), None)
-        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec and rec.log
+        return v, root_move, _stats(nodes, leaves, cutoffs, hits, deepest, estimates), rec
 
     return search
 

@@ -217,7 +217,8 @@ class _TreeSnapshot:
                       for v, attrs in nbrs.items() if attrs}
 
     def graph(self, unvisited=False):
-        """A new DiGraph of the tree as it was (the game's structure, the copied attributes).
+        """A new DiGraph of the tree as it was (the game's structure, the copied attributes); its index
+        of predecessors is built when first used (:class:`_TreeGraph`).
 
         With ``unvisited``, every node also has ``status="unvisited"`` and every edge
         ``best=False`` (where an annotation of a search starts).
@@ -234,19 +235,82 @@ class _TreeSnapshot:
             self._attrs[unvisited] = _attributes(game, self.nodes, self.edges, unvisited)
         node_attrs, edge_attrs = self._attrs[unvisited]
         edges = list(map(dict.copy, edge_attrs))  # parent by parent, each parent's children in order
-        into = map(edges.__getitem__, shape.by_child)  # child by child
-        if shape.parent is None:  # a node with two parents
-            preds = _filled(shape.parents, into)
-        else:
-            take = into.__next__
-            preds = [{} if u is None else {u: take()} for u in shape.parent]
-        H = nx.DiGraph()
+        H = _TreeGraph()
         H.graph.update(self.graph_attrs)
         H.graph["root"] = game.initial
+        H._pred = None  # built when first read (_TreeGraph)
         # Each outer dict a copy of one keyed by the nodes already (no growing table), its values replaced.
-        H._node, H._succ, H._pred = (_keyed(shape.index, values) for values in (
-            map(dict.copy, node_attrs), _filled(shape.children, edges), preds))
+        H._node = _keyed(shape.index, map(dict.copy, node_attrs))
+        H._succ = _keyed(shape.index, _filled(shape.children, edges))
         return H
+
+
+class _PredecessorsOnDemand:
+    """The ``_pred`` of a :class:`_TreeGraph` (networkx's index of predecessors): built from ``_succ``
+    when first read, or as set (setting it resets the graph's cached views, as networkx's own does)."""
+
+    _NX = getattr(nx.DiGraph.__dict__.get("_pred"), "__set__", None)  # networkx's setter, if it has one
+
+    def __get__(self, G, owner=None):
+        if G is None:
+            return self
+        pred = G.__dict__.get("_pred")
+        if pred is None:
+            succ = G._succ
+            pred = dict.fromkeys(succ)
+            for n in pred:
+                pred[n] = {}
+            for u, nbrs in succ.items():  # in the order of the nodes, as add_edge would have made it
+                for v, attrs in nbrs.items():
+                    pred[v][u] = attrs  # the same dict as the successor's
+            G.__dict__["_pred"] = pred
+        return pred
+
+    def __set__(self, G, value):
+        if self._NX is not None:
+            self._NX(G, value)
+        else:
+            G.__dict__["_pred"] = value
+
+
+class _TreeGraph(nx.DiGraph):
+    """A networkx DiGraph whose index of predecessors (``G.pred``, ``G.predecessors(n)``,
+    ``G.in_edges``, ``G.in_degree``) is built when first used, from its successors.
+
+    A search's annotated graph is one (``result.graph``): most readers never ask a node's parent,
+    and building the index costs a quarter of the graph. Everything else is networkx's own. It is
+    safe with networkx because networkx reads ``G._pred`` for every use of the predecessors (this
+    class builds it then) and every method that changes the graph is networkx's: those that change
+    the successors before they first read the predecessors (``remove_edge``, ``remove_edges_from``)
+    build the index first here, and so do the others, to be safe; a copy (``G.copy()``,
+    ``copy.copy``, ``copy.deepcopy``), a pickle and a view (``G.subgraph``, ``nx.reverse_view``)
+    hold or read the index as networkx made it. ``tests/test_graph_routes.py`` checks each of these
+    against a plain DiGraph.
+    """
+
+    _pred = _PredecessorsOnDemand()
+
+    def __getstate__(self):
+        self._pred  # noqa: B018  (built, so that copies and pickles share it as a DiGraph's do)
+        return self.__dict__
+
+
+def _building_predecessors_first(name):
+    method = getattr(nx.DiGraph, name)
+
+    def changes(self, *args, **kwargs):
+        self._pred  # noqa: B018  (built from the successors before they change)
+        return method(self, *args, **kwargs)
+
+    changes.__name__, changes.__qualname__, changes.__doc__ = name, f"_TreeGraph.{name}", method.__doc__
+    return changes
+
+
+for _name in ("add_node", "add_nodes_from", "remove_node", "remove_nodes_from", "add_edge",
+              "add_edges_from", "add_weighted_edges_from", "remove_edge", "remove_edges_from", "update",
+              "clear", "clear_edges"):
+    setattr(_TreeGraph, _name, _building_predecessors_first(_name))
+del _name
 
 
 def _keyed(index, values):
@@ -270,33 +334,19 @@ def _filled(keyed, values):
 class _Shape:
     """A tree's structure in the order of its nodes, to build its DiGraph in bulk.
 
-    ``nodes``: the node ids (``index``: the same, as a dict's keys); ``children[i]``,
-    ``parents[i]``: node i's children and parents as dicts (values ``None``) in the order of the
-    edges; ``parent[i]``: node i's parent (``None`` at the root; ``parent`` is ``None`` when a node
-    has two, ``parents`` when none has); ``by_child``: the positions of the edges (listed parent
-    by parent, each parent's children in order) listed child by child. ``attrs``: the node and
-    edge attributes when the tree holds only what the game copied (``{unvisited: them}``, see
+    ``nodes``: the node ids (``index``: the same, as a dict's keys); ``children[i]``: node i's
+    children as a dict (values ``None``) in the order of the edges. ``attrs``: the node and edge
+    attributes when the tree holds only what the game copied (``{unvisited: them}``, see
     :func:`_attributes`).
     """
 
-    __slots__ = ("nodes", "index", "children", "parents", "parent", "by_child", "attrs")
+    __slots__ = ("nodes", "index", "children", "attrs")
 
     def __init__(self, game):
         kids_of = game._succ
         self.nodes = tuple(kids_of)
         self.index = dict.fromkeys(kids_of)
         self.children = [dict.fromkeys([c for c, _ in kids]) for kids in kids_of.values()]
-        into = {n: {} for n in kids_of}
-        i = 0
-        for u, kids in zip(self.nodes, self.children):
-            for c in kids:
-                into[c][u] = i
-                i += 1
-        if all(len(ins) <= 1 for ins in into.values()):  # a tree (each node's one parent, or None)
-            self.parent, self.parents = [next(iter(ins), None) for ins in into.values()], None
-        else:
-            self.parent, self.parents = None, [dict.fromkeys(ins) for ins in into.values()]
-        self.by_child = [i for ins in into.values() for i in ins.values()]
         self.attrs = {}
 
 
