@@ -24,7 +24,7 @@ import prebuilt
 import pytest
 
 #: The markers that make a test slow whatever its own duration.
-SLOW_KINDS = ("browser", "hub", "nbgrader")
+SLOW_KINDS = ("browser", "hub", "nbgrader", "sandbox")
 
 
 def pytest_collection_modifyitems(items):

@@ -22,6 +22,8 @@ from gametrees.classroom.questions import ASSIGNMENTS, exercises_for
 from gametrees.classroom.sandbox import CallTimedOut, Sandbox
 from gametrees.classroom.verdicts import decide, literal_answer
 
+pytestmark = pytest.mark.sandbox   # the grader's child process, driven directly with learner code
+
 ROOT = Path(__file__).resolve().parents[1]
 INSTRUCTOR = ROOT / "instructor" / "assignments"
 STUDENT = ROOT / "notebooks" / "assignments"

@@ -31,6 +31,9 @@ from gametrees.games import CHANCE, MAX, MIN, Nim, TicTacToe
 from gametrees.widgets import Replay
 from gametrees.widgets.practice_widget import MODES
 
+# Sweeps over hundreds of figures (about 45 s): the quick run (`pytest -m "not slow"`) leaves them to CI.
+pytestmark = pytest.mark.slow
+
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 

@@ -21,6 +21,8 @@ from gametrees.classroom.sandbox import CHILD_SOURCE, ChannelForged, ReturnedObj
 from gametrees.classroom.verdicts import decide
 from gametrees.classroom.wire import MAX_DEPTH, MAX_LINE, Channel, Codec, WireError
 
+pytestmark = pytest.mark.sandbox   # the wire to the grader's child process, most tests through a real one
+
 STUDENT = Path(__file__).resolve().parents[1] / "notebooks" / "assignments"
 
 # Hashable values (a dict's keys, a set's members); NaN is left out only because it is not equal to itself.
