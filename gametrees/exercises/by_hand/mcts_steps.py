@@ -496,33 +496,36 @@ class MCTSExercise(Exercise):
 
     def _turning_result(self):
         """(result, rival): the playout result at which the selected child's score after the backup equals
-        the best other child's, and that other child (the next selection above or below that result)."""
+        the best other child's, and that other child (the next selection above or below that result).
+        The other children's scores after the backup are the ones the search recorded."""
         root = self.nodes.name(self.nodes.root)
         sign = 1.0 if self.root_player == MAX else -1.0
-        n_after = self.visits[root] + 1
         picked = self._chosen
-        others = {k: ucb1(sign * self.totals[k] / self.visits[k], self.visits[k], n_after, self.c)
-                  for k in self._children if k != picked}
+        others = {k: s for k, s in self._next_scores.items() if k != picked}
         rival = max(others, key=others.get)
         v = self.visits[picked]
-        explore = ucb1(0.0, v + 1, n_after, self.c)
+        explore = ucb1(0.0, v + 1, self.visits[root] + 1, self.c)
         # sign * (total + r) / (v + 1) + explore == others[rival], solved for r
         return sign * (others[rival] - explore) * (v + 1) - self.totals[picked], rival
 
+    def _leaf_range(self):
+        """The lowest and the highest leaf of the tree: the results a playout can end with."""
+        leaves = [u for _, u in self.tree.nodes(data="utility") if u is not None]
+        return min(leaves), max(leaves)
+
     def _turn_matters(self):
         """True if some result between the tree's lowest and highest leaf would change the next selection."""
-        leaves = [u for _, u in self.tree.nodes(data="utility") if u is not None]
-        return min(leaves) < self._turning_result()[0] < max(leaves)
+        low, high = self._leaf_range()
+        return low < self._turning_result()[0] < high
 
     def _turn_clause(self):
         """Which playout result would have changed the next selection, in words."""
+        if not self._turn_matters():
+            low, high = self._leaf_range()
+            return f"no result from {_f2(low)} to {_f2(high)}, this tree's leaves, would have changed it"
         turn, rival = self._turning_result()
         picked = self._chosen
         side = ("above", "below") if self.root_player == MAX else ("below", "above")
-        if not self._turn_matters():
-            leaves = [u for _, u in self.tree.nodes(data="utility") if u is not None]
-            return (f"no result from {_f2(min(leaves))} to {_f2(max(leaves))}, this tree's leaves, would "
-                    "have changed it")
         if self._next == picked:
             return f"with a result {side[1]} {_f2(turn)}, {rival} would have taken the next selection"
         return f"with a result {side[0]} {_f2(turn)}, {picked} would have stayed on top"
@@ -539,15 +542,6 @@ class MCTSExercise(Exercise):
     def _runner_up(self):
         """The child with the second highest UCB1 score at the first selection."""
         return sorted(self._scores, key=self._scores.get, reverse=True)[1]
-
-    def _next_after(self, selected):
-        """The child the next selection takes after a backup through ``selected`` (None if two tie)."""
-        root = self.nodes.name(self.nodes.root)
-        sign = 1.0 if self.root_player == MAX else -1.0
-        n_after = self.visits[root] + 1
-        counts = {k: (self._after(k) if k == selected else (self.visits[k], self.totals[k] / self.visits[k]))
-                  for k in self._children}
-        return _argmax_unique({k: ucb1(sign * m, n, n_after, self.c) for k, (n, m) in counts.items()})
 
     def _expansion_part(self, rep, got, chosen):
         """Judge the node the learner says expansion adds; a "could not read" message, or None."""
