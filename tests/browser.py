@@ -179,13 +179,9 @@ class JupyterLabServer:
             body = r.read()
         return json.loads(body) if body else None
 
-    def shutdown_kernels(self, keep: tuple[str, ...] = ()) -> None:
-        """Shut down every kernel (one per opened notebook), so they do not pile up; but the kernels of
-        the notebooks at the paths ``keep`` (a notebook running ahead of its test)."""
-        kept = {s["kernel"]["id"] for s in self.api("sessions") if s.get("kernel") and s.get("path") in keep}
+    def shutdown_kernels(self) -> None:
+        """Shut down every kernel (one per opened notebook), so they do not pile up."""
         for kernel in self.api("kernels"):
-            if kernel["id"] in kept:
-                continue
             try:
                 self.api(f"kernels/{kernel['id']}", method="DELETE")
             except urllib.error.HTTPError:
