@@ -390,8 +390,8 @@ class NotebookPage:
         return PageTimeout(f"{self.path}: {what}\nlast 50 lines of the server log:\n{self.server.log_tail()}")
 
     def wait(self, js: str, arg=None, *, timeout: float, what: str):
-        """Wait until ``js`` is true, asked at every frame the page draws (asked every 200 ms, the
-        browser test took 272 s instead of 246 s: each wait lost half a period)."""
+        """Wait until ``js`` is true, asked at every frame the page draws (asked every 200 ms, each wait
+        lost half a period on average)."""
         try:
             found = self.page.wait_for_function(js, arg=arg, timeout=timeout * 1000, polling="raf")
             return found.json_value()
@@ -423,16 +423,8 @@ class NotebookPage:
         has code shows an execution count or a cell failed (run-all stops there).
         Returns the cells as :data:`_JS_CELLS` reads them.
         """
-        self.start_run_all()
-        return self.wait_run_all(code_cells_to_run, timeout)
-
-    def start_run_all(self) -> None:
-        """Start "run all" and return at once (:meth:`wait_run_all` waits for it)."""
         # Not awaited: the command's promise settles only when every cell has run.
         self.page.evaluate("() => { jupyterapp.commands.execute('runmenu:run-all'); }")
-
-    def wait_run_all(self, code_cells_to_run: list[bool], timeout: float) -> list[dict]:
-        """Wait until the "run all" started by :meth:`start_run_all` is done (see :meth:`run_all`)."""
         self.wait("""(toRun) => {
             const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
             const prompts = [...panel.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]

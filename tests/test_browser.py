@@ -147,16 +147,6 @@ class Lab:
         page.open(timeout=timeout)
         return page
 
-    def running(self, path) -> NotebookPage:
-        """``path`` open with its "run all" started.
-
-        One notebook at a time: the next lesson started in a page of its own while this one's widgets
-        are driven made the lessons slower, not faster (00-03: 98 s of tests with it, 66 s without).
-        """
-        page = self.open(path)
-        page.start_run_all()
-        return page
-
     def done(self, page: NotebookPage):
         page.close()
         self.server.shutdown_kernels()
@@ -186,9 +176,9 @@ def test_notebook_in_jupyterlab(lab, path):
     t0 = time.monotonic()
     to_run, sources = lab.code_cells(path)
     name = _shot_name(path)
-    page = lab.running(path)
+    page = lab.open(path)  # one lesson at a time: the next one run ahead in a page of its own slowed both
     try:
-        page.wait_run_all(to_run, timeout=RUN_TIMEOUT)
+        page.run_all(to_run, timeout=RUN_TIMEOUT)
         ran = time.monotonic() - t0
         problems = page.problems(to_run)
         assert not problems, f"{path}: the page shows problems:\n" + "\n".join(problems)
